@@ -1,0 +1,5 @@
+//! SpliceNIC host driver.
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod bar;
+pub use bar::{Bar, BarError};
