@@ -1,0 +1,151 @@
+//! SpliceNIC soft-core firmware: reports its state in CTRL, serves the host mailbox and logs
+//! through defmt into the log ring.
+
+#![no_std]
+#![no_main]
+
+mod logger;
+mod soc;
+
+use core::panic::PanicInfo;
+
+use splicenic_fw_logic::mailbox::{
+    self, handle_request, parse_decimal_u32, parse_version_component, BuildInfo, Env, Version,
+    MAX_WORDS,
+};
+use splicenic_pac::ctrl::fw_state::State;
+use splicenic_pac::{Ctrl, Peripherals};
+
+use soc::{now, write_reg};
+
+const fn unwrap_const<T: Copy>(v: Option<T>, what: &str) -> T {
+    match v {
+        Some(v) => v,
+        None => panic!("{}", what),
+    }
+}
+
+const VERSION: Version = Version {
+    major: unwrap_const(
+        parse_version_component(env!("CARGO_PKG_VERSION_MAJOR")),
+        "version major does not fit u8",
+    ),
+    minor: unwrap_const(
+        parse_version_component(env!("CARGO_PKG_VERSION_MINOR")),
+        "version minor does not fit u8",
+    ),
+    patch: unwrap_const(
+        parse_version_component(env!("CARGO_PKG_VERSION_PATCH")),
+        "version patch does not fit u8",
+    ),
+};
+
+const BUILD_ID: u32 = unwrap_const(
+    parse_decimal_u32(env!("SPLICENIC_FW_BUILD_ID")),
+    "SPLICENIC_FW_BUILD_ID from build.rs is not a decimal u32",
+);
+
+static BUILD_INFO: BuildInfo = BuildInfo::new(VERSION, BUILD_ID, env!("SPLICENIC_FW_BUILD_STRING"));
+
+defmt::timestamp!("{=u64}", now());
+
+/// The dispatcher's view of the SoC.
+struct FwEnv;
+
+impl Env for FwEnv {
+    fn now(&mut self) -> u64 {
+        now()
+    }
+
+    fn build_info(&self) -> &BuildInfo {
+        &BUILD_INFO
+    }
+}
+
+fn set_state(ctrl: &Ctrl, state: State) {
+    ctrl.fw_state().write(|w| w.state().variant(state));
+}
+
+#[riscv_rt::entry]
+fn main() -> ! {
+    // SAFETY: taken once, here. LOG and LOGBUF belong to the logger module, which steals them
+    // for its own use; main never touches them. TIMER is read-only and shared (see soc::now).
+    let p = unsafe { Peripherals::steal() };
+    set_state(&p.ctrl, State::Booting);
+
+    let clk_hz = p.id.clk_hz().read().bits();
+    let v = BUILD_INFO.version;
+    defmt::info!(
+        "splicenic-fw {=u8}.{=u8}.{=u8} build {=u32:#010x} ({=str}), clk {=u32} Hz",
+        v.major,
+        v.minor,
+        v.patch,
+        BUILD_INFO.build_id,
+        BUILD_INFO.build_str(),
+        clk_hz
+    );
+
+    set_state(&p.ctrl, State::Ready);
+    defmt::info!("ready, serving the mailbox");
+
+    let mbox = &p.mbox;
+    let mut env = FwEnv;
+    let mut heartbeat: u32 = 0;
+    loop {
+        heartbeat = heartbeat.wrapping_add(1);
+        write_reg(p.ctrl.heartbeat(), heartbeat);
+
+        if mbox.status().read().req_pending().bit_is_clear() {
+            continue;
+        }
+        let tag = mbox.req_tag().read().bits();
+        let cmd = mbox.req_cmd().read().bits();
+        let req_len = mbox.req_len().read().bits();
+        let mut rsp = [0u32; MAX_WORDS];
+        // handle_request validates REQ_LEN (0..=16) before reading any REQ_DATA word.
+        let r = handle_request(
+            cmd,
+            req_len,
+            |i| mbox.req_data(i).read().bits(),
+            &mut rsp,
+            &mut env,
+        );
+        write_reg(mbox.rsp_status(), r.status);
+        // r.len <= MAX_WORDS = 16.
+        write_reg(mbox.rsp_len(), r.len as u32);
+        for (i, &w) in rsp.iter().enumerate().take(r.len) {
+            write_reg(mbox.rsp_data(i), w);
+        }
+        write_reg(mbox.rsp_doorbell(), tag);
+
+        defmt::debug!(
+            "mbox tag {=u32} cmd {=str} ({=u32:#x}) len {=u32} -> status {=str} len {=usize}",
+            tag,
+            mailbox::cmd::name(cmd).unwrap_or("?"),
+            cmd,
+            req_len,
+            mailbox::status::name(r.status).unwrap_or("?"),
+            r.len
+        );
+    }
+}
+
+/// Runs before `main` instead of riscv-rt's default, which would write `mtvec`: PicoRV32 has
+/// no trap-vector CSR and this firmware uses no interrupts.
+#[riscv_rt::setup_interrupts]
+fn setup_interrupts(_hart_id: usize) {}
+
+#[panic_handler]
+fn panic(info: &PanicInfo) -> ! {
+    // SAFETY: the program ends here; CTRL is only written, and FW_STATE/HEARTBEAT writes by
+    // the interrupted code are finished (single hart, no interrupts).
+    let ctrl = unsafe { Ctrl::steal() };
+    set_state(&ctrl, State::Panic);
+    match info.location() {
+        Some(l) => defmt::error!("panic at {=str}:{=u32}", l.file(), l.line()),
+        None => defmt::error!("panic"),
+    }
+    loop {
+        core::hint::spin_loop();
+    }
+}
