@@ -1,5 +1,25 @@
 //! SpliceNIC host driver.
+//!
+//! A [`Bar`] backend ([`vfio::VfioBar`] for a real card, [`socket::SocketBar`] for a
+//! simulated one) is opened into a [`Card`], which identifies the card and offers firmware
+//! loading ([`firmware`]), the mailbox ([`mailbox`]) and the firmware log ([`log`]).
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bar;
+pub mod card;
+pub mod error;
+pub mod firmware;
+pub mod log;
+pub mod mailbox;
+pub mod proto;
+pub mod regs;
+pub mod socket;
+pub mod vfio;
+
 pub use bar::{Bar, BarError};
+pub use card::{Card, CardInfo, CardStatus, CoreState, FwState};
+pub use error::DriverError;
+pub use firmware::{FirmwareError, FirmwareImage, LoadReport};
+pub use log::{LogLine, LogReader};
+pub use socket::{default_sim_socket, SimInfo, SocketBar};
+pub use vfio::VfioBar;

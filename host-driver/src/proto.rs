@@ -37,7 +37,11 @@ pub enum Reply {
     /// A WRITE or SHUTDOWN was carried out.
     Done,
     /// Answer to INFO.
-    Info { bar_size: u64, cycles: u64, clk_hz: u64 },
+    Info {
+        bar_size: u64,
+        cycles: u64,
+        clk_hz: u64,
+    },
     /// The request failed; the text says why.
     Error(String),
 }
@@ -169,7 +173,9 @@ impl Reply {
             return Err(ProtoError::Mismatch("unknown status byte"));
         }
         match req {
-            Request::Read { count, .. } => Ok(Reply::Words(words(rest, *count as usize, "READ reply")?)),
+            Request::Read { count, .. } => {
+                Ok(Reply::Words(words(rest, *count as usize, "READ reply")?))
+            }
             Request::Write { .. } | Request::Shutdown => {
                 if rest.is_empty() {
                     Ok(Reply::Done)
@@ -232,8 +238,14 @@ mod tests {
     #[test]
     fn requests_round_trip() {
         for req in [
-            Request::Read { offset: 0x40, count: 3 },
-            Request::Write { offset: 0x1000, data: vec![1, 2, 0xffff_ffff] },
+            Request::Read {
+                offset: 0x40,
+                count: 3,
+            },
+            Request::Write {
+                offset: 0x1000,
+                data: vec![1, 2, 0xffff_ffff],
+            },
             Request::Info,
             Request::Shutdown,
         ] {
@@ -243,10 +255,17 @@ mod tests {
 
     #[test]
     fn replies_round_trip() {
-        let read = Request::Read { offset: 0, count: 2 };
+        let read = Request::Read {
+            offset: 0,
+            count: 2,
+        };
         let r = Reply::Words(vec![7, 8]);
         assert_eq!(Reply::decode_for(&read, &r.encode()).unwrap(), r);
-        let i = Reply::Info { bar_size: 1 << 20, cycles: 99, clk_hz: 156_250_000 };
+        let i = Reply::Info {
+            bar_size: 1 << 20,
+            cycles: 99,
+            clk_hz: 156_250_000,
+        };
         assert_eq!(Reply::decode_for(&Request::Info, &i.encode()).unwrap(), i);
         let e = Reply::Error("boom".into());
         assert_eq!(Reply::decode_for(&read, &e.encode()).unwrap(), e);
@@ -255,9 +274,19 @@ mod tests {
     #[test]
     fn malformed_requests_are_errors() {
         assert!(matches!(Request::decode(&[]), Err(ProtoError::Empty)));
-        assert!(matches!(Request::decode(&[9]), Err(ProtoError::UnknownOp(9))));
-        assert!(matches!(Request::decode(&[OP_READ, 1, 2]), Err(ProtoError::Truncated(_))));
-        let mut w = Request::Write { offset: 0, data: vec![1, 2] }.encode();
+        assert!(matches!(
+            Request::decode(&[9]),
+            Err(ProtoError::UnknownOp(9))
+        ));
+        assert!(matches!(
+            Request::decode(&[OP_READ, 1, 2]),
+            Err(ProtoError::Truncated(_))
+        ));
+        let mut w = Request::Write {
+            offset: 0,
+            data: vec![1, 2],
+        }
+        .encode();
         w.pop();
         assert!(matches!(Request::decode(&w), Err(ProtoError::Truncated(_))));
     }
@@ -269,8 +298,14 @@ mod tests {
         assert_eq!(read_frame(&mut &buf[..]).unwrap().unwrap(), b"hello");
         assert!(read_frame(&mut &[][..]).unwrap().is_none());
         let cut = &buf[..buf.len() - 1];
-        assert_eq!(read_frame(&mut &cut[..]).unwrap_err().kind(), io::ErrorKind::UnexpectedEof);
+        assert_eq!(
+            read_frame(&mut &cut[..]).unwrap_err().kind(),
+            io::ErrorKind::UnexpectedEof
+        );
         let huge = ((MAX_FRAME + 1) as u32).to_le_bytes();
-        assert_eq!(read_frame(&mut &huge[..]).unwrap_err().kind(), io::ErrorKind::InvalidData);
+        assert_eq!(
+            read_frame(&mut &huge[..]).unwrap_err().kind(),
+            io::ErrorKind::InvalidData
+        );
     }
 }

@@ -13,7 +13,7 @@ pub mod id {
     /// BAR0 offset of the block.
     pub const BASE: u64 = 0x00000;
     /// Card magic, ASCII "SNIC" (ro)
-    pub const MAGIC: u64 = BASE + 0x000;
+    pub const MAGIC: u64 = BASE;
     /// Reset value and fields of MAGIC.
     pub mod magic {
         /// Reset value.
@@ -121,7 +121,7 @@ pub mod ctrl {
     /// BAR0 offset of the block.
     pub const BASE: u64 = 0x01000;
     /// Block type (31:16) and version (15:0) (ro)
-    pub const BLKID: u64 = BASE + 0x000;
+    pub const BLKID: u64 = BASE;
     /// Reset value and fields of BLKID.
     pub mod blkid {
         /// Reset value.
@@ -201,7 +201,7 @@ pub mod timer {
     /// BAR0 offset of the block.
     pub const BASE: u64 = 0x02000;
     /// Block type (31:16) and version (15:0) (ro)
-    pub const BLKID: u64 = BASE + 0x000;
+    pub const BLKID: u64 = BASE;
     /// Reset value and fields of BLKID.
     pub mod blkid {
         /// Reset value.
@@ -228,7 +228,7 @@ pub mod mbox {
     /// BAR0 offset of the block.
     pub const BASE: u64 = 0x03000;
     /// Block type (31:16) and version (15:0) (ro)
-    pub const BLKID: u64 = BASE + 0x000;
+    pub const BLKID: u64 = BASE;
     /// Reset value and fields of BLKID.
     pub mod blkid {
         /// Reset value.
@@ -341,7 +341,7 @@ pub mod log {
     /// BAR0 offset of the block.
     pub const BASE: u64 = 0x04000;
     /// Block type (31:16) and version (15:0) (ro)
-    pub const BLKID: u64 = BASE + 0x000;
+    pub const BLKID: u64 = BASE;
     /// Reset value and fields of BLKID.
     pub mod blkid {
         /// Reset value.
@@ -368,7 +368,7 @@ pub mod logbuf {
     /// BAR0 offset of the block.
     pub const BASE: u64 = 0x05000;
     /// Ring bytes, little-endian within each word (rw)
-    pub const DATA: u64 = BASE + 0x000;
+    pub const DATA: u64 = BASE;
     /// Number of DATA elements.
     pub const DATA_COUNT: usize = 1024;
     /// Byte distance between DATA elements.

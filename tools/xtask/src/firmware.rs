@@ -38,11 +38,11 @@ pub fn build_firmware() -> Result<()> {
         cmd.env("RUSTC_BOOTSTRAP", "1")
             .env("RUSTC", "/usr/bin/rustc")
             .args(["build", "--release", "--target", TARGET])
-            .args(["-Zbuild-std=core", "-Zbuild-std-features=compiler-builtins-mem"]);
+            .arg("-Zbuild-std=core");
     } else {
         bail!(
             "no toolchain for {TARGET}: either `rustup target add {TARGET}` or run `cargo xtask setup` \
-             (installs Debian's rustc-web, rust-web-src and lld)"
+             (installs Debian's rustc-web, rust-web-src and lld-22)"
         );
     }
     cmd.current_dir(&app).env("CARGO_TARGET_DIR", &target_dir);

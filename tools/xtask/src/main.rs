@@ -38,6 +38,8 @@ enum Cmd {
     Test,
     /// Set up, build, start the simulated card, program it, ping it, show info and the log.
     Demo,
+    /// Print measured figures: simulated cycles/s, firmware load time, soft-core comparison.
+    Bench,
 }
 
 fn main() {
@@ -49,6 +51,7 @@ fn main() {
         Cmd::Lint => test::lint(),
         Cmd::Test => test::test(),
         Cmd::Demo => demo::demo(),
+        Cmd::Bench => bench(),
     };
     if let Err(e) = r {
         eprintln!("xtask: error: {e:#}");
@@ -109,6 +112,14 @@ pub fn cargo() -> Command {
 /// Path of the firmware ELF built by `cargo xtask build`.
 pub fn firmware_elf() -> PathBuf {
     root().join("target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw")
+}
+
+fn bench() -> Result<()> {
+    firmware::build_firmware()?;
+    step("spine figures (simulated card, PicoRV32 and VexRiscv builds)");
+    run(cargo()
+        .args(["run", "--release", "-p", "splicenic-hil", "--features", "vexriscv", "--bin", "spine-bench"])
+        .env("SPLICENIC_FW_ELF", firmware_elf()))
 }
 
 /// Print a section heading.

@@ -179,7 +179,11 @@ fn rust_host(dev: &Device, blocks: &[Block]) -> String {
         let _ = writeln!(o, "    /// BAR0 offset of the block.\n    pub const BASE: u64 = {:#07x};", b.base);
         for r in &b.regs {
             let _ = writeln!(o, "    /// {} ({})", r.description, r.access);
-            let _ = writeln!(o, "    pub const {}: u64 = BASE + {:#05x};", r.name, r.offset);
+            if r.offset == 0 {
+                let _ = writeln!(o, "    pub const {}: u64 = BASE;", r.name);
+            } else {
+                let _ = writeln!(o, "    pub const {}: u64 = BASE + {:#05x};", r.name, r.offset);
+            }
             if let Some((count, stride)) = r.count {
                 let _ = writeln!(o, "    /// Number of {} elements.\n    pub const {}_COUNT: usize = {count};", r.name, r.name);
                 let _ = writeln!(o, "    /// Byte distance between {} elements.\n    pub const {}_STRIDE: u64 = {stride};", r.name, r.name);

@@ -8,7 +8,7 @@ use crate::regen::{FORM_VERSION, SVD2RUST_VERSION};
 use crate::{root, run, step, tool_path};
 
 /// Debian packages: gateware tools, the firmware toolchain (rustc with library sources for
-/// `-Zbuild-std`, an lld linker), zlib for FST waveforms, Python venv support.
+/// `-Zbuild-std`, lld-22, which makes Debian's rust-lld work), zlib for FST waveforms, Python venv support.
 pub const APT_PACKAGES: &[&str] = &[
     "verilator",
     "iverilog",
@@ -19,7 +19,7 @@ pub const APT_PACKAGES: &[&str] = &[
     "rustc-web",
     "cargo-web",
     "rust-web-src",
-    "lld",
+    "lld-22",
     "python3-venv",
 ];
 

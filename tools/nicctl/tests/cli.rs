@@ -1,0 +1,203 @@
+//! Error paths of the `nicctl` binary that need no card: each must fail with exit code 1 and
+//! a message that names the problem.
+
+use std::process::{Command, Output};
+
+fn nicctl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nicctl"))
+        .args(args)
+        .output()
+        .expect("run nicctl")
+}
+
+fn fails_with(args: &[&str], needles: &[&str]) -> String {
+    let out = nicctl(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: stderr: {stderr}");
+    assert!(stderr.starts_with("nicctl: error: "), "{args:?}: {stderr}");
+    for n in needles {
+        assert!(stderr.contains(n), "{args:?}: missing {n:?} in: {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+#[test]
+fn missing_pci_device_is_named() {
+    fails_with(
+        &["--card", "0000:99:00.0", "info"],
+        &["no PCI device 0000:99:00.0"],
+    );
+}
+
+#[test]
+fn bogus_card_lists_the_accepted_forms() {
+    fails_with(
+        &["--card", "bogus", "info"],
+        &[
+            "`bogus` is not a card",
+            "`sim`",
+            "sim:<socket path>",
+            "0000:03:00.0",
+        ],
+    );
+}
+
+#[test]
+fn absent_simulated_card_says_how_to_start_one() {
+    fails_with(
+        &["--card", "sim:/nonexistent.sock", "info"],
+        &[
+            "no simulated card is listening on /nonexistent.sock",
+            "nicctl sim start",
+        ],
+    );
+}
+
+#[test]
+fn missing_firmware_file_is_named() {
+    fails_with(
+        &["program", "--firmware", "/nonexistent"],
+        &["cannot read firmware file /nonexistent"],
+    );
+}
+
+#[test]
+fn garbage_firmware_file_names_file_and_problem() {
+    let dir = std::env::temp_dir().join(format!("nicctl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("garbage.elf");
+    std::fs::write(&f, b"definitely not an ELF file").unwrap();
+    let f = f.to_str().unwrap();
+    fails_with(
+        &["program", "--firmware", f],
+        &[
+            &format!("firmware file {f} is not loadable"),
+            "not an ELF file",
+        ],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bitstream_on_a_simulated_card_is_refused() {
+    let dir = std::env::temp_dir().join(format!("nicctl-bit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A valid-looking firmware is needed to get past the firmware check: hand-built RV32 ELF
+    // header with one segment.
+    let f = dir.join("fw.elf");
+    std::fs::write(&f, tiny_rv32_elf()).unwrap();
+    fails_with(
+        &[
+            "--card",
+            "sim:/nonexistent.sock",
+            "program",
+            "--firmware",
+            f.to_str().unwrap(),
+            "--bitstream",
+            "/nonexistent.bit",
+        ],
+        &["--bitstream applies to real cards only"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn log_without_elf_asks_for_one() {
+    let dir = std::env::temp_dir().join(format!("nicctl-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_nicctl"))
+        .args(["--card", "sim:/nonexistent.sock", "log"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--elf FILE"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sim_status_and_stop_without_a_card() {
+    let out = nicctl(&["sim", "status", "--socket", "/nonexistent.sock"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("not running"));
+    fails_with(
+        &["sim", "stop", "--socket", "/nonexistent.sock"],
+        &["no simulated card is running on /nonexistent.sock"],
+    );
+}
+
+/// ELF32 little-endian RISC-V executable with one 8-byte segment at address 0.
+fn tiny_rv32_elf() -> Vec<u8> {
+    let mut e = Vec::new();
+    e.extend_from_slice(b"\x7fELF\x01\x01\x01\0\0\0\0\0\0\0\0\0");
+    e.extend_from_slice(&2u16.to_le_bytes()); // ET_EXEC
+    e.extend_from_slice(&243u16.to_le_bytes()); // EM_RISCV
+    e.extend_from_slice(&1u32.to_le_bytes());
+    e.extend_from_slice(&0u32.to_le_bytes()); // entry
+    e.extend_from_slice(&52u32.to_le_bytes()); // phoff
+    e.extend_from_slice(&0u32.to_le_bytes());
+    e.extend_from_slice(&0u32.to_le_bytes());
+    for v in [52u16, 32, 1, 40, 0, 0] {
+        e.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in [1u32, 84, 0, 0, 8, 8, 5, 4] {
+        e.extend_from_slice(&v.to_le_bytes());
+    }
+    e.extend_from_slice(&[0x13, 0, 0, 0, 0x6f, 0, 0, 0]);
+    e
+}
+
+/// Stops the simulated card on drop, so a failing assertion does not leave it running.
+struct SimGuard(String);
+
+impl Drop for SimGuard {
+    fn drop(&mut self) {
+        let _ = nicctl(&["sim", "stop", "--socket", &self.0]);
+    }
+}
+
+#[test]
+fn simulated_card_starts_answers_and_stops() {
+    let sock = std::env::temp_dir()
+        .join(format!("nicctl-cli-sim-{}.sock", std::process::id()))
+        .to_str()
+        .unwrap()
+        .to_string();
+    let out = nicctl(&["sim", "start", "--socket", &sock]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "sim start: {stderr}");
+    let _guard = SimGuard(sock.clone());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("simulated card running on"));
+
+    fails_with(
+        &["sim", "start", "--socket", &sock],
+        &["already running", "nicctl sim stop"],
+    );
+
+    let card = format!("sim:{sock}");
+    let out = nicctl(&["--card", &card, "info", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\"magic\": \"0x534e4943\""), "{text}");
+    assert!(text.contains("\"core_state\": \"in reset\""), "{text}");
+
+    // No firmware runs: a mailbox command times out and says so.
+    fails_with(&["--card", &card, "ping"], &["PING", "no answer", "OFF"]);
+
+    let out = nicctl(&["sim", "stop", "--socket", &sock]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    fails_with(
+        &["--card", &card, "info"],
+        &["no simulated card is listening"],
+    );
+}
