@@ -1,0 +1,11 @@
+rtl/card_top.v
+rtl/soc_axil_host.v
+rtl/soc_cpu_picorv32.v
+rtl/soc_cpu_vexriscv.v
+rtl/soc_interconnect.v
+rtl/soc_ram_dp.v
+rtl/csr_id.v
+rtl/csr_ctrl.v
+rtl/soc_timer.v
+rtl/soc_mailbox.v
+rtl/soc_logring.v

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
+# Gateware checks: Verilator lint (-Wall on our files), Icarus compile and smoke test,
+# Yosys generic synthesis.
+# Core sources: PICORV32_DIR / VEXRISCV_DIR, else the project virtualenv packages.
+set -u
+
+GW="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$GW/.." && pwd)"
+PY="$ROOT/.venv/bin/python"
+
+pkg_dir() {
+    "$PY" -c "import $1 as p; print(p.data_location)" 2>/dev/null
+}
+
+PICORV32_DIR="${PICORV32_DIR:-$(pkg_dir pythondata_cpu_picorv32)}"
+VEXRISCV_DIR="${VEXRISCV_DIR:-$(pkg_dir pythondata_cpu_vexriscv)}"
+PICO="$PICORV32_DIR/picorv32.v"
+VEX="$VEXRISCV_DIR/VexRiscv_IMAC.v"
+
+if [ -z "$PICORV32_DIR" ] || [ ! -f "$PICO" ]; then
+    echo "FAIL: PicoRV32 sources not found (set PICORV32_DIR or run \`cargo xtask setup\`)"
+    exit 1
+fi
+
+cd "$GW"
+mapfile -t FILES < <(grep -v '^\s*\(#\|$\)' rtl/files.f)
+INC=(-Irtl/generated)
+LOG="$(mktemp -d)"
+trap 'rm -rf "$LOG"' EXIT
+failed=0
+
+step() {
+    local name="$1"
+    shift
+    local start=$SECONDS
+    if "$@" >"$LOG/$name.log" 2>&1; then
+        echo "PASS: $name ($((SECONDS - start)) s)"
+    else
+        echo "FAIL: $name ($((SECONDS - start)) s)"
+        tail -n 30 "$LOG/$name.log" | sed 's/^/    /'
+        failed=1
+    fi
+}
+
+step "verilator lint (PicoRV32)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module card_top syn/lint_cores.vlt "${FILES[@]}" "$PICO"
+
+if [ -n "$VEXRISCV_DIR" ] && [ -f "$VEX" ]; then
+    step "verilator lint (VexRiscv)" \
+        verilator --lint-only -Wall "${INC[@]}" --top-module card_top -GCPU='"VEXRISCV"' \
+        syn/lint_cores.vlt "${FILES[@]}" "$VEX"
+else
+    echo "SKIP: verilator lint (VexRiscv): sources not found"
+fi
+
+step "iverilog compile (PicoRV32)" \
+    iverilog -g2012 "${INC[@]}" -s card_top -o "$LOG/card_top.vvp" "${FILES[@]}" "$PICO"
+
+tb_run() {
+    iverilog -g2012 "${INC[@]}" -s tb_card_top -o "$LOG/tb.vvp" tb/tb_card_top.v "${FILES[@]}" "$PICO" &&
+        vvp -n "$LOG/tb.vvp" | tee "$LOG/tb.out" && grep -q '^PASS' "$LOG/tb.out" && ! grep -q '^FAIL' "$LOG/tb.out"
+}
+step "icarus tb_card_top" tb_run
+
+# Generic synthesis up to the fine stage, then gate mapping without memory_map: the
+# memories stay memory cells (block RAM in a device flow) instead of ~800k flip-flops.
+YS="read_verilog ${INC[*]} ${FILES[*]} $PICO; synth -top card_top -flatten -run begin:fine; \
+opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; check -assert; tee -o $LOG/stat.txt stat"
+step "yosys synth (PicoRV32)" yosys -q -p "$YS"
+if [ -f "$LOG/stat.txt" ]; then
+    cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$LOG/stat.txt")
+    mems=$(awk '/\$mem_v2/ {n=$2} END {print n}' "$LOG/stat.txt")
+    echo "      card_top: ${cells:-?} cells, ${mems:-0} memories kept as \$mem_v2"
+fi
+
+exit $failed

@@ -1,0 +1,223 @@
+//! Unix-socket server around a [`SimCard`]: docs/interfaces.md, "Simulated card socket
+//! protocol".
+//!
+//! One thread owns the card. While no request is pending it free-runs the clock in
+//! batches, so the firmware runs between host accesses. Each client connection has a
+//! thread that decodes requests, hands them to the card thread over a channel and writes
+//! the reply back.
+
+use std::io;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use splicenic_driver::bar::check_access;
+use splicenic_driver::proto::{read_frame, write_frame, Reply, Request};
+use splicenic_driver::Bar;
+
+use crate::{SimCard, SimConfig, SimError, BAR_SIZE, CLK_HZ};
+
+/// Cycles simulated per batch while no request is pending.
+pub const FREE_RUN_BATCH: u64 = 16_384;
+
+struct Job {
+    req: Request,
+    reply: Sender<Reply>,
+}
+
+fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> SimError {
+    let context = context.into();
+    move |source| SimError::Io { context, source }
+}
+
+/// Serve a new card built from `cfg` on the socket `path` until a client sends SHUTDOWN;
+/// the socket file is removed then. A stale socket file is replaced; a live server on
+/// the same path is an error.
+pub fn serve(path: &Path, cfg: SimConfig) -> Result<(), SimError> {
+    if path.exists() {
+        if UnixStream::connect(path).is_ok() {
+            return Err(SimError::AlreadyServing(path.to_path_buf()));
+        }
+        std::fs::remove_file(path)
+            .map_err(io_err(format!("removing stale socket {}", path.display())))?;
+    }
+    let card = SimCard::new(cfg)?;
+    let listener =
+        UnixListener::bind(path).map_err(io_err(format!("binding {}", path.display())))?;
+    let result = serve_listener(listener, card);
+    let _ = std::fs::remove_file(path);
+    result
+}
+
+/// Serve `card` on an already bound listener until a client sends SHUTDOWN.
+pub fn serve_listener(listener: UnixListener, mut card: SimCard) -> Result<(), SimError> {
+    listener
+        .set_nonblocking(true)
+        .map_err(io_err("setting the listener non-blocking"))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (job_tx, job_rx) = mpsc::channel::<Job>();
+    let (flushed_tx, flushed_rx) = mpsc::channel::<()>();
+
+    let acceptor = {
+        let stop = Arc::clone(&stop);
+        thread::Builder::new()
+            .name("sim-accept".into())
+            .spawn(move || accept_loop(listener, stop, job_tx, flushed_tx))
+            .map_err(io_err("spawning the accept thread"))?
+    };
+
+    let result = card_loop(&mut card, &job_rx, &flushed_rx);
+    stop.store(true, Ordering::SeqCst);
+    let _ = acceptor.join();
+    result
+}
+
+fn card_loop(
+    card: &mut SimCard,
+    jobs: &Receiver<Job>,
+    flushed: &Receiver<()>,
+) -> Result<(), SimError> {
+    loop {
+        match jobs.try_recv() {
+            Ok(job) => {
+                let shutdown = job.req == Request::Shutdown;
+                let reply = handle(card, job.req);
+                let sent = job.reply.send(reply).is_ok();
+                if shutdown {
+                    if sent {
+                        // Let the client thread write the reply before the server returns.
+                        let _ = flushed.recv_timeout(Duration::from_secs(2));
+                    }
+                    return Ok(());
+                }
+            }
+            Err(mpsc::TryRecvError::Empty) => card.tick(FREE_RUN_BATCH),
+            Err(mpsc::TryRecvError::Disconnected) => {
+                return Err(SimError::Io {
+                    context: "accept thread ended".into(),
+                    source: io::Error::other("listener failed"),
+                })
+            }
+        }
+    }
+}
+
+fn handle(card: &mut SimCard, req: Request) -> Reply {
+    match req {
+        Request::Read { offset, count } => {
+            if let Err(e) = check_access(offset, u64::from(count) * 4, BAR_SIZE) {
+                return Reply::Error(e.to_string());
+            }
+            let mut out = vec![0u32; count as usize];
+            match card.read_block(offset, &mut out) {
+                Ok(()) => Reply::Words(out),
+                Err(e) => Reply::Error(e.to_string()),
+            }
+        }
+        Request::Write { offset, data } => match card.write_block(offset, &data) {
+            Ok(()) => Reply::Done,
+            Err(e) => Reply::Error(e.to_string()),
+        },
+        Request::Info => Reply::Info {
+            bar_size: BAR_SIZE,
+            cycles: card.cycles(),
+            clk_hz: CLK_HZ,
+        },
+        Request::Shutdown => Reply::Done,
+    }
+}
+
+fn accept_loop(
+    listener: UnixListener,
+    stop: Arc<AtomicBool>,
+    jobs: Sender<Job>,
+    flushed: Sender<()>,
+) {
+    while !stop.load(Ordering::SeqCst) {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                let jobs = jobs.clone();
+                let flushed = flushed.clone();
+                let _ = thread::Builder::new()
+                    .name("sim-client".into())
+                    .spawn(move || client(stream, jobs, flushed));
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => thread::sleep(Duration::from_millis(50)),
+        }
+    }
+}
+
+/// One client connection. Garbage or a broken frame ends the connection (after an error
+/// reply where the stream still allows one); the server keeps serving others.
+fn client(mut stream: UnixStream, jobs: Sender<Job>, flushed: Sender<()>) {
+    if stream.set_nonblocking(false).is_err() {
+        return;
+    }
+    loop {
+        let body = match read_frame(&mut stream) {
+            Ok(Some(body)) => body,
+            Ok(None) => return,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                let _ = write_frame(&mut stream, &Reply::Error(e.to_string()).encode());
+                return;
+            }
+            Err(_) => return,
+        };
+        let req = match Request::decode(&body) {
+            Ok(req) => req,
+            Err(e) => {
+                let msg = format!("bad request: {e}");
+                let _ = write_frame(&mut stream, &Reply::Error(msg).encode());
+                return;
+            }
+        };
+        let shutdown = req == Request::Shutdown;
+        let (reply_tx, reply_rx) = mpsc::channel();
+        let reply = if jobs
+            .send(Job {
+                req,
+                reply: reply_tx,
+            })
+            .is_ok()
+        {
+            reply_rx
+                .recv()
+                .unwrap_or_else(|_| Reply::Error("simulated card has shut down".into()))
+        } else {
+            Reply::Error("simulated card has shut down".into())
+        };
+        let ok = write_frame(&mut stream, &reply.encode()).is_ok();
+        if shutdown {
+            let _ = flushed.send(());
+            return;
+        }
+        if !ok {
+            return;
+        }
+    }
+}
+
+/// Default socket path: `$XDG_RUNTIME_DIR/splicenic-sim.sock`, else
+/// `/tmp/splicenic-sim-$UID.sock`.
+pub fn default_socket_path() -> PathBuf {
+    match std::env::var_os("XDG_RUNTIME_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir).join("splicenic-sim.sock"),
+        _ => {
+            // SAFETY: getuid has no preconditions and cannot fail.
+            let uid = unsafe { getuid() };
+            PathBuf::from(format!("/tmp/splicenic-sim-{uid}.sock"))
+        }
+    }
+}
+
+extern "C" {
+    fn getuid() -> u32;
+}
