@@ -195,6 +195,16 @@ impl FirmwareImage {
         let phdrs = hdr
             .program_headers(endian, bytes)
             .map_err(|e| FirmwareError::Truncated(format!("program headers: {e}")))?;
+        // The section headers sit at the end of the file: a file cut short loses them first,
+        // even when every loadable segment is still complete.
+        hdr.section_headers(endian, bytes).map_err(|_| {
+            FirmwareError::Truncated(format!(
+                "section header table ({} entries at file offset {:#x}) runs past the end of the {}-byte file",
+                hdr.e_shnum(endian),
+                hdr.e_shoff(endian),
+                bytes.len()
+            ))
+        })?;
         let mut segments = Vec::new();
         for (i, ph) in phdrs.iter().enumerate() {
             if ph.p_type(endian) != elf::PT_LOAD || ph.p_memsz(endian) == 0 {

@@ -24,7 +24,9 @@ pub fn demo() -> Result<()> {
         .output()
         .context("running nicctl")?;
     step("start the simulated card");
-    run(nicctl().args([card.as_str(), "sim", "start", "--socket"]).arg(&sock))?;
+    run(nicctl()
+        .args([card.as_str(), "sim", "start", "--socket"])
+        .arg(&sock))?;
     let result = (|| -> Result<()> {
         step("program the firmware");
         run(nicctl()

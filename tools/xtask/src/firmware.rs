@@ -13,7 +13,11 @@ fn rustup_has_target() -> bool {
     Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == TARGET))
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .any(|l| l.trim() == TARGET)
+        })
         .unwrap_or(false)
 }
 
@@ -28,11 +32,19 @@ pub fn build_firmware() -> Result<()> {
         eprintln!("using the rustup {TARGET} target");
         cmd = cargo();
         cmd.args(["build", "--release", "--target", TARGET]);
-    } else if Path::new("/usr/bin/rustc").exists() && Path::new("/usr/lib/rustlib/src/rust/library").exists() {
+    } else if Path::new("/usr/bin/rustc").exists()
+        && Path::new("/usr/lib/rustlib/src/rust/library").exists()
+    {
         eprintln!("rustup has no {TARGET} target: using Debian's rustc with -Zbuild-std");
         cmd = Command::new("/usr/bin/cargo");
         // The rustup proxies must not pick the toolchain for this build.
-        for v in ["RUSTUP_TOOLCHAIN", "CARGO", "RUSTC_WRAPPER", "RUSTDOC", "CARGO_ENCODED_RUSTFLAGS"] {
+        for v in [
+            "RUSTUP_TOOLCHAIN",
+            "CARGO",
+            "RUSTC_WRAPPER",
+            "RUSTDOC",
+            "CARGO_ENCODED_RUSTFLAGS",
+        ] {
             cmd.env_remove(v);
         }
         cmd.env("RUSTC_BOOTSTRAP", "1")
@@ -49,7 +61,10 @@ pub fn build_firmware() -> Result<()> {
     run(&mut cmd)?;
     let elf = firmware_elf();
     let size = std::fs::metadata(&elf).map(|m| m.len()).unwrap_or(0);
-    eprintln!("firmware ELF: {} ({size} bytes with symbols)", elf.display());
+    eprintln!(
+        "firmware ELF: {} ({size} bytes with symbols)",
+        elf.display()
+    );
     Ok(())
 }
 

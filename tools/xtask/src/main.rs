@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 #[derive(Parser)]
-#[command(name = "cargo xtask", about = "SpliceNIC build, test and demo automation")]
+#[command(
+    name = "cargo xtask",
+    about = "SpliceNIC build, test and demo automation"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -91,7 +94,15 @@ pub fn which(name: &str) -> Option<PathBuf> {
 
 /// Run a command, echoing it; fail with its exit status.
 pub fn run(cmd: &mut Command) -> Result<()> {
-    let shown = format!("{cmd:?}").replace('"', "");
+    let mut shown = format!("{cmd:?}").replace('"', "");
+    if shown.len() > 240 {
+        let cut = (0..=240)
+            .rev()
+            .find(|&i| shown.is_char_boundary(i))
+            .unwrap_or(0);
+        shown.truncate(cut);
+        shown.push_str(" ...");
+    }
     eprintln!("+ {shown}");
     let st = cmd
         .status()
@@ -118,7 +129,16 @@ fn bench() -> Result<()> {
     firmware::build_firmware()?;
     step("spine figures (simulated card, PicoRV32 and VexRiscv builds)");
     run(cargo()
-        .args(["run", "--release", "-p", "splicenic-hil", "--features", "vexriscv", "--bin", "spine-bench"])
+        .args([
+            "run",
+            "--release",
+            "-p",
+            "splicenic-hil",
+            "--features",
+            "vexriscv",
+            "--bin",
+            "spine-bench",
+        ])
         .env("SPLICENIC_FW_ELF", firmware_elf()))
 }
 

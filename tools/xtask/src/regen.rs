@@ -99,7 +99,13 @@ fn load(root: &Path) -> Result<(Device, Vec<Block>)> {
                         .enumerated_values
                         .iter()
                         .flat_map(|ev| ev.values.iter())
-                        .map(|v| (v.name.clone(), v.value.unwrap_or(0), one_line(&v.description)))
+                        .map(|v| {
+                            (
+                                v.name.clone(),
+                                v.value.unwrap_or(0),
+                                one_line(&v.description),
+                            )
+                        })
                         .collect(),
                 })
                 .collect();
@@ -160,7 +166,10 @@ fn verilog(blocks: &[Block]) -> String {
 
 fn rust_host(dev: &Device, blocks: &[Block]) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "//! Register map of the SpliceNIC card, host view (BAR0 byte offsets).");
+    let _ = writeln!(
+        o,
+        "//! Register map of the SpliceNIC card, host view (BAR0 byte offsets)."
+    );
     let _ = writeln!(o, "//!");
     let _ = writeln!(o, "//! {HEADER}");
     let _ = writeln!(o, "#![allow(dead_code)]\n");
@@ -176,23 +185,43 @@ fn rust_host(dev: &Device, blocks: &[Block]) -> String {
     for b in blocks {
         let _ = writeln!(o, "\n/// {}", b.description);
         let _ = writeln!(o, "pub mod {} {{", b.name.to_lowercase());
-        let _ = writeln!(o, "    /// BAR0 offset of the block.\n    pub const BASE: u64 = {:#07x};", b.base);
+        let _ = writeln!(
+            o,
+            "    /// BAR0 offset of the block.\n    pub const BASE: u64 = {:#07x};",
+            b.base
+        );
         for r in &b.regs {
             let _ = writeln!(o, "    /// {} ({})", r.description, r.access);
             if r.offset == 0 {
                 let _ = writeln!(o, "    pub const {}: u64 = BASE;", r.name);
             } else {
-                let _ = writeln!(o, "    pub const {}: u64 = BASE + {:#05x};", r.name, r.offset);
+                let _ = writeln!(
+                    o,
+                    "    pub const {}: u64 = BASE + {:#05x};",
+                    r.name, r.offset
+                );
             }
             if let Some((count, stride)) = r.count {
-                let _ = writeln!(o, "    /// Number of {} elements.\n    pub const {}_COUNT: usize = {count};", r.name, r.name);
+                let _ = writeln!(
+                    o,
+                    "    /// Number of {} elements.\n    pub const {}_COUNT: usize = {count};",
+                    r.name, r.name
+                );
                 let _ = writeln!(o, "    /// Byte distance between {} elements.\n    pub const {}_STRIDE: u64 = {stride};", r.name, r.name);
             }
             let _ = writeln!(o, "    /// Reset value and fields of {}.", r.name);
             let _ = writeln!(o, "    pub mod {} {{", r.name.to_lowercase());
-            let _ = writeln!(o, "        /// Reset value.\n        pub const RESET: u32 = {:#010x};", r.reset);
+            let _ = writeln!(
+                o,
+                "        /// Reset value.\n        pub const RESET: u32 = {:#010x};",
+                r.reset
+            );
             for f in &r.fields {
-                let mask = if f.width >= 32 { u32::MAX } else { (1u32 << f.width) - 1 };
+                let mask = if f.width >= 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << f.width) - 1
+                };
                 let _ = writeln!(o, "        /// {}", f.description);
                 let _ = writeln!(o, "        pub const {}_SHIFT: u32 = {};", f.name, f.lsb);
                 let _ = writeln!(o, "        /// Mask of {} (unshifted).", f.name);
@@ -220,7 +249,10 @@ fn markdown(dev: &Device, blocks: &[Block]) -> String {
          (mailbox, log ring, memory windows) are in [interfaces.md](interfaces.md).\n",
         dev.version
     );
-    let _ = writeln!(o, "| block | BAR0 offset | core address | description |\n|---|---|---|---|");
+    let _ = writeln!(
+        o,
+        "| block | BAR0 offset | core address | description |\n|---|---|---|---|"
+    );
     for b in blocks {
         let _ = writeln!(
             o,
@@ -234,7 +266,10 @@ fn markdown(dev: &Device, blocks: &[Block]) -> String {
     }
     for b in blocks {
         let _ = writeln!(o, "\n## {}\n\n{}\n", b.name, b.description);
-        let _ = writeln!(o, "| offset | register | access | reset | description |\n|---|---|---|---|---|");
+        let _ = writeln!(
+            o,
+            "| offset | register | access | reset | description |\n|---|---|---|---|---|"
+        );
         for r in &b.regs {
             let name = match r.count {
                 Some((n, _)) => format!("{}[0..{n}]", r.name),
@@ -272,10 +307,18 @@ fn pac(root: &Path, out: &Path) -> Result<()> {
     let ver = Command::new(&svd2rust)
         .arg("--version")
         .output()
-        .with_context(|| format!("running {}: install it with `cargo xtask setup`", svd2rust.display()))?;
+        .with_context(|| {
+            format!(
+                "running {}: install it with `cargo xtask setup`",
+                svd2rust.display()
+            )
+        })?;
     let ver = String::from_utf8_lossy(&ver.stdout).to_string();
     if !ver.contains(SVD2RUST_VERSION) {
-        bail!("svd2rust {SVD2RUST_VERSION} is required, found `{}`: run `cargo xtask setup`", ver.trim());
+        bail!(
+            "svd2rust {SVD2RUST_VERSION} is required, found `{}`: run `cargo xtask setup`",
+            ver.trim()
+        );
     }
     let scratch = out.with_extension("raw");
     let _ = fs::remove_dir_all(&scratch);
@@ -318,11 +361,17 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 fn generate(root: &Path, scratch: &Path) -> Result<BTreeMap<PathBuf, Vec<u8>>> {
     let (dev, blocks) = load(root)?;
     let mut files = BTreeMap::new();
-    files.insert(PathBuf::from("gateware-rtl/rtl/generated/splicenic_regs.vh"), verilog(&blocks).into_bytes());
+    files.insert(
+        PathBuf::from("gateware-rtl/rtl/generated/splicenic_regs.vh"),
+        verilog(&blocks).into_bytes(),
+    );
     let host = rust_host(&dev, &blocks);
     let host = rustfmt_str(&host, scratch)?;
     files.insert(PathBuf::from("host-driver/src/regs.rs"), host.into_bytes());
-    files.insert(PathBuf::from("docs/registers.md"), markdown(&dev, &blocks).into_bytes());
+    files.insert(
+        PathBuf::from("docs/registers.md"),
+        markdown(&dev, &blocks).into_bytes(),
+    );
     let pac_out = scratch.join("pac-src");
     let _ = fs::remove_dir_all(&pac_out);
     pac(root, &pac_out)?;
@@ -398,7 +447,10 @@ pub fn regen(check: bool) -> Result<()> {
                 changed += 1;
             }
         }
-        println!("regen: {} files generated from {SVD}, {changed} changed", files.len());
+        println!(
+            "regen: {} files generated from {SVD}, {changed} changed",
+            files.len()
+        );
     }
     Ok(())
 }

@@ -10,9 +10,21 @@ use crate::{cargo, firmware, firmware_elf, regen, root, run, step};
 pub fn lint() -> Result<()> {
     step("rustfmt");
     run(cargo().args(["fmt", "--all", "--check"]))?;
-    run(cargo().args(["fmt", "--check", "--manifest-path", "firmware/app/Cargo.toml"]))?;
+    run(cargo().args([
+        "fmt",
+        "--check",
+        "--manifest-path",
+        "firmware/app/Cargo.toml",
+    ]))?;
     step("clippy");
-    run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
     step("gateware: Verilator lint, Icarus compile, Yosys synthesis");
     run(Command::new("bash")
         .arg(root().join("gateware-rtl/syn/check.sh"))

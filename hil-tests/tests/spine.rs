@@ -1,0 +1,183 @@
+//! The card spine on the simulated rig: the real firmware on the real gateware.
+
+use splicenic_driver::card::CoreState;
+use splicenic_driver::{
+    Bar, BarError, Card, DriverError, FirmwareError, FirmwareImage, FwState, LogLine, LogReader,
+};
+use splicenic_hil::{boot_sim, firmware_bytes, open_sim};
+use splicenic_sim::{SimCard, SimConfig};
+use std::time::Duration;
+
+#[test]
+fn firmware_boots_and_answers_the_mailbox() {
+    let (mut card, report) = boot_sim(SimConfig::default()).expect("boot");
+    assert!(report.image_bytes > 1024, "{report}");
+    assert_eq!(card.fw_state().unwrap(), FwState::Ready);
+
+    let p1 = card.ping().expect("ping");
+    let p2 = card.ping().expect("ping");
+    assert!(p2.timer > p1.timer, "the card timer advances between pings");
+
+    let v = card.firmware_version().expect("version");
+    let crate_version: Vec<u8> = env!("CARGO_PKG_VERSION")
+        .split('.')
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert_eq!(
+        [v.major, v.minor, v.patch].as_slice(),
+        crate_version.as_slice()
+    );
+    assert_eq!(v.api_version, splicenic_fw_logic::mailbox::API_VERSION);
+    assert!(
+        v.build.starts_with("splicenic-fw"),
+        "build string {:?}",
+        v.build
+    );
+
+    let words: Vec<u32> = (0..16u32)
+        .map(|i| i.wrapping_mul(0x9E37_79B9) ^ 0xA5A5_0000)
+        .collect();
+    assert_eq!(card.echo(&words).expect("echo"), words);
+    assert_eq!(card.echo(&[]).expect("empty echo"), Vec::<u32>::new());
+
+    // Unknown command: the firmware answers with its status code, it does not hang.
+    let (status, _) = card
+        .call(0x7777, &[], Duration::from_secs(5))
+        .expect("call");
+    assert_eq!(status, splicenic_fw_logic::mailbox::status::UNKNOWN_COMMAND);
+
+    // The firmware's main loop keeps running.
+    let h1 = card.status().unwrap().heartbeat;
+    card.bar_mut().pause(Duration::from_micros(200)).unwrap();
+    let h2 = card.status().unwrap().heartbeat;
+    assert!(h2 > h1, "heartbeat {h1} -> {h2}");
+}
+
+#[test]
+fn decoded_firmware_log_reaches_the_host() {
+    let elf = firmware_bytes().unwrap();
+    let (mut card, _) = boot_sim(SimConfig::default()).expect("boot");
+    let mut log = LogReader::new(&elf).expect("defmt table");
+    card.ping().unwrap();
+    card.echo(&[1, 2, 3]).unwrap();
+    let lines = log.poll(&mut card).expect("log");
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    assert!(
+        lines.iter().any(|l| matches!(l, LogLine::Message { level: Some(lv), text, .. } if lv == "INFO" && text.contains("splicenic-fw"))),
+        "no INFO startup line in {text:#?}"
+    );
+    assert!(
+        text.iter().any(|l| l.to_lowercase().contains("ping")),
+        "no ping line in {text:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| matches!(l, LogLine::Malformed { .. })),
+        "{text:#?}"
+    );
+    // A second poll returns only new lines.
+    assert!(log
+        .poll(&mut card)
+        .unwrap()
+        .iter()
+        .all(|l| !l.to_string().contains("serving the mailbox")));
+}
+
+/// A BAR whose window starts one block too far: what a wrong BAR or a different device
+/// looks like to the driver. Wraps the real simulated card.
+struct ShiftedBar(SimCard, u64);
+
+impl Bar for ShiftedBar {
+    fn size(&self) -> u64 {
+        self.0.size() - self.1
+    }
+    fn read32(&mut self, offset: u64) -> Result<u32, BarError> {
+        self.0.read32(offset + self.1)
+    }
+    fn write32(&mut self, offset: u64, value: u32) -> Result<(), BarError> {
+        self.0.write32(offset + self.1, value)
+    }
+    fn describe(&self) -> String {
+        "shifted simulated card".into()
+    }
+}
+
+#[test]
+fn driver_refuses_a_card_whose_id_block_is_wrong() {
+    let sim = SimCard::new(SimConfig::default()).unwrap();
+    let err = match Card::open(Box::new(ShiftedBar(sim, 0x1000))) {
+        Ok(_) => panic!("a card with a wrong ID block must be refused"),
+        Err(e) => e,
+    };
+    let msg = err.to_string();
+    assert!(msg.contains("MAGIC") && msg.contains("0x534e4943"), "{msg}");
+}
+
+#[test]
+fn loader_rejects_bad_images_with_distinct_errors() {
+    let good = firmware_bytes().unwrap();
+    // Wrong architecture: this test program itself is an x86-64 ELF.
+    let host_elf = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+    assert!(matches!(
+        FirmwareImage::parse(&host_elf),
+        Err(FirmwareError::WrongClass { .. } | FirmwareError::WrongArch { .. })
+    ));
+    // Truncated: the real firmware cut short, at the end (section headers lost) and inside
+    // the program headers.
+    for cut in [good.len() - 1, good.len() / 2, 60] {
+        let r = FirmwareImage::parse(&good[..cut]);
+        assert!(
+            matches!(r, Err(FirmwareError::Truncated(_))),
+            "cut at {cut}: {r:?}"
+        );
+    }
+    // Garbage.
+    let garbage: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    assert_eq!(FirmwareImage::parse(&garbage), Err(FirmwareError::NotElf));
+    // Oversize for this card: the card reports its own IMEM size; a card with less IMEM
+    // than the image refuses before anything is written.
+    let img = FirmwareImage::parse(&good).unwrap();
+    let card = open_sim(SimConfig::default()).unwrap();
+    let mut small = card.info().clone();
+    small.imem_size = (img.image_bytes() as u32 / 2) & !3;
+    assert!(matches!(
+        img.check_fits(&small),
+        Err(FirmwareError::Oversize { .. })
+    ));
+    assert!(img.check_fits(card.info()).is_ok());
+}
+
+#[test]
+fn core_stays_in_reset_until_released_and_reset_clears_firmware_state() {
+    let mut card = open_sim(SimConfig::default()).unwrap();
+    let st = card.status().unwrap();
+    assert_eq!(st.core, CoreState::InReset);
+    assert_eq!(card.fw_state().unwrap(), FwState::Off);
+
+    let img = FirmwareImage::parse(&firmware_bytes().unwrap()).unwrap();
+    card.load_firmware(&img, |_, _| {}).unwrap();
+    assert_eq!(card.fw_state().unwrap(), FwState::Ready);
+    // Loading again resets the core first: the firmware boots a second time.
+    let r = card.load_firmware(&img, |_, _| {}).unwrap();
+    assert!(r.boot > Duration::ZERO);
+    assert_eq!(card.fw_state().unwrap(), FwState::Ready);
+    card.ping().unwrap();
+}
+
+#[test]
+fn mailbox_times_out_cleanly_when_the_core_is_held_in_reset() {
+    let mut card = open_sim(SimConfig::default()).unwrap();
+    let err = card
+        .call(
+            splicenic_fw_logic::mailbox::cmd::PING,
+            &[],
+            Duration::from_millis(50),
+        )
+        .unwrap_err();
+    assert!(matches!(err, DriverError::MailboxTimeout { .. }), "{err}");
+    assert!(
+        err.to_string().to_lowercase().contains("ping") || err.to_string().contains("0x1"),
+        "{err}"
+    );
+}
