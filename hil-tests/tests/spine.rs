@@ -181,3 +181,30 @@ fn mailbox_times_out_cleanly_when_the_core_is_held_in_reset() {
         "{err}"
     );
 }
+
+#[test]
+fn firmware_delay_uses_the_soc_timer() {
+    let (mut card, _) = boot_sim(SimConfig::default()).expect("boot");
+    let clk = card.info().clk_hz as u64;
+    for us in [10u32, 100, 400] {
+        let cycles = card.delay(us).expect("delay");
+        let want = u64::from(us) * clk / 1_000_000;
+        // Never shorter than asked; at most a few timer polls longer.
+        assert!(
+            cycles >= want,
+            "{us} us took {cycles} cycles, expected >= {want}"
+        );
+        assert!(
+            cycles < want + 2_000,
+            "{us} us took {cycles} cycles, expected about {want}"
+        );
+    }
+    let (status, _) = card
+        .call(
+            splicenic_fw_logic::mailbox::cmd::DELAY,
+            &[0],
+            Duration::from_secs(5),
+        )
+        .unwrap();
+    assert_eq!(status, splicenic_fw_logic::mailbox::status::BAD_ARGUMENT);
+}

@@ -234,6 +234,13 @@ impl Card {
     }
 
     /// BENCH: run `routine` for `iterations` and return the cycles and checksum.
+    /// Ask the firmware to busy-wait `us` microseconds with its `DelayNs` provider; returns
+    /// the card timer cycles that passed meanwhile.
+    pub fn delay(&mut self, us: u32) -> Result<u64, DriverError> {
+        let d = self.call_ok(cmd::DELAY, &[us], 2)?;
+        Ok(u64::from(d[1]) << 32 | u64::from(d[0]))
+    }
+
     pub fn bench(&mut self, routine: u32, iterations: u32) -> Result<BenchResult, DriverError> {
         let d = self.call_ok(cmd::BENCH, &[routine, iterations], 3)?;
         Ok(BenchResult {

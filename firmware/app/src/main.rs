@@ -16,7 +16,8 @@ use splicenic_fw_logic::mailbox::{
 use splicenic_pac::ctrl::fw_state::State;
 use splicenic_pac::{Ctrl, Peripherals};
 
-use soc::{now, write_reg};
+use embedded_hal::delay::DelayNs;
+use soc::{now, write_reg, TimerDelay};
 
 const fn unwrap_const<T: Copy>(v: Option<T>, what: &str) -> T {
     match v {
@@ -47,10 +48,16 @@ const BUILD_ID: u32 = unwrap_const(
 
 static BUILD_INFO: BuildInfo = BuildInfo::new(VERSION, BUILD_ID, env!("SPLICENIC_FW_BUILD_STRING"));
 
-defmt::timestamp!("{=u64}", now());
+// Log timestamps in microseconds since the core left reset (the host shows seconds).
+defmt::timestamp!(
+    "{=u64:us}",
+    splicenic_fw_logic::time::cycles_to_us(now(), soc::clk_hz())
+);
 
 /// The dispatcher's view of the SoC.
-struct FwEnv;
+struct FwEnv {
+    delay: TimerDelay,
+}
 
 impl Env for FwEnv {
     fn now(&mut self) -> u64 {
@@ -59,6 +66,10 @@ impl Env for FwEnv {
 
     fn build_info(&self) -> &BuildInfo {
         &BUILD_INFO
+    }
+
+    fn delay_us(&mut self, us: u32) {
+        self.delay.delay_us(us);
     }
 }
 
@@ -89,7 +100,9 @@ fn main() -> ! {
     defmt::info!("ready, serving the mailbox");
 
     let mbox = &p.mbox;
-    let mut env = FwEnv;
+    let mut env = FwEnv {
+        delay: TimerDelay::new(clk_hz),
+    };
     let mut heartbeat: u32 = 0;
     loop {
         heartbeat = heartbeat.wrapping_add(1);

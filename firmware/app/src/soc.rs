@@ -27,13 +27,10 @@ pub fn now() -> u64 {
 }
 
 /// `embedded_hal` delay provider on the SoC timer, for drivers that take a `DelayNs`.
-/// The mailbox loop itself never waits, so nothing constructs one yet.
-#[allow(dead_code)]
 pub struct TimerDelay {
     clk_hz: u32,
 }
 
-#[allow(dead_code)]
 impl TimerDelay {
     /// A delay provider for a timer ticking at `clk_hz` (ID.CLK_HZ).
     pub fn new(clk_hz: u32) -> Self {
@@ -83,4 +80,11 @@ unsafe impl critical_section::Impl for SingleHartNoInterrupts {
     unsafe fn acquire() -> critical_section::RawRestoreState {}
 
     unsafe fn release(_restore: critical_section::RawRestoreState) {}
+}
+
+/// Core clock frequency (ID.CLK_HZ).
+pub fn clk_hz() -> u32 {
+    // SAFETY: ID is read-only; reading it cannot race with anything.
+    let id = unsafe { splicenic_pac::Id::steal() };
+    id.clk_hz().read().bits()
 }

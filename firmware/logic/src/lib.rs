@@ -10,3 +10,4 @@
 pub mod flowhash;
 pub mod logring;
 pub mod mailbox;
+pub mod time;

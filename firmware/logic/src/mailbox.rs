@@ -28,6 +28,9 @@ pub mod cmd {
     pub const ECHO: u32 = 0x0003;
     /// Runs a benchmark routine and returns its cycle count and checksum.
     pub const BENCH: u32 = 0x0010;
+    /// Busy-waits the requested microseconds with the firmware's `DelayNs` and returns the
+    /// timer cycles that passed.
+    pub const DELAY: u32 = 0x0011;
 
     /// Name of a command code, for messages.
     pub fn name(code: u32) -> Option<&'static str> {
@@ -36,6 +39,7 @@ pub mod cmd {
             VERSION => Some("VERSION"),
             ECHO => Some("ECHO"),
             BENCH => Some("BENCH"),
+            DELAY => Some("DELAY"),
             _ => None,
         }
     }
@@ -177,7 +181,12 @@ pub trait Env {
     fn now(&mut self) -> u64;
     /// Identity of this build.
     fn build_info(&self) -> &BuildInfo;
+    /// Busy-wait at least `us` microseconds.
+    fn delay_us(&mut self, us: u32);
 }
+
+/// Longest DELAY the firmware accepts, in microseconds.
+pub const DELAY_MAX_US: u32 = 1_000_000;
 
 /// Outcome of one command: the `RSP_STATUS` code and the number of valid `rsp` words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,8 +237,9 @@ pub fn handle_request(
 ///
 /// Checks, in order: `req.len() > 16` is `BAD_LENGTH`; an unknown command is
 /// `UNKNOWN_COMMAND`; a request length the command does not take (PING and VERSION take 0
-/// words, BENCH 2, ECHO 0..=16) is `BAD_LENGTH`; a BENCH with an unknown routine or more than
-/// [`BENCH_MAX_ITERATIONS`] iterations is `BAD_ARGUMENT`. Errors carry no response words.
+/// words, BENCH 2, DELAY 1, ECHO 0..=16) is `BAD_LENGTH`; a BENCH with an unknown routine or
+/// more than [`BENCH_MAX_ITERATIONS`] iterations, or a DELAY of 0 or more than
+/// [`DELAY_MAX_US`] microseconds, is `BAD_ARGUMENT`. Errors carry no response words.
 /// Words of `rsp` beyond the response length are left as they were.
 pub fn handle(cmd: u32, req: &[u32], rsp: &mut [u32; MAX_WORDS], env: &mut impl Env) -> Response {
     if req.len() > MAX_WORDS {
@@ -264,6 +274,17 @@ pub fn handle(cmd: u32, req: &[u32], rsp: &mut [u32; MAX_WORDS], env: &mut impl 
             Ok(Response::ok(req.len()))
         }
         cmd::BENCH => expect_len(req.len() == 2).and_then(|()| run_bench(req[0], req[1], rsp, env)),
+        cmd::DELAY => expect_len(req.len() == 1).and_then(|()| {
+            if req[0] == 0 || req[0] > DELAY_MAX_US {
+                return Err(Response::error(status::BAD_ARGUMENT));
+            }
+            let start = env.now();
+            env.delay_us(req[0]);
+            let cycles = env.now().wrapping_sub(start);
+            rsp[0] = cycles as u32;
+            rsp[1] = (cycles >> 32) as u32;
+            Ok(Response::ok(2))
+        }),
         _ => Err(Response::error(status::UNKNOWN_COMMAND)),
     };
     r.unwrap_or_else(|e| e)
@@ -327,6 +348,35 @@ mod tests {
         fn build_info(&self) -> &BuildInfo {
             &self.info
         }
+        fn delay_us(&mut self, us: u32) {
+            // The fake clock jumps by the delay (one tick per microsecond).
+            self.t += u64::from(us);
+        }
+    }
+
+    #[test]
+    fn delay_reports_elapsed_cycles_and_checks_its_argument() {
+        let mut env = FakeEnv::new();
+        env.step = 5;
+        let mut rsp = [FILL; MAX_WORDS];
+        let r = handle(cmd::DELAY, &[100], &mut rsp, &mut env);
+        assert_eq!(
+            r,
+            Response {
+                status: status::OK,
+                len: 2
+            }
+        );
+        // One clock step for the start reading, the delay, then the end reading.
+        assert_eq!(u64::from(rsp[1]) << 32 | u64::from(rsp[0]), 105);
+        for bad in [0, DELAY_MAX_US + 1] {
+            let r = handle(cmd::DELAY, &[bad], &mut rsp, &mut env);
+            assert_eq!(r.status, status::BAD_ARGUMENT);
+        }
+        assert_eq!(
+            handle(cmd::DELAY, &[], &mut rsp, &mut env).status,
+            status::BAD_LENGTH
+        );
     }
 
     const FILL: u32 = 0xAAAA_AAAA;
@@ -467,7 +517,7 @@ mod tests {
 
     #[test]
     fn unknown_command_is_reported() {
-        for c in [0, 4, 0x11, 0xFFFF_FFFF] {
+        for c in [0, 4, 0x12, 0xFFFF_FFFF] {
             let (r, rsp) = run(c, &[]);
             assert_eq!(
                 r,
