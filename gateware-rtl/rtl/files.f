@@ -9,3 +9,5 @@ rtl/csr_ctrl.v
 rtl/soc_timer.v
 rtl/soc_mailbox.v
 rtl/soc_logring.v
+rtl/flow_table.v
+rtl/flow_state_mem.v

@@ -74,4 +74,15 @@ if [ -f "$LOG/stat.txt" ]; then
     echo "      card_top: ${cells:-?} cells, ${mems:-0} memories kept as \$mem_v2"
 fi
 
+# Flow lookup and flow state memory, each as its own top: lint at the test size and the
+# default (64K-entry) size, Icarus compile, Yosys generic synthesis at the default size.
+for m in "flow_table -GBUCKETS=256" "flow_table" "flow_state_mem -GSLOTS=256" "flow_state_mem"; do
+    step "verilator lint ($m)" verilator --lint-only -Wall --top-module $m rtl/${m%% *}.v
+done
+for m in flow_table flow_state_mem; do
+    step "iverilog compile ($m)" iverilog -g2012 -s $m -o "$LOG/$m.vvp" rtl/$m.v
+    step "yosys synth ($m)" yosys -q -p "read_verilog rtl/$m.v; synth -top $m -flatten -run begin:fine; \
+opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; check -assert"
+done
+
 exit $failed

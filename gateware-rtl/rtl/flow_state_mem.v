@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Flow state memory (the seed's per-flow pages): one entry per flow slot, in two RAMs.
+ *
+ * Static part (STATIC_WIDTH = 416 bits, written by the firmware, read by the data path):
+ *   [7:0]     state
+ *   [15:8]    flags: bit 0 SACK translation, bit 1 timestamp translation, bit 2 window
+ *             rescale; bits 7:3 reserved
+ *   [23:16]   window-scale shift difference (signed, client shift - server shift)
+ *   [31:24]   reserved
+ *   [63:32]   timestamp offset (modulo 2^32)
+ *   [95:64]   seq delta client->server (added to the client's seq, subtracted from the
+ *             server's ack, modulo 2^32)
+ *   [127:96]  seq delta server->client
+ *   [271:128] client half, [415:272] server half; each half (144 bits):
+ *             [47:0] peer MAC, [79:48] peer IP, [95:80] peer port,
+ *             [127:96] local IP, [143:128] local port
+ * Dynamic part (DYN_WIDTH = 192 bits, updated by the data path, read/written by firmware):
+ *   [31:0]    last-seen timestamp
+ *   [63:32]   packets client->server   [95:64]   packets server->client
+ *   [143:96]  bytes client->server     [191:144] bytes server->client
+ *   (counters wrap modulo their width)
+ *
+ * Data-path read port: rd_valid/rd_slot every cycle (always accepted); rd_resp_valid and
+ * the static entry rd_resp_data one cycle later. A firmware write of the same slot in the
+ * read cycle is forwarded (the read sees the new entry whole).
+ *
+ * Data-path update port: upd_valid/upd_ready, upd_slot, upd_dir (0 client->server,
+ * 1 server->client), upd_bytes, upd_time. Each accepted update does
+ *   packets[dir] += 1, bytes[dir] += upd_bytes, last_seen = upd_time
+ * as a read-modify-write pipeline (read, then add and write) with forwarding, so
+ * back-to-back updates of one slot all count. One update per cycle; upd_ready drops only
+ * in the cycle a firmware command is accepted (the command takes that pipeline slot).
+ *
+ * Command port (firmware through CSR): cmd_valid/cmd_ready, cmd_op, cmd_slot,
+ * cmd_wdata_static, cmd_wdata_dyn; then one rsp_valid pulse two cycles after acceptance,
+ * with rsp_rdata_static / rsp_rdata_dyn (stable until the next command completes).
+ *   cmd_op: 0 READ (whole entry), 1 WRITE (whole entry, counters included),
+ *           2 WRITE_STATIC (static part only; counters and last-seen untouched),
+ *           3 reserved (acts as READ).
+ * A command goes through the update pipeline in order: a READ returns the counters after
+ * exactly the updates accepted before the command, and before any later one (a consistent
+ * snapshot of last-seen, packets and bytes).
+ */
+module flow_state_mem #
+(
+    // Number of flow slots (power of two)
+    parameter SLOTS = 65536,
+    // Width of the per-packet byte count
+    parameter BYTES_WIDTH = 16,
+    parameter SLOT_BITS = $clog2(SLOTS),
+    parameter STATIC_WIDTH = 416,
+    parameter DYN_WIDTH = 192
+)
+(
+    input  wire                    clk,
+    input  wire                    rst,
+
+    // Data-path read (static part)
+    input  wire                    rd_valid,
+    input  wire [SLOT_BITS-1:0]    rd_slot,
+    output wire                    rd_resp_valid,
+    output wire [STATIC_WIDTH-1:0] rd_resp_data,
+
+    // Data-path counter / last-seen update
+    input  wire                    upd_valid,
+    output wire                    upd_ready,
+    input  wire [SLOT_BITS-1:0]    upd_slot,
+    input  wire                    upd_dir,
+    input  wire [BYTES_WIDTH-1:0]  upd_bytes,
+    input  wire [31:0]             upd_time,
+
+    // Command (firmware through CSR)
+    input  wire                    cmd_valid,
+    output wire                    cmd_ready,
+    input  wire [1:0]              cmd_op,
+    input  wire [SLOT_BITS-1:0]    cmd_slot,
+    input  wire [STATIC_WIDTH-1:0] cmd_wdata_static,
+    input  wire [DYN_WIDTH-1:0]    cmd_wdata_dyn,
+
+    // Command response
+    output wire                    rsp_valid,
+    output wire [STATIC_WIDTH-1:0] rsp_rdata_static,
+    output wire [DYN_WIDTH-1:0]    rsp_rdata_dyn
+);
+
+localparam [1:0] OP_READ = 2'd0, OP_WRITE = 2'd1, OP_WRITE_STATIC = 2'd2;
+
+initial begin
+    if (SLOTS < 2 || (SLOTS & (SLOTS - 1)) != 0 || (1 << SLOT_BITS) != SLOTS) begin
+        $error("Error: SLOTS must be a power of two >= 2 and SLOT_BITS its log2 (instance %m)");
+        $finish;
+    end
+    if (STATIC_WIDTH != 416 || DYN_WIDTH != 192) begin
+        $error("Error: STATIC_WIDTH/DYN_WIDTH are fixed by the entry layout (instance %m)");
+        $finish;
+    end
+    if (BYTES_WIDTH < 1 || BYTES_WIDTH > 48) begin
+        $error("Error: BYTES_WIDTH must be 1..48 (instance %m)");
+        $finish;
+    end
+end
+
+// ---------------------------------------------------------------------------------------
+// Static RAM: port A data-path read, port B firmware read/write.
+
+reg [STATIC_WIDTH-1:0] st_mem [0:SLOTS-1];
+reg [STATIC_WIDTH-1:0] st_a_rdata_reg = {STATIC_WIDTH{1'b0}};
+reg [STATIC_WIDTH-1:0] st_b_rdata_reg = {STATIC_WIDTH{1'b0}};
+reg                    rd_valid_reg = 1'b0;
+reg                    rd_fwd_reg = 1'b0;
+reg [STATIC_WIDTH-1:0] rd_fwd_data_reg = {STATIC_WIDTH{1'b0}};
+
+wire cmd_fire = cmd_valid && cmd_ready;
+wire st_we = cmd_fire && (cmd_op == OP_WRITE || cmd_op == OP_WRITE_STATIC);
+
+assign rd_resp_valid = rd_valid_reg;
+assign rd_resp_data = rd_fwd_reg ? rd_fwd_data_reg : st_a_rdata_reg;
+
+always @(posedge clk) begin
+    if (rd_valid) begin
+        st_a_rdata_reg <= st_mem[rd_slot];
+    end
+    rd_fwd_data_reg <= cmd_wdata_static;
+    rd_fwd_reg <= rd_valid && st_we && rd_slot == cmd_slot;
+    rd_valid_reg <= rd_valid;
+    if (rst) begin
+        rd_valid_reg <= 1'b0;
+        rd_fwd_reg <= 1'b0;
+    end
+end
+
+always @(posedge clk) begin
+    if (cmd_fire) begin
+        if (st_we) begin
+            st_mem[cmd_slot] <= cmd_wdata_static;
+        end
+        st_b_rdata_reg <= st_mem[cmd_slot];
+    end
+end
+
+// ---------------------------------------------------------------------------------------
+// Dynamic RAM: read-modify-write pipeline. Stage R issues the read (update or command),
+// stage C gets the data, forwards the entry written in the previous cycle when it is the
+// same slot, computes and writes.
+
+reg [DYN_WIDTH-1:0] dy_mem [0:SLOTS-1];
+reg [DYN_WIDTH-1:0] dy_rdata_reg = {DYN_WIDTH{1'b0}};
+
+reg                   c_valid_reg = 1'b0;
+reg                   c_cmd_reg = 1'b0;
+reg [1:0]             c_op_reg = OP_READ;
+reg [SLOT_BITS-1:0]   c_slot_reg = {SLOT_BITS{1'b0}};
+reg                   c_dir_reg = 1'b0;
+reg [BYTES_WIDTH-1:0] c_bytes_reg = {BYTES_WIDTH{1'b0}};
+reg [31:0]            c_time_reg = 32'd0;
+reg [DYN_WIDTH-1:0]   c_wdata_reg = {DYN_WIDTH{1'b0}};
+
+reg                   last_valid_reg = 1'b0;
+reg [SLOT_BITS-1:0]   last_slot_reg = {SLOT_BITS{1'b0}};
+reg [DYN_WIDTH-1:0]   last_data_reg = {DYN_WIDTH{1'b0}};
+
+reg                   cmd_busy_reg = 1'b0;
+reg                   rsp_valid_reg = 1'b0;
+reg [STATIC_WIDTH-1:0] rsp_static_reg = {STATIC_WIDTH{1'b0}};
+reg [DYN_WIDTH-1:0]   rsp_dyn_reg = {DYN_WIDTH{1'b0}};
+
+assign cmd_ready = !cmd_busy_reg;
+assign upd_ready = !cmd_fire;
+assign rsp_valid = rsp_valid_reg;
+assign rsp_rdata_static = rsp_static_reg;
+assign rsp_rdata_dyn = rsp_dyn_reg;
+
+wire                 r_valid = cmd_fire || upd_valid;
+wire [SLOT_BITS-1:0] r_slot = cmd_fire ? cmd_slot : upd_slot;
+
+// Stage C: current entry (with forwarding) and the updated entry
+wire [DYN_WIDTH-1:0] c_cur = (last_valid_reg && last_slot_reg == c_slot_reg) ?
+                             last_data_reg : dy_rdata_reg;
+wire [31:0] cur_pkts_c2s = c_cur[63:32];
+wire [31:0] cur_pkts_s2c = c_cur[95:64];
+wire [47:0] cur_bytes_c2s = c_cur[143:96];
+wire [47:0] cur_bytes_s2c = c_cur[191:144];
+wire [47:0] add_bytes = {{(48-BYTES_WIDTH){1'b0}}, c_bytes_reg};
+
+wire [DYN_WIDTH-1:0] c_upd = {
+    c_dir_reg ? cur_bytes_s2c + add_bytes : cur_bytes_s2c,
+    c_dir_reg ? cur_bytes_c2s : cur_bytes_c2s + add_bytes,
+    c_dir_reg ? cur_pkts_s2c + 32'd1 : cur_pkts_s2c,
+    c_dir_reg ? cur_pkts_c2s : cur_pkts_c2s + 32'd1,
+    c_time_reg
+};
+
+wire                 c_we = c_valid_reg && (!c_cmd_reg || c_op_reg == OP_WRITE);
+wire [DYN_WIDTH-1:0] c_new = c_cmd_reg ? c_wdata_reg : c_upd;
+
+always @(posedge clk) begin
+    if (r_valid) begin
+        dy_rdata_reg <= dy_mem[r_slot];
+    end
+    if (c_we) begin
+        dy_mem[c_slot_reg] <= c_new;
+    end
+end
+
+always @(posedge clk) begin
+    rsp_valid_reg <= 1'b0;
+
+    c_valid_reg <= r_valid;
+    c_cmd_reg <= cmd_fire;
+    c_op_reg <= cmd_op;
+    c_slot_reg <= r_slot;
+    c_dir_reg <= upd_dir;
+    c_bytes_reg <= upd_bytes;
+    c_time_reg <= upd_time;
+    c_wdata_reg <= cmd_wdata_dyn;
+
+    last_valid_reg <= c_we;
+    last_slot_reg <= c_slot_reg;
+    last_data_reg <= c_new;
+
+    if (cmd_fire) begin
+        cmd_busy_reg <= 1'b1;
+    end
+    if (c_valid_reg && c_cmd_reg) begin
+        cmd_busy_reg <= 1'b0;
+        rsp_valid_reg <= 1'b1;
+        rsp_static_reg <= st_b_rdata_reg;
+        rsp_dyn_reg <= c_cur;
+    end
+
+    if (rst) begin
+        c_valid_reg <= 1'b0;
+        last_valid_reg <= 1'b0;
+        cmd_busy_reg <= 1'b0;
+        rsp_valid_reg <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,423 @@
+//! Software reference models (not hardware): the Toeplitz hash of a flow key, a flow
+//! table with the same bucket and way choice as `flow_table`, and the bit layout of a
+//! `flow_state_mem` entry. Written from the module header comments, independently of the
+//! RTL, for the tests to compare against.
+
+use std::collections::HashMap;
+
+/// The default Toeplitz secret key of `flow_table` (the widely published RSS verification
+/// key), 40 bytes, first byte = most significant.
+pub const HASH_KEY: [u8; 40] = [
+    0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+    0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+    0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+];
+
+/// One half of a flow as the lookup key: the IPv4 4-tuple of a packet on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Key {
+    pub src_ip: u32,
+    pub dst_ip: u32,
+    pub src_port: u16,
+    pub dst_port: u16,
+}
+
+impl Key {
+    pub fn new(src_ip: u32, dst_ip: u32, src_port: u16, dst_port: u16) -> Self {
+        Key {
+            src_ip,
+            dst_ip,
+            src_port,
+            dst_port,
+        }
+    }
+
+    /// The key as hashed: src ip, dst ip, src port, dst port, big-endian (12 bytes).
+    pub fn bytes(&self) -> [u8; 12] {
+        let mut b = [0u8; 12];
+        b[0..4].copy_from_slice(&self.src_ip.to_be_bytes());
+        b[4..8].copy_from_slice(&self.dst_ip.to_be_bytes());
+        b[8..10].copy_from_slice(&self.src_port.to_be_bytes());
+        b[10..12].copy_from_slice(&self.dst_port.to_be_bytes());
+        b
+    }
+
+    /// The 96-bit key port value as 32-bit words, least significant first.
+    pub fn words(&self) -> [u32; 3] {
+        [
+            (u32::from(self.src_port) << 16) | u32::from(self.dst_port),
+            self.dst_ip,
+            self.src_ip,
+        ]
+    }
+
+    /// The reverse direction of the same connection.
+    pub fn reversed(&self) -> Key {
+        Key::new(self.dst_ip, self.src_ip, self.dst_port, self.src_port)
+    }
+}
+
+/// Toeplitz hash of `input` with [`HASH_KEY`]: for every set input bit i (most significant
+/// bit of the first byte is bit 0) XOR the 32 key bits starting at key bit i.
+pub fn toeplitz(input: &[u8]) -> u32 {
+    let mut key = HASH_KEY.iter().copied().chain(std::iter::repeat(0u8));
+    let mut window = u32::from_be_bytes([
+        key.next().unwrap_or(0),
+        key.next().unwrap_or(0),
+        key.next().unwrap_or(0),
+        key.next().unwrap_or(0),
+    ]);
+    let mut result = 0u32;
+    for &byte in input {
+        let next = key.next().unwrap_or(0);
+        for bit in 0..8 {
+            if byte & (0x80 >> bit) != 0 {
+                result ^= window;
+            }
+            window = (window << 1) | u32::from((next >> (7 - bit)) & 1);
+        }
+    }
+    result
+}
+
+/// The flow table's hash of a key.
+pub fn flow_hash(key: &Key) -> u32 {
+    toeplitz(&key.bytes())
+}
+
+/// Bucket of a key in a table of `buckets` (power of two) buckets.
+pub fn bucket_of(key: &Key, buckets: u32) -> u32 {
+    flow_hash(key) & buckets.wrapping_sub(1)
+}
+
+/// Reference command status (same meaning as the RTL's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefStatus {
+    Ok,
+    Exists,
+    BucketFull,
+    NotFound,
+}
+
+/// Reference flow table: a HashMap for the contents plus the per-bucket way occupancy, with
+/// the RTL's documented way choice (lowest free way).
+#[derive(Debug, Clone)]
+pub struct RefTable {
+    pub buckets: u32,
+    pub ways: usize,
+    map: HashMap<Key, (u16, bool)>,
+    slots: Vec<Vec<Option<Key>>>,
+    pub stat_inserts: u32,
+    pub stat_deletes: u32,
+    pub stat_exists: u32,
+    pub stat_bucket_full: u32,
+    pub stat_not_found: u32,
+}
+
+impl RefTable {
+    pub fn new(buckets: u32, ways: usize) -> Self {
+        RefTable {
+            buckets,
+            ways,
+            map: HashMap::new(),
+            slots: vec![vec![None; ways]; buckets as usize],
+            stat_inserts: 0,
+            stat_deletes: 0,
+            stat_exists: 0,
+            stat_bucket_full: 0,
+            stat_not_found: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    pub fn get(&self, key: &Key) -> Option<(u16, bool)> {
+        self.map.get(key).copied()
+    }
+
+    /// Insert: status and the way written (or the stored entry for EXISTS).
+    pub fn insert(&mut self, key: Key, value: u16, dir: bool) -> (RefStatus, Option<usize>) {
+        let b = bucket_of(&key, self.buckets) as usize;
+        if self.map.contains_key(&key) {
+            self.stat_exists += 1;
+            let way = self.slots[b].iter().position(|s| *s == Some(key));
+            return (RefStatus::Exists, way);
+        }
+        match self.slots[b].iter().position(Option::is_none) {
+            Some(w) => {
+                self.slots[b][w] = Some(key);
+                self.map.insert(key, (value, dir));
+                self.stat_inserts += 1;
+                (RefStatus::Ok, Some(w))
+            }
+            None => {
+                self.stat_bucket_full += 1;
+                (RefStatus::BucketFull, None)
+            }
+        }
+    }
+
+    pub fn delete(&mut self, key: &Key) -> (RefStatus, Option<usize>) {
+        let b = bucket_of(key, self.buckets) as usize;
+        if self.map.remove(key).is_some() {
+            let way = self.slots[b].iter().position(|s| *s == Some(*key));
+            if let Some(w) = way {
+                self.slots[b][w] = None;
+            }
+            self.stat_deletes += 1;
+            (RefStatus::Ok, way)
+        } else {
+            self.stat_not_found += 1;
+            (RefStatus::NotFound, None)
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.map.clear();
+        for b in &mut self.slots {
+            b.iter_mut().for_each(|s| *s = None);
+        }
+    }
+}
+
+/// One half of a spliced flow in a flow_state_mem entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Half {
+    /// 48-bit MAC address in the low bits.
+    pub peer_mac: u64,
+    pub peer_ip: u32,
+    pub peer_port: u16,
+    pub local_ip: u32,
+    pub local_port: u16,
+}
+
+/// One flow_state_mem entry (static part and dynamic part), per the layout documented in
+/// the module header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FlowEntry {
+    pub state: u8,
+    /// bit 0 SACK translation, bit 1 timestamp translation, bit 2 window rescale.
+    pub flags: u8,
+    pub ws_shift_diff: i8,
+    pub ts_offset: u32,
+    pub seq_delta_c2s: u32,
+    pub seq_delta_s2c: u32,
+    pub client: Half,
+    pub server: Half,
+    pub last_seen: u32,
+    pub pkts_c2s: u32,
+    pub pkts_s2c: u32,
+    /// 48-bit counters.
+    pub bytes_c2s: u64,
+    pub bytes_s2c: u64,
+}
+
+const MASK48: u64 = (1 << 48) - 1;
+
+fn put(words: &mut [u32], pos: usize, width: usize, value: u64) {
+    for i in 0..width {
+        if (value >> i) & 1 != 0 {
+            let b = pos + i;
+            words[b / 32] |= 1 << (b % 32);
+        }
+    }
+}
+
+fn get(words: &[u32], pos: usize, width: usize) -> u64 {
+    (0..width).fold(0u64, |acc, i| {
+        let b = pos + i;
+        acc | (u64::from((words[b / 32] >> (b % 32)) & 1) << i)
+    })
+}
+
+impl Half {
+    fn put(&self, w: &mut [u32], base: usize) {
+        put(w, base, 48, self.peer_mac & MASK48);
+        put(w, base + 48, 32, u64::from(self.peer_ip));
+        put(w, base + 80, 16, u64::from(self.peer_port));
+        put(w, base + 96, 32, u64::from(self.local_ip));
+        put(w, base + 128, 16, u64::from(self.local_port));
+    }
+
+    fn get(w: &[u32], base: usize) -> Half {
+        Half {
+            peer_mac: get(w, base, 48),
+            peer_ip: get(w, base + 48, 32) as u32,
+            peer_port: get(w, base + 80, 16) as u16,
+            local_ip: get(w, base + 96, 32) as u32,
+            local_port: get(w, base + 128, 16) as u16,
+        }
+    }
+}
+
+impl FlowEntry {
+    /// Static part, 416 bits as 13 words, least significant first.
+    pub fn static_words(&self) -> [u32; 13] {
+        let mut w = [0u32; 13];
+        put(&mut w, 0, 8, u64::from(self.state));
+        put(&mut w, 8, 8, u64::from(self.flags));
+        put(&mut w, 16, 8, u64::from(self.ws_shift_diff as u8));
+        put(&mut w, 32, 32, u64::from(self.ts_offset));
+        put(&mut w, 64, 32, u64::from(self.seq_delta_c2s));
+        put(&mut w, 96, 32, u64::from(self.seq_delta_s2c));
+        self.client.put(&mut w, 128);
+        self.server.put(&mut w, 272);
+        w
+    }
+
+    /// Dynamic part, 192 bits as 6 words, least significant first.
+    pub fn dyn_words(&self) -> [u32; 6] {
+        let mut w = [0u32; 6];
+        put(&mut w, 0, 32, u64::from(self.last_seen));
+        put(&mut w, 32, 32, u64::from(self.pkts_c2s));
+        put(&mut w, 64, 32, u64::from(self.pkts_s2c));
+        put(&mut w, 96, 48, self.bytes_c2s & MASK48);
+        put(&mut w, 144, 48, self.bytes_s2c & MASK48);
+        w
+    }
+
+    pub fn from_words(st: &[u32; 13], dy: &[u32; 6]) -> FlowEntry {
+        FlowEntry {
+            state: get(st, 0, 8) as u8,
+            flags: get(st, 8, 8) as u8,
+            ws_shift_diff: get(st, 16, 8) as u8 as i8,
+            ts_offset: get(st, 32, 32) as u32,
+            seq_delta_c2s: get(st, 64, 32) as u32,
+            seq_delta_s2c: get(st, 96, 32) as u32,
+            client: Half::get(st, 128),
+            server: Half::get(st, 272),
+            last_seen: get(dy, 0, 32) as u32,
+            pkts_c2s: get(dy, 32, 32) as u32,
+            pkts_s2c: get(dy, 64, 32) as u32,
+            bytes_c2s: get(dy, 96, 48),
+            bytes_s2c: get(dy, 144, 48),
+        }
+    }
+
+    /// The same entry with the dynamic part (counters, last-seen) zeroed.
+    pub fn static_only(&self) -> FlowEntry {
+        FlowEntry {
+            last_seen: 0,
+            pkts_c2s: 0,
+            pkts_s2c: 0,
+            bytes_c2s: 0,
+            bytes_s2c: 0,
+            ..*self
+        }
+    }
+
+    /// Apply one data-path update (reference of the RTL's read-modify-write).
+    pub fn apply(&mut self, dir: bool, bytes: u16, time: u32) {
+        self.last_seen = time;
+        if dir {
+            self.pkts_s2c = self.pkts_s2c.wrapping_add(1);
+            self.bytes_s2c = (self.bytes_s2c + u64::from(bytes)) & MASK48;
+        } else {
+            self.pkts_c2s = self.pkts_c2s.wrapping_add(1);
+            self.bytes_c2s = (self.bytes_c2s + u64::from(bytes)) & MASK48;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(a: u8, b: u8, c: u8, d: u8) -> u32 {
+        u32::from_be_bytes([a, b, c, d])
+    }
+
+    /// The published RSS verification vectors (IPv4 with TCP ports): source, destination,
+    /// expected hash.
+    #[test]
+    fn toeplitz_matches_published_rss_vectors() {
+        let cases = [
+            (
+                ip(66, 9, 149, 187),
+                2794,
+                ip(161, 142, 100, 80),
+                1766,
+                0x51cc_c178u32,
+            ),
+            (
+                ip(199, 92, 111, 2),
+                14230,
+                ip(65, 69, 140, 83),
+                4739,
+                0xc626_b0ea,
+            ),
+            (
+                ip(24, 19, 198, 95),
+                12898,
+                ip(12, 22, 207, 184),
+                38024,
+                0x5c2b_394a,
+            ),
+            (
+                ip(38, 27, 205, 30),
+                48228,
+                ip(209, 142, 163, 6),
+                2217,
+                0xafc7_327f,
+            ),
+            (
+                ip(153, 39, 163, 191),
+                44251,
+                ip(202, 188, 127, 2),
+                1303,
+                0x10e8_28a2,
+            ),
+        ];
+        for (sip, sp, dip, dp, want) in cases {
+            assert_eq!(flow_hash(&Key::new(sip, dip, sp, dp)), want);
+        }
+        // Addresses only (8 bytes).
+        let b = Key::new(ip(66, 9, 149, 187), ip(161, 142, 100, 80), 0, 0).bytes();
+        assert_eq!(toeplitz(&b[..8]), 0x323e_8fc2);
+    }
+
+    #[test]
+    fn entry_layout_round_trips() {
+        let e = FlowEntry {
+            state: 0xa5,
+            flags: 0x05,
+            ws_shift_diff: -3,
+            ts_offset: 0x1234_5678,
+            seq_delta_c2s: 0xdead_beef,
+            seq_delta_s2c: 0x0bad_f00d,
+            client: Half {
+                peer_mac: 0x0200_0000_0001,
+                peer_ip: 0x0a00_0001,
+                peer_port: 40000,
+                local_ip: 0xc0a8_0001,
+                local_port: 80,
+            },
+            server: Half {
+                peer_mac: 0x0200_0000_0002,
+                peer_ip: 0x0a00_0102,
+                peer_port: 8080,
+                local_ip: 0x0a00_0101,
+                local_port: 50000,
+            },
+            last_seen: 77,
+            pkts_c2s: 5,
+            pkts_s2c: 6,
+            bytes_c2s: 0xffff_ffff_fff0,
+            bytes_s2c: 9,
+        };
+        let back = FlowEntry::from_words(&e.static_words(), &e.dyn_words());
+        assert_eq!(back, e);
+        // Field positions of the documented layout.
+        let w = e.static_words();
+        assert_eq!(w[0], 0x00fd_05a5);
+        assert_eq!(w[1], 0x1234_5678);
+        assert_eq!(w[2], 0xdead_beef);
+        assert_eq!(w[3], 0x0bad_f00d);
+    }
+}
