@@ -11,3 +11,5 @@ rtl/soc_mailbox.v
 rtl/soc_logring.v
 rtl/flow_table.v
 rtl/flow_state_mem.v
+rtl/eth_tcp_parser.v
+rtl/tcp_classifier.v

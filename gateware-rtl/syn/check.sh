@@ -85,4 +85,23 @@ for m in flow_table flow_state_mem; do
 opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; check -assert"
 done
 
+# RX parser (lint at DATA_WIDTH 64 and 512) and classifier, each as its own top: lint,
+# Icarus compile, Yosys generic synthesis (parser at DATA_WIDTH 64).
+for w in 64 512; do
+    step "verilator lint (eth_tcp_parser DATA_WIDTH=$w)" \
+        verilator --lint-only -Wall --top-module eth_tcp_parser -GDATA_WIDTH=$w rtl/eth_tcp_parser.v
+done
+step "iverilog compile (eth_tcp_parser)" \
+    iverilog -g2012 -s eth_tcp_parser -o "$LOG/eth_tcp_parser.vvp" rtl/eth_tcp_parser.v
+step "verilator lint (tcp_classifier)" \
+    verilator --lint-only -Wall --top-module tcp_classifier rtl/tcp_classifier.v
+step "iverilog compile (tcp_classifier)" \
+    iverilog -g2012 -s tcp_classifier -o "$LOG/tcp_classifier.vvp" rtl/tcp_classifier.v
+step "yosys synth (tcp_classifier)" yosys -q -p "read_verilog rtl/tcp_classifier.v; \
+synth -top tcp_classifier -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
+step "yosys synth (eth_tcp_parser)" yosys -q -p "read_verilog rtl/eth_tcp_parser.v; \
+synth -top eth_tcp_parser -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
+
 exit $failed
