@@ -13,3 +13,5 @@ rtl/flow_table.v
 rtl/flow_state_mem.v
 rtl/eth_tcp_parser.v
 rtl/tcp_classifier.v
+rtl/splice_csum_update.v
+rtl/splice_rewriter.v
