@@ -12,6 +12,9 @@ rtl/soc_logring.v
 rtl/flow_table.v
 rtl/flow_state_mem.v
 rtl/eth_tcp_parser.v
-rtl/tcp_classifier.v
 rtl/splice_csum_update.v
 rtl/splice_rewriter.v
+rtl/tcp_classifier.v
+rtl/l7_rule_bank.v
+rtl/l7_req_scan.v
+rtl/l7_matcher.v

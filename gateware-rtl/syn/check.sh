@@ -117,4 +117,18 @@ step "iverilog compile (splice_rewriter)" \
 step "yosys synth (splice_csum_update WORDS=17)" yosys -q -p "read_verilog rtl/splice_csum_update.v; \
 chparam -set WORDS 17 splice_csum_update; synth -top splice_csum_update; check -assert"
 
+# L7 matcher: lint at DATA_WIDTH 64 and 512, Icarus compile, Yosys generic synthesis at
+# DATA_WIDTH 64 up to the fine stage with a reduced table (RULES 8, LANES 2, PAT_MAX 16,
+# ~25 s); the default-size gate-level synthesis takes ~3 min (see l7_matcher.v header).
+L7=(rtl/l7_matcher.v rtl/l7_req_scan.v rtl/l7_rule_bank.v)
+for w in 64 512; do
+    step "verilator lint (l7_matcher DATA_WIDTH=$w)" \
+        verilator --lint-only -Wall --top-module l7_matcher -GDATA_WIDTH=$w "${L7[@]}"
+done
+step "iverilog compile (l7_matcher)" \
+    iverilog -g2012 -s l7_matcher -o "$LOG/l7_matcher.vvp" "${L7[@]}"
+step "yosys synth (l7_matcher DATA_WIDTH=64, reduced table)" yosys -q -p "read_verilog ${L7[*]}; \
+chparam -set DATA_WIDTH 64 -set RULES 8 -set LANES 2 -set PAT_MAX 16 -set WINDOW 256 l7_matcher; \
+synth -top l7_matcher -flatten -noshare -run begin:fine; check -assert"
+
 exit $failed

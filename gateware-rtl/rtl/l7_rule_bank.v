@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * L7 rule storage: two banks of RULES rules, split into LANES lanes (rule r lives in lane
+ * r % LANES, row r / LANES) so that LANES rules are read per cycle. Each lane holds one
+ * 32-bit-wide memory per rule word (ctrl, meta, pool, PAT_MAX/4 path words, PAT_MAX/4
+ * host words): single write port, registered read port (block RAM friendly). The rule
+ * valid bits are flip-flops so that reset and "clear bank" empty the table.
+ *
+ * Write word map (wr_word), see l7_matcher for the field meanings:
+ *   0x00            ctrl: [31] valid, [29:28] path kind, [27:26] host kind,
+ *                         [24:16] host pattern length, [8:0] path pattern length
+ *   0x01            meta: [31:16] rule id, [15:0] priority
+ *   0x02            pool: [POOL_WIDTH-1:0] pool id
+ *   0x40 + k        path pattern bytes 4k..4k+3 (byte 4k in bits 7:0)
+ *   0x80 + k        host pattern bytes 4k..4k+3, stored LAST CHARACTER FIRST
+ * Clearing a bank (clr_en) resets the valid bits of all its rules.
+ */
+module l7_rule_bank #
+(
+    parameter RULES = 64,
+    parameter LANES = 4,
+    parameter PAT_MAX = 64,
+    parameter POOL_WIDTH = 16,
+    parameter RIDX_W = (RULES > 1) ? $clog2(RULES) : 1,
+    parameter ROWS = RULES / LANES,
+    parameter ROW_W = (ROWS > 1) ? $clog2(ROWS) : 1
+)
+(
+    input  wire                          clk,
+    input  wire                          rst,
+
+    // write port
+    input  wire                          wr_en,
+    input  wire                          wr_bank,
+    input  wire [RIDX_W-1:0]             wr_rule,
+    input  wire [7:0]                    wr_word,
+    input  wire [31:0]                   wr_data,
+    input  wire                          clr_en,
+    input  wire                          clr_bank,
+
+    // read port: row of LANES rules, data one cycle after rd_en
+    input  wire                          rd_en,
+    input  wire                          rd_bank,
+    input  wire [ROW_W-1:0]              rd_row,
+    output wire [LANES-1:0]              rd_valid,
+    output wire [LANES*32-1:0]           rd_ctrl,
+    output wire [LANES*32-1:0]           rd_meta,
+    output wire [LANES*POOL_WIDTH-1:0]   rd_pool,
+    output wire [LANES*PAT_MAX*8-1:0]    rd_path,
+    output wire [LANES*PAT_MAX*8-1:0]    rd_host
+);
+
+localparam PAT_WORDS = PAT_MAX / 4;
+localparam DEPTH = 2 * ROWS;
+localparam LANE_W = (LANES > 1) ? $clog2(LANES) : 1;
+
+initial begin
+    if (RULES < 2 || (1 << RIDX_W) != RULES) begin
+        $error("Error: RULES must be a power of two >= 2 (instance %m)");
+        $finish;
+    end
+    if (LANES < 1 || ROWS < 2 || ROWS * LANES != RULES || (LANES & (LANES - 1)) != 0) begin
+        $error("Error: LANES must be a power of two with RULES/LANES >= 2 (instance %m)");
+        $finish;
+    end
+    if (PAT_MAX % 4 != 0 || PAT_MAX < 4 || PAT_MAX > 256) begin
+        $error("Error: PAT_MAX must be a multiple of 4 in 4..256 (instance %m)");
+        $finish;
+    end
+    if (POOL_WIDTH < 1 || POOL_WIDTH > 32) begin
+        $error("Error: POOL_WIDTH must be 1..32 (instance %m)");
+        $finish;
+    end
+end
+
+wire [LANE_W-1:0] wr_lane;
+wire [ROW_W-1:0]  wr_row;
+generate
+    if (LANES > 1) begin : g_lane_split
+        assign wr_lane = wr_rule[LANE_W-1:0];
+        assign wr_row = wr_rule[RIDX_W-1:LANE_W];
+    end else begin : g_one_lane
+        assign wr_lane = 1'b0;
+        assign wr_row = wr_rule;
+    end
+endgenerate
+
+wire [ROW_W:0] wr_addr = {wr_bank, wr_row};
+wire [ROW_W:0] rd_addr = {rd_bank, rd_row};
+
+reg [2*RULES-1:0] valid_reg = {2*RULES{1'b0}};
+reg [LANES-1:0]   rd_valid_reg = {LANES{1'b0}};
+assign rd_valid = rd_valid_reg;
+
+integer r;
+always @(posedge clk) begin
+    if (wr_en && wr_word == 8'h00) begin
+        valid_reg[{wr_bank, wr_rule}] <= wr_data[31];
+    end
+    if (clr_en) begin
+        for (r = 0; r < RULES; r = r + 1) begin
+            valid_reg[{clr_bank, r[RIDX_W-1:0]}] <= 1'b0;
+        end
+    end
+    if (rd_en) begin
+        for (r = 0; r < LANES; r = r + 1) begin
+            rd_valid_reg[r] <= valid_reg[rd_bank * RULES + rd_row * LANES + r];
+        end
+    end
+    if (rst) begin
+        valid_reg <= {2*RULES{1'b0}};
+        rd_valid_reg <= {LANES{1'b0}};
+    end
+end
+
+genvar l, w;
+generate
+    for (l = 0; l < LANES; l = l + 1) begin : g_lane
+        wire lane_wr = wr_en && (wr_lane == l);
+
+        reg [31:0] ctrl_mem [0:DEPTH-1];
+        reg [31:0] meta_mem [0:DEPTH-1];
+        reg [POOL_WIDTH-1:0] pool_mem [0:DEPTH-1];
+        reg [31:0] ctrl_rd_reg, meta_rd_reg;
+        reg [POOL_WIDTH-1:0] pool_rd_reg;
+
+        always @(posedge clk) begin
+            if (lane_wr && wr_word == 8'h00) ctrl_mem[wr_addr] <= wr_data;
+            if (lane_wr && wr_word == 8'h01) meta_mem[wr_addr] <= wr_data;
+            if (lane_wr && wr_word == 8'h02) pool_mem[wr_addr] <= wr_data[POOL_WIDTH-1:0];
+            if (rd_en) begin
+                ctrl_rd_reg <= ctrl_mem[rd_addr];
+                meta_rd_reg <= meta_mem[rd_addr];
+                pool_rd_reg <= pool_mem[rd_addr];
+            end
+        end
+        assign rd_ctrl[l*32 +: 32] = ctrl_rd_reg;
+        assign rd_meta[l*32 +: 32] = meta_rd_reg;
+        assign rd_pool[l*POOL_WIDTH +: POOL_WIDTH] = pool_rd_reg;
+
+        for (w = 0; w < PAT_WORDS; w = w + 1) begin : g_word
+            reg [31:0] path_mem [0:DEPTH-1];
+            reg [31:0] host_mem [0:DEPTH-1];
+            reg [31:0] path_rd_reg, host_rd_reg;
+            always @(posedge clk) begin
+                if (lane_wr && wr_word == 8'h40 + w) path_mem[wr_addr] <= wr_data;
+                if (lane_wr && wr_word == 8'h80 + w) host_mem[wr_addr] <= wr_data;
+                if (rd_en) begin
+                    path_rd_reg <= path_mem[rd_addr];
+                    host_rd_reg <= host_mem[rd_addr];
+                end
+            end
+            assign rd_path[(l*PAT_WORDS+w)*32 +: 32] = path_rd_reg;
+            assign rd_host[(l*PAT_WORDS+w)*32 +: 32] = host_rd_reg;
+        end
+    end
+endgenerate
+
+endmodule
+
+`resetall
