@@ -18,3 +18,7 @@ rtl/tcp_classifier.v
 rtl/l7_rule_bank.v
 rtl/l7_req_scan.v
 rtl/l7_matcher.v
+rtl/stats_counters.v
+rtl/evt_queue.v
+rtl/pkt_punt_buf.v
+rtl/pkt_inject_buf.v

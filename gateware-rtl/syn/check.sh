@@ -131,4 +131,22 @@ step "yosys synth (l7_matcher DATA_WIDTH=64, reduced table)" yosys -q -p "read_v
 chparam -set DATA_WIDTH 64 -set RULES 8 -set LANES 2 -set PAT_MAX 16 -set WINDOW 256 l7_matcher; \
 synth -top l7_matcher -flatten -noshare -run begin:fine; check -assert"
 
+# Stats block, event queue, punt / inject buffers, each as its own top: lint (buffers at
+# DATA_WIDTH 64 and 512), Icarus compile, Yosys generic synthesis with small parameters
+# (DATA_WIDTH 64; a few seconds each).
+for m in stats_counters evt_queue "pkt_punt_buf -GDATA_WIDTH=64" "pkt_punt_buf -GDATA_WIDTH=512" \
+    "pkt_inject_buf -GDATA_WIDTH=64" "pkt_inject_buf -GDATA_WIDTH=512"; do
+    step "verilator lint ($m)" verilator --lint-only -Wall --top-module $m rtl/${m%% *}.v
+done
+for m in stats_counters evt_queue pkt_punt_buf pkt_inject_buf; do
+    step "iverilog compile ($m)" iverilog -g2012 -s $m -o "$LOG/$m.vvp" rtl/$m.v
+done
+for m in "stats_counters -set COUNTERS 64 -set INPUTS 2" "evt_queue -set DEPTH 16" \
+    "pkt_punt_buf -set SLOTS 4 -set SLOT_BYTES 256" "pkt_inject_buf -set SLOTS 2 -set SLOT_BYTES 256"; do
+    top=${m%% *}
+    step "yosys synth ($m)" yosys -q -p "read_verilog rtl/$top.v; chparam ${m#* } $top; \
+synth -top $top -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; \
+check -assert"
+done
+
 exit $failed
