@@ -35,6 +35,15 @@
  * write-back) into a result FIFO. The output stage replaces the first HDR_BEATS beats of each
  * frame with the rewritten window and passes later beats unchanged.
  *
+ * Synthesis-friendly form (Yosys generic synthesis at DATA_WIDTH 64 in well under a minute):
+ * no variable byte-granular shift or part-select over the window. Header capture and beat
+ * output use one enable / select per beat position; the IPv4 header is aligned by a one-hot
+ * select over its two legal offsets (14, 18), the TCP header by a 4-level shifter in 4-byte
+ * steps over its twelve (34..78), and written back by the inverse shifter with a byte
+ * enable; every option position has its own decoder at a constant index, and the field-start
+ * marks of each walk stage are masked to the bits reachable so far. The window waits for E4
+ * in a memory ring instead of pipeline registers.
+ *
  * Latency: with no input gaps and no output backpressure the first beat of every frame
  * leaves exactly LATENCY = HDR_BEATS + NS + 6 cycles after it was accepted (cycle of the
  * s_axis handshake to the cycle m_axis_tvalid shows it), independent of frame length;
@@ -133,9 +142,15 @@ localparam DF = 1 << DF_AW;
 localparam MINF_BEATS = (64 + KEEP_WIDTH - 1) / KEEP_WIDTH;
 localparam RF_AW = $clog2((RELEASE + 4 + MINF_BEATS - 1) / MINF_BEATS + 2);
 localparam RF = 1 << RF_AW;
-localparam RING_AW = $clog2(NS + 2);
+localparam RING_AW = $clog2(NS + 4);
+// the window ring's delay: the walk (NS) plus E1..E3
+localparam RW_DLY = NS + 3;
 localparam IDX_W = $clog2(HDR_BEATS + 1);
 localparam DF_W = DATA_WIDTH + KEEP_WIDTH + 1 + USER_WIDTH;
+// captured length (bytes of the header window, <= WB) width
+localparam CL_W = $clog2(WB + 1);
+// tkeep count width
+localparam KC_W = $clog2(KEEP_WIDTH + 1);
 
 // descriptor bus layout
 localparam D_FLAGS = 0;
@@ -154,7 +169,14 @@ localparam D_TSV = 280;
 localparam D_TSE = 312;
 localparam D_WS = 344;
 localparam DESC_W = 349;
-localparam RING_W = WW + DESC_W + 16;
+// legal TCP header offsets: l3 (14 or 18) + 4*IHL (20..60) = 34..78 in steps of 4
+// (index k = (l4 - 34) / 4 = 0..11); the TCP header lies within window bytes 34..137
+localparam L4_MIN = 34;
+localparam L4_SPAN = 104;
+// offset selects carried down the pipeline: one-hot l3 (2 bits, zero when the frame is
+// passed unchanged) and the 4-bit l4 index k
+localparam SEL_W = 2 + 4;
+localparam RING_W = DESC_W + 16 + 640 + SEL_W;
 
 localparam F_MAC = 0, F_IP = 1, F_PORT = 2, F_SEQ = 3, F_ACK = 4, F_SACK = 5, F_TS = 6,
            F_WS = 7;
@@ -212,16 +234,18 @@ reg [31:0]       stat_opt_err_reg = 32'd0;
 reg [WW-1:0]     cap_w_reg;
 reg [DESC_W-1:0] cap_desc_reg;
 reg [15:0]       cap_ts_reg;
-reg [WW-1:0]     p0_w_reg;
-reg [DESC_W-1:0] p0_desc_reg;
-reg [15:0]       p0_ts_reg;
-reg [9:0]        p0_caplen_reg;
+// launch beat: its index, tkeep count, tlast (the captured length is formed in P1)
+reg [IDX_W-1:0]  p0_idx_reg;
+reg [KC_W-1:0]   p0_kcnt_reg;
+reg              p0_klast_reg;
 
 reg [DF_W-1:0]   df_mem [0:DF-1];
 reg [WW-1:0]     res_w_mem [0:RF-1];
 reg [15:0]       res_ts_mem [0:RF-1];
 reg [RING_W-1:0] ring_mem [0:(1<<RING_AW)-1];
 reg [RING_W-1:0] ring_rd_reg;
+reg [WW-1:0]     ringw_mem [0:(1<<RING_AW)-1];
+reg [WW-1:0]     ringw_rd_reg;
 
 reg [DATA_WIDTH-1:0] m_axis_tdata_reg;
 reg [KEEP_WIDTH-1:0] m_axis_tkeep_reg;
@@ -242,21 +266,13 @@ wire [IDX_W-1:0] in_idx = in_first_reg ? {IDX_W{1'b0}} : cap_idx_reg;
 wire cap_here = in_idx < HDR_BEATS[IDX_W-1:0];
 wire launch = in_acc && cap_here && (in_idx == HDR_BEATS[IDX_W-1:0] - 1'b1 || s_axis_tlast);
 
-reg [WW-1:0] cap_merge;
-reg [9:0]    in_bytes;
+reg [KC_W-1:0] in_bytes;
 integer k;
 
 always @* begin
-    cap_merge = cap_w_reg;
-    if (cap_here) begin
-        cap_merge[in_idx*DATA_WIDTH +: DATA_WIDTH] = s_axis_tdata;
-    end
-    in_bytes = 10'd0;
+    in_bytes = {KC_W{1'b0}};
     for (k = 0; k < KEEP_WIDTH; k = k + 1) begin
-        in_bytes = in_bytes + {9'd0, s_axis_tkeep[k]};
-    end
-    if (!s_axis_tlast) begin
-        in_bytes = KEEP_WIDTH[9:0];
+        in_bytes = in_bytes + {{(KC_W-1){1'b0}}, s_axis_tkeep[k]};
     end
 end
 
@@ -265,8 +281,11 @@ always @(posedge clk) begin
     if (in_acc) begin
         df_mem[df_wr_reg[DF_AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
         df_wr_reg <= df_wr_reg + 1'b1;
-        if (cap_here) begin
-            cap_w_reg[in_idx*DATA_WIDTH +: DATA_WIDTH] <= s_axis_tdata;
+        // one enable per beat position instead of a variable part-select
+        for (k = 0; k < HDR_BEATS; k = k + 1) begin
+            if (in_idx == k[IDX_W-1:0]) begin
+                cap_w_reg[k*DATA_WIDTH +: DATA_WIDTH] <= s_axis_tdata;
+            end
         end
         if (in_first_reg) begin
             cap_desc_reg <= desc_bus;
@@ -281,10 +300,9 @@ always @(posedge clk) begin
     end
 
     p0_valid_reg <= launch;
-    p0_w_reg <= cap_merge;
-    p0_desc_reg <= in_first_reg ? desc_bus : cap_desc_reg;
-    p0_ts_reg <= in_first_reg ? cnt_reg : cap_ts_reg;
-    p0_caplen_reg <= in_idx * KEEP_WIDTH[9:0] + in_bytes;
+    p0_idx_reg <= in_idx;
+    p0_kcnt_reg <= in_bytes;
+    p0_klast_reg <= s_axis_tlast;
 
     if (rst) begin
         cnt_reg <= 16'd0;
@@ -296,109 +314,245 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------------------------------
-// P1: header checks, TCP options aligned; the window waits in a ring for the walk
-wire [7:0] p0_l3 = p0_desc_reg[D_L3 +: 8];
-wire [3:0] p0_ihl = p0_desc_reg[D_IHL +: 4];
-wire [3:0] p0_doff = p0_desc_reg[D_DOFF +: 4];
+// P1 (the cycle after launch): the capture registers hold the frame's complete header
+// window, descriptor and timestamp until its next frame's first beat is taken, which
+// writes them at the end of this cycle at the earliest; so P1 reads them directly.
+wire [WW-1:0]     p0_w = cap_w_reg;
+wire [DESC_W-1:0] p0_desc = cap_desc_reg;
+wire [15:0]       p0_ts = cap_ts_reg;
+
+// header checks. The IPv4 header is aligned with a one-hot select (l3 14 or 18), the
+// TCP header with a 4-level shifter in 4-byte steps over the legal offsets (l4 = l3 + 4*IHL
+// = 34..78), never with a byte-granular variable shift over the window. The options enter
+// the walk; the window and the aligned headers wait in rings for the walk's end.
+wire [7:0] p0_l3 = p0_desc[D_L3 +: 8];
+wire [3:0] p0_ihl = p0_desc[D_IHL +: 4];
+wire [3:0] p0_doff = p0_desc[D_DOFF +: 4];
 wire [9:0] p0_l4off = {2'd0, p0_l3} + {4'd0, p0_ihl, 2'b00};
+// captured bytes: full beats before the launch beat, which counts its tkeep bits if last
+wire [CL_W-1:0] p0_kcnt;
+wire [CL_W-1:0] p0_caplen_n = p0_idx_reg * KEEP_WIDTH[CL_W-1:0] +
+                              (p0_klast_reg ? p0_kcnt : KEEP_WIDTH[CL_W-1:0]);
+wire [9:0] p0_caplen;
+generate
+if (CL_W > KC_W) begin : g_kcnt
+    assign p0_kcnt = {{(CL_W-KC_W){1'b0}}, p0_kcnt_reg};
+end else begin : g_kcnt0
+    assign p0_kcnt = p0_kcnt_reg;
+end
+if (CL_W < 10) begin : g_caplen
+    assign p0_caplen = {{(10-CL_W){1'b0}}, p0_caplen_n};
+end else begin : g_caplen10
+    assign p0_caplen = p0_caplen_n;
+end
+endgenerate
 wire [9:0] p0_hdr_end = p0_l4off + {4'd0, p0_doff, 2'b00};
 wire p0_ok = (p0_l3 == 8'd14 || p0_l3 == 8'd18) && p0_ihl >= 4'd5 && p0_doff >= 4'd5 &&
-             p0_hdr_end <= p0_caplen_reg;
+             p0_hdr_end <= p0_caplen;
+
+// offset selects: one-hot l3 (zero for a frame that is passed unchanged), l4 index
+reg [1:0]            p0_sel3;
+reg [159:0]          p0_i;
 /* verilator lint_off UNUSEDSIGNAL */
-wire [WW-1:0] p0_tsh = p0_w_reg >> {p0_l4off, 3'b000};
+wire [9:0]           p0_k10 = p0_l4off - L4_MIN[9:0];
 /* verilator lint_on UNUSEDSIGNAL */
+wire [3:0]           p0_k = p0_k10[5:2];
+reg [8*L4_SPAN-1:0]  p0_sh;
+wire [479:0]         p0_t = p0_sh[479:0];
+
+always @* begin
+    p0_sel3[0] = p0_ok && p0_l3 == 8'd14;
+    p0_sel3[1] = p0_ok && p0_l3 == 8'd18;
+    p0_i = ({160{p0_sel3[0]}} & p0_w[8*14 +: 160]) |
+           ({160{p0_sel3[1]}} & p0_w[8*18 +: 160]);
+    // window bytes 34..137 shifted down by 4*k bytes (only meaningful when p0_ok)
+    p0_sh = p0_w[8*L4_MIN +: 8*L4_SPAN];
+    if (p0_k[0]) begin
+        p0_sh = {32'd0, p0_sh[8*L4_SPAN-1:32]};
+    end
+    if (p0_k[1]) begin
+        p0_sh = {64'd0, p0_sh[8*L4_SPAN-1:64]};
+    end
+    if (p0_k[2]) begin
+        p0_sh = {128'd0, p0_sh[8*L4_SPAN-1:128]};
+    end
+    if (p0_k[3]) begin
+        p0_sh = {256'd0, p0_sh[8*L4_SPAN-1:256]};
+    end
+end
 
 // walk pipeline: stage s holds option bytes, option length, next option start, done,
 // error, and the tags found so far (field starts in the option area)
+// (the walk's last stage needs no option bytes: E1 takes them from the ring)
+/* verilator lint_off UNUSEDSIGNAL */
 reg [320*(NS+1)-1:0] wk_o_reg;
-reg [6*(NS+1)-1:0]   wk_optlen_reg;
+/* verilator lint_on UNUSEDSIGNAL */
+reg [320*NS-1:0]     wk_o_next;
+// (the last stage's length, pointer and done flag are not needed after the walk)
+/* verilator lint_off UNUSEDSIGNAL */
+reg [4*(NS+1)-1:0]   wk_optw_reg;
 reg [6*(NS+1)-1:0]   wk_ptr_reg;
 reg [NS:0]           wk_done_reg;
+/* verilator lint_on UNUSEDSIGNAL */
 reg [NS:0]           wk_err_reg;
 reg [NS:0]           wk_ok_reg;
 reg [40*(NS+1)-1:0]  wk_edge_reg;
 reg [40*(NS+1)-1:0]  wk_tsv_reg;
 reg [40*(NS+1)-1:0]  wk_tse_reg;
 
-reg [6*NS-1:0]  wk_ptr_next;
-reg [NS-1:0]    wk_done_next;
-reg [NS-1:0]    wk_err_next;
-reg [40*NS-1:0] wk_edge_next;
-reg [40*NS-1:0] wk_tsv_next;
-reg [40*NS-1:0] wk_tse_next;
+wire [6*NS-1:0]  wk_ptr_next;
+wire [NS-1:0]    wk_done_next;
+wire [NS-1:0]    wk_err_next;
+wire [40*NS-1:0] wk_edge_next;
+wire [40*NS-1:0] wk_tsv_next;
+wire [40*NS-1:0] wk_tse_next;
 
-reg [5:0]   w_ptr;
-reg         w_done;
-reg         w_err;
-reg [39:0]  w_edge;
-reg [39:0]  w_tsv;
-reg [39:0]  w_tse;
-reg [319:0] w_o;
-reg [5:0]   w_optlen;
-reg [7:0]   w_kind;
-reg [7:0]   w_len;
-reg [8:0]   w_end;
-integer s, q, p, b;
+// Walk stage s examines option bytes s*OPT_STEP .. s*OPT_STEP+OPT_STEP-1. Every position has
+// its own decoder (constant position, so no variable indexing); the pointer is handed from
+// position to position, an option is acted upon only where the pointer stands.
+integer os, ob8;
+
 
 always @* begin
-    w_kind = 8'd0;
-    w_len = 8'd0;
-    w_end = 9'd0;
-    for (s = 0; s < NS; s = s + 1) begin
-        w_o = wk_o_reg[320*s +: 320];
-        w_optlen = wk_optlen_reg[6*s +: 6];
-        w_ptr = wk_ptr_reg[6*s +: 6];
-        w_done = wk_done_reg[s];
-        w_err = wk_err_reg[s];
-        w_edge = wk_edge_reg[40*s +: 40];
-        w_tsv = wk_tsv_reg[40*s +: 40];
-        w_tse = wk_tse_reg[40*s +: 40];
+    for (os = 0; os < NS; os = os + 1) begin
+        for (ob8 = 0; ob8 < 40; ob8 = ob8 + 1) begin
+            wk_o_next[320*os + 8*ob8 +: 8] = (ob8 >= (os + 1) * OPT_STEP) ?
+                                             wk_o_reg[320*os + 8*ob8 +: 8] : 8'd0;
+        end
+    end
+end
+
+genvar gs, gq;
+generate
+for (gs = 0; gs < NS; gs = gs + 1) begin : g_walk
+    // (a stage reads only the option bytes of its own positions)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [319:0]              o = wk_o_reg[320*gs +: 320];
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [5:0]                optlen = {wk_optw_reg[4*gs +: 4], 2'b00};
+    // position-to-position chains (split_var: Verilator schedules each bit on its own)
+    wire [6*(OPT_STEP+1)-1:0] ptr_c /* verilator split_var */;
+    wire [OPT_STEP:0]         done_c /* verilator split_var */;
+    wire [OPT_STEP:0]         err_c /* verilator split_var */;
+    // per position: a valid SACK / TS option starts here, and its length
+    wire [OPT_STEP-1:0]       hs;
+    wire [OPT_STEP-1:0]       ht;
+    wire [8*OPT_STEP-1:0]     ln;
+    // (bits no position can set yet are not used: see below)
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg  [39:0]               edge_n;
+    reg  [39:0]               tsv_n;
+    reg  [39:0]               tse_n;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  [7:0]                rel;
+    integer j, q;
+
+    assign ptr_c[5:0] = wk_ptr_reg[6*gs +: 6];
+    assign done_c[0] = wk_done_reg[gs];
+    assign err_c[0] = wk_err_reg[gs];
+
+    for (gq = 0; gq < OPT_STEP; gq = gq + 1) begin : g_pos
+        localparam integer P = gs * OPT_STEP + gq;
+        if (P < 40) begin : g_on
+            localparam [5:0] P6 = P[5:0];
+            localparam [8:0] P9 = P[8:0];
+            wire [7:0] kind = o[8*P +: 8];
+            wire [7:0] len;
+            wire [5:0] pin = ptr_c[6*gq +: 6];
+            wire [8:0] pend = P9 + {1'b0, len};
+            wire at = !done_c[gq] && pin == P6;
+            wire stop = P6 >= optlen || kind == 8'd0;
+            wire nop = kind == 8'd1;
+            wire bad = len < 8'd2 || pend > {3'd0, optlen};
+            wire go = at && !stop && !nop && !bad;
+            if (P < 39) begin : g_len
+                assign len = o[8*(P+1) +: 8];
+            end else begin : g_len0
+                assign len = 8'd0;
+            end
+            assign ptr_c[6*(gq+1) +: 6] = go ? pend[5:0] : (at && !stop && nop) ? pin + 6'd1 : pin;
+            assign done_c[gq+1] = done_c[gq] || (at && (stop || (!nop && bad)));
+            assign err_c[gq+1] = err_c[gq] || (at && !stop && !nop && bad);
+            assign hs[gq] = go && kind == 8'd5 &&
+                            (len == 8'd10 || len == 8'd18 || len == 8'd26 || len == 8'd34);
+            assign ht[gq] = go && kind == 8'd8 && len == 8'd10 && (P + 6 < 40);
+            assign ln[8*gq +: 8] = len;
+        end else begin : g_off
+            assign ptr_c[6*(gq+1) +: 6] = ptr_c[6*gq +: 6];
+            assign done_c[gq+1] = done_c[gq];
+            assign err_c[gq+1] = err_c[gq];
+            assign hs[gq] = 1'b0;
+            assign ht[gq] = 1'b0;
+            assign ln[8*gq +: 8] = 8'd0;
+        end
+    end
+
+    // field starts: SACK edges at 2 + 4b bytes into the option (below its length), TSval
+    // at 2, TSecr at 6
+    always @* begin
+        edge_n = wk_edge_reg[40*gs +: 40];
+        tsv_n = wk_tsv_reg[40*gs +: 40];
+        tse_n = wk_tse_reg[40*gs +: 40];
         for (q = 0; q < OPT_STEP; q = q + 1) begin
-            p = s * OPT_STEP + q;
-            if (p < 40) begin
-                w_kind = w_o[8*p +: 8];
-                w_len = (p < 39) ? w_o[8*(p+1) +: 8] : 8'd0;
-                w_end = p[8:0] + {1'b0, w_len};
-                if (!w_done && w_ptr == p[5:0]) begin
-                    if (p[5:0] >= w_optlen || w_kind == 8'd0) begin
-                        w_done = 1'b1;
-                    end else if (w_kind == 8'd1) begin
-                        w_ptr = w_ptr + 6'd1;
-                    end else if (w_len < 8'd2 || w_end > {3'd0, w_optlen}) begin
-                        w_done = 1'b1;
-                        w_err = 1'b1;
-                    end else begin
-                        w_ptr = w_end[5:0];
-                        if (w_kind == 8'd5 && (w_len == 8'd10 || w_len == 8'd18 ||
-                                               w_len == 8'd26 || w_len == 8'd34)) begin
-                            for (b = 0; b < 8; b = b + 1) begin
-                                if (p + 2 + 4*b < 40 && 2 + 4*b < w_len) begin
-                                    w_edge[p + 2 + 4*b] = 1'b1;
-                                end
-                            end
-                        end
-                        if (w_kind == 8'd8 && w_len == 8'd10 && p + 6 < 40) begin
-                            w_tsv[p + 2] = 1'b1;
-                            w_tse[p + 6] = 1'b1;
-                        end
+            for (j = 0; j < 40; j = j + 1) begin
+                rel = j[7:0] - gs[7:0] * OPT_STEP[7:0] - q[7:0];
+                if (j >= gs * OPT_STEP + q + 2 && (j - gs * OPT_STEP - q - 2) % 4 == 0) begin
+                    if (hs[q] && rel < ln[8*q +: 8]) begin
+                        edge_n[j] = 1'b1;
                     end
+                end
+                if (j == gs * OPT_STEP + q + 2 && ht[q]) begin
+                    tsv_n[j] = 1'b1;
+                end
+                if (j == gs * OPT_STEP + q + 6 && ht[q]) begin
+                    tse_n[j] = 1'b1;
                 end
             end
         end
-        wk_ptr_next[6*s +: 6] = w_ptr;
-        wk_done_next[s] = w_done;
-        wk_err_next[s] = w_err;
-        wk_edge_next[40*s +: 40] = w_edge;
-        wk_tsv_next[40*s +: 40] = w_tsv;
-        wk_tse_next[40*s +: 40] = w_tse;
     end
+
+    // Option bytes at which a field can start once this stage is done (positions 0..L-1
+    // walked): a SACK edge 2 + 4b bytes into an option (b < 8), TSval 2 and TSecr 6 into
+    // one. Bits no position can set yet are tied to constant zero at the next register's
+    // input (not masked by logic): synthesis then removes them all in its first word-level
+    // round instead of one pipeline stage per optimisation round.
+    localparam integer L = ((gs + 1) * OPT_STEP < 40) ? (gs + 1) * OPT_STEP : 40;
+    genvar gm;
+    for (gm = 0; gm < 40; gm = gm + 1) begin : g_mask
+        // latest walked position pp <= gm - 2 with pp = gm - 2 (mod 4); needs pp >= gm - 30
+        localparam integer HI = (gm - 2 < L - 1) ? gm - 2 : L - 1;
+        localparam integer PP = HI - ((4 - ((gm - 2 - HI) % 4)) % 4);
+        localparam integer EM = (gm >= 2 && PP >= 0 && PP >= gm - 30) ? 1 : 0;
+        localparam integer VM = (gm >= 2 && gm <= L + 1 && gm <= 35) ? 1 : 0;
+        localparam integer SM = (gm >= 6 && gm <= L + 5) ? 1 : 0;
+        if (EM != 0) begin : g_em
+            assign wk_edge_next[40*gs + gm] = edge_n[gm];
+        end else begin : g_em0
+            assign wk_edge_next[40*gs + gm] = 1'b0;
+        end
+        if (VM != 0) begin : g_vm
+            assign wk_tsv_next[40*gs + gm] = tsv_n[gm];
+        end else begin : g_vm0
+            assign wk_tsv_next[40*gs + gm] = 1'b0;
+        end
+        if (SM != 0) begin : g_sm
+            assign wk_tse_next[40*gs + gm] = tse_n[gm];
+        end else begin : g_sm0
+            assign wk_tse_next[40*gs + gm] = 1'b0;
+        end
+    end
+
+    assign wk_ptr_next[6*gs +: 6] = ptr_c[6*OPT_STEP +: 6];
+    assign wk_done_next[gs] = done_c[OPT_STEP];
+    assign wk_err_next[gs] = err_c[OPT_STEP];
 end
+endgenerate
 
 always @(posedge clk) begin
     // stage 0 from P1
     wk_valid_reg[0] <= p0_valid_reg;
-    wk_o_reg[0 +: 320] <= p0_tsh[160 +: 320];
-    wk_optlen_reg[0 +: 6] <= {p0_doff, 2'b00} - 6'd20;
+    wk_o_reg[0 +: 320] <= p0_t[160 +: 320];
+    wk_optw_reg[0 +: 4] <= p0_doff - 4'd5;
     wk_ptr_reg[0 +: 6] <= 6'd0;
     wk_done_reg[0] <= !p0_ok;
     wk_err_reg[0] <= 1'b0;
@@ -408,8 +562,8 @@ always @(posedge clk) begin
     wk_tse_reg[0 +: 40] <= 40'd0;
     // walk stages
     wk_valid_reg[NS:1] <= wk_valid_reg[NS-1:0];
-    wk_o_reg[320*(NS+1)-1:320] <= wk_o_reg[320*NS-1:0];
-    wk_optlen_reg[6*(NS+1)-1:6] <= wk_optlen_reg[6*NS-1:0];
+    wk_o_reg[320*(NS+1)-1:320] <= wk_o_next;
+    wk_optw_reg[4*(NS+1)-1:4] <= wk_optw_reg[4*NS-1:0];
     wk_ok_reg[NS:1] <= wk_ok_reg[NS-1:0];
     wk_ptr_reg[6*(NS+1)-1:6] <= wk_ptr_next;
     wk_done_reg[NS:1] <= wk_done_next;
@@ -419,9 +573,12 @@ always @(posedge clk) begin
     wk_tse_reg[40*(NS+1)-1:40] <= wk_tse_next;
 
     // ring: written every cycle, read NS cycles later so it lines up with the walk's end
-    ring_mem[ring_wp_reg] <= {p0_ts_reg, p0_desc_reg, p0_w_reg};
+    ring_mem[ring_wp_reg] <= {p0_k, p0_sel3, p0_t, p0_i, p0_ts, p0_desc};
     ring_wp_reg <= ring_wp_reg + 1'b1;
     ring_rd_reg <= ring_mem[ring_wp_reg - NS[RING_AW-1:0]];
+    // the window itself is only needed at E4: read NS + 3 cycles later
+    ringw_mem[ring_wp_reg] <= p0_w;
+    ringw_rd_reg <= ringw_mem[ring_wp_reg - RW_DLY[RING_AW-1:0]];
 
     if (rst) begin
         wk_valid_reg <= {(NS+1){1'b0}};
@@ -430,37 +587,42 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------------------------------
-// E1: align the TCP header and the IPv4 header of the delayed window
-wire [WW-1:0]     r_w = ring_rd_reg[0 +: WW];
-wire [DESC_W-1:0] r_desc = ring_rd_reg[WW +: DESC_W];
-wire [15:0]       r_ts = ring_rd_reg[WW + DESC_W +: 16];
-wire [9:0] r_l4off = {2'd0, r_desc[D_L3 +: 8]} + {4'd0, r_desc[D_IHL +: 4], 2'b00};
-/* verilator lint_off UNUSEDSIGNAL */
-wire [WW-1:0] r_tsh = r_w >> {r_l4off, 3'b000};
-wire [WW-1:0] r_ish = r_w >> {r_desc[D_L3 +: 8], 3'b000};
-/* verilator lint_on UNUSEDSIGNAL */
+// E1: the aligned TCP and IPv4 headers from the ring, the walk results from the walk
+wire [DESC_W-1:0] r_desc = ring_rd_reg[0 +: DESC_W];
+wire [15:0]       r_ts = ring_rd_reg[DESC_W +: 16];
+wire [159:0]      r_i = ring_rd_reg[DESC_W + 16 +: 160];
+wire [479:0]      r_t = ring_rd_reg[DESC_W + 176 +: 480];
+wire [SEL_W-1:0]  r_sel = ring_rd_reg[DESC_W + 656 +: SEL_W];
+// the window at E4 (see the ring)
+wire [WW-1:0]     e3_w = ringw_rd_reg;
 
-reg [WW-1:0]     e1_w_reg, e2_w_reg, e3_w_reg;
-reg [DESC_W-1:0] e1_desc_reg, e2_desc_reg, e3_desc_reg;
+reg [DESC_W-1:0] e1_desc_reg, e2_desc_reg;
+reg [96:0]       e3_mac_reg;
+reg [SEL_W-1:0]  e1_sel_reg, e2_sel_reg, e3_sel_reg;
 reg [15:0]       e1_ts_reg, e2_ts_reg, e3_ts_reg;
 reg              e1_ok_reg, e2_ok_reg, e3_ok_reg;
 reg              e1_err_reg, e2_err_reg, e3_err_reg;
-reg [479:0]      e1_t_reg, e2_t_reg, e3_t_reg;
+reg [479:0]      e1_t_reg, e2_t_reg;
+reg [271:0]      e3_th_reg;
 reg [159:0]      e1_i_reg, e2_i_reg;
 reg [39:0]       e1_edge_reg, e1_tsv_reg, e1_tse_reg;
-reg [479:0]      e2_tn_reg, e3_tn_reg;
+reg [479:0]      e2_tn_reg;
+// (its checksum word is replaced by the E4 result)
+/* verilator lint_off UNUSEDSIGNAL */
+reg [479:0]      e3_tn_reg;
+/* verilator lint_on UNUSEDSIGNAL */
 reg [159:0]      e2_in_reg, e3_in_reg;
 reg [15:0]       e3_tcsum_reg;
 
 always @(posedge clk) begin
     e1_valid_reg <= wk_valid_reg[NS];
-    e1_w_reg <= r_w;
     e1_desc_reg <= r_desc;
+    e1_sel_reg <= r_sel;
     e1_ts_reg <= r_ts;
     e1_ok_reg <= wk_ok_reg[NS];
     e1_err_reg <= wk_err_reg[NS];
-    e1_t_reg <= r_tsh[479:0];
-    e1_i_reg <= r_ish[159:0];
+    e1_t_reg <= r_t;
+    e1_i_reg <= r_i;
     e1_edge_reg <= wk_edge_reg[40*NS +: 40];
     e1_tsv_reg <= wk_tsv_reg[40*NS +: 40];
     e1_tse_reg <= wk_tse_reg[40*NS +: 40];
@@ -533,8 +695,8 @@ end
 
 always @(posedge clk) begin
     e2_valid_reg <= e1_valid_reg;
-    e2_w_reg <= e1_w_reg;
     e2_desc_reg <= e1_desc_reg;
+    e2_sel_reg <= e1_sel_reg;
     e2_ts_reg <= e1_ts_reg;
     e2_ok_reg <= e1_ok_reg;
     e2_err_reg <= e1_err_reg;
@@ -557,22 +719,25 @@ function [16*4-1:0] ip_addr_words(input [159:0] ih);
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 
-function [16*17-1:0] tcp_words(input [479:0] th, input integer first);
-    integer j;
-    begin
-        tcp_words = {(16*17){1'b0}};
-        for (j = 0; j < 17; j = j + 1) begin
-            tcp_words[16*j +: 16] = bswap16(th[16*(first+j) +: 16]);
-        end
-    end
-endfunction
+// TCP header words in host order: 0..12 at E3, 13..29 at E4
+wire [16*13-1:0] e2_tw_old;
+wire [16*13-1:0] e2_tw_new;
+wire [16*17-1:0] e3_tw_old;
+wire [16*17-1:0] e3_tw_new;
+genvar gw;
+generate
+for (gw = 0; gw < 13; gw = gw + 1) begin : g_tw_lo
+    assign e2_tw_old[16*gw +: 16] = bswap16(e2_t_reg[16*gw +: 16]);
+    assign e2_tw_new[16*gw +: 16] = bswap16(e2_tn_reg[16*gw +: 16]);
+end
+for (gw = 0; gw < 17; gw = gw + 1) begin : g_tw_hi
+    assign e3_tw_old[16*gw +: 16] = bswap16(e3_th_reg[16*gw +: 16]);
+    assign e3_tw_new[16*gw +: 16] = bswap16(e3_tn_reg[16*(13+gw) +: 16]);
+end
+endgenerate
 
 wire [15:0] ip_csum_new;
 wire [15:0] tcp_csum_a;
-/* verilator lint_off UNUSEDSIGNAL */
-wire [16*17-1:0] tcp_old_lo = tcp_words(e2_t_reg, 0);
-wire [16*17-1:0] tcp_new_lo = tcp_words(e2_tn_reg, 0);
-/* verilator lint_on UNUSEDSIGNAL */
 wire [15:0] tcp_csum_b;
 
 splice_csum_update #(.WORDS(4)) ip_csum_inst (
@@ -584,19 +749,31 @@ splice_csum_update #(.WORDS(4)) ip_csum_inst (
 
 splice_csum_update #(.WORDS(17)) tcp_csum_a_inst (
     .csum_in(bswap16(e2_t_reg[8*16 +: 16])),
-    .old_words({tcp_old_lo[16*13-1:0], ip_addr_words(e2_i_reg)}),
-    .new_words({tcp_new_lo[16*13-1:0], ip_addr_words(e2_in_reg)}),
+    .old_words({e2_tw_old, ip_addr_words(e2_i_reg)}),
+    .new_words({e2_tw_new, ip_addr_words(e2_in_reg)}),
     .csum_out(tcp_csum_a)
 );
 
+// new MAC addresses in window byte order, with the enable
+wire [95:0] e2_mac_new = {e2_desc_reg[D_ESRC +: 48], e2_desc_reg[D_EDST +: 48]};
+reg  [95:0] e2_mac_bytes;
+integer m;
+
+always @* begin
+    for (m = 0; m < 6; m = m + 1) begin
+        e2_mac_bytes[8*m +: 8] = e2_mac_new[40 - 8*m +: 8];
+        e2_mac_bytes[8*(6+m) +: 8] = e2_mac_new[48 + 40 - 8*m +: 8];
+    end
+end
+
 always @(posedge clk) begin
     e3_valid_reg <= e2_valid_reg;
-    e3_w_reg <= e2_w_reg;
-    e3_desc_reg <= e2_desc_reg;
+    e3_mac_reg <= {e2_ok_reg && e2_desc_reg[D_FLAGS + F_MAC], e2_mac_bytes};
+    e3_sel_reg <= e2_sel_reg;
     e3_ts_reg <= e2_ts_reg;
     e3_ok_reg <= e2_ok_reg;
     e3_err_reg <= e2_err_reg;
-    e3_t_reg <= e2_t_reg;
+    e3_th_reg <= e2_t_reg[479:208];
     e3_tn_reg <= e2_tn_reg;
     e3_in_reg <= {e2_in_reg[159:96], bswap16(ip_csum_new), e2_in_reg[79:0]};
     e3_tcsum_reg <= tcp_csum_a;
@@ -609,43 +786,83 @@ end
 // E4: TCP words 13..29, write-back into the window, into the result FIFO
 splice_csum_update #(.WORDS(17)) tcp_csum_b_inst (
     .csum_in(e3_tcsum_reg),
-    .old_words(tcp_words(e3_t_reg, 13)),
-    .new_words(tcp_words(e3_tn_reg, 13)),
+    .old_words(e3_tw_old),
+    .new_words(e3_tw_new),
     .csum_out(tcp_csum_b)
 );
 
-wire [9:0] e3_l3off = {2'd0, e3_desc_reg[D_L3 +: 8]};
-wire [9:0] e3_l4off = e3_l3off + {4'd0, e3_desc_reg[D_IHL +: 4], 2'b00};
-reg [WW-1:0]  wn;
-reg [479:0]   tn_final;
-reg [WW-1:0]  ext;
-integer m;
+wire [479:0] tn_final = {e3_tn_reg[479:144], bswap16(tcp_csum_b), e3_tn_reg[127:0]};
+wire [1:0]     e3_sel3 = e3_sel_reg[1:0];
+wire [3:0]     e3_k = e3_sel_reg[2 +: 4];
+wire [WW-1:0]  wn;
+
+// The new TCP header and its byte-enable, shifted up by 4*k bytes into window bytes
+// 34..137 (the inverse of the P1 shifter); enables are zero for a frame passed unchanged.
+reg [8*L4_SPAN-1:0] t_sh;
+reg [L4_SPAN-1:0]   t_en;
 
 always @* begin
-    wn = e3_w_reg;
-    tn_final = e3_tn_reg;
-    tn_final[8*16 +: 16] = bswap16(tcp_csum_b);
-    if (e3_ok_reg) begin
-        if (e3_desc_reg[D_FLAGS + F_MAC]) begin
-            for (m = 0; m < 6; m = m + 1) begin
-                wn[8*m +: 8] = e3_desc_reg[D_EDST + 40 - 8*m +: 8];
-                wn[8*(6+m) +: 8] = e3_desc_reg[D_ESRC + 40 - 8*m +: 8];
-            end
-        end
-        ext = {WW{1'b0}};
-        ext[159:0] = {160{1'b1}};
-        wn = wn & ~(ext << {e3_l3off, 3'b000});
-        ext[159:0] = e3_in_reg;
-        wn = wn | (ext << {e3_l3off, 3'b000});
-        ext = {WW{1'b0}};
-        ext[479:0] = {480{1'b1}};
-        wn = wn & ~(ext << {e3_l4off, 3'b000});
-        ext[479:0] = tn_final;
-        wn = wn | (ext << {e3_l4off, 3'b000});
-    end else begin
-        ext = {WW{1'b0}};
+    t_sh = {{(8*L4_SPAN-480){1'b0}}, tn_final};
+    t_en = {{(L4_SPAN-60){1'b0}}, {60{|e3_sel3}}};
+    if (e3_k[0]) begin
+        t_sh = {t_sh[8*L4_SPAN-33:0], 32'd0};
+        t_en = {t_en[L4_SPAN-5:0], 4'd0};
+    end
+    if (e3_k[1]) begin
+        t_sh = {t_sh[8*L4_SPAN-65:0], 64'd0};
+        t_en = {t_en[L4_SPAN-9:0], 8'd0};
+    end
+    if (e3_k[2]) begin
+        t_sh = {t_sh[8*L4_SPAN-129:0], 128'd0};
+        t_en = {t_en[L4_SPAN-17:0], 16'd0};
+    end
+    if (e3_k[3]) begin
+        t_sh = {t_sh[8*L4_SPAN-257:0], 256'd0};
+        t_en = {t_en[L4_SPAN-33:0], 32'd0};
     end
 end
+
+// Write-back per window byte: MAC, else the shifted TCP byte where enabled, else the IPv4
+// byte from the one-hot l3 select, else the window byte as it was.
+genvar gj;
+generate
+for (gj = 0; gj < WB; gj = gj + 1) begin : g_wb
+    if (gj < 12) begin : g_mac
+        assign wn[8*gj +: 8] = e3_mac_reg[96] ? e3_mac_reg[8*gj +: 8] : e3_w[8*gj +: 8];
+    end else if (gj < 14 || gj >= L4_MIN + L4_SPAN) begin : g_keep
+        assign wn[8*gj +: 8] = e3_w[8*gj +: 8];
+    end else begin : g_hdr
+        wire [7:0] ib;
+        wire       ih;
+        wire [7:0] tb;
+        wire       th;
+        if (gj >= 14 && gj < 34) begin : g_ip14
+            wire [7:0] b14 = e3_in_reg[8*(gj - 14) +: 8];
+            if (gj >= 18) begin : g_ip18
+                assign ih = |e3_sel3;
+                assign ib = e3_sel3[0] ? b14 : e3_in_reg[8*(gj - 18) +: 8];
+            end else begin : g_ip14o
+                assign ih = e3_sel3[0];
+                assign ib = b14;
+            end
+        end else if (gj >= 34 && gj < 38) begin : g_ip18o
+            assign ih = e3_sel3[1];
+            assign ib = e3_in_reg[8*(gj - 18) +: 8];
+        end else begin : g_noip
+            assign ih = 1'b0;
+            assign ib = 8'd0;
+        end
+        if (gj >= L4_MIN) begin : g_tcp
+            assign th = t_en[gj - L4_MIN];
+            assign tb = t_sh[8*(gj - L4_MIN) +: 8];
+        end else begin : g_notcp
+            assign th = 1'b0;
+            assign tb = 8'd0;
+        end
+        assign wn[8*gj +: 8] = th ? tb : ih ? ib : e3_w[8*gj +: 8];
+    end
+end
+endgenerate
 
 always @(posedge clk) begin
     if (e3_valid_reg) begin
@@ -674,6 +891,18 @@ wire [DF_W-1:0] df_head = df_mem[df_rd_reg[DF_AW-1:0]];
 wire df_empty = df_wr_reg == df_rd_reg;
 wire res_empty = res_wr_reg == res_rd_reg;
 wire [WW-1:0] res_head = res_w_mem[res_rd_reg[RF_AW-1:0]];
+// the window beat for ob_idx_reg, one select per beat position
+reg [DATA_WIDTH-1:0] res_beat;
+integer ob;
+
+always @* begin
+    res_beat = {DATA_WIDTH{1'b0}};
+    for (ob = 0; ob < HDR_BEATS; ob = ob + 1) begin
+        if (ob_idx_reg == ob[IDX_W-1:0]) begin
+            res_beat = res_head[ob*DATA_WIDTH +: DATA_WIDTH];
+        end
+    end
+end
 wire [15:0] res_age = cnt_reg - res_ts_mem[res_rd_reg[RF_AW-1:0]];
 wire out_first = ob_idx_reg == {IDX_W{1'b0}};
 wire out_free = !m_axis_tvalid_reg || m_axis_tready;
@@ -689,7 +918,7 @@ always @(posedge clk) begin
     end
     if (pop) begin
         m_axis_tdata_reg <= (ob_idx_reg < HDR_BEATS[IDX_W-1:0]) ?
-                            res_head[ob_idx_reg*DATA_WIDTH +: DATA_WIDTH] :
+                            res_beat :
                             df_head[DATA_WIDTH-1:0];
         m_axis_tkeep_reg <= df_head[DATA_WIDTH +: KEEP_WIDTH];
         m_axis_tlast_reg <= head_last;
