@@ -41,7 +41,8 @@ enum Cmd {
     Test,
     /// Set up, build, start the simulated card, program it, ping it, show info and the log.
     Demo,
-    /// Print measured figures: simulated cycles/s, firmware load time, soft-core comparison.
+    /// Print measured figures: simulated cycles/s, firmware load time, soft-core comparison,
+    /// and the data-path modules' throughput and latency.
     Bench,
 }
 
@@ -125,6 +126,15 @@ pub fn firmware_elf() -> PathBuf {
     root().join("target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw")
 }
 
+/// Data-path module benches: (package, test target). Their figures are exact cycle counts,
+/// printed by the tests themselves.
+const DATAPATH_BENCHES: &[(&str, &str)] = &[
+    ("splicenic-tb-parser", "throughput"),
+    ("splicenic-tb-flow", "flow_table"),
+    ("splicenic-tb-rewriter", "throughput"),
+    ("splicenic-tb-l7", "random"),
+];
+
 fn bench() -> Result<()> {
     firmware::build_firmware()?;
     step("spine figures (simulated card, PicoRV32 and VexRiscv builds)");
@@ -139,7 +149,21 @@ fn bench() -> Result<()> {
             "--bin",
             "spine-bench",
         ])
-        .env("SPLICENIC_FW_ELF", firmware_elf()))
+        .env("SPLICENIC_FW_ELF", firmware_elf()))?;
+    for (pkg, test) in DATAPATH_BENCHES {
+        step(&format!("data-path figures: {pkg}"));
+        run(cargo().args(["test", "-q", "-p", pkg, "--test", test, "--", "--nocapture"]))?;
+    }
+    step("parser: 100,000 checked frames per width");
+    run(cargo().args([
+        "run",
+        "--release",
+        "-q",
+        "-p",
+        "splicenic-tb-parser",
+        "--example",
+        "parser_bench",
+    ]))
 }
 
 /// Print a section heading.
