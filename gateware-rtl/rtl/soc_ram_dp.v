@@ -44,6 +44,11 @@ initial begin
     end
 end
 
+// Block RAMs leave a read of a word the other port writes in the same cycle undefined; the
+// SoC never depends on it (the host loads IMEM with the core in reset, and a host read of
+// DMEM racing a core write may see either value). no_rw_check lets synthesis map the
+// memory to block RAM instead of flip-flops.
+(* no_rw_check *)
 reg [31:0] mem [0:DEPTH-1];
 reg [31:0] a_rdata_reg = 32'd0;
 reg [31:0] b_rdata_reg = 32'd0;
