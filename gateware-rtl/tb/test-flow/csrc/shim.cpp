@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include "splicenic_tb.h"
 #include "verilated.h"
 
 #include "Vfs_big.h"
@@ -67,11 +68,8 @@ public:
 template <class M>
 class FtImpl final : public Ft {
 public:
-    FtImpl(uint32_t buckets) : ctx_(new VerilatedContext), buckets_(buckets) {
-        ctx_->debug(0);
-        ctx_->randReset(0);
-        m_.reset(new M(ctx_.get(), "ft"));
-        M& m = *m_;
+    FtImpl(uint32_t buckets) : tb_("ft"), buckets_(buckets) {
+        M& m = *tb_.m;
         m.clk = 0;
         m.rst = 1;
         m.s_lookup_valid = 0;
@@ -84,12 +82,11 @@ public:
         // Init sweep: BUCKETS cycles.
         for (uint64_t i = 0; i < 4ull * buckets_ + 16 && !m.init_done; i++) cycle();
     }
-    ~FtImpl() override { m_->final(); }
 
     uint32_t buckets() const override { return buckets_; }
 
     void stats(uint32_t* out) override {
-        M& m = *m_;
+        M& m = *tb_.m;
         out[0] = m.stat_entries;
         out[1] = m.stat_inserts;
         out[2] = m.stat_deletes;
@@ -101,7 +98,7 @@ public:
 
     int run(const uint32_t* keys, size_t n, const FtCmd* cmds, size_t ncmds, FtRes* res,
             FtRsp* rsp, uint32_t bp_seed, FtRun* out) override {
-        M& m = *m_;
+        M& m = *tb_.m;
         const uint64_t limit = 1000 + 8ull * n + ncmds * (uint64_t(buckets_) + 32);
         size_t issued = 0, results = 0, cmd_issued = 0, cmd_done = 0;
         uint64_t first_accept = 0, last_accept = 0, stalls = 0;
@@ -185,15 +182,8 @@ public:
     }
 
 private:
-    void cycle() {
-        M& m = *m_;
-        m.clk = 1;
-        m.eval();
-        m.clk = 0;
-        m.eval();
-    }
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<M> m_;
+    void cycle() { tb_.cycle(); }
+    TbModel<M> tb_;
     uint32_t buckets_;
 };
 
@@ -249,11 +239,8 @@ public:
 template <class M>
 class FsImpl final : public Fs {
 public:
-    FsImpl() : ctx_(new VerilatedContext) {
-        ctx_->debug(0);
-        ctx_->randReset(0);
-        m_.reset(new M(ctx_.get(), "fs"));
-        M& m = *m_;
+    FsImpl() : tb_("fs") {
+        M& m = *tb_.m;
         m.clk = 0;
         m.rst = 1;
         m.rd_valid = 0;
@@ -264,11 +251,10 @@ public:
         m.rst = 0;
         m.eval();
     }
-    ~FsImpl() override { m_->final(); }
 
     int run(const FsUpd* upd, size_t nupd, const uint32_t* rd_slots, size_t nrd,
             const FsCmd* cmds, size_t ncmds, FsRd* rd, FsCmdRes* res, FsRun* out) override {
-        M& m = *m_;
+        M& m = *tb_.m;
         const uint64_t limit = 1000 + 4ull * (nupd + nrd) + 8ull * ncmds;
         size_t ui = 0, ri = 0, rdone = 0, ci = 0, cdone = 0;
         uint32_t writes = 0;
@@ -351,15 +337,8 @@ public:
     }
 
 private:
-    void cycle() {
-        M& m = *m_;
-        m.clk = 1;
-        m.eval();
-        m.clk = 0;
-        m.eval();
-    }
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<M> m_;
+    void cycle() { tb_.cycle(); }
+    TbModel<M> tb_;
 };
 
 }  // namespace

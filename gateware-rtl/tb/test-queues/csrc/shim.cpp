@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "splicenic_tb.h"
 #include "verilated.h"
 
 #include "Vevtq.h"
@@ -94,11 +95,8 @@ struct StRead {
 
 class Stats {
 public:
-    explicit Stats(uint64_t init) : ctx_(new VerilatedContext) {
-        ctx_->debug(0);
-        ctx_->randReset(0);
-        m_.reset(new Vstats(ctx_.get(), "st"));
-        Vstats& m = *m_;
+    explicit Stats(uint64_t init) : tb_("st") {
+        Vstats& m = *tb_.m;
         m.clk = 0;
         m.rst = 1;
         m.inc_valid = 0;
@@ -113,12 +111,11 @@ public:
         m.eval();
         for (int i = 0; i < 2000 && !m.init_done; i++) tick(m);
     }
-    ~Stats() { m_->final(); }
-    bool ready() const { return m_->init_done; }
+    bool ready() const { return tb_.m->init_done; }
 
     // Runs n cycles, then 4 idle cycles; read results in order into out (capacity cap).
     int run(const StCycle* cy, size_t n, StRead* out, size_t cap, size_t* nout) {
-        Vstats& m = *m_;
+        Vstats& m = *tb_.m;
         size_t got = 0;
         for (size_t c = 0; c < n + 4; c++) {
             if (c < n) {
@@ -159,8 +156,7 @@ public:
     uint64_t cycle() const { return cycle_; }
 
 private:
-    std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vstats> m_;
+    TbModel<Vstats> tb_;
     uint64_t cycle_ = 0;
 };
 
@@ -185,11 +181,8 @@ struct EvRun {
 
 int evt_run(const uint64_t* events, const uint32_t* counts, uint32_t offer_pct, uint32_t pop_pct,
             uint32_t seed, EvPop* out, size_t cap, size_t* nout, EvRun* run) {
-    std::unique_ptr<VerilatedContext> ctx(new VerilatedContext);
-    ctx->debug(0);
-    ctx->randReset(0);
-    std::unique_ptr<Vevtq> mp(new Vevtq(ctx.get(), "evq"));
-    Vevtq& m = *mp;
+    TbModel<Vevtq> tb("evq");
+    Vevtq& m = *tb.m;
     m.clk = 0;
     m.rst = 1;
     m.evt_valid = 0;
@@ -267,7 +260,6 @@ int evt_run(const uint64_t* events, const uint32_t* counts, uint32_t offer_pct, 
     run->overflow = m.stat_overflow;
     for (int p = 0; p < 4; p++) run->overflow_prod[p] = m.stat_overflow_prod[p];
     run->pushed = m.stat_pushed;
-    mp->final();
     return c >= limit ? TB_TIMEOUT : TB_OK;
 }
 
@@ -305,11 +297,8 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
              uint8_t* full_at_start, PuntOut* out, size_t cap, uint8_t* obytes, size_t ocap,
              size_t* nout, PuntRun* run) {
     constexpr size_t kw = sizeof(((M*)nullptr)->s_axis_tdata) >= 64 ? 64 : 8;
-    std::unique_ptr<VerilatedContext> ctx(new VerilatedContext);
-    ctx->debug(0);
-    ctx->randReset(0);
-    std::unique_ptr<M> mp(new M(ctx.get(), "punt"));
-    M& m = *mp;
+    TbModel<M> tb("punt");
+    M& m = *tb.m;
     m.clk = 0;
     m.rst = 1;
     m.s_axis_tvalid = 0;
@@ -442,7 +431,6 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
     run->drop_full = m.stat_drop_full;
     run->drop_long = m.stat_drop_long;
     run->bad_cons = m.stat_bad_cons;
-    mp->final();
     if (rc != TB_OK) return rc;
     return c >= limit ? TB_TIMEOUT : TB_OK;
 }
@@ -477,11 +465,8 @@ template <class M>
 int inj_run(const uint8_t* bytes, const InjIn* fr, size_t n, uint32_t ready_pct, uint32_t hold,
             uint32_t seed, uint8_t* obytes, size_t ocap, uint32_t* olens, size_t* nout, InjRun* run) {
     constexpr size_t kw = sizeof(((M*)nullptr)->m_axis_tdata) >= 64 ? 64 : 8;
-    std::unique_ptr<VerilatedContext> ctx(new VerilatedContext);
-    ctx->debug(0);
-    ctx->randReset(0);
-    std::unique_ptr<M> mp(new M(ctx.get(), "inj"));
-    M& m = *mp;
+    TbModel<M> tb("inj");
+    M& m = *tb.m;
     m.clk = 0;
     m.rst = 1;
     m.wr_valid = 0;
@@ -614,7 +599,6 @@ int inj_run(const uint8_t* bytes, const InjIn* fr, size_t n, uint32_t ready_pct,
     run->bad_commit = m.stat_bad_commit;
     run->frames = m.stat_frames;
     run->first_latency = first_lat;
-    mp->final();
     return TB_OK;
 }
 

@@ -121,6 +121,12 @@ impl Build {
         for s in &self.shims {
             println!("cargo:rerun-if-changed={}", s.display());
         }
+        println!(
+            "cargo:rerun-if-changed={}",
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("include/splicenic_tb.h")
+                .display()
+        );
         let verilator = env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
         let (mut fast, mut slow, mut dirs) = (Vec::new(), Vec::new(), Vec::new());
         for m in &self.models {
@@ -196,6 +202,8 @@ impl Build {
             for d in &dirs {
                 b.include(d);
             }
+            // splicenic_tb.h: the model holder and clock cycle the shims share.
+            b.include(Path::new(env!("CARGO_MANIFEST_DIR")).join("include"));
             b
         };
         let name = &self.lib_name;
