@@ -7,7 +7,10 @@
 
 /*
  * SpliceNIC card top: host BAR0 (AXI4-Lite), soft core with IMEM/DMEM, CSR blocks
- * (ID, CTRL, TIMER, MBOX, LOG/LOGBUF) and the two Ethernet ports (client, server).
+ * (ID, CTRL, TIMER, MBOX, LOG/LOGBUF), and the splicer data path (splice_datapath, with
+ * its CSR blocks DP, FLOW, L7, PUNT, INJECT, EVQ, STATS) between the two Ethernet ports
+ * (client, server). Flow-table and flow-state sizes are parameters (defaults: 64K table
+ * entries, 64K flow slots).
  */
 module card_top #
 (
@@ -18,7 +21,11 @@ module card_top #
     parameter DMEM_SIZE = 32768,
     parameter BUILD_ID = 0,
     parameter DATA_WIDTH = 64,
-    parameter KEEP_WIDTH = DATA_WIDTH/8
+    parameter KEEP_WIDTH = DATA_WIDTH/8,
+    parameter FLOW_BUCKETS = 16384,
+    parameter FLOW_WAYS = 4,
+    parameter FLOW_SLOTS = 65536,
+    parameter L7_RULES = 64
 )
 (
     input  wire                  clk,
@@ -94,29 +101,6 @@ end
 
 localparam IMEM_AW = $clog2(IMEM_SIZE/4);
 localparam DMEM_AW = $clog2(DMEM_SIZE/4);
-
-/*
- * Ethernet ports: tied off until the splicer data path is added (ID.CAPS.SPLICER = 0).
- * RX is always ready and frames are discarded; TX never presents a frame.
- */
-assign s_axis_c_tready = 1'b1;
-assign s_axis_s_tready = 1'b1;
-assign m_axis_c_tdata = {DATA_WIDTH{1'b0}};
-assign m_axis_c_tkeep = {KEEP_WIDTH{1'b0}};
-assign m_axis_c_tvalid = 1'b0;
-assign m_axis_c_tlast = 1'b0;
-assign m_axis_c_tuser = 1'b0;
-assign m_axis_s_tdata = {DATA_WIDTH{1'b0}};
-assign m_axis_s_tkeep = {KEEP_WIDTH{1'b0}};
-assign m_axis_s_tvalid = 1'b0;
-assign m_axis_s_tlast = 1'b0;
-assign m_axis_s_tuser = 1'b0;
-
-// verilator lint_off UNUSED
-wire unused_eth = ^{s_axis_c_tdata, s_axis_c_tkeep, s_axis_c_tvalid, s_axis_c_tlast, s_axis_c_tuser,
-    s_axis_s_tdata, s_axis_s_tkeep, s_axis_s_tvalid, s_axis_s_tlast, s_axis_s_tuser,
-    m_axis_c_tready, m_axis_s_tready};
-// verilator lint_on UNUSED
 
 // Host bus
 wire        host_valid;
@@ -236,8 +220,8 @@ wire [31:0] csr_addr;
 wire [31:0] csr_wdata;
 wire [3:0]  csr_wstrb;
 wire        csr_master;
-wire        id_hit, ctrl_hit, timer_hit, mbox_hit, log_hit;
-wire [31:0] id_rdata, ctrl_rdata, timer_rdata, mbox_rdata, log_rdata;
+wire        id_hit, ctrl_hit, timer_hit, mbox_hit, log_hit, dp_hit;
+wire [31:0] id_rdata, ctrl_rdata, timer_rdata, mbox_rdata, log_rdata, dp_rdata;
 
 soc_interconnect #(
     .IMEM_SIZE(IMEM_SIZE),
@@ -287,8 +271,8 @@ interconnect_inst (
     .csr_wdata(csr_wdata),
     .csr_wstrb(csr_wstrb),
     .csr_master(csr_master),
-    .csr_hit(id_hit || ctrl_hit || timer_hit || mbox_hit || log_hit),
-    .csr_rdata(id_rdata | ctrl_rdata | timer_rdata | mbox_rdata | log_rdata)
+    .csr_hit(id_hit || ctrl_hit || timer_hit || mbox_hit || log_hit || dp_hit),
+    .csr_rdata(id_rdata | ctrl_rdata | timer_rdata | mbox_rdata | log_rdata | dp_rdata)
 );
 
 soc_ram_dp #(
@@ -405,6 +389,52 @@ logring_inst (
     .csr_hit(log_hit),
     .csr_rdata(log_rdata),
     .core_clear(core_clear)
+);
+
+// Splicer data path between the Ethernet ports
+splice_datapath #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .KEEP_WIDTH(KEEP_WIDTH),
+    .FLOW_BUCKETS(FLOW_BUCKETS),
+    .FLOW_WAYS(FLOW_WAYS),
+    .FLOW_SLOTS(FLOW_SLOTS),
+    .L7_RULES(L7_RULES)
+)
+datapath_inst (
+    .clk(clk),
+    .rst(rst),
+    .csr_stb(csr_stb),
+    .csr_we(csr_we),
+    .csr_addr(csr_addr),
+    .csr_wdata(csr_wdata),
+    .csr_wstrb(csr_wstrb),
+    .csr_master(csr_master),
+    .csr_hit(dp_hit),
+    .csr_rdata(dp_rdata),
+    .s_axis_c_tdata(s_axis_c_tdata),
+    .s_axis_c_tkeep(s_axis_c_tkeep),
+    .s_axis_c_tvalid(s_axis_c_tvalid),
+    .s_axis_c_tready(s_axis_c_tready),
+    .s_axis_c_tlast(s_axis_c_tlast),
+    .s_axis_c_tuser(s_axis_c_tuser),
+    .m_axis_c_tdata(m_axis_c_tdata),
+    .m_axis_c_tkeep(m_axis_c_tkeep),
+    .m_axis_c_tvalid(m_axis_c_tvalid),
+    .m_axis_c_tready(m_axis_c_tready),
+    .m_axis_c_tlast(m_axis_c_tlast),
+    .m_axis_c_tuser(m_axis_c_tuser),
+    .s_axis_s_tdata(s_axis_s_tdata),
+    .s_axis_s_tkeep(s_axis_s_tkeep),
+    .s_axis_s_tvalid(s_axis_s_tvalid),
+    .s_axis_s_tready(s_axis_s_tready),
+    .s_axis_s_tlast(s_axis_s_tlast),
+    .s_axis_s_tuser(s_axis_s_tuser),
+    .m_axis_s_tdata(m_axis_s_tdata),
+    .m_axis_s_tkeep(m_axis_s_tkeep),
+    .m_axis_s_tvalid(m_axis_s_tvalid),
+    .m_axis_s_tready(m_axis_s_tready),
+    .m_axis_s_tlast(m_axis_s_tlast),
+    .m_axis_s_tuser(m_axis_s_tuser)
 );
 
 endmodule

@@ -22,3 +22,7 @@ rtl/stats_counters.v
 rtl/evt_queue.v
 rtl/pkt_punt_buf.v
 rtl/pkt_inject_buf.v
+rtl/dp_fifo.v
+rtl/axis_frame_arb.v
+rtl/axis_len_guard.v
+rtl/splice_datapath.v

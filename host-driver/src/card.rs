@@ -26,6 +26,7 @@ struct BlockSpec {
     reset: u32,
 }
 
+/// Blocks every card has.
 const BLOCKS: [BlockSpec; 4] = [
     BlockSpec {
         name: "CTRL",
@@ -46,6 +47,45 @@ const BLOCKS: [BlockSpec; 4] = [
         name: "LOG",
         blkid: regs::log::BLKID,
         reset: regs::log::blkid::RESET,
+    },
+];
+
+/// Splicer data-path blocks, present when `ID.CAPS.SPLICER` is set.
+const SPLICER_BLOCKS: [BlockSpec; 7] = [
+    BlockSpec {
+        name: "DP",
+        blkid: regs::dp::BLKID,
+        reset: regs::dp::blkid::RESET,
+    },
+    BlockSpec {
+        name: "FLOW",
+        blkid: regs::flow::BLKID,
+        reset: regs::flow::blkid::RESET,
+    },
+    BlockSpec {
+        name: "L7",
+        blkid: regs::l7::BLKID,
+        reset: regs::l7::blkid::RESET,
+    },
+    BlockSpec {
+        name: "PUNT",
+        blkid: regs::punt::BLKID,
+        reset: regs::punt::blkid::RESET,
+    },
+    BlockSpec {
+        name: "INJECT",
+        blkid: regs::inject::BLKID,
+        reset: regs::inject::blkid::RESET,
+    },
+    BlockSpec {
+        name: "EVQ",
+        blkid: regs::evq::BLKID,
+        reset: regs::evq::blkid::RESET,
+    },
+    BlockSpec {
+        name: "STATS",
+        blkid: regs::stats::BLKID,
+        reset: regs::stats::blkid::RESET,
     },
 ];
 
@@ -322,8 +362,10 @@ impl Card {
                 supported: SUPPORTED_MAJOR,
             });
         }
-        let mut blocks = Vec::with_capacity(BLOCKS.len());
-        for spec in BLOCKS {
+        let caps = Caps::from_raw(bar.read32(regs::id::CAPS)?);
+        let splicer: &[BlockSpec] = if caps.splicer { &SPLICER_BLOCKS } else { &[] };
+        let mut blocks = Vec::with_capacity(BLOCKS.len() + splicer.len());
+        for &spec in BLOCKS.iter().chain(splicer) {
             let found = bar.read32(spec.blkid)?;
             let (ty, maj, min) = blkid_parts(found);
             let (ety, emaj, _) = blkid_parts(spec.reset);
@@ -346,7 +388,6 @@ impl Card {
                 minor: min,
             });
         }
-        let caps = Caps::from_raw(bar.read32(regs::id::CAPS)?);
         let core = CoreKind::from_raw(field(
             bar.read32(regs::id::CORE)?,
             regs::id::core::CPU_SHIFT,
@@ -488,6 +529,9 @@ pub(crate) mod tests {
             set(regs::timer::BLKID, regs::timer::blkid::RESET);
             set(regs::mbox::BLKID, regs::mbox::blkid::RESET);
             set(regs::log::BLKID, regs::log::blkid::RESET);
+            for spec in SPLICER_BLOCKS {
+                set(spec.blkid, spec.reset);
+            }
             set(regs::log::SIZE, regs::log::size::RESET);
             set(regs::ctrl::CORE_STATUS, regs::ctrl::core_status::RESET);
             FakeBar { mem }
@@ -522,8 +566,10 @@ pub(crate) mod tests {
         let i = card.info();
         assert_eq!(i.version_major, SUPPORTED_MAJOR);
         assert_eq!(i.imem_size, regs::id::imem_size::RESET);
-        assert_eq!(i.blocks.len(), 4);
+        assert_eq!(i.blocks.len(), BLOCKS.len() + SPLICER_BLOCKS.len());
         assert!(i.caps.mailbox);
+        assert!(i.caps.splicer);
+        assert!(i.blocks.iter().any(|b| b.name == "STATS"));
         let text = i.to_string();
         assert!(text.contains("\"SNIC\""), "{text}");
     }
@@ -580,6 +626,31 @@ pub(crate) mod tests {
             matches!(e, DriverError::BlockMismatch { block: "MBOX", .. }),
             "{e}"
         );
+    }
+
+    #[test]
+    fn splicer_blocks_are_checked_when_present() {
+        let mut bar = FakeBar::with_reset_values();
+        bar.set(regs::flow::BLKID, regs::dp::blkid::RESET);
+        let e = Card::open(Box::new(bar)).unwrap_err();
+        assert!(
+            matches!(e, DriverError::BlockMismatch { block: "FLOW", .. }),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn splicer_blocks_are_skipped_without_the_capability() {
+        let mut bar = FakeBar::with_reset_values();
+        let caps = regs::id::caps::RESET
+            & !(regs::id::caps::SPLICER_MASK << regs::id::caps::SPLICER_SHIFT);
+        bar.set(regs::id::CAPS, caps);
+        for spec in SPLICER_BLOCKS {
+            bar.set(spec.blkid, 0);
+        }
+        let card = Card::open(Box::new(bar)).unwrap();
+        assert!(!card.info().caps.splicer);
+        assert_eq!(card.info().blocks.len(), BLOCKS.len());
     }
 
     #[test]

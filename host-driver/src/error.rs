@@ -171,6 +171,11 @@ pub enum DriverError {
     #[error("mailbox command {cmd}: bad response: {reason}")]
     MailboxResponse { cmd: String, reason: String },
 
+    // ----- data path -----
+    /// A data-path operation failed.
+    #[error(transparent)]
+    Datapath(#[from] crate::datapath::DatapathError),
+
     // ----- log -----
     /// The log cannot be decoded.
     #[error(transparent)]

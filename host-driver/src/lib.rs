@@ -2,11 +2,13 @@
 //!
 //! A [`Bar`] backend ([`vfio::VfioBar`] for a real card, [`socket::SocketBar`] for a
 //! simulated one) is opened into a [`Card`], which identifies the card and offers firmware
-//! loading ([`firmware`]), the mailbox ([`mailbox`]) and the firmware log ([`log`]).
+//! loading ([`firmware`]), the mailbox ([`mailbox`]), the firmware log ([`log`]) and, on a
+//! card with the splicer, the data path ([`datapath`]).
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bar;
 pub mod card;
+pub mod datapath;
 pub mod error;
 pub mod firmware;
 pub mod log;
@@ -18,6 +20,7 @@ pub mod vfio;
 
 pub use bar::{Bar, BarError};
 pub use card::{Card, CardInfo, CardStatus, CoreState, FwState};
+pub use datapath::{Datapath, DatapathError};
 pub use error::DriverError;
 pub use firmware::{FirmwareError, FirmwareImage, LoadReport};
 pub use log::{LogLine, LogReader};

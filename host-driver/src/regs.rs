@@ -39,7 +39,7 @@ pub mod id {
     /// Reset value and fields of CAPS.
     pub mod caps {
         /// Reset value.
-        pub const RESET: u32 = 0x00000007;
+        pub const RESET: u32 = 0x00000107;
         /// Host/firmware mailbox present
         pub const MAILBOX_SHIFT: u32 = 0;
         /// Mask of MAILBOX (unshifted).
@@ -377,5 +377,1015 @@ pub mod logbuf {
     pub mod data {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
+    }
+}
+
+/// Data-path configuration and status: port MACs, virtual services, punt policy, guard counters
+pub mod dp {
+    /// BAR0 offset of the block.
+    pub const BASE: u64 = 0x06000;
+    /// Block type (31:16) and version (15:0) (ro)
+    pub const BLKID: u64 = BASE;
+    /// Reset value and fields of BLKID.
+    pub mod blkid {
+        /// Reset value.
+        pub const RESET: u32 = 0x00100100;
+    }
+    /// Data-path control (rw)
+    pub const CTRL: u64 = BASE + 0x004;
+    /// Reset value and fields of CTRL.
+    pub mod ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000001;
+        /// Forward established (SPLICED or CLOSING) flows in hardware; 0 punts them to the firmware
+        pub const FASTPATH_SHIFT: u32 = 0;
+        /// Mask of FASTPATH (unshifted).
+        pub const FASTPATH_MASK: u32 = 0x1;
+    }
+    /// What happens to frames that are not virtual-service or server-side TCP: 1 punts to the firmware, 0 drops (rw)
+    pub const PUNT_POLICY: u64 = BASE + 0x008;
+    /// Reset value and fields of PUNT_POLICY.
+    pub mod punt_policy {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000026;
+        /// ARP frames
+        pub const ARP_SHIFT: u32 = 1;
+        /// Mask of ARP (unshifted).
+        pub const ARP_MASK: u32 = 0x1;
+        /// ICMP frames
+        pub const ICMP_SHIFT: u32 = 2;
+        /// Mask of ICMP (unshifted).
+        pub const ICMP_MASK: u32 = 0x1;
+        /// Other well-formed frames (other EtherTypes and IP protocols)
+        pub const OTHER_SHIFT: u32 = 3;
+        /// Mask of OTHER (unshifted).
+        pub const OTHER_MASK: u32 = 0x1;
+        /// Frames the parser rejects as malformed (including frames cut by the length guard)
+        pub const MALFORMED_SHIFT: u32 = 4;
+        /// Mask of MALFORMED (unshifted).
+        pub const MALFORMED_MASK: u32 = 0x1;
+        /// TCP frames for no virtual service and no card-owned address
+        pub const NOMATCH_SHIFT: u32 = 5;
+        /// Mask of NOMATCH (unshifted).
+        pub const NOMATCH_MASK: u32 = 0x1;
+    }
+    /// Data-path time: cycle counter bits 47:16 (the time stamp of flow entries, punt records and events) (ro)
+    pub const NOW: u64 = BASE + 0x00c;
+    /// Reset value and fields of NOW.
+    pub mod now {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Client-port MAC address bits 31:0 (the MAC as a 48-bit number: bits 47:40 are the first byte on the wire) (rw)
+    pub const MAC_C_LO: u64 = BASE + 0x010;
+    /// Reset value and fields of MAC_C_LO.
+    pub mod mac_c_lo {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Client-port MAC address bits 47:32 in 15:0 (rw)
+    pub const MAC_C_HI: u64 = BASE + 0x014;
+    /// Reset value and fields of MAC_C_HI.
+    pub mod mac_c_hi {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// MAC address bits 47:32
+        pub const MAC_SHIFT: u32 = 0;
+        /// Mask of MAC (unshifted).
+        pub const MAC_MASK: u32 = 0xffff;
+    }
+    /// Server-port MAC address bits 31:0 (the MAC as a 48-bit number: bits 47:40 are the first byte on the wire) (rw)
+    pub const MAC_S_LO: u64 = BASE + 0x018;
+    /// Reset value and fields of MAC_S_LO.
+    pub mod mac_s_lo {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Server-port MAC address bits 47:32 in 15:0 (rw)
+    pub const MAC_S_HI: u64 = BASE + 0x01c;
+    /// Reset value and fields of MAC_S_HI.
+    pub mod mac_s_hi {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// MAC address bits 47:32
+        pub const MAC_SHIFT: u32 = 0;
+        /// Mask of MAC (unshifted).
+        pub const MAC_MASK: u32 = 0xffff;
+    }
+    /// Data-path build parameters (ro)
+    pub const PARAMS: u64 = BASE + 0x020;
+    /// Reset value and fields of PARAMS.
+    pub mod params {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Stream data width in bits
+        pub const DATA_WIDTH_SHIFT: u32 = 0;
+        /// Mask of DATA_WIDTH (unshifted).
+        pub const DATA_WIDTH_MASK: u32 = 0xffff;
+        /// Rewriter latency in cycles
+        pub const LATENCY_SHIFT: u32 = 16;
+        /// Mask of LATENCY (unshifted).
+        pub const LATENCY_MASK: u32 = 0xffff;
+    }
+    /// Longest frame in bytes; longer frames are cut by the length guard and dropped as malformed (ro)
+    pub const MAX_FRAME: u64 = BASE + 0x024;
+    /// Reset value and fields of MAX_FRAME.
+    pub mod max_frame {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000800;
+    }
+    /// Number of flow table entries (ro)
+    pub const FLOW_CAPACITY: u64 = BASE + 0x028;
+    /// Reset value and fields of FLOW_CAPACITY.
+    pub mod flow_capacity {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Number of flow state slots (ro)
+    pub const FLOW_SLOTS: u64 = BASE + 0x02c;
+    /// Reset value and fields of FLOW_SLOTS.
+    pub mod flow_slots {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames on the client port cut by the length guard (ro)
+    pub const OVERSIZE_C: u64 = BASE + 0x030;
+    /// Reset value and fields of OVERSIZE_C.
+    pub mod oversize_c {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames on the server port cut by the length guard (ro)
+    pub const OVERSIZE_S: u64 = BASE + 0x034;
+    /// Reset value and fields of OVERSIZE_S.
+    pub mod oversize_s {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames the client-to-server rewriter passed unchanged (unusable header offsets) (ro)
+    pub const RW_BYPASS_C: u64 = BASE + 0x038;
+    /// Reset value and fields of RW_BYPASS_C.
+    pub mod rw_bypass_c {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames the server-to-client rewriter passed unchanged (unusable header offsets) (ro)
+    pub const RW_BYPASS_S: u64 = BASE + 0x03c;
+    /// Reset value and fields of RW_BYPASS_S.
+    pub mod rw_bypass_s {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames whose TCP option list the client-to-server rewriter could not walk to the end (ro)
+    pub const RW_OPT_ERR_C: u64 = BASE + 0x040;
+    /// Reset value and fields of RW_OPT_ERR_C.
+    pub mod rw_opt_err_c {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames whose TCP option list the server-to-client rewriter could not walk to the end (ro)
+    pub const RW_OPT_ERR_S: u64 = BASE + 0x044;
+    /// Reset value and fields of RW_OPT_ERR_S.
+    pub mod rw_opt_err_s {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Flow counter and last-seen updates lost (ro)
+    pub const UPD_DROPS: u64 = BASE + 0x048;
+    /// Reset value and fields of UPD_DROPS.
+    pub mod upd_drops {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Virtual service IPv4 address (host order) (rw)
+    pub const VIP_ADDR: u64 = BASE + 0x100;
+    /// Number of VIP_ADDR elements.
+    pub const VIP_ADDR_COUNT: usize = 8;
+    /// Byte distance between VIP_ADDR elements.
+    pub const VIP_ADDR_STRIDE: u64 = 8;
+    /// Reset value and fields of VIP_ADDR.
+    pub mod vip_addr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Virtual service TCP port and enable (rw)
+    pub const VIP_PORT: u64 = BASE + 0x104;
+    /// Number of VIP_PORT elements.
+    pub const VIP_PORT_COUNT: usize = 8;
+    /// Byte distance between VIP_PORT elements.
+    pub const VIP_PORT_STRIDE: u64 = 8;
+    /// Reset value and fields of VIP_PORT.
+    pub mod vip_port {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// TCP port
+        pub const PORT_SHIFT: u32 = 0;
+        /// Mask of PORT (unshifted).
+        pub const PORT_MASK: u32 = 0xffff;
+        /// Virtual service in use
+        pub const ENABLE_SHIFT: u32 = 31;
+        /// Mask of ENABLE (unshifted).
+        pub const ENABLE_MASK: u32 = 0x1;
+    }
+    /// Card-owned server-side IPv4 address (host order): the source of server connections (rw)
+    pub const LOCAL_ADDR: u64 = BASE + 0x180;
+    /// Number of LOCAL_ADDR elements.
+    pub const LOCAL_ADDR_COUNT: usize = 4;
+    /// Byte distance between LOCAL_ADDR elements.
+    pub const LOCAL_ADDR_STRIDE: u64 = 8;
+    /// Reset value and fields of LOCAL_ADDR.
+    pub mod local_addr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Card-owned server-side address enable (rw)
+    pub const LOCAL_CTRL: u64 = BASE + 0x184;
+    /// Number of LOCAL_CTRL elements.
+    pub const LOCAL_CTRL_COUNT: usize = 4;
+    /// Byte distance between LOCAL_CTRL elements.
+    pub const LOCAL_CTRL_STRIDE: u64 = 8;
+    /// Reset value and fields of LOCAL_CTRL.
+    pub mod local_ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Address in use
+        pub const ENABLE_SHIFT: u32 = 31;
+        /// Mask of ENABLE (unshifted).
+        pub const ENABLE_MASK: u32 = 0x1;
+    }
+}
+
+/// Flow table and flow state commands
+pub mod flow {
+    /// BAR0 offset of the block.
+    pub const BASE: u64 = 0x07000;
+    /// Block type (31:16) and version (15:0) (ro)
+    pub const BLKID: u64 = BASE;
+    /// Reset value and fields of BLKID.
+    pub mod blkid {
+        /// Reset value.
+        pub const RESET: u32 = 0x00110100;
+    }
+    /// Command key: source IPv4 address (host order) (rw)
+    pub const KEY_SRC_IP: u64 = BASE + 0x004;
+    /// Reset value and fields of KEY_SRC_IP.
+    pub mod key_src_ip {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Command key: destination IPv4 address (host order) (rw)
+    pub const KEY_DST_IP: u64 = BASE + 0x008;
+    /// Reset value and fields of KEY_DST_IP.
+    pub mod key_dst_ip {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Command key: TCP ports (rw)
+    pub const KEY_PORTS: u64 = BASE + 0x00c;
+    /// Reset value and fields of KEY_PORTS.
+    pub mod key_ports {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Destination port
+        pub const DST_PORT_SHIFT: u32 = 0;
+        /// Mask of DST_PORT (unshifted).
+        pub const DST_PORT_MASK: u32 = 0xffff;
+        /// Source port
+        pub const SRC_PORT_SHIFT: u32 = 16;
+        /// Mask of SRC_PORT (unshifted).
+        pub const SRC_PORT_MASK: u32 = 0xffff;
+    }
+    /// INSERT value: flow state slot and half (rw)
+    pub const VALUE: u64 = BASE + 0x010;
+    /// Reset value and fields of VALUE.
+    pub mod value {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Flow state slot
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xffff;
+        /// Flow half: 0 client, 1 server
+        pub const DIR_SHIFT: u32 = 16;
+        /// Mask of DIR (unshifted).
+        pub const DIR_MASK: u32 = 0x1;
+    }
+    /// Flow table command: a write starts it (ignored while STATUS.BUSY) (wo)
+    pub const CMD: u64 = BASE + 0x014;
+    /// Reset value and fields of CMD.
+    pub mod cmd {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Operation
+        pub const OP_SHIFT: u32 = 0;
+        /// Mask of OP (unshifted).
+        pub const OP_MASK: u32 = 0x3;
+        /// OP = LOOKUP: Look up KEY_*
+        pub const OP_LOOKUP: u32 = 0;
+        /// OP = INSERT: Insert KEY_* with VALUE
+        pub const OP_INSERT: u32 = 1;
+        /// OP = DELETE: Delete KEY_*
+        pub const OP_DELETE: u32 = 2;
+        /// OP = CLEAR: Remove every entry
+        pub const OP_CLEAR: u32 = 3;
+    }
+    /// Flow table command status (ro)
+    pub const STATUS: u64 = BASE + 0x018;
+    /// Reset value and fields of STATUS.
+    pub mod status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// A command is running
+        pub const BUSY_SHIFT: u32 = 0;
+        /// Mask of BUSY (unshifted).
+        pub const BUSY_MASK: u32 = 0x1;
+        /// The table has been initialised after reset
+        pub const INIT_DONE_SHIFT: u32 = 1;
+        /// Mask of INIT_DONE (unshifted).
+        pub const INIT_DONE_MASK: u32 = 0x1;
+        /// Result of the last command
+        pub const RESULT_SHIFT: u32 = 8;
+        /// Mask of RESULT (unshifted).
+        pub const RESULT_MASK: u32 = 0x3;
+        /// RESULT = OK: Done
+        pub const RESULT_OK: u32 = 0;
+        /// RESULT = EXISTS: INSERT: the key is already in the table
+        pub const RESULT_EXISTS: u32 = 1;
+        /// RESULT = BUCKET_FULL: INSERT: every way of the bucket is used
+        pub const RESULT_BUCKET_FULL: u32 = 2;
+        /// RESULT = NOT_FOUND: LOOKUP or DELETE: the key is not in the table
+        pub const RESULT_NOT_FOUND: u32 = 3;
+        /// Way of the bucket the last command hit or used
+        pub const WAY_SHIFT: u32 = 12;
+        /// Mask of WAY (unshifted).
+        pub const WAY_MASK: u32 = 0x3;
+    }
+    /// Entry found by the last LOOKUP (on EXISTS: the entry already stored) (ro)
+    pub const RESULT: u64 = BASE + 0x01c;
+    /// Reset value and fields of RESULT.
+    pub mod result {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Flow state slot
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xffff;
+        /// Flow half: 0 client, 1 server
+        pub const DIR_SHIFT: u32 = 16;
+        /// Mask of DIR (unshifted).
+        pub const DIR_MASK: u32 = 0x1;
+    }
+    /// Bucket (hash) of the last command's key (ro)
+    pub const BUCKET: u64 = BASE + 0x020;
+    /// Reset value and fields of BUCKET.
+    pub mod bucket {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Entries in the table (ro)
+    pub const ENTRIES: u64 = BASE + 0x024;
+    /// Reset value and fields of ENTRIES.
+    pub mod entries {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Successful INSERT commands (ro)
+    pub const INSERTS: u64 = BASE + 0x028;
+    /// Reset value and fields of INSERTS.
+    pub mod inserts {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Successful DELETE commands (ro)
+    pub const DELETES: u64 = BASE + 0x02c;
+    /// Reset value and fields of DELETES.
+    pub mod deletes {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// INSERT commands refused with EXISTS (ro)
+    pub const EXISTS: u64 = BASE + 0x030;
+    /// Reset value and fields of EXISTS.
+    pub mod exists {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// INSERT commands refused with BUCKET_FULL (ro)
+    pub const BUCKET_FULL: u64 = BASE + 0x034;
+    /// Reset value and fields of BUCKET_FULL.
+    pub mod bucket_full {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// LOOKUP and DELETE commands that ended with NOT_FOUND (ro)
+    pub const NOT_FOUND: u64 = BASE + 0x038;
+    /// Reset value and fields of NOT_FOUND.
+    pub mod not_found {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Flow state slot for STATE_CMD (rw)
+    pub const STATE_SLOT: u64 = BASE + 0x040;
+    /// Reset value and fields of STATE_SLOT.
+    pub mod state_slot {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Flow state slot
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xffff;
+    }
+    /// Flow state command: a write starts it (ignored while STATE_STATUS.BUSY) (wo)
+    pub const STATE_CMD: u64 = BASE + 0x044;
+    /// Reset value and fields of STATE_CMD.
+    pub mod state_cmd {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Operation
+        pub const OP_SHIFT: u32 = 0;
+        /// Mask of OP (unshifted).
+        pub const OP_MASK: u32 = 0x3;
+        /// OP = READ: Read the slot into STATE_STATIC and STATE_DYN
+        pub const OP_READ: u32 = 0;
+        /// OP = WRITE: Write STATE_STATIC and STATE_DYN to the slot
+        pub const OP_WRITE: u32 = 1;
+        /// OP = WRITE_STATIC: Write STATE_STATIC to the slot; the slot's counters are kept
+        pub const OP_WRITE_STATIC: u32 = 2;
+    }
+    /// Flow state command status (ro)
+    pub const STATE_STATUS: u64 = BASE + 0x048;
+    /// Reset value and fields of STATE_STATUS.
+    pub mod state_status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// A command is running
+        pub const BUSY_SHIFT: u32 = 0;
+        /// Mask of BUSY (unshifted).
+        pub const BUSY_MASK: u32 = 0x1;
+    }
+    /// Static flow entry words (state, translation, both halves; layout in docs/datapath.md) (rw)
+    pub const STATE_STATIC: u64 = BASE + 0x100;
+    /// Number of STATE_STATIC elements.
+    pub const STATE_STATIC_COUNT: usize = 13;
+    /// Byte distance between STATE_STATIC elements.
+    pub const STATE_STATIC_STRIDE: u64 = 4;
+    /// Reset value and fields of STATE_STATIC.
+    pub mod state_static {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Dynamic flow entry words: last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits) (rw)
+    pub const STATE_DYN: u64 = BASE + 0x140;
+    /// Number of STATE_DYN elements.
+    pub const STATE_DYN_COUNT: usize = 6;
+    /// Byte distance between STATE_DYN elements.
+    pub const STATE_DYN_STRIDE: u64 = 4;
+    /// Reset value and fields of STATE_DYN.
+    pub mod state_dyn {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+}
+
+/// L7 rule banks (double buffered) and request matching
+pub mod l7 {
+    /// BAR0 offset of the block.
+    pub const BASE: u64 = 0x08000;
+    /// Block type (31:16) and version (15:0) (ro)
+    pub const BLKID: u64 = BASE;
+    /// Reset value and fields of BLKID.
+    pub mod blkid {
+        /// Reset value.
+        pub const RESET: u32 = 0x00120100;
+    }
+    /// Rule index for DATA (rw)
+    pub const RULE: u64 = BASE + 0x004;
+    /// Reset value and fields of RULE.
+    pub mod rule {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Rule index
+        pub const INDEX_SHIFT: u32 = 0;
+        /// Mask of INDEX (unshifted).
+        pub const INDEX_MASK: u32 = 0xff;
+    }
+    /// Rule word index for DATA (rw)
+    pub const WORD: u64 = BASE + 0x008;
+    /// Reset value and fields of WORD.
+    pub mod word {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Word index within the rule
+        pub const INDEX_SHIFT: u32 = 0;
+        /// Mask of INDEX (unshifted).
+        pub const INDEX_MASK: u32 = 0xff;
+    }
+    /// Writes word WORD of rule RULE in the inactive bank (wo)
+    pub const DATA: u64 = BASE + 0x00c;
+    /// Reset value and fields of DATA.
+    pub mod data {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Bank switch (wo)
+    pub const SWITCH: u64 = BASE + 0x010;
+    /// Reset value and fields of SWITCH.
+    pub mod switch {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Write 1: the inactive bank becomes active
+        pub const SWITCH_SHIFT: u32 = 0;
+        /// Mask of SWITCH (unshifted).
+        pub const SWITCH_MASK: u32 = 0x1;
+    }
+    /// Rule bank and request buffer status (ro)
+    pub const STATUS: u64 = BASE + 0x014;
+    /// Reset value and fields of STATUS.
+    pub mod status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Bank the matcher uses
+        pub const ACTIVE_BANK_SHIFT: u32 = 0;
+        /// Mask of ACTIVE_BANK (unshifted).
+        pub const ACTIVE_BANK_MASK: u32 = 0x1;
+        /// The inactive bank is still in use by a running match
+        pub const INACTIVE_BUSY_SHIFT: u32 = 1;
+        /// Mask of INACTIVE_BUSY (unshifted).
+        pub const INACTIVE_BUSY_MASK: u32 = 0x1;
+        /// A rule word write is pending
+        pub const WR_PENDING_SHIFT: u32 = 2;
+        /// Mask of WR_PENDING (unshifted).
+        pub const WR_PENDING_MASK: u32 = 0x1;
+        /// The request buffer is being matched (L7.CMD)
+        pub const BUF_BUSY_SHIFT: u32 = 3;
+        /// Mask of BUF_BUSY (unshifted).
+        pub const BUF_BUSY_MASK: u32 = 0x1;
+    }
+    /// L7 build parameters (ro)
+    pub const PARAMS: u64 = BASE + 0x018;
+    /// Reset value and fields of PARAMS.
+    pub mod params {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Rules per bank
+        pub const RULES_SHIFT: u32 = 0;
+        /// Mask of RULES (unshifted).
+        pub const RULES_MASK: u32 = 0xffff;
+        /// Longest pattern in bytes
+        pub const PAT_MAX_SHIFT: u32 = 16;
+        /// Mask of PAT_MAX (unshifted).
+        pub const PAT_MAX_MASK: u32 = 0xffff;
+    }
+    /// Request buffer write pointer (rw)
+    pub const BUF_PTR: u64 = BASE + 0x020;
+    /// Reset value and fields of BUF_PTR.
+    pub mod buf_ptr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// 32-bit word index in the 1 KiB request buffer
+        pub const WORD_SHIFT: u32 = 0;
+        /// Mask of WORD (unshifted).
+        pub const WORD_MASK: u32 = 0xff;
+    }
+    /// Writes a request buffer word at BUF_PTR, then BUF_PTR += 1 (bytes little-endian) (wo)
+    pub const BUF_DATA: u64 = BASE + 0x024;
+    /// Reset value and fields of BUF_DATA.
+    pub mod buf_data {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Matches the request buffer; the result arrives as an EVQ REQUEST_MATCHED event (wo)
+    pub const CMD: u64 = BASE + 0x028;
+    /// Reset value and fields of CMD.
+    pub mod cmd {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Number of buffer bytes to match
+        pub const LEN_SHIFT: u32 = 0;
+        /// Mask of LEN (unshifted).
+        pub const LEN_MASK: u32 = 0xffff;
+        /// Tag returned in the event
+        pub const TAG_SHIFT: u32 = 16;
+        /// Mask of TAG (unshifted).
+        pub const TAG_MASK: u32 = 0xffff;
+    }
+    /// Request segments fed by the data path (ro)
+    pub const REQUESTS: u64 = BASE + 0x02c;
+    /// Reset value and fields of REQUESTS.
+    pub mod requests {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Buffer match commands (CMD writes) (ro)
+    pub const COMMANDS: u64 = BASE + 0x030;
+    /// Reset value and fields of COMMANDS.
+    pub mod commands {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+}
+
+/// Punt ring: frames for the firmware
+pub mod punt {
+    /// BAR0 offset of the block.
+    pub const BASE: u64 = 0x09000;
+    /// Block type (31:16) and version (15:0) (ro)
+    pub const BLKID: u64 = BASE;
+    /// Reset value and fields of BLKID.
+    pub mod blkid {
+        /// Reset value.
+        pub const RESET: u32 = 0x00130100;
+    }
+    /// Producer index (modulo 2*SLOTS) (ro)
+    pub const PROD: u64 = BASE + 0x004;
+    /// Reset value and fields of PROD.
+    pub mod prod {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Consumer index (modulo 2*SLOTS); write the new consumer index to free slots (rw)
+    pub const CONS: u64 = BASE + 0x008;
+    /// Reset value and fields of CONS.
+    pub mod cons {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Punt ring build parameters (ro)
+    pub const PARAMS: u64 = BASE + 0x00c;
+    /// Reset value and fields of PARAMS.
+    pub mod params {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Number of slots
+        pub const SLOTS_SHIFT: u32 = 0;
+        /// Mask of SLOTS (unshifted).
+        pub const SLOTS_MASK: u32 = 0xffff;
+        /// Bytes per slot
+        pub const SLOT_BYTES_SHIFT: u32 = 16;
+        /// Mask of SLOT_BYTES (unshifted).
+        pub const SLOT_BYTES_MASK: u32 = 0xffff;
+    }
+    /// Read pointer for RD_DATA (rw)
+    pub const RD_PTR: u64 = BASE + 0x010;
+    /// Reset value and fields of RD_PTR.
+    pub mod rd_ptr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Word index within the slot or descriptor
+        pub const WORD_SHIFT: u32 = 0;
+        /// Mask of WORD (unshifted).
+        pub const WORD_MASK: u32 = 0x3ff;
+        /// Slot
+        pub const SLOT_SHIFT: u32 = 16;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xff;
+        /// 1 reads the slot's descriptor (word 0 length and flag, words 1-4 punt record), 0 the frame data
+        pub const DESC_SHIFT: u32 = 31;
+        /// Mask of DESC (unshifted).
+        pub const DESC_MASK: u32 = 0x1;
+    }
+    /// Word at RD_PTR; each read advances RD_PTR.WORD (ro)
+    pub const RD_DATA: u64 = BASE + 0x014;
+    /// Reset value and fields of RD_DATA.
+    pub mod rd_data {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames queued (ro)
+    pub const FRAMES: u64 = BASE + 0x018;
+    /// Reset value and fields of FRAMES.
+    pub mod frames {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames dropped: ring full (ro)
+    pub const DROP_FULL: u64 = BASE + 0x01c;
+    /// Reset value and fields of DROP_FULL.
+    pub mod drop_full {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames dropped: longer than a slot (ro)
+    pub const DROP_LONG: u64 = BASE + 0x020;
+    /// Reset value and fields of DROP_LONG.
+    pub mod drop_long {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// CONS writes ignored (value outside the current CONS..PROD range) (ro)
+    pub const BAD_CONS: u64 = BASE + 0x024;
+    /// Reset value and fields of BAD_CONS.
+    pub mod bad_cons {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+}
+
+/// Inject rings: frames from the firmware, one ring per port
+pub mod inject {
+    /// BAR0 offset of the block.
+    pub const BASE: u64 = 0x0a000;
+    /// Block type (31:16) and version (15:0) (ro)
+    pub const BLKID: u64 = BASE;
+    /// Reset value and fields of BLKID.
+    pub mod blkid {
+        /// Reset value.
+        pub const RESET: u32 = 0x00140100;
+    }
+    /// Ring selection: the registers below act on that port's ring (rw)
+    pub const SEL: u64 = BASE + 0x004;
+    /// Reset value and fields of SEL.
+    pub mod sel {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// 0 client port, 1 server port
+        pub const PORT_SHIFT: u32 = 0;
+        /// Mask of PORT (unshifted).
+        pub const PORT_MASK: u32 = 0x1;
+    }
+    /// Producer index (modulo 2*SLOTS) (ro)
+    pub const PROD: u64 = BASE + 0x008;
+    /// Reset value and fields of PROD.
+    pub mod prod {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Consumer index (modulo 2*SLOTS) (ro)
+    pub const CONS: u64 = BASE + 0x00c;
+    /// Reset value and fields of CONS.
+    pub mod cons {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Inject ring build parameters (ro)
+    pub const PARAMS: u64 = BASE + 0x010;
+    /// Reset value and fields of PARAMS.
+    pub mod params {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Number of slots
+        pub const SLOTS_SHIFT: u32 = 0;
+        /// Mask of SLOTS (unshifted).
+        pub const SLOTS_MASK: u32 = 0xffff;
+        /// Bytes per slot
+        pub const SLOT_BYTES_SHIFT: u32 = 16;
+        /// Mask of SLOT_BYTES (unshifted).
+        pub const SLOT_BYTES_MASK: u32 = 0xffff;
+    }
+    /// Write pointer for WR_DATA in slot PROD mod SLOTS (rw)
+    pub const WR_PTR: u64 = BASE + 0x014;
+    /// Reset value and fields of WR_PTR.
+    pub mod wr_ptr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Word index within the slot
+        pub const WORD_SHIFT: u32 = 0;
+        /// Mask of WORD (unshifted).
+        pub const WORD_MASK: u32 = 0x3ff;
+    }
+    /// Writes a frame word at WR_PTR, then WR_PTR += 1 (bytes little-endian) (wo)
+    pub const WR_DATA: u64 = BASE + 0x018;
+    /// Reset value and fields of WR_DATA.
+    pub mod wr_data {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frame length and checksum offload for COMMIT (rw)
+    pub const COMMIT_LEN: u64 = BASE + 0x01c;
+    /// Reset value and fields of COMMIT_LEN.
+    pub mod commit_len {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Frame length in bytes
+        pub const LEN_SHIFT: u32 = 0;
+        /// Mask of LEN (unshifted).
+        pub const LEN_MASK: u32 = 0xffff;
+        /// Fill in the IPv4 header checksum
+        pub const CSUM_IP_SHIFT: u32 = 16;
+        /// Mask of CSUM_IP (unshifted).
+        pub const CSUM_IP_MASK: u32 = 0x1;
+        /// Fill in the TCP checksum
+        pub const CSUM_TCP_SHIFT: u32 = 17;
+        /// Mask of CSUM_TCP (unshifted).
+        pub const CSUM_TCP_MASK: u32 = 0x1;
+    }
+    /// Header offsets for checksum offload (rw)
+    pub const COMMIT_OFF: u64 = BASE + 0x020;
+    /// Reset value and fields of COMMIT_OFF.
+    pub mod commit_off {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// IPv4 header offset in bytes
+        pub const IP_OFF_SHIFT: u32 = 0;
+        /// Mask of IP_OFF (unshifted).
+        pub const IP_OFF_MASK: u32 = 0xffff;
+        /// TCP header offset in bytes
+        pub const L4_OFF_SHIFT: u32 = 16;
+        /// Mask of L4_OFF (unshifted).
+        pub const L4_OFF_MASK: u32 = 0xffff;
+    }
+    /// Queues the frame with COMMIT_LEN and COMMIT_OFF; WR_PTR returns to 0 (wo)
+    pub const COMMIT: u64 = BASE + 0x024;
+    /// Reset value and fields of COMMIT.
+    pub mod commit {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// End of the TCP segment in bytes (checksum range end)
+        pub const L4_END_SHIFT: u32 = 0;
+        /// Mask of L4_END (unshifted).
+        pub const L4_END_MASK: u32 = 0xffff;
+    }
+    /// Inject ring status (ro)
+    pub const STATUS: u64 = BASE + 0x028;
+    /// Reset value and fields of STATUS.
+    pub mod status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// A slot is free
+        pub const READY_SHIFT: u32 = 0;
+        /// Mask of READY (unshifted).
+        pub const READY_MASK: u32 = 0x1;
+    }
+    /// Frames sent (ro)
+    pub const FRAMES: u64 = BASE + 0x02c;
+    /// Reset value and fields of FRAMES.
+    pub mod frames {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// COMMIT writes not queued (bad length or checksum offsets) (ro)
+    pub const BAD_COMMIT: u64 = BASE + 0x030;
+    /// Reset value and fields of BAD_COMMIT.
+    pub mod bad_commit {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+}
+
+/// Event queue: hardware to firmware
+pub mod evq {
+    /// BAR0 offset of the block.
+    pub const BASE: u64 = 0x0b000;
+    /// Block type (31:16) and version (15:0) (ro)
+    pub const BLKID: u64 = BASE;
+    /// Reset value and fields of BLKID.
+    pub mod blkid {
+        /// Reset value.
+        pub const RESET: u32 = 0x00150100;
+    }
+    /// Records in the queue (ro)
+    pub const LEVEL: u64 = BASE + 0x004;
+    /// Reset value and fields of LEVEL.
+    pub mod level {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Head record information (ro)
+    pub const HEAD_INFO: u64 = BASE + 0x008;
+    /// Reset value and fields of HEAD_INFO.
+    pub mod head_info {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Source of the head record
+        pub const SRC_SHIFT: u32 = 0;
+        /// Mask of SRC (unshifted).
+        pub const SRC_MASK: u32 = 0x3;
+        /// The queue is not empty; HEAD holds a record
+        pub const VALID_SHIFT: u32 = 31;
+        /// Mask of VALID (unshifted).
+        pub const VALID_MASK: u32 = 0x1;
+    }
+    /// Event queue build parameters (ro)
+    pub const PARAMS: u64 = BASE + 0x00c;
+    /// Reset value and fields of PARAMS.
+    pub mod params {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Queue depth in records
+        pub const DEPTH_SHIFT: u32 = 0;
+        /// Mask of DEPTH (unshifted).
+        pub const DEPTH_MASK: u32 = 0xffff;
+    }
+    /// Head record words (word 0 bits 7:0 = type, docs/datapath.md) (ro)
+    pub const HEAD: u64 = BASE + 0x010;
+    /// Number of HEAD elements.
+    pub const HEAD_COUNT: usize = 4;
+    /// Byte distance between HEAD elements.
+    pub const HEAD_STRIDE: u64 = 4;
+    /// Reset value and fields of HEAD.
+    pub mod head {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Any write removes the head record (wo)
+    pub const POP: u64 = BASE + 0x020;
+    /// Reset value and fields of POP.
+    pub mod pop {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Records queued (ro)
+    pub const PUSHED: u64 = BASE + 0x024;
+    /// Reset value and fields of PUSHED.
+    pub mod pushed {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Records lost: queue full (ro)
+    pub const OVERFLOW: u64 = BASE + 0x028;
+    /// Reset value and fields of OVERFLOW.
+    pub mod overflow {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+}
+
+/// Statistics: 64-bit counters, consistent snapshot
+pub mod stats {
+    /// BAR0 offset of the block.
+    pub const BASE: u64 = 0x0c000;
+    /// Block type (31:16) and version (15:0) (ro)
+    pub const BLKID: u64 = BASE;
+    /// Reset value and fields of BLKID.
+    pub mod blkid {
+        /// Reset value.
+        pub const RESET: u32 = 0x00160100;
+    }
+    /// Snapshot control (rw)
+    pub const CTRL: u64 = BASE + 0x004;
+    /// Reset value and fields of CTRL.
+    pub mod ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Write 1: copy every counter into the snapshot (reads 0)
+        pub const SNAPSHOT_SHIFT: u32 = 0;
+        /// Mask of SNAPSHOT (unshifted).
+        pub const SNAPSHOT_MASK: u32 = 0x1;
+        /// A snapshot also clears the counters
+        pub const CLEAR_ON_SNAPSHOT_SHIFT: u32 = 1;
+        /// Mask of CLEAR_ON_SNAPSHOT (unshifted).
+        pub const CLEAR_ON_SNAPSHOT_MASK: u32 = 0x1;
+        /// Write 1: clear every counter (reads 0)
+        pub const CLEAR_ALL_SHIFT: u32 = 2;
+        /// Mask of CLEAR_ALL (unshifted).
+        pub const CLEAR_ALL_MASK: u32 = 0x1;
+    }
+    /// Statistics status (ro)
+    pub const STATUS: u64 = BASE + 0x008;
+    /// Reset value and fields of STATUS.
+    pub mod status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Counters have been cleared after reset
+        pub const INIT_DONE_SHIFT: u32 = 0;
+        /// Mask of INIT_DONE (unshifted).
+        pub const INIT_DONE_MASK: u32 = 0x1;
+        /// A RD_IDX read is running
+        pub const RD_BUSY_SHIFT: u32 = 1;
+        /// Mask of RD_BUSY (unshifted).
+        pub const RD_BUSY_MASK: u32 = 0x1;
+    }
+    /// Snapshot read: a write reads that counter from the snapshot into RD_LO and RD_HI (rw)
+    pub const RD_IDX: u64 = BASE + 0x00c;
+    /// Reset value and fields of RD_IDX.
+    pub mod rd_idx {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Counter index (docs/datapath.md)
+        pub const INDEX_SHIFT: u32 = 0;
+        /// Mask of INDEX (unshifted).
+        pub const INDEX_MASK: u32 = 0xff;
+    }
+    /// Counter bits 31:0 read by RD_IDX (ro)
+    pub const RD_LO: u64 = BASE + 0x010;
+    /// Reset value and fields of RD_LO.
+    pub mod rd_lo {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Counter bits 63:32 read by RD_IDX (ro)
+    pub const RD_HI: u64 = BASE + 0x014;
+    /// Reset value and fields of RD_HI.
+    pub mod rd_hi {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Snapshots taken (ro)
+    pub const SNAPSHOTS: u64 = BASE + 0x018;
+    /// Reset value and fields of SNAPSHOTS.
+    pub mod snapshots {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Statistics build parameters (ro)
+    pub const PARAMS: u64 = BASE + 0x01c;
+    /// Reset value and fields of PARAMS.
+    pub mod params {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Number of counters
+        pub const COUNTERS_SHIFT: u32 = 0;
+        /// Mask of COUNTERS (unshifted).
+        pub const COUNTERS_MASK: u32 = 0xffff;
     }
 }

@@ -61,6 +61,69 @@ impl core::fmt::Debug for Logbuf {
 }
 #[doc = "Firmware log ring memory (byte-writable by the core, readable by the host)"]
 pub mod logbuf;
+#[doc = "Data-path configuration and status: port MACs, virtual services, punt policy, guard counters"]
+pub type Dp = crate::Periph<dp::RegisterBlock, 0xf000_6000>;
+impl core::fmt::Debug for Dp {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.debug_struct("Dp").finish()
+    }
+}
+#[doc = "Data-path configuration and status: port MACs, virtual services, punt policy, guard counters"]
+pub mod dp;
+#[doc = "Flow table and flow state commands"]
+pub type Flow = crate::Periph<flow::RegisterBlock, 0xf000_7000>;
+impl core::fmt::Debug for Flow {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.debug_struct("Flow").finish()
+    }
+}
+#[doc = "Flow table and flow state commands"]
+pub mod flow;
+#[doc = "L7 rule banks (double buffered) and request matching"]
+pub type L7 = crate::Periph<l7::RegisterBlock, 0xf000_8000>;
+impl core::fmt::Debug for L7 {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.debug_struct("L7").finish()
+    }
+}
+#[doc = "L7 rule banks (double buffered) and request matching"]
+pub mod l7;
+#[doc = "Punt ring: frames for the firmware"]
+pub type Punt = crate::Periph<punt::RegisterBlock, 0xf000_9000>;
+impl core::fmt::Debug for Punt {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.debug_struct("Punt").finish()
+    }
+}
+#[doc = "Punt ring: frames for the firmware"]
+pub mod punt;
+#[doc = "Inject rings: frames from the firmware, one ring per port"]
+pub type Inject = crate::Periph<inject::RegisterBlock, 0xf000_a000>;
+impl core::fmt::Debug for Inject {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.debug_struct("Inject").finish()
+    }
+}
+#[doc = "Inject rings: frames from the firmware, one ring per port"]
+pub mod inject;
+#[doc = "Event queue: hardware to firmware"]
+pub type Evq = crate::Periph<evq::RegisterBlock, 0xf000_b000>;
+impl core::fmt::Debug for Evq {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.debug_struct("Evq").finish()
+    }
+}
+#[doc = "Event queue: hardware to firmware"]
+pub mod evq;
+#[doc = "Statistics: 64-bit counters, consistent snapshot"]
+pub type Stats = crate::Periph<stats::RegisterBlock, 0xf000_c000>;
+impl core::fmt::Debug for Stats {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        f.debug_struct("Stats").finish()
+    }
+}
+#[doc = "Statistics: 64-bit counters, consistent snapshot"]
+pub mod stats;
 #[no_mangle]
 static mut DEVICE_PERIPHERALS: bool = false;
 #[doc = r" All the peripherals."]
@@ -78,6 +141,20 @@ pub struct Peripherals {
     pub log: Log,
     #[doc = "LOGBUF"]
     pub logbuf: Logbuf,
+    #[doc = "DP"]
+    pub dp: Dp,
+    #[doc = "FLOW"]
+    pub flow: Flow,
+    #[doc = "L7"]
+    pub l7: L7,
+    #[doc = "PUNT"]
+    pub punt: Punt,
+    #[doc = "INJECT"]
+    pub inject: Inject,
+    #[doc = "EVQ"]
+    pub evq: Evq,
+    #[doc = "STATS"]
+    pub stats: Stats,
 }
 impl Peripherals {
     #[doc = r" Returns all the peripherals *once*."]
@@ -106,6 +183,13 @@ impl Peripherals {
             mbox: Mbox::steal(),
             log: Log::steal(),
             logbuf: Logbuf::steal(),
+            dp: Dp::steal(),
+            flow: Flow::steal(),
+            l7: L7::steal(),
+            punt: Punt::steal(),
+            inject: Inject::steal(),
+            evq: Evq::steal(),
+            stats: Stats::steal(),
         }
     }
 }

@@ -271,8 +271,10 @@ fn markdown(dev: &Device, blocks: &[Block]) -> String {
             "| offset | register | access | reset | description |\n|---|---|---|---|---|"
         );
         for r in &b.regs {
+            // Arrays of adjacent words just show their length; interleaved ones their stride.
             let name = match r.count {
-                Some((n, _)) => format!("{}[0..{n}]", r.name),
+                Some((n, 4)) => format!("{}[0..{n}]", r.name),
+                Some((n, stride)) => format!("{}[0..{n}], stride {stride:#x}", r.name),
                 None => r.name.clone(),
             };
             let _ = writeln!(

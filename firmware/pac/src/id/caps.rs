@@ -37,7 +37,7 @@ impl crate::RegisterSpec for CapsSpec {
 }
 #[doc = "`read()` method returns [`caps::R`](R) reader structure"]
 impl crate::Readable for CapsSpec {}
-#[doc = "`reset()` method sets CAPS to value 0x07"]
+#[doc = "`reset()` method sets CAPS to value 0x0107"]
 impl crate::Resettable for CapsSpec {
-    const RESET_VALUE: u32 = 0x07;
+    const RESET_VALUE: u32 = 0x0107;
 }

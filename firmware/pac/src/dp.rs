@@ -1,0 +1,343 @@
+#[repr(C)]
+#[doc = "Register block"]
+pub struct RegisterBlock {
+    blkid: Blkid,
+    ctrl: Ctrl,
+    punt_policy: PuntPolicy,
+    now: Now,
+    mac_c_lo: MacCLo,
+    mac_c_hi: MacCHi,
+    mac_s_lo: MacSLo,
+    mac_s_hi: MacSHi,
+    params: Params,
+    max_frame: MaxFrame,
+    flow_capacity: FlowCapacity,
+    flow_slots: FlowSlots,
+    oversize_c: OversizeC,
+    oversize_s: OversizeS,
+    rw_bypass_c: RwBypassC,
+    rw_bypass_s: RwBypassS,
+    rw_opt_err_c: RwOptErrC,
+    rw_opt_err_s: RwOptErrS,
+    upd_drops: UpdDrops,
+    _reserved19: [u8; 0xb4],
+    vip_addr: (),
+    _reserved20: [u8; 0x04],
+    vip_port: (),
+    _reserved21: [u8; 0x7c],
+    local_addr: (),
+    _reserved22: [u8; 0x04],
+    local_ctrl: (),
+}
+impl RegisterBlock {
+    #[doc = "0x00 - Block type (31:16) and version (15:0)"]
+    #[inline(always)]
+    pub const fn blkid(&self) -> &Blkid {
+        &self.blkid
+    }
+    #[doc = "0x04 - Data-path control"]
+    #[inline(always)]
+    pub const fn ctrl(&self) -> &Ctrl {
+        &self.ctrl
+    }
+    #[doc = "0x08 - What happens to frames that are not virtual-service or server-side TCP: 1 punts to the firmware, 0 drops"]
+    #[inline(always)]
+    pub const fn punt_policy(&self) -> &PuntPolicy {
+        &self.punt_policy
+    }
+    #[doc = "0x0c - Data-path time: cycle counter bits 47:16 (the time stamp of flow entries, punt records and events)"]
+    #[inline(always)]
+    pub const fn now(&self) -> &Now {
+        &self.now
+    }
+    #[doc = "0x10 - Client-port MAC address bits 31:0 (the MAC as a 48-bit number: bits 47:40 are the first byte on the wire)"]
+    #[inline(always)]
+    pub const fn mac_c_lo(&self) -> &MacCLo {
+        &self.mac_c_lo
+    }
+    #[doc = "0x14 - Client-port MAC address bits 47:32 in 15:0"]
+    #[inline(always)]
+    pub const fn mac_c_hi(&self) -> &MacCHi {
+        &self.mac_c_hi
+    }
+    #[doc = "0x18 - Server-port MAC address bits 31:0 (the MAC as a 48-bit number: bits 47:40 are the first byte on the wire)"]
+    #[inline(always)]
+    pub const fn mac_s_lo(&self) -> &MacSLo {
+        &self.mac_s_lo
+    }
+    #[doc = "0x1c - Server-port MAC address bits 47:32 in 15:0"]
+    #[inline(always)]
+    pub const fn mac_s_hi(&self) -> &MacSHi {
+        &self.mac_s_hi
+    }
+    #[doc = "0x20 - Data-path build parameters"]
+    #[inline(always)]
+    pub const fn params(&self) -> &Params {
+        &self.params
+    }
+    #[doc = "0x24 - Longest frame in bytes; longer frames are cut by the length guard and dropped as malformed"]
+    #[inline(always)]
+    pub const fn max_frame(&self) -> &MaxFrame {
+        &self.max_frame
+    }
+    #[doc = "0x28 - Number of flow table entries"]
+    #[inline(always)]
+    pub const fn flow_capacity(&self) -> &FlowCapacity {
+        &self.flow_capacity
+    }
+    #[doc = "0x2c - Number of flow state slots"]
+    #[inline(always)]
+    pub const fn flow_slots(&self) -> &FlowSlots {
+        &self.flow_slots
+    }
+    #[doc = "0x30 - Frames on the client port cut by the length guard"]
+    #[inline(always)]
+    pub const fn oversize_c(&self) -> &OversizeC {
+        &self.oversize_c
+    }
+    #[doc = "0x34 - Frames on the server port cut by the length guard"]
+    #[inline(always)]
+    pub const fn oversize_s(&self) -> &OversizeS {
+        &self.oversize_s
+    }
+    #[doc = "0x38 - Frames the client-to-server rewriter passed unchanged (unusable header offsets)"]
+    #[inline(always)]
+    pub const fn rw_bypass_c(&self) -> &RwBypassC {
+        &self.rw_bypass_c
+    }
+    #[doc = "0x3c - Frames the server-to-client rewriter passed unchanged (unusable header offsets)"]
+    #[inline(always)]
+    pub const fn rw_bypass_s(&self) -> &RwBypassS {
+        &self.rw_bypass_s
+    }
+    #[doc = "0x40 - Frames whose TCP option list the client-to-server rewriter could not walk to the end"]
+    #[inline(always)]
+    pub const fn rw_opt_err_c(&self) -> &RwOptErrC {
+        &self.rw_opt_err_c
+    }
+    #[doc = "0x44 - Frames whose TCP option list the server-to-client rewriter could not walk to the end"]
+    #[inline(always)]
+    pub const fn rw_opt_err_s(&self) -> &RwOptErrS {
+        &self.rw_opt_err_s
+    }
+    #[doc = "0x48 - Flow counter and last-seen updates lost"]
+    #[inline(always)]
+    pub const fn upd_drops(&self) -> &UpdDrops {
+        &self.upd_drops
+    }
+    #[doc = "0x100..0x120 - Virtual service IPv4 address (host order)"]
+    #[inline(always)]
+    pub const fn vip_addr(&self, n: usize) -> &VipAddr {
+        #[allow(clippy::no_effect)]
+        [(); 8][n];
+        unsafe {
+            &*core::ptr::from_ref(self)
+                .cast::<u8>()
+                .add(256)
+                .add(8 * n)
+                .cast()
+        }
+    }
+    #[doc = "Iterator for array of:"]
+    #[doc = "0x100..0x120 - Virtual service IPv4 address (host order)"]
+    #[inline(always)]
+    pub fn vip_addr_iter(&self) -> impl Iterator<Item = &VipAddr> {
+        (0..8).map(move |n| unsafe {
+            &*core::ptr::from_ref(self)
+                .cast::<u8>()
+                .add(256)
+                .add(8 * n)
+                .cast()
+        })
+    }
+    #[doc = "0x104..0x124 - Virtual service TCP port and enable"]
+    #[inline(always)]
+    pub const fn vip_port(&self, n: usize) -> &VipPort {
+        #[allow(clippy::no_effect)]
+        [(); 8][n];
+        unsafe {
+            &*core::ptr::from_ref(self)
+                .cast::<u8>()
+                .add(260)
+                .add(8 * n)
+                .cast()
+        }
+    }
+    #[doc = "Iterator for array of:"]
+    #[doc = "0x104..0x124 - Virtual service TCP port and enable"]
+    #[inline(always)]
+    pub fn vip_port_iter(&self) -> impl Iterator<Item = &VipPort> {
+        (0..8).map(move |n| unsafe {
+            &*core::ptr::from_ref(self)
+                .cast::<u8>()
+                .add(260)
+                .add(8 * n)
+                .cast()
+        })
+    }
+    #[doc = "0x180..0x190 - Card-owned server-side IPv4 address (host order): the source of server connections"]
+    #[inline(always)]
+    pub const fn local_addr(&self, n: usize) -> &LocalAddr {
+        #[allow(clippy::no_effect)]
+        [(); 4][n];
+        unsafe {
+            &*core::ptr::from_ref(self)
+                .cast::<u8>()
+                .add(384)
+                .add(8 * n)
+                .cast()
+        }
+    }
+    #[doc = "Iterator for array of:"]
+    #[doc = "0x180..0x190 - Card-owned server-side IPv4 address (host order): the source of server connections"]
+    #[inline(always)]
+    pub fn local_addr_iter(&self) -> impl Iterator<Item = &LocalAddr> {
+        (0..4).map(move |n| unsafe {
+            &*core::ptr::from_ref(self)
+                .cast::<u8>()
+                .add(384)
+                .add(8 * n)
+                .cast()
+        })
+    }
+    #[doc = "0x184..0x194 - Card-owned server-side address enable"]
+    #[inline(always)]
+    pub const fn local_ctrl(&self, n: usize) -> &LocalCtrl {
+        #[allow(clippy::no_effect)]
+        [(); 4][n];
+        unsafe {
+            &*core::ptr::from_ref(self)
+                .cast::<u8>()
+                .add(388)
+                .add(8 * n)
+                .cast()
+        }
+    }
+    #[doc = "Iterator for array of:"]
+    #[doc = "0x184..0x194 - Card-owned server-side address enable"]
+    #[inline(always)]
+    pub fn local_ctrl_iter(&self) -> impl Iterator<Item = &LocalCtrl> {
+        (0..4).map(move |n| unsafe {
+            &*core::ptr::from_ref(self)
+                .cast::<u8>()
+                .add(388)
+                .add(8 * n)
+                .cast()
+        })
+    }
+}
+#[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
+#[doc(alias = "BLKID")]
+pub type Blkid = crate::Reg<blkid::BlkidSpec>;
+#[doc = "Block type (31:16) and version (15:0)"]
+pub mod blkid;
+#[doc = "CTRL (rw) register accessor: Data-path control\n\nYou can [`read`](crate::Reg::read) this register and get [`ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ctrl`] module"]
+#[doc(alias = "CTRL")]
+pub type Ctrl = crate::Reg<ctrl::CtrlSpec>;
+#[doc = "Data-path control"]
+pub mod ctrl;
+#[doc = "PUNT_POLICY (rw) register accessor: What happens to frames that are not virtual-service or server-side TCP: 1 punts to the firmware, 0 drops\n\nYou can [`read`](crate::Reg::read) this register and get [`punt_policy::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`punt_policy::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@punt_policy`] module"]
+#[doc(alias = "PUNT_POLICY")]
+pub type PuntPolicy = crate::Reg<punt_policy::PuntPolicySpec>;
+#[doc = "What happens to frames that are not virtual-service or server-side TCP: 1 punts to the firmware, 0 drops"]
+pub mod punt_policy;
+#[doc = "NOW (r) register accessor: Data-path time: cycle counter bits 47:16 (the time stamp of flow entries, punt records and events)\n\nYou can [`read`](crate::Reg::read) this register and get [`now::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@now`] module"]
+#[doc(alias = "NOW")]
+pub type Now = crate::Reg<now::NowSpec>;
+#[doc = "Data-path time: cycle counter bits 47:16 (the time stamp of flow entries, punt records and events)"]
+pub mod now;
+#[doc = "MAC_C_LO (rw) register accessor: Client-port MAC address bits 31:0 (the MAC as a 48-bit number: bits 47:40 are the first byte on the wire)\n\nYou can [`read`](crate::Reg::read) this register and get [`mac_c_lo::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`mac_c_lo::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@mac_c_lo`] module"]
+#[doc(alias = "MAC_C_LO")]
+pub type MacCLo = crate::Reg<mac_c_lo::MacCLoSpec>;
+#[doc = "Client-port MAC address bits 31:0 (the MAC as a 48-bit number: bits 47:40 are the first byte on the wire)"]
+pub mod mac_c_lo;
+#[doc = "MAC_C_HI (rw) register accessor: Client-port MAC address bits 47:32 in 15:0\n\nYou can [`read`](crate::Reg::read) this register and get [`mac_c_hi::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`mac_c_hi::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@mac_c_hi`] module"]
+#[doc(alias = "MAC_C_HI")]
+pub type MacCHi = crate::Reg<mac_c_hi::MacCHiSpec>;
+#[doc = "Client-port MAC address bits 47:32 in 15:0"]
+pub mod mac_c_hi;
+#[doc = "MAC_S_LO (rw) register accessor: Server-port MAC address bits 31:0 (the MAC as a 48-bit number: bits 47:40 are the first byte on the wire)\n\nYou can [`read`](crate::Reg::read) this register and get [`mac_s_lo::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`mac_s_lo::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@mac_s_lo`] module"]
+#[doc(alias = "MAC_S_LO")]
+pub type MacSLo = crate::Reg<mac_s_lo::MacSLoSpec>;
+#[doc = "Server-port MAC address bits 31:0 (the MAC as a 48-bit number: bits 47:40 are the first byte on the wire)"]
+pub mod mac_s_lo;
+#[doc = "MAC_S_HI (rw) register accessor: Server-port MAC address bits 47:32 in 15:0\n\nYou can [`read`](crate::Reg::read) this register and get [`mac_s_hi::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`mac_s_hi::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@mac_s_hi`] module"]
+#[doc(alias = "MAC_S_HI")]
+pub type MacSHi = crate::Reg<mac_s_hi::MacSHiSpec>;
+#[doc = "Server-port MAC address bits 47:32 in 15:0"]
+pub mod mac_s_hi;
+#[doc = "PARAMS (r) register accessor: Data-path build parameters\n\nYou can [`read`](crate::Reg::read) this register and get [`params::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@params`] module"]
+#[doc(alias = "PARAMS")]
+pub type Params = crate::Reg<params::ParamsSpec>;
+#[doc = "Data-path build parameters"]
+pub mod params;
+#[doc = "MAX_FRAME (r) register accessor: Longest frame in bytes; longer frames are cut by the length guard and dropped as malformed\n\nYou can [`read`](crate::Reg::read) this register and get [`max_frame::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@max_frame`] module"]
+#[doc(alias = "MAX_FRAME")]
+pub type MaxFrame = crate::Reg<max_frame::MaxFrameSpec>;
+#[doc = "Longest frame in bytes; longer frames are cut by the length guard and dropped as malformed"]
+pub mod max_frame;
+#[doc = "FLOW_CAPACITY (r) register accessor: Number of flow table entries\n\nYou can [`read`](crate::Reg::read) this register and get [`flow_capacity::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@flow_capacity`] module"]
+#[doc(alias = "FLOW_CAPACITY")]
+pub type FlowCapacity = crate::Reg<flow_capacity::FlowCapacitySpec>;
+#[doc = "Number of flow table entries"]
+pub mod flow_capacity;
+#[doc = "FLOW_SLOTS (r) register accessor: Number of flow state slots\n\nYou can [`read`](crate::Reg::read) this register and get [`flow_slots::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@flow_slots`] module"]
+#[doc(alias = "FLOW_SLOTS")]
+pub type FlowSlots = crate::Reg<flow_slots::FlowSlotsSpec>;
+#[doc = "Number of flow state slots"]
+pub mod flow_slots;
+#[doc = "OVERSIZE_C (r) register accessor: Frames on the client port cut by the length guard\n\nYou can [`read`](crate::Reg::read) this register and get [`oversize_c::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@oversize_c`] module"]
+#[doc(alias = "OVERSIZE_C")]
+pub type OversizeC = crate::Reg<oversize_c::OversizeCSpec>;
+#[doc = "Frames on the client port cut by the length guard"]
+pub mod oversize_c;
+#[doc = "OVERSIZE_S (r) register accessor: Frames on the server port cut by the length guard\n\nYou can [`read`](crate::Reg::read) this register and get [`oversize_s::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@oversize_s`] module"]
+#[doc(alias = "OVERSIZE_S")]
+pub type OversizeS = crate::Reg<oversize_s::OversizeSSpec>;
+#[doc = "Frames on the server port cut by the length guard"]
+pub mod oversize_s;
+#[doc = "RW_BYPASS_C (r) register accessor: Frames the client-to-server rewriter passed unchanged (unusable header offsets)\n\nYou can [`read`](crate::Reg::read) this register and get [`rw_bypass_c::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@rw_bypass_c`] module"]
+#[doc(alias = "RW_BYPASS_C")]
+pub type RwBypassC = crate::Reg<rw_bypass_c::RwBypassCSpec>;
+#[doc = "Frames the client-to-server rewriter passed unchanged (unusable header offsets)"]
+pub mod rw_bypass_c;
+#[doc = "RW_BYPASS_S (r) register accessor: Frames the server-to-client rewriter passed unchanged (unusable header offsets)\n\nYou can [`read`](crate::Reg::read) this register and get [`rw_bypass_s::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@rw_bypass_s`] module"]
+#[doc(alias = "RW_BYPASS_S")]
+pub type RwBypassS = crate::Reg<rw_bypass_s::RwBypassSSpec>;
+#[doc = "Frames the server-to-client rewriter passed unchanged (unusable header offsets)"]
+pub mod rw_bypass_s;
+#[doc = "RW_OPT_ERR_C (r) register accessor: Frames whose TCP option list the client-to-server rewriter could not walk to the end\n\nYou can [`read`](crate::Reg::read) this register and get [`rw_opt_err_c::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@rw_opt_err_c`] module"]
+#[doc(alias = "RW_OPT_ERR_C")]
+pub type RwOptErrC = crate::Reg<rw_opt_err_c::RwOptErrCSpec>;
+#[doc = "Frames whose TCP option list the client-to-server rewriter could not walk to the end"]
+pub mod rw_opt_err_c;
+#[doc = "RW_OPT_ERR_S (r) register accessor: Frames whose TCP option list the server-to-client rewriter could not walk to the end\n\nYou can [`read`](crate::Reg::read) this register and get [`rw_opt_err_s::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@rw_opt_err_s`] module"]
+#[doc(alias = "RW_OPT_ERR_S")]
+pub type RwOptErrS = crate::Reg<rw_opt_err_s::RwOptErrSSpec>;
+#[doc = "Frames whose TCP option list the server-to-client rewriter could not walk to the end"]
+pub mod rw_opt_err_s;
+#[doc = "UPD_DROPS (r) register accessor: Flow counter and last-seen updates lost\n\nYou can [`read`](crate::Reg::read) this register and get [`upd_drops::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@upd_drops`] module"]
+#[doc(alias = "UPD_DROPS")]
+pub type UpdDrops = crate::Reg<upd_drops::UpdDropsSpec>;
+#[doc = "Flow counter and last-seen updates lost"]
+pub mod upd_drops;
+#[doc = "VIP_ADDR (rw) register accessor: Virtual service IPv4 address (host order)\n\nYou can [`read`](crate::Reg::read) this register and get [`vip_addr::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`vip_addr::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@vip_addr`] module"]
+#[doc(alias = "VIP_ADDR")]
+pub type VipAddr = crate::Reg<vip_addr::VipAddrSpec>;
+#[doc = "Virtual service IPv4 address (host order)"]
+pub mod vip_addr;
+#[doc = "VIP_PORT (rw) register accessor: Virtual service TCP port and enable\n\nYou can [`read`](crate::Reg::read) this register and get [`vip_port::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`vip_port::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@vip_port`] module"]
+#[doc(alias = "VIP_PORT")]
+pub type VipPort = crate::Reg<vip_port::VipPortSpec>;
+#[doc = "Virtual service TCP port and enable"]
+pub mod vip_port;
+#[doc = "LOCAL_ADDR (rw) register accessor: Card-owned server-side IPv4 address (host order): the source of server connections\n\nYou can [`read`](crate::Reg::read) this register and get [`local_addr::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`local_addr::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@local_addr`] module"]
+#[doc(alias = "LOCAL_ADDR")]
+pub type LocalAddr = crate::Reg<local_addr::LocalAddrSpec>;
+#[doc = "Card-owned server-side IPv4 address (host order): the source of server connections"]
+pub mod local_addr;
+#[doc = "LOCAL_CTRL (rw) register accessor: Card-owned server-side address enable\n\nYou can [`read`](crate::Reg::read) this register and get [`local_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`local_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@local_ctrl`] module"]
+#[doc(alias = "LOCAL_CTRL")]
+pub type LocalCtrl = crate::Reg<local_ctrl::LocalCtrlSpec>;
+#[doc = "Card-owned server-side address enable"]
+pub mod local_ctrl;

@@ -1,0 +1,23 @@
+#[doc = "Register `KEY_DST_IP` reader"]
+pub type R = crate::R<KeyDstIpSpec>;
+#[doc = "Register `KEY_DST_IP` writer"]
+pub type W = crate::W<KeyDstIpSpec>;
+impl core::fmt::Debug for R {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        write!(f, "{}", self.bits())
+    }
+}
+impl W {}
+#[doc = "Command key: destination IPv4 address (host order)\n\nYou can [`read`](crate::Reg::read) this register and get [`key_dst_ip::R`](R). You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`key_dst_ip::W`](W). You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
+pub struct KeyDstIpSpec;
+impl crate::RegisterSpec for KeyDstIpSpec {
+    type Ux = u32;
+}
+#[doc = "`read()` method returns [`key_dst_ip::R`](R) reader structure"]
+impl crate::Readable for KeyDstIpSpec {}
+#[doc = "`write(|w| ..)` method takes [`key_dst_ip::W`](W) writer structure"]
+impl crate::Writable for KeyDstIpSpec {
+    type Safety = crate::Unsafe;
+}
+#[doc = "`reset()` method sets KEY_DST_IP to value 0"]
+impl crate::Resettable for KeyDstIpSpec {}

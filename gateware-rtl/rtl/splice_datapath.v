@@ -1,0 +1,1717 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "splicenic_regs.vh"
+
+/*
+ * Splicer data path: everything between the client port (C, index 0) and the server port
+ * (S, index 1), and its CSR blocks DP, FLOW, L7, PUNT, INJECT, EVQ and STATS.
+ * docs/datapath.md describes the behaviour, the flow entry, punt record, event and counter
+ * layouts; registers/splicenic.svd the registers.
+ *
+ * Per port: axis_len_guard -> eth_tcp_parser -> frame FIFO (whole frames) and header FIFO.
+ * Shared decision pipeline (one header per cycle, fixed latency, never stalls; a header is
+ * taken only when its port's decision FIFO has room for it and everything in flight):
+ *   S0 round-robin header pick -> tcp_classifier (1 cycle) -> S1 flow_table lookup
+ *   (4 cycles) -> S5 flow_state_mem read (1 cycle) -> S6 decide -> S7 push the decision,
+ *   count (stats_counters), update the flow's counters, raise FIN/RST events.
+ * Per port dispatch: the next decision takes the next frame from the frame FIFO to the
+ * port's splice_rewriter (FORWARD, out of the other port), the punt arbiter (PUNT) or
+ * nowhere (DROP). Punted request segments are also fed to the l7_matcher with the bytes
+ * outside the TCP payload masked off (tkeep = 0), tagged with the flow slot.
+ * TX per port: axis_frame_arb of the other port's rewriter and the port's inject ring.
+ *
+ * CSR bus: like the other blocks, a one-cycle strobe answered next cycle. Reads with RAM
+ * latency use indirect registers (FLOW.STATE_*, STATS.RD_*, PUNT.RD_DATA prefetch).
+ */
+module splice_datapath #
+(
+    parameter DATA_WIDTH = 64,
+    parameter KEEP_WIDTH = DATA_WIDTH/8,
+    // flow table buckets x ways = entries (two per flow)
+    parameter FLOW_BUCKETS = 16384,
+    parameter FLOW_WAYS = 4,
+    // flow state slots
+    parameter FLOW_SLOTS = 65536,
+    parameter L7_RULES = 64,
+    parameter L7_LANES = 4,
+    parameter L7_PAT_MAX = 64,
+    parameter PUNT_SLOTS = 16,
+    parameter INJ_SLOTS = 8,
+    parameter EVQ_DEPTH = 256,
+    // longest frame taken whole (longer frames are cut and dropped as malformed)
+    parameter MAX_FRAME = 2048
+)
+(
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // CSR bus slave
+    input  wire                  csr_stb,
+    input  wire                  csr_we,
+    input  wire [31:0]           csr_addr,
+    input  wire [31:0]           csr_wdata,
+    input  wire [3:0]            csr_wstrb,
+    input  wire                  csr_master,
+    output wire                  csr_hit,
+    output wire [31:0]           csr_rdata,
+
+    // client port
+    input  wire [DATA_WIDTH-1:0] s_axis_c_tdata,
+    input  wire [KEEP_WIDTH-1:0] s_axis_c_tkeep,
+    input  wire                  s_axis_c_tvalid,
+    output wire                  s_axis_c_tready,
+    input  wire                  s_axis_c_tlast,
+    input  wire                  s_axis_c_tuser,
+    output wire [DATA_WIDTH-1:0] m_axis_c_tdata,
+    output wire [KEEP_WIDTH-1:0] m_axis_c_tkeep,
+    output wire                  m_axis_c_tvalid,
+    input  wire                  m_axis_c_tready,
+    output wire                  m_axis_c_tlast,
+    output wire                  m_axis_c_tuser,
+
+    // server port
+    input  wire [DATA_WIDTH-1:0] s_axis_s_tdata,
+    input  wire [KEEP_WIDTH-1:0] s_axis_s_tkeep,
+    input  wire                  s_axis_s_tvalid,
+    output wire                  s_axis_s_tready,
+    input  wire                  s_axis_s_tlast,
+    input  wire                  s_axis_s_tuser,
+    output wire [DATA_WIDTH-1:0] m_axis_s_tdata,
+    output wire [KEEP_WIDTH-1:0] m_axis_s_tkeep,
+    output wire                  m_axis_s_tvalid,
+    input  wire                  m_axis_s_tready,
+    output wire                  m_axis_s_tlast,
+    output wire                  m_axis_s_tuser
+);
+
+localparam DW = DATA_WIDTH;
+localparam integer DW_I = DATA_WIDTH;
+localparam [15:0] DW16 = DW_I[15:0];
+localparam KW = KEEP_WIDTH;
+localparam SLOT_BITS = $clog2(FLOW_SLOTS);
+localparam BUCKET_BITS = $clog2(FLOW_BUCKETS);
+localparam WAY_BITS = FLOW_WAYS > 1 ? $clog2(FLOW_WAYS) : 1;
+localparam VIP_N = 8;
+localparam LOCAL_N = 4;
+localparam FIFO_BEATS = 2 * MAX_FRAME / KW;
+localparam DEC_DEPTH = 16;
+localparam INFL_W = 5;
+localparam PUNT_SB = $clog2(PUNT_SLOTS);
+localparam PUNT_WB = $clog2(2048 / 4);
+localparam INJ_SB = $clog2(INJ_SLOTS);
+localparam INJ_WB = $clog2(2048 / 4);
+localparam L7_RW = $clog2(L7_RULES);
+localparam L7_TAG_W = 17;
+localparam L7_BUF_BYTES = 1024;
+localparam L7_BUF_BEATS = L7_BUF_BYTES / KW;
+localparam L7_BB = $clog2(L7_BUF_BEATS);
+localparam WPB = KW / 4;
+localparam WPB_BITS = WPB > 1 ? $clog2(WPB) : 1;
+localparam STAT_INPUTS = 12;
+localparam EVQ_AW = $clog2(EVQ_DEPTH);
+
+initial begin
+    if (KW * 8 != DW || (DW != 64 && DW != 512)) begin
+        $error("Error: DATA_WIDTH must be 64 or 512 and KEEP_WIDTH DATA_WIDTH/8 (instance %m)");
+        $finish;
+    end
+    if (FLOW_SLOTS > 65536 || MAX_FRAME != 2048) begin
+        $error("Error: FLOW_SLOTS must be at most 65536 and MAX_FRAME 2048 (instance %m)");
+        $finish;
+    end
+end
+
+// ---------------------------------------------------------------------------------------
+// Header record carried from the parser to the decision
+
+localparam H_REASON = 0;
+localparam H_ETYPE = 4;
+localparam H_PROTO = 20;
+localparam H_SRC = 28;
+localparam H_DST = 60;
+localparam H_SPORT = 92;
+localparam H_DPORT = 108;
+localparam H_SEQ = 124;
+localparam H_ACK = 156;
+localparam H_FLAGS = 188;
+localparam H_L3 = 197;
+localparam H_L4 = 205;
+localparam H_PAY = 213;
+localparam H_PLEN = 221;
+localparam H_FLEN = 237;
+localparam H_IHL = 253;
+localparam H_DOFF = 257;
+localparam HDR_W = 261;
+
+// Decision record
+localparam D_ACT = 0;     // 2: 0 forward, 1 punt, 2 drop
+localparam D_L7 = 2;      // 1
+localparam D_DFLAGS = 3;  // 8
+localparam D_L3 = 11;     // 8
+localparam D_IHL = 19;    // 4
+localparam D_DOFF = 23;   // 4
+localparam D_EDST = 27;   // 48
+localparam D_ESRC = 75;   // 48
+localparam D_ISRC = 123;  // 32
+localparam D_IDST = 155;  // 32
+localparam D_SPORT = 187; // 16
+localparam D_DPORT = 203; // 16
+localparam D_SEQD = 219;  // 32
+localparam D_ACKD = 251;  // 32
+localparam D_TSVD = 283;  // 32
+localparam D_TSED = 315;  // 32
+localparam D_WS = 347;    // 5
+localparam D_META = 352;  // 128
+localparam DEC_W = 480;
+
+localparam [1:0] ACT_FWD = 2'd0, ACT_PUNT = 2'd1, ACT_DROP = 2'd2;
+localparam [1:0] CLS_VIP = 2'd0, CLS_SERVER = 2'd1, CLS_DROP = 2'd3;
+localparam [7:0] ST_REQUEST = 8'd2, ST_SPLICED = 8'd4, ST_CLOSING = 8'd5;
+localparam [7:0] EV_REQUEST_MATCHED = 8'd2, EV_FIN_RST = 8'd4, EV_PUNT_READY = 8'd7;
+
+// ---------------------------------------------------------------------------------------
+// Configuration registers (DP block)
+
+reg                  fastpath_reg = 1'b1;
+localparam [31:0]    PP_RESET = `SNIC_DP_PUNT_POLICY_RESET;
+reg [7:0]            punt_policy_reg = PP_RESET[7:0];
+reg [47:0]           mac_c_reg = 48'd0;
+reg [47:0]           mac_s_reg = 48'd0;
+reg [VIP_N-1:0]      vip_en_reg = {VIP_N{1'b0}};
+reg [VIP_N*32-1:0]   vip_addr_reg = {VIP_N*32{1'b0}};
+reg [VIP_N*16-1:0]   vip_port_reg = {VIP_N*16{1'b0}};
+reg [LOCAL_N-1:0]    local_en_reg = {LOCAL_N{1'b0}};
+reg [LOCAL_N*32-1:0] local_addr_reg = {LOCAL_N*32{1'b0}};
+reg [47:0]           cycles_reg = 48'd0;
+wire [31:0]          now = cycles_reg[47:16];
+
+always @(posedge clk) begin
+    cycles_reg <= cycles_reg + 1'b1;
+    if (rst) begin
+        cycles_reg <= 48'd0;
+    end
+end
+
+// ---------------------------------------------------------------------------------------
+// Per-port ingress: guard, parser, frame FIFO, header FIFO
+
+wire [2*DW-1:0]     rx_tdata = {s_axis_s_tdata, s_axis_c_tdata};
+wire [2*KW-1:0]     rx_tkeep = {s_axis_s_tkeep, s_axis_c_tkeep};
+wire [1:0]          rx_tvalid = {s_axis_s_tvalid, s_axis_c_tvalid};
+wire [1:0]          rx_tlast = {s_axis_s_tlast, s_axis_c_tlast};
+wire [1:0]          rx_tuser = {s_axis_s_tuser, s_axis_c_tuser};
+wire [1:0]          rx_tready;
+assign s_axis_c_tready = rx_tready[0];
+assign s_axis_s_tready = rx_tready[1];
+
+wire [63:0]         oversize;
+wire [2*DW-1:0]     df_tdata;
+wire [2*KW-1:0]     df_tkeep;
+wire [1:0]          df_tvalid;
+wire [1:0]          df_tready;
+wire [1:0]          df_tlast;
+wire [1:0]          df_tuser;
+wire [2*HDR_W-1:0]  hq_data;
+wire [1:0]          hq_valid;
+wire [1:0]          hq_ready;
+
+genvar gp;
+generate
+for (gp = 0; gp < 2; gp = gp + 1) begin : g_in
+    wire [DW-1:0] g_tdata;
+    wire [KW-1:0] g_tkeep;
+    wire          g_tvalid, g_tready, g_tlast, g_tuser;
+    wire [DW-1:0] p_tdata;
+    wire [KW-1:0] p_tkeep;
+    wire          p_tvalid, p_tready, p_tlast, p_tuser;
+    wire          h_valid, h_ready;
+    wire [3:0]    h_reason;
+    wire [15:0]   h_etype;
+    wire [7:0]    h_proto;
+    wire [31:0]   h_src, h_dst, h_seq, h_ack;
+    wire [15:0]   h_sport, h_dport, h_plen, h_flen;
+    wire [8:0]    h_flags;
+    wire [7:0]    h_l3, h_l4, h_pay;
+    wire [3:0]    h_ihl, h_doff;
+    wire          hf_ready;
+    wire [DW+KW+1:0] f_out;
+
+    axis_len_guard #(
+        .DATA_WIDTH(DW),
+        .MAX_BYTES(MAX_FRAME)
+    )
+    guard_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_axis_tdata(rx_tdata[gp*DW +: DW]),
+        .s_axis_tkeep(rx_tkeep[gp*KW +: KW]),
+        .s_axis_tvalid(rx_tvalid[gp]),
+        .s_axis_tready(rx_tready[gp]),
+        .s_axis_tlast(rx_tlast[gp]),
+        .s_axis_tuser(rx_tuser[gp]),
+        .m_axis_tdata(g_tdata),
+        .m_axis_tkeep(g_tkeep),
+        .m_axis_tvalid(g_tvalid),
+        .m_axis_tready(g_tready),
+        .m_axis_tlast(g_tlast),
+        .m_axis_tuser(g_tuser),
+        .stat_cut(oversize[gp*32 +: 32])
+    );
+
+    // verilator lint_off PINCONNECTEMPTY
+    eth_tcp_parser #(
+        .DATA_WIDTH(DW)
+    )
+    parser_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_axis_tdata(g_tdata),
+        .s_axis_tkeep(g_tkeep),
+        .s_axis_tvalid(g_tvalid),
+        .s_axis_tready(g_tready),
+        .s_axis_tlast(g_tlast),
+        .s_axis_tuser(g_tuser),
+        .m_axis_tdata(p_tdata),
+        .m_axis_tkeep(p_tkeep),
+        .m_axis_tvalid(p_tvalid),
+        .m_axis_tready(p_tready),
+        .m_axis_tlast(p_tlast),
+        .m_axis_tuser(p_tuser),
+        .m_hdr_valid(h_valid),
+        .m_hdr_ready(h_ready),
+        .m_hdr_reason(h_reason),
+        .m_hdr_ok(),
+        .m_hdr_other(),
+        .m_hdr_malformed(),
+        .m_hdr_eth_dst(),
+        .m_hdr_eth_src(),
+        .m_hdr_vlan(),
+        .m_hdr_vlan_tci(),
+        .m_hdr_eth_type(h_etype),
+        .m_hdr_ip_version(),
+        .m_hdr_ip_ihl(h_ihl),
+        .m_hdr_ip_tos(),
+        .m_hdr_ip_length(),
+        .m_hdr_ip_id(),
+        .m_hdr_ip_flags(),
+        .m_hdr_ip_frag_offset(),
+        .m_hdr_ip_ttl(),
+        .m_hdr_ip_protocol(h_proto),
+        .m_hdr_ip_checksum(),
+        .m_hdr_ip_src(h_src),
+        .m_hdr_ip_dst(h_dst),
+        .m_hdr_tcp_src_port(h_sport),
+        .m_hdr_tcp_dst_port(h_dport),
+        .m_hdr_tcp_seq(h_seq),
+        .m_hdr_tcp_ack(h_ack),
+        .m_hdr_tcp_data_offset(h_doff),
+        .m_hdr_tcp_flags(h_flags),
+        .m_hdr_tcp_window(),
+        .m_hdr_tcp_checksum(),
+        .m_hdr_tcp_urgent(),
+        .m_hdr_tcp_opt_len(),
+        .m_hdr_tcp_options(),
+        .m_hdr_l3_offset(h_l3),
+        .m_hdr_l4_offset(h_l4),
+        .m_hdr_payload_offset(h_pay),
+        .m_hdr_payload_len(h_plen),
+        .m_hdr_frame_len(h_flen),
+        .stat_event()
+    );
+    // verilator lint_on PINCONNECTEMPTY
+
+    // verilator lint_off PINCONNECTEMPTY
+    dp_fifo #(
+        .WIDTH(DW + KW + 2),
+        .DEPTH(FIFO_BEATS)
+    )
+    frame_fifo_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data({p_tuser, p_tlast, p_tkeep, p_tdata}),
+        .s_valid(p_tvalid),
+        .s_ready(p_tready),
+        .m_data(f_out),
+        .m_valid(df_tvalid[gp]),
+        .m_ready(df_tready[gp]),
+        .count()
+    );
+
+    dp_fifo #(
+        .WIDTH(HDR_W),
+        .DEPTH(4)
+    )
+    hdr_fifo_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data({h_doff, h_ihl, h_flen, h_plen, h_pay, h_l4, h_l3, h_flags, h_ack, h_seq,
+                 h_dport, h_sport, h_dst, h_src, h_proto, h_etype, h_reason}),
+        .s_valid(h_valid),
+        .s_ready(hf_ready),
+        .m_data(hq_data[gp*HDR_W +: HDR_W]),
+        .m_valid(hq_valid[gp]),
+        .m_ready(hq_ready[gp]),
+        .count()
+    );
+    // verilator lint_on PINCONNECTEMPTY
+    assign h_ready = hf_ready;
+
+    assign df_tdata[gp*DW +: DW] = f_out[DW-1:0];
+    assign df_tkeep[gp*KW +: KW] = f_out[DW +: KW];
+    assign df_tlast[gp] = f_out[DW+KW];
+    assign df_tuser[gp] = f_out[DW+KW+1];
+end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Decision pipeline
+
+wire [5:0]         dq_count0, dq_count1;
+reg  [INFL_W-1:0]  infl_reg [0:1];
+wire [1:0]         credit;
+assign credit[0] = {1'b0, dq_count0} + {2'b0, infl_reg[0]} < DEC_DEPTH;
+assign credit[1] = {1'b0, dq_count1} + {2'b0, infl_reg[1]} < DEC_DEPTH;
+
+reg  s0_last_reg = 1'b1;
+wire [1:0] cand = hq_valid & credit;
+wire s0_port = s0_last_reg ? (cand[0] || !cand[1] ? 1'b0 : 1'b1)
+                           : (cand[1] || !cand[0] ? 1'b1 : 1'b0);
+wire s0_valid = cand[s0_port];
+wire [HDR_W-1:0] s0_hdr = s0_port ? hq_data[HDR_W +: HDR_W] : hq_data[0 +: HDR_W];
+assign hq_ready = {s0_valid && s0_port, s0_valid && !s0_port};
+
+wire       cls_valid;
+wire [1:0] cls_class;
+wire [2:0] cls_why;
+wire [2:0] cls_kind;
+wire [3:0] cls_index;
+
+// verilator lint_off PINCONNECTEMPTY
+tcp_classifier #(
+    .VIP_ENTRIES(VIP_N),
+    .LOCAL_ENTRIES(LOCAL_N),
+    .INDEX_WIDTH(4)
+)
+cls_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_hdr_valid(s0_valid),
+    .s_hdr_ready(),
+    .s_hdr_reason(s0_hdr[H_REASON +: 4]),
+    .s_hdr_eth_type(s0_hdr[H_ETYPE +: 16]),
+    .s_hdr_ip_protocol(s0_hdr[H_PROTO +: 8]),
+    .s_hdr_ip_dst(s0_hdr[H_DST +: 32]),
+    .s_hdr_tcp_dst_port(s0_hdr[H_DPORT +: 16]),
+    .s_hdr_tcp_flags(s0_hdr[H_FLAGS +: 9]),
+    .s_hdr_payload_len(s0_hdr[H_PLEN +: 16]),
+    .m_cls_valid(cls_valid),
+    .m_cls_ready(1'b1),
+    .m_cls_class(cls_class),
+    .m_cls_why(cls_why),
+    .m_cls_kind(cls_kind),
+    .m_cls_index(cls_index),
+    .cfg_vip_enable(vip_en_reg),
+    .cfg_vip_addr(vip_addr_reg),
+    .cfg_vip_port(vip_port_reg),
+    .cfg_local_enable(local_en_reg),
+    .cfg_local_addr(local_addr_reg),
+    .cfg_punt(punt_policy_reg)
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// S1: header beside the classifier result
+reg              d1_valid_reg = 1'b0;
+reg              d1_port_reg = 1'b0;
+reg [HDR_W-1:0]  d1_hdr_reg = {HDR_W{1'b0}};
+
+always @(posedge clk) begin
+    d1_valid_reg <= s0_valid;
+    d1_port_reg <= s0_port;
+    d1_hdr_reg <= s0_hdr;
+    if (s0_valid) begin
+        s0_last_reg <= s0_port;
+    end
+    if (rst) begin
+        d1_valid_reg <= 1'b0;
+        s0_last_reg <= 1'b1;
+    end
+end
+
+wire d1_lookup = d1_valid_reg && cls_valid && (cls_class == CLS_VIP || cls_class == CLS_SERVER);
+
+// flow table
+wire                   lk_valid, lk_hit, lk_dir;
+wire [15:0]            lk_value;
+reg                    ft_cmd_valid_reg = 1'b0;
+wire                   ft_cmd_ready;
+reg  [1:0]             ft_cmd_op_reg = 2'd0;
+reg  [95:0]            ft_key_reg = 96'd0;
+reg  [16:0]            ft_value_reg = 17'd0;
+wire                   ft_rsp_valid;
+wire [1:0]             ft_rsp_status;
+wire [15:0]            ft_rsp_value;
+wire                   ft_rsp_dir;
+wire [BUCKET_BITS-1:0] ft_rsp_bucket;
+wire [WAY_BITS-1:0]    ft_rsp_way;
+wire                   ft_init_done;
+wire [31:0]            ft_entries, ft_inserts, ft_deletes, ft_exists, ft_full, ft_nf;
+
+// verilator lint_off PINCONNECTEMPTY
+flow_table #(
+    .BUCKETS(FLOW_BUCKETS),
+    .WAYS(FLOW_WAYS),
+    .VALUE_WIDTH(16)
+)
+flow_table_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_lookup_valid(d1_lookup),
+    .s_lookup_ready(),
+    .s_lookup_key({d1_hdr_reg[H_SRC +: 32], d1_hdr_reg[H_DST +: 32],
+                   d1_hdr_reg[H_SPORT +: 16], d1_hdr_reg[H_DPORT +: 16]}),
+    .m_lookup_valid(lk_valid),
+    .m_lookup_ready(1'b1),
+    .m_lookup_hit(lk_hit),
+    .m_lookup_value(lk_value),
+    .m_lookup_dir(lk_dir),
+    .m_lookup_bucket(),
+    .cmd_valid(ft_cmd_valid_reg),
+    .cmd_ready(ft_cmd_ready),
+    .cmd_op(ft_cmd_op_reg),
+    .cmd_key(ft_key_reg),
+    .cmd_value(ft_value_reg[15:0]),
+    .cmd_dir(ft_value_reg[16]),
+    .rsp_valid(ft_rsp_valid),
+    .rsp_status(ft_rsp_status),
+    .rsp_value(ft_rsp_value),
+    .rsp_dir(ft_rsp_dir),
+    .rsp_bucket(ft_rsp_bucket),
+    .rsp_way(ft_rsp_way),
+    .init_done(ft_init_done),
+    .stat_entries(ft_entries),
+    .stat_inserts(ft_inserts),
+    .stat_deletes(ft_deletes),
+    .stat_exists(ft_exists),
+    .stat_bucket_full(ft_full),
+    .stat_not_found(ft_nf)
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// S1..S4 delay line (flow lookup latency 4): {lookup issued, cls, port, valid, hdr}
+localparam P_W = HDR_W + 1 + 1 + 12 + 1;
+reg [P_W-1:0] dl_reg [0:3];
+integer di;
+initial begin
+    for (di = 0; di < 4; di = di + 1) begin
+        dl_reg[di] = {P_W{1'b0}};
+    end
+end
+
+always @(posedge clk) begin
+    dl_reg[0] <= {d1_lookup, cls_index, cls_kind, cls_why, cls_class, d1_port_reg,
+                  d1_valid_reg && cls_valid, d1_hdr_reg};
+    for (di = 1; di < 4; di = di + 1) begin
+        dl_reg[di] <= dl_reg[di-1];
+    end
+    if (rst) begin
+        for (di = 0; di < 4; di = di + 1) begin
+            dl_reg[di][HDR_W] <= 1'b0;
+        end
+    end
+end
+
+wire [P_W-1:0] d5 = dl_reg[3];
+wire d5_valid = d5[HDR_W];
+wire d5_looked = d5[P_W-1];
+wire d5_hit = d5_looked && lk_valid && lk_hit;
+
+// flow state memory
+reg                     fs_cmd_valid_reg = 1'b0;
+wire                    fs_cmd_ready;
+reg  [1:0]              fs_cmd_op_reg = 2'd0;
+reg  [SLOT_BITS-1:0]    fs_slot_reg = {SLOT_BITS{1'b0}};
+reg  [415:0]            fs_static_reg = 416'd0;
+reg  [191:0]            fs_dyn_reg = 192'd0;
+wire                    fs_rsp_valid;
+wire [415:0]            fs_rsp_static;
+wire [191:0]            fs_rsp_dyn;
+wire                    fs_rd_resp_valid;
+wire [415:0]            st;
+wire                    upd_valid, upd_ready;
+wire [SLOT_BITS+1+16+32-1:0] upd_data;
+
+flow_state_mem #(
+    .SLOTS(FLOW_SLOTS),
+    .BYTES_WIDTH(16)
+)
+flow_state_inst (
+    .clk(clk),
+    .rst(rst),
+    .rd_valid(d5_valid && d5_hit),
+    .rd_slot(lk_value[SLOT_BITS-1:0]),
+    .rd_resp_valid(fs_rd_resp_valid),
+    .rd_resp_data(st),
+    .upd_valid(upd_valid),
+    .upd_ready(upd_ready),
+    .upd_slot(upd_data[49 +: SLOT_BITS]),
+    .upd_dir(upd_data[48]),
+    .upd_bytes(upd_data[32 +: 16]),
+    .upd_time(upd_data[0 +: 32]),
+    .cmd_valid(fs_cmd_valid_reg),
+    .cmd_ready(fs_cmd_ready),
+    .cmd_op(fs_cmd_op_reg),
+    .cmd_slot(fs_slot_reg),
+    .cmd_wdata_static(fs_static_reg),
+    .cmd_wdata_dyn(fs_dyn_reg),
+    .rsp_valid(fs_rsp_valid),
+    .rsp_rdata_static(fs_rsp_static),
+    .rsp_rdata_dyn(fs_rsp_dyn)
+);
+
+// S6: flow entry beside the header
+reg [P_W-1:0] d6_reg = {P_W{1'b0}};
+reg           d6_hit_reg = 1'b0;
+reg           d6_dir_reg = 1'b0;
+reg [15:0]    d6_slot_reg = 16'd0;
+
+always @(posedge clk) begin
+    d6_reg <= d5;
+    d6_hit_reg <= d5_hit;
+    d6_dir_reg <= lk_dir;
+    d6_slot_reg <= lk_value;
+    if (rst) begin
+        d6_reg[HDR_W] <= 1'b0;
+    end
+end
+
+wire [HDR_W-1:0] h6 = d6_reg[HDR_W-1:0];
+wire       d6_valid = d6_reg[HDR_W];
+wire       d6_port = d6_reg[HDR_W+1];
+wire [1:0] d6_class = d6_reg[HDR_W+2 +: 2];
+wire [2:0] d6_why = d6_reg[HDR_W+4 +: 3];
+wire [2:0] d6_kind = d6_reg[HDR_W+7 +: 3];
+wire [3:0] d6_index = d6_reg[HDR_W+10 +: 4];
+wire [8:0] d6_flags = h6[H_FLAGS +: 9];
+wire [15:0] d6_flen = h6[H_FLEN +: 16];
+
+// flow entry fields (flow_state_mem layout); zero when the lookup missed
+wire [415:0] fe = d6_hit_reg ? st : 416'd0;
+wire [7:0]  fe_state = fe[7:0];
+wire [7:0]  fe_flags = fe[15:8];
+wire [7:0]  fe_wsd = fe[23:16];
+wire [7:0]  fe_rs = fe[31:24];
+wire [31:0] fe_ts = fe[63:32];
+wire [31:0] fe_dcs = fe[95:64];
+wire [31:0] fe_dsc = fe[127:96];
+// destination half: server half for port C, client half for port S
+wire [143:0] fe_h = d6_port ? fe[271:128] : fe[415:272];
+
+wire is_tcp_cls = d6_class == CLS_VIP || d6_class == CLS_SERVER;
+wire spliced = fe_state == ST_SPLICED || fe_state == ST_CLOSING;
+wire fwd = fastpath_reg && is_tcp_cls && d6_hit_reg && d6_dir_reg == d6_port && spliced && !d6_flags[1];
+wire [1:0] act = fwd ? ACT_FWD : (d6_class == CLS_DROP ? ACT_DROP : ACT_PUNT);
+wire l7 = !fwd && is_tcp_cls && d6_hit_reg && !d6_dir_reg && !d6_port && fe_state == ST_REQUEST
+          && h6[H_PLEN +: 16] != 16'd0;
+wire [7:0] wsd_neg = 8'd0 - fe_wsd;
+
+wire [127:0] meta = {
+    now,
+    d6_flags[7:0], h6[H_PAY +: 8], h6[H_L4 +: 8], h6[H_L3 +: 8],
+    h6[H_PLEN +: 16], d6_slot_reg,
+    fe_state, 1'b0, l7, d6_dir_reg, d6_hit_reg, d6_index, d6_kind, d6_why, d6_class,
+    h6[H_REASON +: 4], 3'b000, d6_port
+};
+
+wire [DEC_W-1:0] dec = {
+    meta,
+    d6_port ? wsd_neg[4:0] : fe_wsd[4:0],
+    d6_port ? 32'd0 : 32'd0 - fe_ts,
+    d6_port ? fe_ts : 32'd0,
+    d6_port ? 32'd0 - fe_dcs : 32'd0 - fe_dsc,
+    d6_port ? fe_dsc : fe_dcs,
+    fe_h[95:80], fe_h[143:128], fe_h[79:48], fe_h[127:96],
+    d6_port ? mac_c_reg : mac_s_reg,
+    fe_h[47:0],
+    h6[H_DOFF +: 4], h6[H_IHL +: 4], h6[H_L3 +: 8],
+    fe_flags[2], fe_flags[1], fe_flags[0], 5'b11111,
+    l7, act
+};
+
+// S7: decision registered; push, count, update, event
+reg               d7_valid_reg = 1'b0;
+reg               d7_port_reg = 1'b0;
+reg [DEC_W-1:0]   d7_dec_reg = {DEC_W{1'b0}};
+reg [15:0]        d7_flen_reg = 16'd0;
+reg               d7_vip_reg = 1'b0;
+reg [3:0]         d7_vipidx_reg = 4'd0;
+reg [7:0]         d7_rs_reg = 8'd0;
+reg [7:0]         d7_reason_idx_reg = 8'd0;
+reg               d7_reason_reg = 1'b0;
+reg               d7_evt_reg = 1'b0;
+reg [127:0]       d7_evt_data_reg = 128'd0;
+reg [SLOT_BITS+48:0] d7_upd_reg = {SLOT_BITS+49{1'b0}};
+
+always @(posedge clk) begin
+    d7_valid_reg <= d6_valid;
+    d7_port_reg <= d6_port;
+    d7_dec_reg <= dec;
+    d7_flen_reg <= d6_flen;
+    d7_vip_reg <= d6_class == CLS_VIP;
+    d7_vipidx_reg <= d6_index;
+    d7_rs_reg <= fe_rs;
+    d7_reason_reg <= h6[H_REASON +: 4] != 4'd0 || act == ACT_DROP;
+    d7_reason_idx_reg <= h6[H_REASON +: 4] != 4'd0 ? {4'hD, h6[H_REASON +: 4]} : {5'b11100, d6_why};
+    d7_evt_reg <= d6_valid && fwd && (d6_flags[0] || d6_flags[2]);
+    d7_evt_data_reg <= {h6[H_ACK +: 32], h6[H_SEQ +: 32], 16'd0, d6_slot_reg,
+                        8'd0, d6_flags[7:0], 7'd0, d6_port, EV_FIN_RST};
+    d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
+    if (rst) begin
+        d7_valid_reg <= 1'b0;
+        d7_evt_reg <= 1'b0;
+    end
+end
+
+wire d7_fwd = d7_valid_reg && d7_dec_reg[D_ACT +: 2] == ACT_FWD;
+
+// in-flight headers per port (taken at S0, not yet pushed at S7)
+always @(posedge clk) begin
+    infl_reg[0] <= infl_reg[0] + {{INFL_W-1{1'b0}}, s0_valid && !s0_port}
+                               - {{INFL_W-1{1'b0}}, d7_valid_reg && !d7_port_reg};
+    infl_reg[1] <= infl_reg[1] + {{INFL_W-1{1'b0}}, s0_valid && s0_port}
+                               - {{INFL_W-1{1'b0}}, d7_valid_reg && d7_port_reg};
+    if (rst) begin
+        infl_reg[0] <= {INFL_W{1'b0}};
+        infl_reg[1] <= {INFL_W{1'b0}};
+    end
+end
+initial begin
+    infl_reg[0] = {INFL_W{1'b0}};
+    infl_reg[1] = {INFL_W{1'b0}};
+end
+
+// flow counter updates (one per forwarded frame)
+reg  [31:0] upd_drops_reg = 32'd0;
+wire        updq_ready;
+// verilator lint_off PINCONNECTEMPTY
+dp_fifo #(
+    .WIDTH(SLOT_BITS + 49),
+    .DEPTH(4)
+)
+upd_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data(d7_upd_reg),
+    .s_valid(d7_fwd),
+    .s_ready(updq_ready),
+    .m_data(upd_data),
+    .m_valid(upd_valid),
+    .m_ready(upd_ready),
+    .count()
+);
+// verilator lint_on PINCONNECTEMPTY
+
+always @(posedge clk) begin
+    if (d7_fwd && !updq_ready) begin
+        upd_drops_reg <= upd_drops_reg + 1'b1;
+    end
+    if (rst) begin
+        upd_drops_reg <= 32'd0;
+    end
+end
+
+// decision FIFOs
+wire [DEC_W-1:0] dq_data0, dq_data1;
+wire [1:0]       dq_valid;
+wire [1:0]       dq_ready;
+
+// verilator lint_off PINCONNECTEMPTY
+dp_fifo #(
+    .WIDTH(DEC_W),
+    .DEPTH(DEC_DEPTH)
+)
+dec_fifo0_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data(d7_dec_reg),
+    .s_valid(d7_valid_reg && !d7_port_reg),
+    .s_ready(),
+    .m_data(dq_data0),
+    .m_valid(dq_valid[0]),
+    .m_ready(dq_ready[0]),
+    .count(dq_count0)
+);
+
+dp_fifo #(
+    .WIDTH(DEC_W),
+    .DEPTH(DEC_DEPTH)
+)
+dec_fifo1_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data(d7_dec_reg),
+    .s_valid(d7_valid_reg && d7_port_reg),
+    .s_ready(),
+    .m_data(dq_data1),
+    .m_valid(dq_valid[1]),
+    .m_ready(dq_ready[1]),
+    .count(dq_count1)
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// ---------------------------------------------------------------------------------------
+// Dispatch, rewriters, punt arbiter, TX arbiters
+
+wire [2*DW-1:0]  rw_tdata;
+wire [2*KW-1:0]  rw_tkeep;
+wire [1:0]       rw_tvalid, rw_tready, rw_tlast;
+wire [2*DW-1:0]  pa_tdata;
+wire [2*KW-1:0]  pa_tkeep;
+wire [1:0]       pa_tvalid, pa_tready, pa_tlast;
+wire [2*130-1:0] pa_tuser;
+wire [31:0]      rw_latency;
+wire [63:0]      rw_bypass, rw_opt_err;
+
+generate
+for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
+    wire [DEC_W-1:0] d = gp ? dq_data1 : dq_data0;
+    wire [1:0] a = d[D_ACT +: 2];
+    reg first_reg = 1'b1;
+    wire v = df_tvalid[gp] && dq_valid[gp];
+    wire r_in_valid = v && a == ACT_FWD;
+    wire r_in_ready;
+    wire desc_ready;
+
+    assign pa_tvalid[gp] = v && a == ACT_PUNT;
+    assign pa_tdata[gp*DW +: DW] = df_tdata[gp*DW +: DW];
+    assign pa_tkeep[gp*KW +: KW] = df_tkeep[gp*KW +: KW];
+    assign pa_tlast[gp] = df_tlast[gp];
+    assign pa_tuser[gp*130 +: 130] = {d[D_META +: 128], d[D_L7], df_tuser[gp]};
+
+    assign df_tready[gp] = dq_valid[gp] && (a == ACT_FWD ? r_in_ready :
+                                            a == ACT_PUNT ? pa_tready[gp] : 1'b1);
+    assign dq_ready[gp] = df_tvalid[gp] && df_tready[gp] && df_tlast[gp];
+
+    always @(posedge clk) begin
+        if (df_tvalid[gp] && df_tready[gp]) begin
+            first_reg <= df_tlast[gp];
+        end
+        if (rst) begin
+            first_reg <= 1'b1;
+        end
+    end
+
+    // verilator lint_off PINCONNECTEMPTY
+    splice_rewriter #(
+        .DATA_WIDTH(DW),
+        .USER_WIDTH(1)
+    )
+    rewriter_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_axis_tdata(df_tdata[gp*DW +: DW]),
+        .s_axis_tkeep(df_tkeep[gp*KW +: KW]),
+        .s_axis_tvalid(r_in_valid),
+        .s_axis_tready(r_in_ready),
+        .s_axis_tlast(df_tlast[gp]),
+        .s_axis_tuser(1'b0),
+        .m_axis_tdata(rw_tdata[gp*DW +: DW]),
+        .m_axis_tkeep(rw_tkeep[gp*KW +: KW]),
+        .m_axis_tvalid(rw_tvalid[gp]),
+        .m_axis_tready(rw_tready[gp]),
+        .m_axis_tlast(rw_tlast[gp]),
+        .m_axis_tuser(),
+        .desc_valid(r_in_valid && first_reg),
+        .desc_ready(desc_ready),
+        .desc_flags(d[D_DFLAGS +: 8]),
+        .desc_l3_offset(d[D_L3 +: 8]),
+        .desc_ihl(d[D_IHL +: 4]),
+        .desc_doff(d[D_DOFF +: 4]),
+        .desc_eth_dst(d[D_EDST +: 48]),
+        .desc_eth_src(d[D_ESRC +: 48]),
+        .desc_ip_src(d[D_ISRC +: 32]),
+        .desc_ip_dst(d[D_IDST +: 32]),
+        .desc_tcp_sport(d[D_SPORT +: 16]),
+        .desc_tcp_dport(d[D_DPORT +: 16]),
+        .desc_seq_delta(d[D_SEQD +: 32]),
+        .desc_ack_delta(d[D_ACKD +: 32]),
+        .desc_tsval_delta(d[D_TSVD +: 32]),
+        .desc_tsecr_delta(d[D_TSED +: 32]),
+        .desc_wscale_shift(d[D_WS +: 5]),
+        .stat_frames(),
+        .stat_bypass(rw_bypass[gp*32 +: 32]),
+        .stat_opt_err(rw_opt_err[gp*32 +: 32]),
+        .cfg_latency(rw_latency[gp*16 +: 16])
+    );
+    // verilator lint_on PINCONNECTEMPTY
+
+    // verilator lint_off UNUSED
+    wire unused_d = ^{desc_ready, d[D_ACT +: 2]};
+    // verilator lint_on UNUSED
+end
+endgenerate
+
+// verilator lint_off UNUSED
+wire unused_lat = ^{rw_latency[31:16], fs_rd_resp_valid, h6, d6_flags[8], fe_flags[7:3], wsd_neg[7:5],
+                    d7_rs_reg[7:6], l7c_len_beats};
+// verilator lint_on UNUSED
+
+// punt arbiter -> punt ring, with request segments teed to the L7 matcher
+wire [DW-1:0]  pm_tdata;
+wire [KW-1:0]  pm_tkeep;
+wire           pm_tvalid, pm_tready, pm_tlast;
+wire [129:0]   pm_tuser;
+
+// verilator lint_off PINCONNECTEMPTY
+axis_frame_arb #(
+    .DATA_WIDTH(DW),
+    .USER_WIDTH(130)
+)
+punt_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .s0_axis_tdata(pa_tdata[0 +: DW]),
+    .s0_axis_tkeep(pa_tkeep[0 +: KW]),
+    .s0_axis_tvalid(pa_tvalid[0]),
+    .s0_axis_tready(pa_tready[0]),
+    .s0_axis_tlast(pa_tlast[0]),
+    .s0_axis_tuser(pa_tuser[0 +: 130]),
+    .s1_axis_tdata(pa_tdata[DW +: DW]),
+    .s1_axis_tkeep(pa_tkeep[KW +: KW]),
+    .s1_axis_tvalid(pa_tvalid[1]),
+    .s1_axis_tready(pa_tready[1]),
+    .s1_axis_tlast(pa_tlast[1]),
+    .s1_axis_tuser(pa_tuser[130 +: 130]),
+    .m_axis_tdata(pm_tdata),
+    .m_axis_tkeep(pm_tkeep),
+    .m_axis_tvalid(pm_tvalid),
+    .m_axis_tready(pm_tready),
+    .m_axis_tlast(pm_tlast),
+    .m_axis_tuser(pm_tuser),
+    .m_sel()
+);
+// verilator lint_on PINCONNECTEMPTY
+
+wire       pm_l7 = pm_tuser[1];
+wire [127:0] pm_meta = pm_tuser[129:2];
+wire       l7i_ready;
+assign pm_tready = pm_l7 ? l7i_ready : 1'b1;
+
+// payload byte mask for the matcher
+reg  [15:0] pm_pos_reg = 16'd0;
+wire [15:0] pm_pay_start = {8'd0, pm_meta[87:80]};
+wire [15:0] pm_pay_end = pm_pay_start + pm_meta[63:48];
+reg  [KW-1:0] pm_l7_keep;
+integer ki;
+always @* begin
+    for (ki = 0; ki < KW; ki = ki + 1) begin
+        pm_l7_keep[ki] = pm_tkeep[ki] && (pm_pos_reg + ki[15:0]) >= pm_pay_start
+                         && (pm_pos_reg + ki[15:0]) < pm_pay_end;
+    end
+end
+
+always @(posedge clk) begin
+    if (pm_tvalid && pm_tready) begin
+        pm_pos_reg <= pm_tlast ? 16'd0 : pm_pos_reg + KW[15:0];
+    end
+    if (rst) begin
+        pm_pos_reg <= 16'd0;
+    end
+end
+
+wire [PUNT_SB:0]   punt_prod, punt_cons;
+reg                punt_cons_wr_reg = 1'b0;
+reg  [PUNT_SB:0]   punt_cons_val_reg = {PUNT_SB+1{1'b0}};
+wire               punt_rd_valid;
+reg                punt_rd_desc_reg = 1'b0;
+reg  [PUNT_SB-1:0] punt_rd_slot_reg = {PUNT_SB{1'b0}};
+reg  [PUNT_WB-1:0] punt_rd_word_reg = {PUNT_WB{1'b0}};
+wire [PUNT_WB-1:0] punt_rd_word;
+wire               punt_rd_desc;
+wire [PUNT_SB-1:0] punt_rd_slot;
+wire               punt_rd_data_valid;
+wire [31:0]        punt_rd_data;
+wire               punt_commit_valid;
+wire [PUNT_SB-1:0] punt_commit_slot;
+wire [31:0]        punt_frames, punt_drop_full, punt_drop_long, punt_bad_cons;
+
+// verilator lint_off PINCONNECTEMPTY
+pkt_punt_buf #(
+    .DATA_WIDTH(DW),
+    .SLOTS(PUNT_SLOTS),
+    .SLOT_BYTES(2048),
+    .META_WIDTH(128)
+)
+punt_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_tdata(pm_tdata),
+    .s_axis_tkeep(pm_tkeep),
+    .s_axis_tvalid(pm_tvalid && pm_tready),
+    .s_axis_tready(),
+    .s_axis_tlast(pm_tlast),
+    .s_axis_tuser(pm_tuser[0]),
+    .s_meta(pm_meta),
+    .prod_idx(punt_prod),
+    .cons_idx(punt_cons),
+    .cons_wr(punt_cons_wr_reg),
+    .cons_val(punt_cons_val_reg),
+    .rd_valid(punt_rd_valid),
+    .rd_desc(punt_rd_desc),
+    .rd_slot(punt_rd_slot),
+    .rd_word(punt_rd_word),
+    .rd_data_valid(punt_rd_data_valid),
+    .rd_data(punt_rd_data),
+    .commit_valid(punt_commit_valid),
+    .commit_slot(punt_commit_slot),
+    .stat_frames(punt_frames),
+    .stat_drop_full(punt_drop_full),
+    .stat_drop_long(punt_drop_long),
+    .stat_bad_cons(punt_bad_cons)
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// inject rings (one per port) and TX arbiters
+reg                inj_sel_reg = 1'b0;
+reg  [1:0]         inj_wr_valid_reg = 2'b00;
+reg  [INJ_WB-1:0]  inj_wr_word_reg = {INJ_WB{1'b0}};
+reg  [INJ_WB-1:0]  inj_ptr_reg = {INJ_WB{1'b0}};
+reg  [31:0]        inj_wr_data_reg = 32'd0;
+reg  [1:0]         inj_commit_reg = 2'b00;
+reg  [17:0]        inj_len_reg = 18'd0;
+reg  [31:0]        inj_off_reg = 32'd0;
+reg  [15:0]        inj_end_reg = 16'd0;
+wire [1:0]         inj_commit_ready;
+wire [2*(INJ_SB+1)-1:0] inj_prod, inj_cons;
+wire [63:0]        inj_frames, inj_bad;
+
+wire [2*DW-1:0]    tx_tdata;
+wire [2*KW-1:0]    tx_tkeep;
+wire [1:0]         tx_tvalid, tx_tready, tx_tlast;
+
+assign m_axis_c_tdata = tx_tdata[0 +: DW];
+assign m_axis_c_tkeep = tx_tkeep[0 +: KW];
+assign m_axis_c_tvalid = tx_tvalid[0];
+assign m_axis_c_tlast = tx_tlast[0];
+assign m_axis_c_tuser = 1'b0;
+assign tx_tready[0] = m_axis_c_tready;
+assign m_axis_s_tdata = tx_tdata[DW +: DW];
+assign m_axis_s_tkeep = tx_tkeep[KW +: KW];
+assign m_axis_s_tvalid = tx_tvalid[1];
+assign m_axis_s_tlast = tx_tlast[1];
+assign m_axis_s_tuser = 1'b0;
+assign tx_tready[1] = m_axis_s_tready;
+
+generate
+for (gp = 0; gp < 2; gp = gp + 1) begin : g_tx
+    wire [DW-1:0] i_tdata;
+    wire [KW-1:0] i_tkeep;
+    wire          i_tvalid, i_tready, i_tlast, i_tuser;
+
+    // verilator lint_off PINCONNECTEMPTY
+    pkt_inject_buf #(
+        .DATA_WIDTH(DW),
+        .SLOTS(INJ_SLOTS),
+        .SLOT_BYTES(2048)
+    )
+    inject_inst (
+        .clk(clk),
+        .rst(rst),
+        .wr_valid(inj_wr_valid_reg[gp]),
+        .wr_slot(inj_prod[gp*(INJ_SB+1) +: INJ_SB]),
+        .wr_word(inj_wr_word_reg),
+        .wr_data(inj_wr_data_reg),
+        .commit_valid(inj_commit_reg[gp]),
+        .commit_ready(inj_commit_ready[gp]),
+        .commit_len(inj_len_reg[15:0]),
+        .commit_csum_ip(inj_len_reg[16]),
+        .commit_csum_tcp(inj_len_reg[17]),
+        .commit_ip_off(inj_off_reg[15:0]),
+        .commit_l4_off(inj_off_reg[31:16]),
+        .commit_l4_end(inj_end_reg),
+        .prod_idx(inj_prod[gp*(INJ_SB+1) +: INJ_SB+1]),
+        .cons_idx(inj_cons[gp*(INJ_SB+1) +: INJ_SB+1]),
+        .m_axis_tdata(i_tdata),
+        .m_axis_tkeep(i_tkeep),
+        .m_axis_tvalid(i_tvalid),
+        .m_axis_tready(i_tready),
+        .m_axis_tlast(i_tlast),
+        .m_axis_tuser(i_tuser),
+        .done_valid(),
+        .stat_frames(inj_frames[gp*32 +: 32]),
+        .stat_bad_commit(inj_bad[gp*32 +: 32])
+    );
+
+    // TX port gp: fast path from the other port's rewriter, and this port's inject ring
+    axis_frame_arb #(
+        .DATA_WIDTH(DW),
+        .USER_WIDTH(1)
+    )
+    tx_arb_inst (
+        .clk(clk),
+        .rst(rst),
+        .s0_axis_tdata(rw_tdata[(1-gp)*DW +: DW]),
+        .s0_axis_tkeep(rw_tkeep[(1-gp)*KW +: KW]),
+        .s0_axis_tvalid(rw_tvalid[1-gp]),
+        .s0_axis_tready(rw_tready[1-gp]),
+        .s0_axis_tlast(rw_tlast[1-gp]),
+        .s0_axis_tuser(1'b0),
+        .s1_axis_tdata(i_tdata),
+        .s1_axis_tkeep(i_tkeep),
+        .s1_axis_tvalid(i_tvalid),
+        .s1_axis_tready(i_tready),
+        .s1_axis_tlast(i_tlast),
+        .s1_axis_tuser(i_tuser),
+        .m_axis_tdata(tx_tdata[gp*DW +: DW]),
+        .m_axis_tkeep(tx_tkeep[gp*KW +: KW]),
+        .m_axis_tvalid(tx_tvalid[gp]),
+        .m_axis_tready(tx_tready[gp]),
+        .m_axis_tlast(tx_tlast[gp]),
+        .m_axis_tuser(),
+        .m_sel()
+    );
+    // verilator lint_on PINCONNECTEMPTY
+end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// L7 matcher: request segments from the punt path, or the firmware's buffer (L7.CMD)
+
+reg [DW-1:0]     l7buf_mem [0:L7_BUF_BEATS-1];
+reg              l7buf_wr_reg = 1'b0;
+reg [7:0]        l7buf_ptr_reg = 8'd0;
+reg [7:0]        l7buf_wr_word_reg = 8'd0;
+reg [31:0]       l7buf_wr_data_reg = 32'd0;
+reg              l7c_busy_reg = 1'b0;
+reg              l7c_rd_reg = 1'b0;
+reg              l7c_out_valid_reg = 1'b0;
+reg [DW-1:0]     l7c_out_data_reg = {DW{1'b0}};
+reg [L7_BB-1:0]  l7c_beat_reg = {L7_BB{1'b0}};
+reg [L7_BB-1:0]  l7c_last_beat_reg = {L7_BB{1'b0}};
+reg [KW-1:0]     l7c_last_keep_reg = {KW{1'b0}};
+reg [15:0]       l7c_tag_reg = 16'd0;
+reg              l7c_start_reg = 1'b0;
+reg [15:0]       l7c_len_reg = 16'd0;
+reg [31:0]       l7_requests_reg = 32'd0;
+reg [31:0]       l7_commands_reg = 32'd0;
+wire             l7c_ready;
+wire             l7c_last = l7c_beat_reg == l7c_last_beat_reg;
+
+always @(posedge clk) begin
+    if (l7buf_wr_reg) begin
+        l7buf_mem[l7buf_wr_word_reg[7:WPB_BITS]][32*l7buf_wr_word_reg[WPB_BITS-1:0] +: 32] <= l7buf_wr_data_reg;
+    end
+    if (l7c_rd_reg) begin
+        l7c_out_data_reg <= l7buf_mem[l7c_beat_reg];
+    end
+end
+
+localparam KB = $clog2(KW);
+wire [15:0] l7c_len_beats = l7c_len_reg >> KB;
+wire        l7c_len_part = l7c_len_reg[KB-1:0] != {KB{1'b0}};
+
+always @(posedge clk) begin
+    l7c_rd_reg <= 1'b0;
+    if (l7c_start_reg) begin
+        l7c_busy_reg <= 1'b1;
+        l7c_rd_reg <= 1'b1;
+        l7c_beat_reg <= {L7_BB{1'b0}};
+        if (l7c_len_reg >= L7_BUF_BYTES) begin
+            l7c_last_beat_reg <= {L7_BB{1'b1}};
+            l7c_last_keep_reg <= {KW{1'b1}};
+        end else begin
+            l7c_last_beat_reg <= l7c_len_beats[L7_BB-1:0] - {{L7_BB-1{1'b0}}, !l7c_len_part};
+            l7c_last_keep_reg <= l7c_len_part ? ~({KW{1'b1}} << l7c_len_reg[KB-1:0]) : {KW{1'b1}};
+        end
+    end
+    if (l7c_rd_reg) begin
+        l7c_out_valid_reg <= 1'b1;
+    end
+    if (l7c_out_valid_reg && l7c_ready) begin
+        l7c_out_valid_reg <= 1'b0;
+        if (l7c_last) begin
+            l7c_busy_reg <= 1'b0;
+        end else begin
+            l7c_beat_reg <= l7c_beat_reg + 1'b1;
+            l7c_rd_reg <= 1'b1;
+        end
+    end
+    if (pm_tvalid && pm_tready && pm_l7 && pm_tlast) begin
+        l7_requests_reg <= l7_requests_reg + 1'b1;
+    end
+    if (rst) begin
+        l7c_busy_reg <= 1'b0;
+        l7c_rd_reg <= 1'b0;
+        l7c_out_valid_reg <= 1'b0;
+        l7_requests_reg <= 32'd0;
+    end
+end
+
+wire [DW-1:0]          l7_tdata;
+wire [KW-1:0]          l7_tkeep;
+wire                   l7_tvalid, l7_tready, l7_tlast;
+wire [L7_TAG_W-1:0]    l7_tuser;
+
+// verilator lint_off PINCONNECTEMPTY
+axis_frame_arb #(
+    .DATA_WIDTH(DW),
+    .USER_WIDTH(L7_TAG_W)
+)
+l7_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .s0_axis_tdata(pm_tdata),
+    .s0_axis_tkeep(pm_l7_keep),
+    .s0_axis_tvalid(pm_tvalid && pm_l7),
+    .s0_axis_tready(l7i_ready),
+    .s0_axis_tlast(pm_tlast),
+    .s0_axis_tuser({1'b0, pm_meta[47:32]}),
+    .s1_axis_tdata(l7c_out_data_reg),
+    .s1_axis_tkeep(l7c_last ? l7c_last_keep_reg : {KW{1'b1}}),
+    .s1_axis_tvalid(l7c_out_valid_reg),
+    .s1_axis_tready(l7c_ready),
+    .s1_axis_tlast(l7c_last),
+    .s1_axis_tuser({1'b1, l7c_tag_reg}),
+    .m_axis_tdata(l7_tdata),
+    .m_axis_tkeep(l7_tkeep),
+    .m_axis_tvalid(l7_tvalid),
+    .m_axis_tready(l7_tready),
+    .m_axis_tlast(l7_tlast),
+    .m_axis_tuser(l7_tuser),
+    .m_sel()
+);
+// verilator lint_on PINCONNECTEMPTY
+
+reg                l7_wr_valid_reg = 1'b0;
+wire               l7_wr_ready;
+reg  [7:0]         l7_rule_reg = 8'd0;
+reg  [7:0]         l7_word_reg = 8'd0;
+reg  [31:0]        l7_data_reg = 32'd0;
+reg                l7_switch_reg = 1'b0;
+wire               l7_active_bank, l7_inactive_busy;
+wire               l7_res_valid, l7_res_ready;
+wire [L7_TAG_W-1:0] l7_res_tag;
+wire [15:0]        l7_res_rule, l7_res_pool;
+wire [2:0]         l7_res_method;
+wire               l7_res_bank;
+wire [6:0]         l7_res_flags;
+
+l7_matcher #(
+    .DATA_WIDTH(DW),
+    .TAG_WIDTH(L7_TAG_W),
+    .RULES(L7_RULES),
+    .LANES(L7_LANES),
+    .PAT_MAX(L7_PAT_MAX),
+    .POOL_WIDTH(16),
+    .WINDOW(L7_BUF_BYTES)
+)
+l7_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_tdata(l7_tdata),
+    .s_axis_tkeep(l7_tkeep),
+    .s_axis_tvalid(l7_tvalid),
+    .s_axis_tready(l7_tready),
+    .s_axis_tlast(l7_tlast),
+    .s_axis_tuser(l7_tuser),
+    .cfg_wr_valid(l7_wr_valid_reg),
+    .cfg_wr_ready(l7_wr_ready),
+    .cfg_wr_rule(l7_rule_reg[L7_RW-1:0]),
+    .cfg_wr_word(l7_word_reg),
+    .cfg_wr_data(l7_data_reg),
+    .cmd_bank_switch(l7_switch_reg),
+    .status_active_bank(l7_active_bank),
+    .status_inactive_busy(l7_inactive_busy),
+    .m_res_valid(l7_res_valid),
+    .m_res_ready(l7_res_ready),
+    .m_res_tag(l7_res_tag),
+    .m_res_rule_id(l7_res_rule),
+    .m_res_pool(l7_res_pool),
+    .m_res_method(l7_res_method),
+    .m_res_bank(l7_res_bank),
+    .m_res_flags(l7_res_flags)
+);
+
+// ---------------------------------------------------------------------------------------
+// Event queue: 0 FIN/RST (decision), 1 L7 results, 2 punt ready
+
+wire [2:0]   evt_ready;
+wire         evq_head_valid;
+wire [1:0]   evq_head_src;
+wire [127:0] evq_head_data;
+reg          evq_pop_reg = 1'b0;
+wire [EVQ_AW+1:0] evq_level;
+wire [31:0]  evq_pushed, evq_overflow;
+reg  [31:0]  evt_lost_reg = 32'd0;
+
+wire [127:0] l7_evt = {now, l7_res_pool, l7_res_rule, {16'd0, l7_res_tag[15:0]},
+                       11'd0, l7_res_flags[0], l7_res_flags, l7_res_bank, l7_res_method,
+                       l7_res_tag[16], EV_REQUEST_MATCHED};
+wire [127:0] punt_evt = {64'd0, {32-PUNT_SB{1'b0}}, punt_commit_slot, 24'd0, EV_PUNT_READY};
+assign l7_res_ready = evt_ready[1];
+
+// verilator lint_off PINCONNECTEMPTY
+evt_queue #(
+    .PRODUCERS(3),
+    .EVT_WIDTH(128),
+    .DEPTH(EVQ_DEPTH)
+)
+evq_inst (
+    .clk(clk),
+    .rst(rst),
+    .evt_valid({punt_commit_valid, l7_res_valid, d7_evt_reg}),
+    .evt_ready(evt_ready),
+    .evt_data({punt_evt, l7_evt, d7_evt_data_reg}),
+    .head_valid(evq_head_valid),
+    .head_src(evq_head_src),
+    .head_data(evq_head_data),
+    .head_word_sel(2'd0),
+    .head_word(),
+    .pop(evq_pop_reg),
+    .level(evq_level),
+    .stat_pushed(evq_pushed),
+    .stat_overflow(evq_overflow),
+    .stat_overflow_prod()
+);
+// verilator lint_on PINCONNECTEMPTY
+
+always @(posedge clk) begin
+    if ((d7_evt_reg && !evt_ready[0]) || (punt_commit_valid && !evt_ready[2])) begin
+        evt_lost_reg <= evt_lost_reg + ((d7_evt_reg && !evt_ready[0]) && (punt_commit_valid && !evt_ready[2]) ? 32'd2 : 32'd1);
+    end
+    if (rst) begin
+        evt_lost_reg <= 32'd0;
+    end
+end
+
+// ---------------------------------------------------------------------------------------
+// Statistics
+
+function [7:0] popcount(input [KW-1:0] k);
+    integer i;
+    begin
+        popcount = 8'd0;
+        for (i = 0; i < KW; i = i + 1) begin
+            popcount = popcount + {7'd0, k[i]};
+        end
+    end
+endfunction
+
+wire [1:0] tx_fire = tx_tvalid & tx_tready;
+wire [7:0] p7 = {4'd0, d7_port_reg, 3'd0};
+wire [7:0] act_idx = p7 + (d7_dec_reg[D_ACT +: 2] == ACT_FWD ? 8'd4 :
+                           d7_dec_reg[D_ACT +: 2] == ACT_PUNT ? 8'd5 : 8'd6);
+wire [7:0] vip_idx = 8'd16 + {3'd0, d7_vipidx_reg, 1'b0};
+wire [7:0] rs_idx = 8'd80 + {1'b0, d7_rs_reg[5:0], 1'b0};
+
+reg        st_snap_reg = 1'b0;
+reg        st_clear_on_snap_reg = 1'b0;
+reg        st_clear_all_reg = 1'b0;
+wire       st_rd_valid;
+reg  [7:0] st_rd_idx_reg = 8'd0;
+wire       st_rd_data_valid;
+wire [63:0] st_rd_data;
+wire       st_init_done;
+wire [31:0] st_snapshots;
+
+// verilator lint_off PINCONNECTEMPTY
+stats_counters #(
+    .COUNTERS(256),
+    .INPUTS(STAT_INPUTS),
+    .INC_WIDTH(16)
+)
+stats_inst (
+    .clk(clk),
+    .rst(rst),
+    .inc_valid({tx_fire[1], tx_fire[1] && tx_tlast[1], tx_fire[0], tx_fire[0] && tx_tlast[0],
+                d7_valid_reg && d7_reason_reg,
+                d7_fwd, d7_fwd,
+                d7_valid_reg && d7_vip_reg, d7_valid_reg && d7_vip_reg,
+                d7_valid_reg, d7_valid_reg, d7_valid_reg}),
+    .inc_idx({8'd11, 8'd10, 8'd3, 8'd2,
+              d7_reason_idx_reg,
+              rs_idx + 8'd1, rs_idx,
+              vip_idx + 8'd1, vip_idx,
+              act_idx, p7 + 8'd1, p7}),
+    .inc_amount({8'd0, popcount(tx_tkeep[KW +: KW]), 16'd1, 8'd0, popcount(tx_tkeep[0 +: KW]), 16'd1,
+                 16'd1,
+                 d7_flen_reg, 16'd1,
+                 d7_flen_reg, 16'd1,
+                 16'd1, d7_flen_reg, 16'd1}),
+    .snapshot(st_snap_reg),
+    .clear_on_snapshot(st_clear_on_snap_reg),
+    .clear_all(st_clear_all_reg),
+    .init_value(64'd0),
+    .rd_valid(st_rd_valid),
+    .rd_idx(csr_wdata[7:0]),
+    .rd_data_valid(st_rd_data_valid),
+    .rd_data(st_rd_data),
+    .init_done(st_init_done),
+    .stat_snapshots(st_snapshots),
+    .stat_init_drops()
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// ---------------------------------------------------------------------------------------
+// CSR blocks
+
+reg        hit_reg = 1'b0;
+reg [31:0] rdata_reg = 32'd0;
+assign csr_hit = hit_reg;
+assign csr_rdata = rdata_reg;
+
+wire [31:0] wmask = {{8{csr_wstrb[3]}}, {8{csr_wstrb[2]}}, {8{csr_wstrb[1]}}, {8{csr_wstrb[0]}}};
+wire [31:0] ra = {csr_addr[31:2], 2'b00};
+wire [3:0]  blk = csr_addr[15:12];
+wire sel = csr_stb && csr_addr[31:16] == 16'd0 && blk >= 4'h6 && blk <= 4'hC;
+wire rd = sel && !csr_we;
+wire wr = sel && csr_we;
+
+// verilator lint_off UNUSED
+wire unused_csr = ^{csr_master, csr_addr[1:0], wmask};
+// verilator lint_on UNUSED
+
+// indirect read state
+reg         flow_busy_reg = 1'b0;
+reg  [1:0]  flow_status_reg = 2'd0;
+reg  [WAY_BITS-1:0] flow_way_reg = {WAY_BITS{1'b0}};
+reg  [16:0] flow_result_reg = 17'd0;
+reg  [BUCKET_BITS-1:0] flow_bucket_reg = {BUCKET_BITS{1'b0}};
+reg         fs_busy_reg = 1'b0;
+reg         st_rd_busy_reg = 1'b0;
+reg  [63:0] st_rd_result_reg = 64'd0;
+reg  [31:0] punt_word_reg = 32'd0;
+
+wire rd_punt_data = rd && ra == `SNIC_PUNT_RD_DATA;
+// a write of RD_PTR fetches the word it points at, a read of RD_DATA the next one; the
+// data arrives two cycles later, by the next access the bus can make
+wire wr_punt_ptr = wr && ra == `SNIC_PUNT_RD_PTR;
+assign punt_rd_valid = rd_punt_data || wr_punt_ptr;
+assign punt_rd_word = wr_punt_ptr ? csr_wdata[PUNT_WB-1:0] : punt_rd_word_reg + 1'b1;
+assign punt_rd_desc = wr_punt_ptr ? csr_wdata[31] : punt_rd_desc_reg;
+assign punt_rd_slot = wr_punt_ptr ? csr_wdata[16 +: PUNT_SB] : punt_rd_slot_reg;
+assign st_rd_valid = wr && ra == `SNIC_STATS_RD_IDX;
+
+wire [INJ_SB:0] inj_prod_sel = inj_sel_reg ? inj_prod[INJ_SB+1 +: INJ_SB+1] : inj_prod[0 +: INJ_SB+1];
+wire [INJ_SB:0] inj_cons_sel = inj_sel_reg ? inj_cons[INJ_SB+1 +: INJ_SB+1] : inj_cons[0 +: INJ_SB+1];
+wire [INJ_SB:0] inj_used = inj_prod_sel - inj_cons_sel;
+wire inj_ready = !inj_used[INJ_SB] && inj_commit_reg == 2'b00;
+
+function [31:0] u32(input integer v);
+    u32 = v;
+endfunction
+
+reg [31:0] rv;
+always @* begin
+    rv = 32'd0;
+    case (ra)
+        `SNIC_DP_BLKID: rv = `SNIC_DP_BLKID_RESET;
+        `SNIC_DP_CTRL: rv = {31'd0, fastpath_reg};
+        `SNIC_DP_PUNT_POLICY: rv = {24'd0, punt_policy_reg};
+        `SNIC_DP_NOW: rv = now;
+        `SNIC_DP_MAC_C_LO: rv = mac_c_reg[31:0];
+        `SNIC_DP_MAC_C_HI: rv = {16'd0, mac_c_reg[47:32]};
+        `SNIC_DP_MAC_S_LO: rv = mac_s_reg[31:0];
+        `SNIC_DP_MAC_S_HI: rv = {16'd0, mac_s_reg[47:32]};
+        `SNIC_DP_PARAMS: rv = {rw_latency[15:0], DW16};
+        `SNIC_DP_MAX_FRAME: rv = u32(MAX_FRAME);
+        `SNIC_DP_FLOW_CAPACITY: rv = u32(FLOW_BUCKETS * FLOW_WAYS);
+        `SNIC_DP_FLOW_SLOTS: rv = u32(FLOW_SLOTS);
+        `SNIC_DP_OVERSIZE_C: rv = oversize[31:0];
+        `SNIC_DP_OVERSIZE_S: rv = oversize[63:32];
+        `SNIC_DP_RW_BYPASS_C: rv = rw_bypass[31:0];
+        `SNIC_DP_RW_BYPASS_S: rv = rw_bypass[63:32];
+        `SNIC_DP_RW_OPT_ERR_C: rv = rw_opt_err[31:0];
+        `SNIC_DP_RW_OPT_ERR_S: rv = rw_opt_err[63:32];
+        `SNIC_DP_UPD_DROPS: rv = upd_drops_reg;
+
+        `SNIC_FLOW_BLKID: rv = `SNIC_FLOW_BLKID_RESET;
+        `SNIC_FLOW_KEY_SRC_IP: rv = ft_key_reg[95:64];
+        `SNIC_FLOW_KEY_DST_IP: rv = ft_key_reg[63:32];
+        `SNIC_FLOW_KEY_PORTS: rv = ft_key_reg[31:0];
+        `SNIC_FLOW_VALUE: rv = {15'd0, ft_value_reg};
+        `SNIC_FLOW_STATUS: rv = {18'd0, {2-WAY_BITS{1'b0}}, flow_way_reg, 2'd0, flow_status_reg,
+                                 6'd0, ft_init_done, flow_busy_reg};
+        `SNIC_FLOW_RESULT: rv = {15'd0, flow_result_reg};
+        `SNIC_FLOW_BUCKET: rv = {{32-BUCKET_BITS{1'b0}}, flow_bucket_reg};
+        `SNIC_FLOW_ENTRIES: rv = ft_entries;
+        `SNIC_FLOW_INSERTS: rv = ft_inserts;
+        `SNIC_FLOW_DELETES: rv = ft_deletes;
+        `SNIC_FLOW_EXISTS: rv = ft_exists;
+        `SNIC_FLOW_BUCKET_FULL: rv = ft_full;
+        `SNIC_FLOW_NOT_FOUND: rv = ft_nf;
+        `SNIC_FLOW_STATE_SLOT: rv = {{32-SLOT_BITS{1'b0}}, fs_slot_reg};
+        `SNIC_FLOW_STATE_STATUS: rv = {31'd0, fs_busy_reg};
+
+        `SNIC_L7_BLKID: rv = `SNIC_L7_BLKID_RESET;
+        `SNIC_L7_RULE: rv = {24'd0, l7_rule_reg};
+        `SNIC_L7_WORD: rv = {24'd0, l7_word_reg};
+        `SNIC_L7_STATUS: rv = {28'd0, l7c_busy_reg, l7_wr_valid_reg, l7_inactive_busy, l7_active_bank};
+        `SNIC_L7_PARAMS: rv = (u32(L7_PAT_MAX) << 16) | u32(L7_RULES);
+        `SNIC_L7_BUF_PTR: rv = {24'd0, l7buf_ptr_reg};
+        `SNIC_L7_REQUESTS: rv = l7_requests_reg;
+        `SNIC_L7_COMMANDS: rv = l7_commands_reg;
+
+        `SNIC_PUNT_BLKID: rv = `SNIC_PUNT_BLKID_RESET;
+        `SNIC_PUNT_PROD: rv = {{31-PUNT_SB{1'b0}}, punt_prod};
+        `SNIC_PUNT_CONS: rv = {{31-PUNT_SB{1'b0}}, punt_cons};
+        `SNIC_PUNT_PARAMS: rv = (u32(2048) << 16) | u32(PUNT_SLOTS);
+        `SNIC_PUNT_RD_PTR: rv = {punt_rd_desc_reg, 7'd0, {8-PUNT_SB{1'b0}}, punt_rd_slot_reg,
+                                 {16-PUNT_WB{1'b0}}, punt_rd_word_reg};
+        `SNIC_PUNT_RD_DATA: rv = punt_rd_data_valid ? punt_rd_data : punt_word_reg;
+        `SNIC_PUNT_FRAMES: rv = punt_frames;
+        `SNIC_PUNT_DROP_FULL: rv = punt_drop_full;
+        `SNIC_PUNT_DROP_LONG: rv = punt_drop_long;
+        `SNIC_PUNT_BAD_CONS: rv = punt_bad_cons;
+
+        `SNIC_INJECT_BLKID: rv = `SNIC_INJECT_BLKID_RESET;
+        `SNIC_INJECT_SEL: rv = {31'd0, inj_sel_reg};
+        `SNIC_INJECT_PROD: rv = {{31-INJ_SB{1'b0}}, inj_prod_sel};
+        `SNIC_INJECT_CONS: rv = {{31-INJ_SB{1'b0}}, inj_cons_sel};
+        `SNIC_INJECT_PARAMS: rv = (u32(2048) << 16) | u32(INJ_SLOTS);
+        `SNIC_INJECT_WR_PTR: rv = {{32-INJ_WB{1'b0}}, inj_ptr_reg};
+        `SNIC_INJECT_COMMIT_LEN: rv = {14'd0, inj_len_reg};
+        `SNIC_INJECT_COMMIT_OFF: rv = inj_off_reg;
+        `SNIC_INJECT_STATUS: rv = {31'd0, inj_ready};
+        `SNIC_INJECT_FRAMES: rv = inj_sel_reg ? inj_frames[63:32] : inj_frames[31:0];
+        `SNIC_INJECT_BAD_COMMIT: rv = inj_sel_reg ? inj_bad[63:32] : inj_bad[31:0];
+
+        `SNIC_EVQ_BLKID: rv = `SNIC_EVQ_BLKID_RESET;
+        `SNIC_EVQ_LEVEL: rv = {{30-EVQ_AW{1'b0}}, evq_level};
+        `SNIC_EVQ_HEAD_INFO: rv = {evq_head_valid, 29'd0, evq_head_src};
+        `SNIC_EVQ_PARAMS: rv = u32(EVQ_DEPTH);
+        `SNIC_EVQ_PUSHED: rv = evq_pushed;
+        `SNIC_EVQ_OVERFLOW: rv = evq_overflow + evt_lost_reg;
+
+        `SNIC_STATS_BLKID: rv = `SNIC_STATS_BLKID_RESET;
+        `SNIC_STATS_CTRL: rv = {30'd0, st_clear_on_snap_reg, 1'b0};
+        `SNIC_STATS_STATUS: rv = {30'd0, st_rd_busy_reg, st_init_done};
+        `SNIC_STATS_RD_IDX: rv = {24'd0, st_rd_idx_reg};
+        `SNIC_STATS_RD_LO: rv = st_rd_data_valid ? st_rd_data[31:0] : st_rd_result_reg[31:0];
+        `SNIC_STATS_RD_HI: rv = st_rd_data_valid ? st_rd_data[63:32] : st_rd_result_reg[63:32];
+        `SNIC_STATS_SNAPSHOTS: rv = st_snapshots;
+        `SNIC_STATS_PARAMS: rv = 32'd256;
+        default: rv = 32'd0;
+    endcase
+    // arrays
+    if (ra >= `SNIC_DP_VIP_ADDR && ra < `SNIC_DP_VIP_ADDR + 8 * VIP_N) begin
+        rv = ra[2] ? {vip_en_reg[ra[5:3]], 15'd0, vip_port_reg[16*ra[5:3] +: 16]}
+                   : vip_addr_reg[32*ra[5:3] +: 32];
+    end
+    if (ra >= `SNIC_DP_LOCAL_ADDR && ra < `SNIC_DP_LOCAL_ADDR + 8 * LOCAL_N) begin
+        rv = ra[2] ? {local_en_reg[ra[4:3]], 31'd0} : local_addr_reg[32*ra[4:3] +: 32];
+    end
+    if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * 13) begin
+        rv = fs_static_reg[32*(ra[5:2]) +: 32];
+    end
+    if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * 6) begin
+        rv = fs_dyn_reg[32*(ra[4:2]) +: 32];
+    end
+    if (ra >= `SNIC_EVQ_HEAD && ra < `SNIC_EVQ_HEAD + 16) begin
+        rv = evq_head_valid ? evq_head_data[32*ra[3:2] +: 32] : 32'd0;
+    end
+end
+
+always @(posedge clk) begin
+    hit_reg <= sel;
+    rdata_reg <= rd ? rv : 32'd0;
+
+    // one-cycle pulses
+    punt_cons_wr_reg <= 1'b0;
+    inj_wr_valid_reg <= 2'b00;
+    l7buf_wr_reg <= 1'b0;
+    l7c_start_reg <= 1'b0;
+    l7_switch_reg <= 1'b0;
+    evq_pop_reg <= 1'b0;
+    st_snap_reg <= 1'b0;
+    st_clear_all_reg <= 1'b0;
+
+    // command completions
+    if (ft_cmd_valid_reg && ft_cmd_ready) begin
+        ft_cmd_valid_reg <= 1'b0;
+    end
+    if (ft_rsp_valid) begin
+        flow_busy_reg <= 1'b0;
+        flow_status_reg <= ft_rsp_status;
+        flow_result_reg <= {ft_rsp_dir, ft_rsp_value};
+        flow_bucket_reg <= ft_rsp_bucket;
+        flow_way_reg <= ft_rsp_way;
+    end
+    if (fs_cmd_valid_reg && fs_cmd_ready) begin
+        fs_cmd_valid_reg <= 1'b0;
+    end
+    if (fs_rsp_valid) begin
+        fs_busy_reg <= 1'b0;
+        if (fs_cmd_op_reg == 2'd0 || fs_cmd_op_reg == 2'd3) begin
+            fs_static_reg <= fs_rsp_static;
+            fs_dyn_reg <= fs_rsp_dyn;
+        end
+    end
+    if (l7_wr_valid_reg && l7_wr_ready) begin
+        l7_wr_valid_reg <= 1'b0;
+    end
+    if (inj_commit_reg[0] && inj_commit_ready[0]) begin
+        inj_commit_reg[0] <= 1'b0;
+    end
+    if (inj_commit_reg[1] && inj_commit_ready[1]) begin
+        inj_commit_reg[1] <= 1'b0;
+    end
+    if (st_rd_data_valid) begin
+        st_rd_busy_reg <= 1'b0;
+        st_rd_result_reg <= st_rd_data;
+    end
+    if (punt_rd_data_valid) begin
+        punt_word_reg <= punt_rd_data;
+    end
+
+    if (rd_punt_data) begin
+        punt_rd_word_reg <= punt_rd_word_reg + 1'b1;
+    end
+
+    if (wr) begin
+        case (ra)
+            `SNIC_DP_CTRL: fastpath_reg <= csr_wdata[`SNIC_DP_CTRL_FASTPATH_LSB];
+            `SNIC_DP_PUNT_POLICY: punt_policy_reg <= csr_wdata[7:0];
+            `SNIC_DP_MAC_C_LO: mac_c_reg[31:0] <= csr_wdata;
+            `SNIC_DP_MAC_C_HI: mac_c_reg[47:32] <= csr_wdata[15:0];
+            `SNIC_DP_MAC_S_LO: mac_s_reg[31:0] <= csr_wdata;
+            `SNIC_DP_MAC_S_HI: mac_s_reg[47:32] <= csr_wdata[15:0];
+
+            `SNIC_FLOW_KEY_SRC_IP: ft_key_reg[95:64] <= csr_wdata;
+            `SNIC_FLOW_KEY_DST_IP: ft_key_reg[63:32] <= csr_wdata;
+            `SNIC_FLOW_KEY_PORTS: ft_key_reg[31:0] <= csr_wdata;
+            `SNIC_FLOW_VALUE: ft_value_reg <= csr_wdata[16:0];
+            `SNIC_FLOW_CMD: begin
+                if (!flow_busy_reg) begin
+                    flow_busy_reg <= 1'b1;
+                    ft_cmd_valid_reg <= 1'b1;
+                    ft_cmd_op_reg <= csr_wdata[1:0];
+                end
+            end
+            `SNIC_FLOW_STATE_SLOT: fs_slot_reg <= csr_wdata[SLOT_BITS-1:0];
+            `SNIC_FLOW_STATE_CMD: begin
+                if (!fs_busy_reg) begin
+                    fs_busy_reg <= 1'b1;
+                    fs_cmd_valid_reg <= 1'b1;
+                    fs_cmd_op_reg <= csr_wdata[1:0];
+                end
+            end
+
+            `SNIC_L7_RULE: l7_rule_reg <= csr_wdata[7:0];
+            `SNIC_L7_WORD: l7_word_reg <= csr_wdata[7:0];
+            `SNIC_L7_DATA: begin
+                if (!l7_wr_valid_reg) begin
+                    l7_data_reg <= csr_wdata;
+                    l7_wr_valid_reg <= 1'b1;
+                end
+            end
+            `SNIC_L7_SWITCH: l7_switch_reg <= csr_wdata[0];
+            `SNIC_L7_BUF_PTR: l7buf_ptr_reg <= csr_wdata[7:0];
+            `SNIC_L7_BUF_DATA: begin
+                if (!l7c_busy_reg && !l7c_start_reg) begin
+                    l7buf_wr_reg <= 1'b1;
+                    l7buf_wr_word_reg <= l7buf_ptr_reg;
+                    l7buf_wr_data_reg <= csr_wdata;
+                    l7buf_ptr_reg <= l7buf_ptr_reg + 1'b1;
+                end
+            end
+            `SNIC_L7_CMD: begin
+                if (!l7c_busy_reg && !l7c_start_reg && csr_wdata[15:0] != 16'd0) begin
+                    l7c_start_reg <= 1'b1;
+                    l7c_len_reg <= csr_wdata[15:0];
+                    l7c_tag_reg <= csr_wdata[31:16];
+                    l7_commands_reg <= l7_commands_reg + 1'b1;
+                end
+            end
+
+            `SNIC_PUNT_CONS: begin
+                punt_cons_wr_reg <= 1'b1;
+                punt_cons_val_reg <= csr_wdata[PUNT_SB:0];
+            end
+            `SNIC_PUNT_RD_PTR: begin
+                punt_rd_desc_reg <= csr_wdata[31];
+                punt_rd_slot_reg <= csr_wdata[16 +: PUNT_SB];
+                punt_rd_word_reg <= csr_wdata[PUNT_WB-1:0];
+            end
+
+            `SNIC_INJECT_SEL: inj_sel_reg <= csr_wdata[0];
+            `SNIC_INJECT_WR_PTR: inj_ptr_reg <= csr_wdata[INJ_WB-1:0];
+            `SNIC_INJECT_WR_DATA: begin
+                inj_wr_valid_reg[inj_sel_reg] <= 1'b1;
+                inj_wr_word_reg <= inj_ptr_reg;
+                inj_wr_data_reg <= csr_wdata;
+                inj_ptr_reg <= inj_ptr_reg + 1'b1;
+            end
+            `SNIC_INJECT_COMMIT_LEN: inj_len_reg <= csr_wdata[17:0];
+            `SNIC_INJECT_COMMIT_OFF: inj_off_reg <= csr_wdata;
+            `SNIC_INJECT_COMMIT: begin
+                if (inj_commit_reg == 2'b00) begin
+                    inj_commit_reg[inj_sel_reg] <= 1'b1;
+                    inj_end_reg <= csr_wdata[15:0];
+                    inj_ptr_reg <= {INJ_WB{1'b0}};
+                end
+            end
+
+            `SNIC_EVQ_POP: evq_pop_reg <= 1'b1;
+
+            `SNIC_STATS_CTRL: begin
+                st_snap_reg <= csr_wdata[0];
+                st_clear_on_snap_reg <= csr_wdata[1];
+                st_clear_all_reg <= csr_wdata[2];
+            end
+            `SNIC_STATS_RD_IDX: begin
+                st_rd_idx_reg <= csr_wdata[7:0];
+                st_rd_busy_reg <= 1'b1;
+            end
+            default: ;
+        endcase
+        if (ra >= `SNIC_DP_VIP_ADDR && ra < `SNIC_DP_VIP_ADDR + 8 * VIP_N) begin
+            if (ra[2]) begin
+                vip_en_reg[ra[5:3]] <= csr_wdata[31];
+                vip_port_reg[16*ra[5:3] +: 16] <= csr_wdata[15:0];
+            end else begin
+                vip_addr_reg[32*ra[5:3] +: 32] <= csr_wdata;
+            end
+        end
+        if (ra >= `SNIC_DP_LOCAL_ADDR && ra < `SNIC_DP_LOCAL_ADDR + 8 * LOCAL_N) begin
+            if (ra[2]) begin
+                local_en_reg[ra[4:3]] <= csr_wdata[31];
+            end else begin
+                local_addr_reg[32*ra[4:3] +: 32] <= csr_wdata;
+            end
+        end
+        if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * 13) begin
+            fs_static_reg[32*(ra[5:2]) +: 32] <= csr_wdata;
+        end
+        if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * 6) begin
+            fs_dyn_reg[32*(ra[4:2]) +: 32] <= csr_wdata;
+        end
+    end
+
+    if (rst) begin
+        hit_reg <= 1'b0;
+        fastpath_reg <= 1'b1;
+        punt_policy_reg <= PP_RESET[7:0];
+        mac_c_reg <= 48'd0;
+        mac_s_reg <= 48'd0;
+        vip_en_reg <= {VIP_N{1'b0}};
+        local_en_reg <= {LOCAL_N{1'b0}};
+        ft_cmd_valid_reg <= 1'b0;
+        flow_busy_reg <= 1'b0;
+        fs_cmd_valid_reg <= 1'b0;
+        fs_busy_reg <= 1'b0;
+        l7_wr_valid_reg <= 1'b0;
+        inj_commit_reg <= 2'b00;
+        inj_ptr_reg <= {INJ_WB{1'b0}};
+        st_rd_busy_reg <= 1'b0;
+        st_clear_on_snap_reg <= 1'b0;
+        l7_commands_reg <= 32'd0;
+        l7c_start_reg <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

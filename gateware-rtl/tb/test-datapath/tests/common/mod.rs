@@ -1,0 +1,402 @@
+//! Shared helpers: card-style configuration of the data path through its CSR blocks, a
+//! spliced flow, frames of that flow built with etherparse, and the rewrite the fast path
+//! must produce (the rewriter's reference model with the descriptor built from the flow
+//! entry as docs/datapath.md defines it).
+#![allow(dead_code)]
+
+use etherparse::{EtherType, Ethernet2Header, IpNumber, Ipv4Header, SingleVlanHeader, TcpHeader};
+use etherparse::{VlanId, VlanPcp};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use splicenic_driver::regs;
+use splicenic_tb_datapath::{Datapath, Port};
+use splicenic_tb_rewriter::Desc;
+
+pub const MAC_C: [u8; 6] = [0x02, 0, 0, 0, 0, 0x0c];
+pub const MAC_S: [u8; 6] = [0x02, 0, 0, 0, 0, 0x05];
+pub const VIP: [u8; 4] = [10, 0, 0, 100];
+pub const VIP_PORT: u16 = 80;
+pub const LOCAL: [u8; 4] = [10, 1, 0, 1];
+
+pub fn a(ip: [u8; 4]) -> u32 {
+    u32::from_be_bytes(ip)
+}
+
+pub fn mac48(m: [u8; 6]) -> u64 {
+    m.iter().fold(0u64, |v, b| (v << 8) | *b as u64)
+}
+
+pub fn r(off: u64) -> u32 {
+    off as u32
+}
+
+/// Card MACs, one virtual service (index 0) and one server-side address (index 0).
+pub fn configure(dp: &mut Datapath) {
+    dp.write(r(regs::dp::MAC_C_LO), mac48(MAC_C) as u32);
+    dp.write(r(regs::dp::MAC_C_HI), (mac48(MAC_C) >> 32) as u32);
+    dp.write(r(regs::dp::MAC_S_LO), mac48(MAC_S) as u32);
+    dp.write(r(regs::dp::MAC_S_HI), (mac48(MAC_S) >> 32) as u32);
+    dp.write(r(regs::dp::VIP_ADDR), a(VIP));
+    dp.write(r(regs::dp::VIP_PORT), (1 << 31) | VIP_PORT as u32);
+    dp.write(r(regs::dp::LOCAL_ADDR), a(LOCAL));
+    dp.write(r(regs::dp::LOCAL_CTRL), 1 << 31);
+}
+
+/// One spliced connection: client <-> VIP on the client side, LOCAL <-> server on the
+/// server side.
+#[derive(Clone, Copy, Debug)]
+pub struct Flow {
+    pub slot: u16,
+    pub state: u8,
+    pub flags: u8,
+    pub wsd: i8,
+    pub rs: u8,
+    pub ts_off: u32,
+    pub d_cs: u32,
+    pub d_sc: u32,
+    pub client_mac: [u8; 6],
+    pub client_ip: [u8; 4],
+    pub client_port: u16,
+    pub server_mac: [u8; 6],
+    pub server_ip: [u8; 4],
+    pub server_port: u16,
+    pub local_port: u16,
+}
+
+impl Flow {
+    pub fn sample(slot: u16) -> Flow {
+        Flow {
+            slot,
+            state: 4,
+            flags: 0b111,
+            wsd: 2,
+            rs: 3,
+            ts_off: 0xfff0_0000,
+            d_cs: 0xffff_ff00,
+            d_sc: 0x8000_0123,
+            client_mac: [0x02, 0xc1, 0, 0, 0, 1],
+            client_ip: [192, 168, 1, 10],
+            client_port: 40000 + slot,
+            server_mac: [0x02, 0x51, 0, 0, 0, 1],
+            server_ip: [10, 1, 0, 50],
+            server_port: 8080,
+            local_port: 50000 + slot,
+        }
+    }
+
+    /// The 13 static words of the flow entry (flow_state_mem layout).
+    pub fn static_words(&self) -> [u32; 13] {
+        let mut w = [0u32; 13];
+        let mut put = |lsb: usize, width: usize, v: u64| {
+            for i in 0..width {
+                if (v >> i) & 1 == 1 {
+                    w[(lsb + i) / 32] |= 1 << ((lsb + i) % 32);
+                }
+            }
+        };
+        put(0, 8, self.state as u64);
+        put(8, 8, self.flags as u64);
+        put(16, 8, self.wsd as u8 as u64);
+        put(24, 8, self.rs as u64);
+        put(32, 32, self.ts_off as u64);
+        put(64, 32, self.d_cs as u64);
+        put(96, 32, self.d_sc as u64);
+        // client half: peer = client, local = VIP
+        put(128, 48, mac48(self.client_mac));
+        put(176, 32, a(self.client_ip) as u64);
+        put(208, 16, self.client_port as u64);
+        put(224, 32, a(VIP) as u64);
+        put(256, 16, VIP_PORT as u64);
+        // server half: peer = server, local = card's server-side address
+        put(272, 48, mac48(self.server_mac));
+        put(320, 32, a(self.server_ip) as u64);
+        put(352, 16, self.server_port as u64);
+        put(368, 32, a(LOCAL) as u64);
+        put(400, 16, self.local_port as u64);
+        w
+    }
+
+    /// Source/destination of a frame arriving on `port`.
+    pub fn wire(&self, port: Port) -> ([u8; 6], [u8; 6], [u8; 4], [u8; 4], u16, u16) {
+        match port {
+            Port::Client => (
+                self.client_mac,
+                MAC_C,
+                self.client_ip,
+                VIP,
+                self.client_port,
+                VIP_PORT,
+            ),
+            Port::Server => (
+                self.server_mac,
+                MAC_S,
+                self.server_ip,
+                LOCAL,
+                self.server_port,
+                self.local_port,
+            ),
+        }
+    }
+
+    /// The rewrite descriptor for a frame of this flow arriving on `port`.
+    pub fn desc(&self, port: Port, l3_offset: u8, ihl: u8, doff: u8) -> Desc {
+        let f = 0x1f | ((self.flags & 7) << 5);
+        match port {
+            Port::Client => Desc {
+                flags: f,
+                l3_offset,
+                ihl,
+                doff,
+                eth_dst: self.server_mac,
+                eth_src: MAC_S,
+                ip_src: a(LOCAL),
+                ip_dst: a(self.server_ip),
+                sport: self.local_port,
+                dport: self.server_port,
+                seq_delta: self.d_cs,
+                ack_delta: self.d_sc.wrapping_neg(),
+                tsval_delta: 0,
+                tsecr_delta: self.ts_off.wrapping_neg(),
+                wscale_shift: self.wsd,
+            },
+            Port::Server => Desc {
+                flags: f,
+                l3_offset,
+                ihl,
+                doff,
+                eth_dst: self.client_mac,
+                eth_src: MAC_C,
+                ip_src: a(VIP),
+                ip_dst: a(self.client_ip),
+                sport: VIP_PORT,
+                dport: self.client_port,
+                seq_delta: self.d_sc,
+                ack_delta: self.d_cs.wrapping_neg(),
+                tsval_delta: self.ts_off,
+                tsecr_delta: 0,
+                wscale_shift: -self.wsd,
+            },
+        }
+    }
+}
+
+pub const FLOW_OK: u32 = 0;
+pub const FLOW_EXISTS: u32 = 1;
+pub const FLOW_BUCKET_FULL: u32 = 2;
+pub const FLOW_NOT_FOUND: u32 = 3;
+
+/// Run one flow-table command; returns (status, RESULT register).
+pub fn flow_cmd(dp: &mut Datapath, op: u32, key: (u32, u32, u16, u16), value: u32) -> (u32, u32) {
+    dp.write(r(regs::flow::KEY_SRC_IP), key.0);
+    dp.write(r(regs::flow::KEY_DST_IP), key.1);
+    dp.write(
+        r(regs::flow::KEY_PORTS),
+        ((key.2 as u32) << 16) | key.3 as u32,
+    );
+    dp.write(r(regs::flow::VALUE), value);
+    dp.write(r(regs::flow::CMD), op);
+    for _ in 0..100_000 {
+        let st = dp.read(r(regs::flow::STATUS));
+        if st & 1 == 0 {
+            return ((st >> 8) & 3, dp.read(r(regs::flow::RESULT)));
+        }
+    }
+    panic!("flow command did not finish");
+}
+
+/// Write a flow entry and insert both halves' keys.
+pub fn install(dp: &mut Datapath, f: &Flow) {
+    for (i, w) in f.static_words().iter().enumerate() {
+        dp.write(r(regs::flow::STATE_STATIC) + 4 * i as u32, *w);
+    }
+    for i in 0..6 {
+        dp.write(r(regs::flow::STATE_DYN) + 4 * i, 0);
+    }
+    dp.write(r(regs::flow::STATE_SLOT), f.slot as u32);
+    dp.write(r(regs::flow::STATE_CMD), 1);
+    wait_state(dp);
+    let ck = (a(f.client_ip), a(VIP), f.client_port, VIP_PORT);
+    let sk = (a(f.server_ip), a(LOCAL), f.server_port, f.local_port);
+    assert_eq!(flow_cmd(dp, 1, ck, f.slot as u32).0, FLOW_OK);
+    assert_eq!(flow_cmd(dp, 1, sk, f.slot as u32 | 1 << 16).0, FLOW_OK);
+}
+
+pub fn wait_state(dp: &mut Datapath) {
+    for _ in 0..10_000 {
+        if dp.read(r(regs::flow::STATE_STATUS)) & 1 == 0 {
+            return;
+        }
+    }
+    panic!("flow state command did not finish");
+}
+
+/// Read a flow entry: (static words, dynamic words).
+pub fn read_state(dp: &mut Datapath, slot: u16) -> (Vec<u32>, Vec<u32>) {
+    dp.write(r(regs::flow::STATE_SLOT), slot as u32);
+    dp.write(r(regs::flow::STATE_CMD), 0);
+    wait_state(dp);
+    let s = (0..13)
+        .map(|i| dp.read(r(regs::flow::STATE_STATIC) + 4 * i))
+        .collect();
+    let d = (0..6)
+        .map(|i| dp.read(r(regs::flow::STATE_DYN) + 4 * i))
+        .collect();
+    (s, d)
+}
+
+/// Segment options a splice sees: none, TS, TS + SACK blocks, NOP padding.
+pub fn gen_options(rng: &mut ChaCha8Rng) -> Vec<u8> {
+    let mut o = Vec::new();
+    match rng.gen_range(0..4) {
+        0 => {}
+        1 => {
+            o.extend([1, 1, 8, 10]);
+            o.extend(rng.gen::<u32>().to_be_bytes());
+            o.extend(rng.gen::<u32>().to_be_bytes());
+        }
+        2 => {
+            o.extend([1, 1, 8, 10]);
+            o.extend(rng.gen::<u32>().to_be_bytes());
+            o.extend(rng.gen::<u32>().to_be_bytes());
+            let n = rng.gen_range(1..=2usize);
+            o.extend([1, 1, 5, (2 + 8 * n) as u8]);
+            for _ in 0..n {
+                let l: u32 = rng.gen();
+                o.extend(l.to_be_bytes());
+                o.extend(l.wrapping_add(rng.gen_range(1..3000)).to_be_bytes());
+            }
+        }
+        _ => {
+            let n = rng.gen_range(1..=4usize);
+            o.extend([1, 1, 5, (2 + 8 * n) as u8]);
+            for _ in 0..n {
+                let l: u32 = rng.gen();
+                o.extend(l.to_be_bytes());
+                o.extend(l.wrapping_add(rng.gen_range(1..3000)).to_be_bytes());
+            }
+        }
+    }
+    o
+}
+
+/// TCP flags of a generated segment.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flags {
+    pub syn: bool,
+    pub fin: bool,
+    pub rst: bool,
+}
+
+/// A frame of `f` arriving on `port`: (bytes, l3 offset, ihl, doff).
+pub fn flow_frame(
+    rng: &mut ChaCha8Rng,
+    f: &Flow,
+    port: Port,
+    payload: &[u8],
+    flags: Flags,
+    vlan: bool,
+) -> (Vec<u8>, u8, u8, u8) {
+    let (smac, dmac, sip, dip, sport, dport) = f.wire(port);
+    tcp_frame(
+        rng, smac, dmac, sip, dip, sport, dport, payload, flags, vlan,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn tcp_frame(
+    rng: &mut ChaCha8Rng,
+    smac: [u8; 6],
+    dmac: [u8; 6],
+    sip: [u8; 4],
+    dip: [u8; 4],
+    sport: u16,
+    dport: u16,
+    payload: &[u8],
+    flags: Flags,
+    vlan: bool,
+) -> (Vec<u8>, u8, u8, u8) {
+    let mut bytes = Vec::new();
+    Ethernet2Header {
+        source: smac,
+        destination: dmac,
+        ether_type: if vlan {
+            EtherType::VLAN_TAGGED_FRAME
+        } else {
+            EtherType::IPV4
+        },
+    }
+    .write(&mut bytes)
+    .expect("ethernet");
+    if vlan {
+        SingleVlanHeader {
+            pcp: VlanPcp::try_new(0).expect("pcp"),
+            drop_eligible_indicator: false,
+            vlan_id: VlanId::try_new(rng.gen_range(1..4095)).expect("vid"),
+            ether_type: EtherType::IPV4,
+        }
+        .write(&mut bytes)
+        .expect("vlan");
+    }
+    let l3 = bytes.len() as u8;
+    let opts = gen_options(rng);
+    let mut tcp = TcpHeader::new(sport, dport, rng.gen(), rng.gen());
+    tcp.acknowledgment_number = rng.gen();
+    tcp.ack = !flags.syn;
+    tcp.syn = flags.syn;
+    tcp.fin = flags.fin;
+    tcp.rst = flags.rst;
+    tcp.psh = !payload.is_empty();
+    tcp.set_options_raw(&opts).expect("tcp options");
+    let mut ip = Ipv4Header::new(0, 64, IpNumber::TCP, sip, dip).expect("ip");
+    ip.identification = rng.gen();
+    ip.set_payload_len(tcp.header_len() + payload.len())
+        .expect("ip len");
+    tcp.checksum = tcp.calc_checksum_ipv4(&ip, payload).expect("csum");
+    let ihl = ip.ihl();
+    ip.header_checksum = ip.calc_header_checksum();
+    ip.write(&mut bytes).expect("ip write");
+    let doff = tcp.data_offset();
+    tcp.write(&mut bytes).expect("tcp write");
+    bytes.extend(payload);
+    while bytes.len() < 60 {
+        bytes.push(0);
+    }
+    (bytes, l3, ihl, doff)
+}
+
+/// A frame of exactly `len` bytes of flow `f` (payload sized to fit, no VLAN).
+pub fn sized_frame(rng: &mut ChaCha8Rng, f: &Flow, port: Port, len: usize) -> Vec<u8> {
+    loop {
+        let (probe, ..) = flow_frame(rng, f, port, &[], Flags::default(), false);
+        let hdr = probe.len().min(14 + 20 + 60);
+        // header length without padding
+        let ip_total = u16::from_be_bytes([probe[16], probe[17]]) as usize;
+        let hlen = 14 + ip_total;
+        let _ = hdr;
+        if hlen <= len {
+            let payload: Vec<u8> = (0..len - hlen).map(|_| rng.gen()).collect();
+            let (b, ..) = flow_frame(rng, f, port, &payload, Flags::default(), false);
+            if b.len() == len {
+                return b;
+            }
+        }
+    }
+}
+
+/// IPv4 header and TCP checksums of a frame recomputed in full: (ip ok, tcp ok).
+pub fn checksums_ok(frame: &[u8]) -> (bool, bool) {
+    let p = etherparse::SlicedPacket::from_ethernet(frame).expect("parse");
+    let Some(etherparse::NetSlice::Ipv4(ip)) = p.net else {
+        panic!("not IPv4")
+    };
+    let iph = ip.header().to_header();
+    let ip_ok = iph.calc_header_checksum() == iph.header_checksum;
+    let Some(etherparse::TransportSlice::Tcp(tcp)) = p.transport else {
+        panic!("not TCP")
+    };
+    let th = tcp.to_header();
+    let want = th
+        .calc_checksum_ipv4(&iph, tcp.payload())
+        .expect("tcp checksum");
+    (ip_ok, want == th.checksum)
+}
