@@ -11,7 +11,7 @@
  *   [15:8]    flags: bit 0 SACK translation, bit 1 timestamp translation, bit 2 window
  *             rescale; bits 7:3 reserved
  *   [23:16]   window-scale shift difference (signed, client shift - server shift)
- *   [31:24]   reserved
+ *   [31:24]   real-server index (the statistics counter pair of the flow)
  *   [63:32]   timestamp offset (modulo 2^32)
  *   [95:64]   seq delta client->server (added to the client's seq, subtracted from the
  *             server's ack, modulo 2^32)

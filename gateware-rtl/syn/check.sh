@@ -65,14 +65,37 @@ step "icarus tb_card_top" tb_run
 
 # Generic synthesis up to the fine stage, then gate mapping without memory_map: the
 # memories stay memory cells (block RAM in a device flow) instead of ~800k flip-flops.
-YS="read_verilog ${INC[*]} ${FILES[*]} $PICO; synth -top card_top -flatten -run begin:fine; \
+# card_top with the data path as a black box (synthesised below on its own).
+DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_mem.v
+    rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
+    rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v)
+SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
+YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
+synth -top card_top -flatten -run begin:fine; \
 opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; check -assert; tee -o $LOG/stat.txt stat"
 step "yosys synth (PicoRV32)" yosys -q -p "$YS"
 if [ -f "$LOG/stat.txt" ]; then
     cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$LOG/stat.txt")
     mems=$(awk '/\$mem_v2/ {n=$2} END {print n}' "$LOG/stat.txt")
-    echo "      card_top: ${cells:-?} cells, ${mems:-0} memories kept as \$mem_v2"
+    echo "      card_top (SoC): ${cells:-?} cells, ${mems:-0} memories kept as \$mem_v2"
 fi
+
+# Data path integration (splice_datapath and its glue: length guard, FIFOs, frame
+# arbiters, CSR blocks): lint at DATA_WIDTH 64 and 512, Icarus compile, Yosys generic
+# synthesis with the big modules (each synthesised on its own below) as black boxes.
+DPF=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) ;; *) DPF+=("$f");; esac; done
+for w in 64 512; do
+    step "verilator lint (splice_datapath DATA_WIDTH=$w)" \
+        verilator --lint-only -Wall "${INC[@]}" --top-module splice_datapath -GDATA_WIDTH=$w "${DPF[@]}"
+done
+step "iverilog compile (splice_datapath)" \
+    iverilog -g2012 "${INC[@]}" -s splice_datapath -o "$LOG/splice_datapath.vvp" "${DPF[@]}"
+step "yosys synth (splice_datapath glue, DATA_WIDTH=64)" yosys -q -p "read_verilog ${INC[*]} \
+rtl/splice_datapath.v rtl/dp_fifo.v rtl/axis_frame_arb.v rtl/axis_len_guard.v; \
+read_verilog -lib ${DPBB[*]}; \
+chparam -set FLOW_BUCKETS 1024 -set FLOW_SLOTS 1024 splice_datapath; \
+synth -top splice_datapath -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
 
 # Flow lookup and flow state memory, each as its own top: lint at the test size and the
 # default (64K-entry) size, Icarus compile, Yosys generic synthesis at the default size.

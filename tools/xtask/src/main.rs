@@ -133,6 +133,7 @@ const DATAPATH_BENCHES: &[(&str, &str)] = &[
     ("splicenic-tb-flow", "flow_table"),
     ("splicenic-tb-rewriter", "throughput"),
     ("splicenic-tb-l7", "random"),
+    ("splicenic-tb-datapath", "throughput"),
 ];
 
 fn bench() -> Result<()> {
