@@ -267,7 +267,6 @@ fn driver_api_on_the_rtl() {
         }),
     )
     .unwrap();
-    drop(d);
     assert!(bar.0.settle(200, 200_000));
     let out = bar.0.drain(Port::Server);
     assert_eq!(out.len(), 1);
