@@ -40,28 +40,6 @@ struct TxFrame {
     uint64_t first_cycle;
 };
 
-inline void put_bytes(uint64_t& port, const uint8_t* b, size_t n) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < n && i < 8; i++) v |= uint64_t(b[i]) << (8 * i);
-    port = v;
-}
-template <std::size_t N>
-inline void put_bytes(VlWide<N>& port, const uint8_t* b, size_t n) {
-    for (std::size_t w = 0; w < N; w++) {
-        uint32_t v = 0;
-        for (size_t j = 0; j < 4; j++) {
-            size_t i = 4 * w + j;
-            if (i < n) v |= uint32_t(b[i]) << (8 * j);
-        }
-        port[w] = v;
-    }
-}
-inline uint8_t get_byte(const uint64_t& port, size_t i) { return uint8_t(port >> (8 * i)); }
-template <std::size_t N>
-inline uint8_t get_byte(const VlWide<N>& port, size_t i) {
-    return uint8_t(port[i / 4] >> (8 * (i % 4)));
-}
-
 class Dp {
 public:
     virtual ~Dp() = default;
@@ -137,9 +115,8 @@ private:
         const RxFrame& f = rx[p].front();
         size_t n = f.data.size() - off_[p];
         if (n > KEEP) n = KEEP;
-        put_bytes(tdata, f.data.data() + off_[p], n);
-        uint64_t keep = n >= 64 ? ~0ull : ((1ull << n) - 1);
-        tkeep = static_cast<K>(keep);
+        tb_set_bytes(tdata, f.data.data() + off_[p], n);
+        tkeep = static_cast<K>(tb_keep_mask(n));
         tlast = off_[p] + n == f.data.size();
         tuser = f.err;
         tvalid = 1;
@@ -165,8 +142,7 @@ private:
         if (cur_[p].data.empty()) cur_[p].first_cycle = cycles;
         uint64_t keep = uint64_t(tkeep);
         for (size_t i = 0; i < KEEP; i++) {
-            bool on = KEEP == 64 ? ((keep >> i) & 1) : ((keep >> i) & 1);
-            if (on) cur_[p].data.push_back(get_byte(tdata, i));
+            if ((keep >> i) & 1) cur_[p].data.push_back(tb_get_byte(tdata, i));
         }
         st[p].tx_beats++;
         if (st[p].tx_first_cycle == UINT64_MAX) st[p].tx_first_cycle = cycles;

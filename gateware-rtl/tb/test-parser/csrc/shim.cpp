@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "verilated.h"
+#include "splicenic_tb.h"
 
 #include "Vclassifier.h"
 #include "Vparser512.h"
@@ -21,33 +21,8 @@ enum : int { SNIC_OK = 0, SNIC_TIMEOUT = -1, SNIC_BAD_ARG = -3, SNIC_PROTOCOL = 
 
 constexpr int kResetCycles = 4;
 
-// Bytes <-> Verilator signal values (byte 0 in the low bits).
-inline void set_bytes(uint8_t& sig, const uint8_t* b, size_t n) {
-    sig = n > 0 ? b[0] : 0;
-}
-inline void set_bytes(uint64_t& sig, const uint8_t* b, size_t n) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < n && i < 8; ++i) v |= uint64_t(b[i]) << (8 * i);
-    sig = v;
-}
-template <std::size_t W>
-inline void set_bytes(VlWide<W>& sig, const uint8_t* b, size_t n) {
-    for (std::size_t w = 0; w < W; ++w) {
-        uint32_t v = 0;
-        for (size_t j = 0; j < 4; ++j) {
-            size_t i = w * 4 + j;
-            if (i < n) v |= uint32_t(b[i]) << (8 * j);
-        }
-        sig[w] = v;
-    }
-}
-inline uint8_t get_byte(uint64_t v, size_t i) { return uint8_t(v >> (8 * i)); }
-template <std::size_t W>
-inline uint8_t get_byte(const VlWide<W>& v, size_t i) {
-    return uint8_t(v[i / 4] >> (8 * (i % 4)));
-}
-inline void set_keep(uint8_t& sig, size_t n) { sig = n >= 8 ? 0xff : uint8_t((1u << n) - 1); }
-inline void set_keep(uint64_t& sig, size_t n) { sig = n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1); }
+template <class T>
+inline void set_keep(T& sig, size_t n) { sig = T(tb_keep_mask(n)); }
 inline bool keep_bit(uint64_t k, size_t i) { return (k >> i) & 1; }
 
 struct Rng {
@@ -174,7 +149,7 @@ public:
                 size_t len = lens[in_frame];
                 beat_len = len - in_off < KW ? len - in_off : KW;
                 last = in_off + KW >= len;
-                set_bytes(m_->s_axis_tdata, data + starts[in_frame] + in_off, beat_len);
+                tb_set_bytes(m_->s_axis_tdata, data + starts[in_frame] + in_off, beat_len);
                 set_keep(m_->s_axis_tkeep, beat_len);
                 m_->s_axis_tlast = last;
                 m_->s_axis_tuser = mac_err[in_frame] && last;
@@ -191,7 +166,7 @@ public:
                 for (size_t i = 0; i < KW; ++i) {
                     if (!keep_bit(m_->m_axis_tkeep, i)) continue;
                     if (out_pos >= out_cap) return SNIC_PROTOCOL;
-                    out_data[out_pos++] = get_byte(m_->m_axis_tdata, i);
+                    out_data[out_pos++] = tb_get_byte(m_->m_axis_tdata, i);
                     ++out_frame_len;
                 }
                 if (st->out_beats == 0) st->first_out_cycle = cycle;
@@ -297,7 +272,7 @@ private:
         h.tcp_checksum = m_->m_hdr_tcp_checksum;
         h.tcp_urgent = m_->m_hdr_tcp_urgent;
         h.tcp_opt_len = m_->m_hdr_tcp_opt_len;
-        for (size_t i = 0; i < 40; ++i) h.tcp_options[i] = get_byte(m_->m_hdr_tcp_options, i);
+        for (size_t i = 0; i < 40; ++i) h.tcp_options[i] = tb_get_byte(m_->m_hdr_tcp_options, i);
         h.l3_offset = m_->m_hdr_l3_offset;
         h.l4_offset = m_->m_hdr_l4_offset;
         h.payload_offset = m_->m_hdr_payload_offset;

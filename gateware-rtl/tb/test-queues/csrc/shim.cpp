@@ -30,23 +30,6 @@ uint32_t lcg_next(uint32_t& s) {
 
 // Byte-level access to Verilator port types (byte 0 = bits 7:0).
 template <class T>
-void set_bytes(T& d, const uint8_t* b, size_t n) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < n && i < sizeof(T); i++) v |= uint64_t(b[i]) << (8 * i);
-    d = T(v);
-}
-template <std::size_t N>
-void set_bytes(VlWide<N>& d, const uint8_t* b, size_t n) {
-    for (std::size_t w = 0; w < N; w++) {
-        uint32_t v = 0;
-        for (size_t i = 0; i < 4; i++) {
-            size_t k = 4 * w + i;
-            if (k < n) v |= uint32_t(b[k]) << (8 * i);
-        }
-        d[w] = v;
-    }
-}
-template <class T>
 void get_bytes(const T& d, uint8_t* b, size_t n) {
     uint64_t v = d;
     for (size_t i = 0; i < n && i < sizeof(T); i++) b[i] = uint8_t(v >> (8 * i));
@@ -63,8 +46,6 @@ template <std::size_t N>
 uint64_t get_u64(const VlWide<N>& d) {
     return uint64_t(d[0]) | (N > 1 ? uint64_t(d[1]) << 32 : 0);
 }
-// Mask of the n lowest bits of a tkeep port of `lanes` bits.
-uint64_t keep_mask(size_t n) { return n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1); }
 
 template <class M>
 void tick(M& m) {
@@ -336,11 +317,11 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
                 const PuntIn& f = fr[fi];
                 size_t rem = f.len - beat * kw;
                 size_t nb = rem < kw ? rem : kw;
-                set_bytes(m.s_axis_tdata, bytes + off + beat * kw, nb);
-                m.s_axis_tkeep = keep_mask(nb);
+                tb_set_bytes(m.s_axis_tdata, bytes + off + beat * kw, nb);
+                m.s_axis_tkeep = tb_keep_mask(nb);
                 m.s_axis_tlast = rem <= kw;
                 m.s_axis_tuser = f.tuser & 1;
-                set_bytes(m.s_meta, reinterpret_cast<const uint8_t*>(f.meta), 16);
+                tb_set_bytes(m.s_meta, reinterpret_cast<const uint8_t*>(f.meta), 16);
                 if (beat == 0) {
                     uint32_t used = (m.prod_idx - m.cons_idx) & (2 * kPuntSlots - 1);
                     full_at_start[fi] = used == kPuntSlots;

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "verilated.h"
+#include "splicenic_tb.h"
 
 #include "Vsplice_rw64.h"
 #include "Vsplice_rw512.h"
@@ -74,31 +74,6 @@ uint64_t mac48(const uint8_t* m) {
     return v;
 }
 
-// byte i of the beat goes to bits [8i+7:8i]
-inline void put_bytes(uint64_t& port, const uint8_t* b, size_t n) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < n && i < 8; i++) v |= uint64_t(b[i]) << (8 * i);
-    port = v;
-}
-template <std::size_t N>
-inline void put_bytes(VlWide<N>& port, const uint8_t* b, size_t n) {
-    for (std::size_t w = 0; w < N; w++) {
-        uint32_t v = 0;
-        for (size_t j = 0; j < 4; j++) {
-            size_t i = 4 * w + j;
-            if (i < n) v |= uint32_t(b[i]) << (8 * j);
-        }
-        port[w] = v;
-    }
-}
-inline uint8_t get_byte(const uint64_t& port, size_t i) { return uint8_t(port >> (8 * i)); }
-template <std::size_t N>
-inline uint8_t get_byte(const VlWide<N>& port, size_t i) {
-    return uint8_t(port[i / 4] >> (8 * (i % 4)));
-}
-template <class P>
-inline void put_keep(P& port, uint64_t v) { port = static_cast<P>(v); }
-
 class Rw {
 public:
     virtual ~Rw() = default;
@@ -161,8 +136,8 @@ private:
             const InFrame& f = in.front();
             size_t n = f.data.size() - off_;
             if (n > KEEP) n = KEEP;
-            put_bytes(m_->s_axis_tdata, f.data.data() + off_, n);
-            put_keep(m_->s_axis_tkeep, n >= 64 ? ~0ull : ((1ull << n) - 1));
+            tb_set_bytes(m_->s_axis_tdata, f.data.data() + off_, n);
+            m_->s_axis_tkeep = tb_keep_mask(n);
             m_->s_axis_tlast = (off_ + n == f.data.size());
             m_->s_axis_tuser = 0;
             m_->s_axis_tvalid = 1;
@@ -204,7 +179,7 @@ private:
             }
             uint64_t keep = uint64_t(m_->m_axis_tkeep);
             for (size_t i = 0; i < KEEP; i++)
-                if ((keep >> i) & 1) cur_.data.push_back(get_byte(m_->m_axis_tdata, i));
+                if ((keep >> i) & 1) cur_.data.push_back(tb_get_byte(m_->m_axis_tdata, i));
             cur_.info.beats++;
             st.out_beats++;
             if (st.first_out_cycle == UINT64_MAX) st.first_out_cycle = st.cycles;
