@@ -46,6 +46,9 @@ step() {
 step "verilator lint (PicoRV32)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module card_top syn/lint_cores.vlt "${FILES[@]}" "$PICO"
 
+step "verilator lint (PicoRV32, DATA_WIDTH=512)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module card_top -GDATA_WIDTH=512 syn/lint_cores.vlt "${FILES[@]}" "$PICO"
+
 if [ -n "$VEXRISCV_DIR" ] && [ -f "$VEX" ]; then
     step "verilator lint (VexRiscv)" \
         verilator --lint-only -Wall "${INC[@]}" --top-module card_top -GCPU='"VEXRISCV"' \
