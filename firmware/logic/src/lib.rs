@@ -10,4 +10,5 @@
 pub mod flowhash;
 pub mod logring;
 pub mod mailbox;
+pub mod sched;
 pub mod time;
