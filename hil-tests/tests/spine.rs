@@ -71,6 +71,11 @@ fn decoded_firmware_log_reaches_the_host() {
         "no ping line in {text:#?}"
     );
     assert!(
+        text.iter()
+            .any(|l| l.contains("data path: DATA_WIDTH 64") && l.contains("65536 flow slots")),
+        "no data-path line in {text:#?}"
+    );
+    assert!(
         !lines.iter().any(|l| matches!(l, LogLine::Malformed { .. })),
         "{text:#?}"
     );
@@ -179,6 +184,30 @@ fn mailbox_times_out_cleanly_when_the_core_is_held_in_reset() {
     assert!(
         err.to_string().to_lowercase().contains("ping") || err.to_string().contains("0x1"),
         "{err}"
+    );
+}
+
+#[test]
+fn firmware_reads_the_data_path_registers() {
+    use splicenic_driver::regs::dp;
+    let (mut card, _) = boot_sim(SimConfig::default()).expect("boot");
+    let info = card
+        .dp_info()
+        .expect("DP_INFO")
+        .expect("the card has the splicer");
+    let bar = card.bar_mut();
+    let params = bar.read32(dp::PARAMS).unwrap();
+    assert_eq!(info.data_width, params & 0xffff);
+    assert_eq!(info.rewriter_latency, params >> 16);
+    assert_eq!(info.flow_capacity, bar.read32(dp::FLOW_CAPACITY).unwrap());
+    assert_eq!(info.flow_slots, bar.read32(dp::FLOW_SLOTS).unwrap());
+    assert_eq!((info.data_width, info.flow_capacity), (64, 65536));
+    // DP.NOW counts 2^16-cycle ticks: the firmware's reading is not ahead of the host's.
+    let now = bar.read32(dp::NOW).unwrap();
+    assert!(
+        now.wrapping_sub(info.now) < 1 << 31,
+        "DP.NOW {} then {now}",
+        info.now
     );
 }
 

@@ -47,6 +47,17 @@ impl fmt::Display for FirmwareVersion {
     }
 }
 
+/// Answer to DP_INFO: the data path as the firmware sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FwDpInfo {
+    pub data_width: u32,
+    pub rewriter_latency: u32,
+    pub flow_capacity: u32,
+    pub flow_slots: u32,
+    /// DP.NOW when the firmware read it.
+    pub now: u32,
+}
+
 /// Answer to BENCH.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BenchResult {
@@ -239,6 +250,28 @@ impl Card {
     pub fn delay(&mut self, us: u32) -> Result<u64, DriverError> {
         let d = self.call_ok(cmd::DELAY, &[us], 2)?;
         Ok(u64::from(d[1]) << 32 | u64::from(d[0]))
+    }
+
+    /// DP_INFO: the data-path registers as the firmware reads them through its PAC
+    /// (`None` on a card without the splicer).
+    pub fn dp_info(&mut self) -> Result<Option<FwDpInfo>, DriverError> {
+        let d = self.call_ok(cmd::DP_INFO, &[], 1)?;
+        if d[0] == 0 {
+            return Ok(None);
+        }
+        if d.len() < 5 {
+            return Err(DriverError::MailboxResponse {
+                cmd: cmd_name(cmd::DP_INFO),
+                reason: format!("{} data words, expected 5", d.len()),
+            });
+        }
+        Ok(Some(FwDpInfo {
+            data_width: d[1] & 0xffff,
+            rewriter_latency: d[1] >> 16,
+            flow_capacity: d[2],
+            flow_slots: d[3],
+            now: d[4],
+        }))
     }
 
     pub fn bench(&mut self, routine: u32, iterations: u32) -> Result<BenchResult, DriverError> {

@@ -71,6 +71,21 @@ impl Env for FwEnv {
     fn delay_us(&mut self, us: u32) {
         self.delay.delay_us(us);
     }
+
+    fn datapath_info(&mut self) -> Option<[u32; 4]> {
+        // SAFETY: ID.CAPS and the DP registers read here are read-only; reading them
+        // cannot disturb the data path or any other user of the blocks.
+        let (id, dp) = unsafe { (splicenic_pac::Id::steal(), splicenic_pac::Dp::steal()) };
+        if id.caps().read().splicer().bit_is_clear() {
+            return None;
+        }
+        Some([
+            dp.params().read().bits(),
+            dp.flow_capacity().read().bits(),
+            dp.flow_slots().read().bits(),
+            dp.now().read().bits(),
+        ])
+    }
 }
 
 fn set_state(ctrl: &Ctrl, state: State) {
@@ -96,13 +111,24 @@ fn main() -> ! {
         clk_hz
     );
 
+    let mut env = FwEnv {
+        delay: TimerDelay::new(clk_hz),
+    };
+    match env.datapath_info() {
+        Some([params, capacity, slots, _]) => defmt::info!(
+            "data path: DATA_WIDTH {=u32}, rewriter latency {=u32} cycles, {=u32} flow-table entries, {=u32} flow slots",
+            params & 0xffff,
+            params >> 16,
+            capacity,
+            slots
+        ),
+        None => defmt::warn!("no splicer data path on this card"),
+    }
+
     set_state(&p.ctrl, State::Ready);
     defmt::info!("ready, serving the mailbox");
 
     let mbox = &p.mbox;
-    let mut env = FwEnv {
-        delay: TimerDelay::new(clk_hz),
-    };
     let mut heartbeat: u32 = 0;
     loop {
         heartbeat = heartbeat.wrapping_add(1);

@@ -31,6 +31,9 @@ pub mod cmd {
     /// Busy-waits the requested microseconds with the firmware's `DelayNs` and returns the
     /// timer cycles that passed.
     pub const DELAY: u32 = 0x0011;
+    /// The data path as the soft core reads it: word 0 = 1 when ID.CAPS.SPLICER is set
+    /// (else 0 and nothing more), then DP.PARAMS, DP.FLOW_CAPACITY, DP.FLOW_SLOTS, DP.NOW.
+    pub const DP_INFO: u32 = 0x0012;
 
     /// Name of a command code, for messages.
     pub fn name(code: u32) -> Option<&'static str> {
@@ -40,6 +43,7 @@ pub mod cmd {
             ECHO => Some("ECHO"),
             BENCH => Some("BENCH"),
             DELAY => Some("DELAY"),
+            DP_INFO => Some("DP_INFO"),
             _ => None,
         }
     }
@@ -183,6 +187,9 @@ pub trait Env {
     fn build_info(&self) -> &BuildInfo;
     /// Busy-wait at least `us` microseconds.
     fn delay_us(&mut self, us: u32);
+    /// The data-path registers DP_INFO reports (DP.PARAMS, DP.FLOW_CAPACITY,
+    /// DP.FLOW_SLOTS, DP.NOW), or `None` on a card without the splicer.
+    fn datapath_info(&mut self) -> Option<[u32; 4]>;
 }
 
 /// Longest DELAY the firmware accepts, in microseconds.
@@ -285,6 +292,17 @@ pub fn handle(cmd: u32, req: &[u32], rsp: &mut [u32; MAX_WORDS], env: &mut impl 
             rsp[1] = (cycles >> 32) as u32;
             Ok(Response::ok(2))
         }),
+        cmd::DP_INFO => expect_len(req.is_empty()).map(|()| match env.datapath_info() {
+            Some(info) => {
+                rsp[0] = 1;
+                rsp[1..5].copy_from_slice(&info);
+                Response::ok(5)
+            }
+            None => {
+                rsp[0] = 0;
+                Response::ok(1)
+            }
+        }),
         _ => Err(Response::error(status::UNKNOWN_COMMAND)),
     };
     r.unwrap_or_else(|e| e)
@@ -319,6 +337,7 @@ mod tests {
         t: u64,
         step: u64,
         info: BuildInfo,
+        dp: Option<[u32; 4]>,
     }
 
     impl FakeEnv {
@@ -335,6 +354,7 @@ mod tests {
                     0xCAFE_F00D,
                     "splicenic-fw 1.2.3 g1234567-dirty",
                 ),
+                dp: Some([0x0022_0040, 65536, 65536, 77]),
             }
         }
     }
@@ -351,6 +371,9 @@ mod tests {
         fn delay_us(&mut self, us: u32) {
             // The fake clock jumps by the delay (one tick per microsecond).
             self.t += u64::from(us);
+        }
+        fn datapath_info(&mut self) -> Option<[u32; 4]> {
+            self.dp
         }
     }
 
@@ -517,7 +540,7 @@ mod tests {
 
     #[test]
     fn unknown_command_is_reported() {
-        for c in [0, 4, 0x12, 0xFFFF_FFFF] {
+        for c in [0, 4, 0x13, 0xFFFF_FFFF] {
             let (r, rsp) = run(c, &[]);
             assert_eq!(
                 r,
@@ -616,5 +639,19 @@ mod tests {
         let (r, rsp) = run(cmd::BENCH, &[bench::FLOW_SETUP, BENCH_MAX_ITERATIONS]);
         assert_eq!(r.status, status::OK);
         assert_eq!(rsp[2], reference_flow_setup(BENCH_MAX_ITERATIONS));
+    }
+
+    #[test]
+    fn dp_info_reports_the_data_path_or_its_absence() {
+        let (r, rsp) = run(cmd::DP_INFO, &[]);
+        assert_eq!((r.status, r.len), (status::OK, 5));
+        assert_eq!(&rsp[..5], &[1, 0x0022_0040, 65536, 65536, 77]);
+        let mut env = FakeEnv::new();
+        env.dp = None;
+        let mut rsp = [0u32; MAX_WORDS];
+        let r = handle(cmd::DP_INFO, &[], &mut rsp, &mut env);
+        assert_eq!((r.status, r.len, rsp[0]), (status::OK, 1, 0));
+        let (r, _) = run(cmd::DP_INFO, &[1]);
+        assert_eq!(r.status, status::BAD_LENGTH);
     }
 }
