@@ -9,8 +9,8 @@
  * SpliceNIC card top: host BAR0 (AXI4-Lite), soft core with IMEM/DMEM, CSR blocks
  * (ID, CTRL, TIMER, MBOX, LOG/LOGBUF), and the splicer data path (splice_datapath, with
  * its CSR blocks DP, FLOW, L7, PUNT, INJECT, EVQ, STATS) between the two Ethernet ports
- * (client, server). Flow-table and flow-state sizes are parameters (defaults: 64K table
- * entries, 64K flow slots).
+ * (client, server). Flow-table and flow-state sizes are parameters (defaults: 128K table
+ * entries, two per flow, and 64K flow slots: 64K flows).
  */
 module card_top #
 (
@@ -22,7 +22,7 @@ module card_top #
     parameter BUILD_ID = 0,
     parameter DATA_WIDTH = 64,
     parameter KEEP_WIDTH = DATA_WIDTH/8,
-    parameter FLOW_BUCKETS = 16384,
+    parameter FLOW_BUCKETS = 32768,
     parameter FLOW_WAYS = 4,
     parameter FLOW_SLOTS = 65536,
     parameter L7_RULES = 64

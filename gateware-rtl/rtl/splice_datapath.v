@@ -30,8 +30,8 @@ module splice_datapath #
 (
     parameter DATA_WIDTH = 64,
     parameter KEEP_WIDTH = DATA_WIDTH/8,
-    // flow table buckets x ways = entries (two per flow)
-    parameter FLOW_BUCKETS = 16384,
+    // flow table buckets x ways = entries (two per flow: 128K entries = 64K flows)
+    parameter FLOW_BUCKETS = 32768,
     parameter FLOW_WAYS = 4,
     // flow state slots
     parameter FLOW_SLOTS = 65536,

@@ -201,7 +201,7 @@ fn firmware_reads_the_data_path_registers() {
     assert_eq!(info.rewriter_latency, params >> 16);
     assert_eq!(info.flow_capacity, bar.read32(dp::FLOW_CAPACITY).unwrap());
     assert_eq!(info.flow_slots, bar.read32(dp::FLOW_SLOTS).unwrap());
-    assert_eq!((info.data_width, info.flow_capacity), (64, 65536));
+    assert_eq!((info.data_width, info.flow_capacity), (64, 131_072));
     // DP.NOW counts 2^16-cycle ticks: the firmware's reading is not ahead of the host's.
     let now = bar.read32(dp::NOW).unwrap();
     assert!(
