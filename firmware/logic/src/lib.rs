@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod flowhash;
+pub mod flowmgr;
 pub mod logring;
 pub mod mailbox;
 pub mod sched;
