@@ -5,7 +5,9 @@
 # Prints resources and fmax per soft core, or of the splicer data path alone (DATAPATH:
 # splice_datapath at DATA_WIDTH 64 with the on-chip tables sized for the LFE5U-85F's block
 # RAM: 1024x4 flow-table entries, 2048 flow slots, 16 L7 rules).
-# Usage: gateware-rtl/syn/ecp5.sh [PICORV32|VEXRISCV|DATAPATH ...]
+# PART:<module>[:<PARAM>=<value>,...] does one data-path module alone (its fmax bounds the
+# data path's: every module boundary in splice_datapath is registered or a plain handshake).
+# Usage: gateware-rtl/syn/ecp5.sh [PICORV32|VEXRISCV|DATAPATH|PART:... ...]
 # The tools run sandboxed: every path they see is relative to the repository root.
 set -eu
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -23,7 +25,17 @@ mkdir -p "$OUT"
 for cpu in "${@:-PICORV32 VEXRISCV}"; do
   for c in $cpu; do
     core=$PICO; [ "$c" = VEXRISCV ] && core=$VEX
-    if [ "$c" = DATAPATH ]; then
+    if [ "${c%%:*}" = PART ]; then
+      spec=${c#PART:}; top=${spec%%:*}; params=""
+      [ "$spec" != "$top" ] && params=$(echo "${spec#*:}" | tr ',' '\n' | sed 's/^\(.*\)=\(.*\)$/-set \1 \2/' | tr '\n' ' ')
+      c="PART_${top}"
+      cat > "$OUT/$c.ys" <<YS
+read_verilog -Igateware-rtl/rtl/generated $DP
+${params:+chparam $params $top}
+synth_ecp5 -top $top -json $OUT/$c.json
+tee -q -o $OUT/$c.stat stat
+YS
+    elif [ "$c" = DATAPATH ]; then
       cat > "$OUT/$c.ys" <<YS
 read_verilog -Igateware-rtl/rtl/generated $DP
 chparam -set DATA_WIDTH 64 -set FLOW_BUCKETS 1024 -set FLOW_SLOTS 2048 -set L7_RULES 16 splice_datapath
