@@ -37,7 +37,6 @@ fn run(width: u32, len: usize, both: bool) -> Vec<(f64, f64, u64, u64)> {
         .collect();
     dp.tick(16);
     dp.reset_stats();
-    let t0 = dp.cycles();
     for (p, fr) in ports.iter().zip(&frames) {
         for b in fr {
             dp.push(*p, b, false);
@@ -51,7 +50,7 @@ fn run(width: u32, len: usize, both: bool) -> Vec<(f64, f64, u64, u64)> {
             let out = dp.drain(p.other());
             assert_eq!(out.len(), FRAMES, "all frames forwarded");
             let tx = dp.port_stats(p.other());
-            // the first frame's first beat is accepted at t0 + rx_first_cycle offset
+            // cycle of the first frame's first accepted beat
             let first_in = rx.rx_first_cycle;
             let lat_first = out[0].first_cycle - first_in;
             // last frame: its first beat went in (FRAMES-1)*beats after the first one at
@@ -59,7 +58,6 @@ fn run(width: u32, len: usize, both: bool) -> Vec<(f64, f64, u64, u64)> {
             let beats = len.div_ceil(dp.beat_bytes()) as u64;
             let last_in = first_in + (FRAMES as u64 - 1) * beats;
             let lat_last = out[FRAMES - 1].first_cycle.saturating_sub(last_in);
-            let _ = t0;
             (
                 rx.rx_beats_per_cycle(),
                 tx.tx_beats_per_cycle(),

@@ -368,11 +368,8 @@ pub fn tcp_frame(
 pub fn sized_frame(rng: &mut ChaCha8Rng, f: &Flow, port: Port, len: usize) -> Vec<u8> {
     loop {
         let (probe, ..) = flow_frame(rng, f, port, &[], Flags::default(), false);
-        let hdr = probe.len().min(14 + 20 + 60);
         // header length without padding
-        let ip_total = u16::from_be_bytes([probe[16], probe[17]]) as usize;
-        let hlen = 14 + ip_total;
-        let _ = hdr;
+        let hlen = 14 + u16::from_be_bytes([probe[16], probe[17]]) as usize;
         if hlen <= len {
             let payload: Vec<u8> = (0..len - hlen).map(|_| rng.gen()).collect();
             let (b, ..) = flow_frame(rng, f, port, &payload, Flags::default(), false);
