@@ -18,7 +18,7 @@ module card_top #
     parameter CPU = "PICORV32",
     parameter CLK_HZ = 156250000,
     parameter IMEM_SIZE = 65536,
-    parameter DMEM_SIZE = 32768,
+    parameter DMEM_SIZE = 262144,
     parameter BUILD_ID = 0,
     parameter DATA_WIDTH = 64,
     parameter KEEP_WIDTH = DATA_WIDTH/8,

@@ -14,7 +14,7 @@ module csr_id #
     parameter [7:0] CPU_CODE = `SNIC_ID_CORE_CPU_PICORV32,
     parameter CLK_HZ = 156250000,
     parameter IMEM_SIZE = 65536,
-    parameter DMEM_SIZE = 32768,
+    parameter DMEM_SIZE = 262144,
     parameter BUILD_ID = 0
 )
 (

@@ -10,7 +10,7 @@
 module soc_cpu_picorv32 #
 (
     parameter DMEM_BASE = 32'h10000000,
-    parameter DMEM_SIZE = 32768
+    parameter DMEM_SIZE = 262144
 )
 (
     input  wire        clk,

@@ -20,7 +20,7 @@
 module soc_interconnect #
 (
     parameter IMEM_SIZE = 65536,
-    parameter DMEM_SIZE = 32768,
+    parameter DMEM_SIZE = 262144,
     parameter HOST_ADDR_WIDTH = 20,
     parameter IMEM_AW = $clog2(IMEM_SIZE/4),
     parameter DMEM_AW = $clog2(DMEM_SIZE/4)

@@ -5,9 +5,14 @@
 //! data-path tests.
 
 use anyhow::{bail, Context, Result};
-use splicenic_driver::{Bar, Card, FirmwareImage, LoadReport};
+use splicenic_driver::{Bar, BarError, Card, FirmwareImage, LoadReport};
 use splicenic_sim::{SimCard, SimConfig};
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+pub mod net;
 
 /// Where `cargo xtask build` puts the firmware ELF, relative to the repository root.
 pub const FIRMWARE_ELF: &str = "target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw";
@@ -47,4 +52,87 @@ pub fn boot_sim(cfg: SimConfig) -> Result<(Card, LoadReport)> {
     let mut card = open_sim(cfg)?;
     let report = card.load_firmware(&img, |_, _| {})?;
     Ok((card, report))
+}
+
+/// A simulated card shared between a [`Card`] (register access) and a test network
+/// ([`net::Net`], Ethernet ports and the clock).
+///
+/// Cloning gives another handle to the same card. [`Bar`] requires `Send`, so the card sits
+/// behind an `Arc<Mutex<_>>`; every access locks it only for the duration of one call, so
+/// handles used from one thread never contend.
+#[derive(Clone)]
+pub struct SharedSim(Arc<Mutex<SimCard>>);
+
+impl SharedSim {
+    /// Wrap a simulated card.
+    pub fn new(sim: SimCard) -> SharedSim {
+        SharedSim(Arc::new(Mutex::new(sim)))
+    }
+
+    /// Exclusive access to the card (ports, clock). Do not hold the guard across a call that
+    /// uses another handle of the same card (a [`Card`] method): that would deadlock.
+    pub fn lock(&self) -> MutexGuard<'_, SimCard> {
+        // The model's state lives in C++ and every call into it runs to completion, so a
+        // panic elsewhere while a guard was held cannot leave it half-updated: a poisoned
+        // lock is taken over.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Cycles simulated since the end of power-on reset.
+    pub fn cycles(&self) -> u64 {
+        self.lock().cycles()
+    }
+}
+
+impl fmt::Debug for SharedSim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("SharedSim").field(&*self.lock()).finish()
+    }
+}
+
+impl Bar for SharedSim {
+    fn size(&self) -> u64 {
+        self.lock().size()
+    }
+
+    fn read32(&mut self, offset: u64) -> Result<u32, BarError> {
+        self.lock().read32(offset)
+    }
+
+    fn write32(&mut self, offset: u64, value: u32) -> Result<(), BarError> {
+        self.lock().write32(offset, value)
+    }
+
+    fn read_block(&mut self, offset: u64, out: &mut [u32]) -> Result<(), BarError> {
+        self.lock().read_block(offset, out)
+    }
+
+    fn write_block(&mut self, offset: u64, data: &[u32]) -> Result<(), BarError> {
+        self.lock().write_block(offset, data)
+    }
+
+    fn pause(&mut self, d: Duration) -> Result<(), BarError> {
+        self.lock().pause(d)
+    }
+
+    fn describe(&self) -> String {
+        self.lock().describe()
+    }
+}
+
+/// Open an in-process simulated card without loading firmware, keeping a second handle for
+/// its Ethernet ports and clock.
+pub fn open_shared(cfg: SimConfig) -> Result<(Card, SharedSim)> {
+    let sim = SharedSim::new(SimCard::new(cfg).context("starting the simulated card")?);
+    let card = Card::open(Box::new(sim.clone()) as Box<dyn Bar>)?;
+    Ok((card, sim))
+}
+
+/// Like [`boot_sim`] (firmware loaded, verified and READY), keeping a second handle for the
+/// card's Ethernet ports and clock, e.g. for [`net::Net::new`].
+pub fn boot_shared(cfg: SimConfig) -> Result<(Card, SharedSim, LoadReport)> {
+    let img = FirmwareImage::parse(&firmware_bytes()?)?;
+    let (mut card, sim) = open_shared(cfg)?;
+    let report = card.load_firmware(&img, |_, _| {})?;
+    Ok((card, sim, report))
 }

@@ -170,6 +170,19 @@ pub enum DriverError {
     /// The response is malformed.
     #[error("mailbox command {cmd}: bad response: {reason}")]
     MailboxResponse { cmd: String, reason: String },
+    /// A command argument is outside the range the firmware accepts; found on the host,
+    /// before anything is sent.
+    #[error("mailbox command {cmd}: {arg} = {value} is out of range, expected {range}")]
+    InvalidArgument {
+        /// The command the argument is for.
+        cmd: &'static str,
+        /// The argument's name.
+        arg: &'static str,
+        /// The value given.
+        value: u64,
+        /// The accepted values, e.g. `0..8`.
+        range: &'static str,
+    },
 
     // ----- data path -----
     /// A data-path operation failed.

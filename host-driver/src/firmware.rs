@@ -704,7 +704,7 @@ pub(crate) mod tests {
             .unwrap_err();
         assert!(matches!(e, DriverError::BootTimeout { .. }), "{e}");
         assert!(e.to_string().contains("FW_STATE = OFF"), "{e}");
-        let total = (64 + 32) * 1024;
+        let total = (64 + 256) * 1024;
         assert_eq!(calls.first(), Some(&(0, total)));
         assert_eq!(calls.last(), Some(&(total, total)));
         let w = regs::id::imem_window::RESET as u64;

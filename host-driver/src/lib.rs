@@ -2,8 +2,9 @@
 //!
 //! A [`Bar`] backend ([`vfio::VfioBar`] for a real card, [`socket::SocketBar`] for a
 //! simulated one) is opened into a [`Card`], which identifies the card and offers firmware
-//! loading ([`firmware`]), the mailbox ([`mailbox`]), the firmware log ([`log`]) and, on a
-//! card with the splicer, the data path ([`datapath`]).
+//! loading ([`firmware`]), the mailbox ([`mailbox`]) with the flow manager's commands
+//! ([`flowmgr`]), the firmware log ([`log`]) and, on a card with the splicer, the data path
+//! ([`datapath`]).
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bar;
@@ -11,6 +12,7 @@ pub mod card;
 pub mod datapath;
 pub mod error;
 pub mod firmware;
+pub mod flowmgr;
 pub mod log;
 pub mod mailbox;
 pub mod proto;
@@ -23,6 +25,10 @@ pub use card::{Card, CardInfo, CardStatus, CoreState, FwState};
 pub use datapath::{Datapath, DatapathError};
 pub use error::DriverError;
 pub use firmware::{FirmwareError, FirmwareImage, LoadReport};
+pub use flowmgr::{
+    FlowStats, PoolConfig, RealServer, Scheduler, ServerStats, ServiceMode, SetupTimers,
+    TcpTimeoutState,
+};
 pub use log::{LogLine, LogReader};
 pub use socket::{default_sim_socket, SimInfo, SocketBar};
 pub use vfio::VfioBar;

@@ -179,7 +179,7 @@ impl Card {
     }
 
     /// [`Card::call`] that requires status OK and at least `min_len` response words.
-    fn call_ok(
+    pub(crate) fn call_ok(
         &mut self,
         command: u32,
         args: &[u32],
@@ -284,7 +284,7 @@ impl Card {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::card::tests::FakeBar;
 
@@ -310,9 +310,32 @@ mod tests {
         );
     }
 
-    /// Fake BAR whose "firmware" answers instantly: ECHO returns the request words, any
-    /// other command gets UNKNOWN_COMMAND. Only for testing the host side of the protocol.
-    struct AnsweringFake(FakeBar);
+    /// Answers one request: (command, request words) -> (status, response words).
+    pub(crate) type Responder = Box<dyn FnMut(u32, &[u32]) -> (u32, Vec<u32>) + Send>;
+
+    /// Fake BAR whose "firmware" answers instantly through a [`Responder`]. The request
+    /// registers keep the last request. Only for testing the host side of the protocol.
+    pub(crate) struct AnsweringFake(FakeBar, Responder);
+
+    impl AnsweringFake {
+        /// ECHO returns the request words, any other command gets UNKNOWN_COMMAND.
+        pub(crate) fn echo() -> Self {
+            Self::new(|command, words| {
+                if command == cmd::ECHO {
+                    (status::OK, words.to_vec())
+                } else {
+                    (status::UNKNOWN_COMMAND, vec![])
+                }
+            })
+        }
+
+        /// Answers every request with `respond`.
+        pub(crate) fn new(
+            respond: impl FnMut(u32, &[u32]) -> (u32, Vec<u32>) + Send + 'static,
+        ) -> Self {
+            Self(FakeBar::with_reset_values(), Box::new(respond))
+        }
+    }
 
     impl crate::bar::Bar for AnsweringFake {
         fn size(&self) -> u64 {
@@ -330,11 +353,7 @@ mod tests {
                 let len = self.0.read32(mbox::REQ_LEN)? as usize;
                 let mut words = vec![0; len];
                 self.0.read_block(mbox::REQ_DATA, &mut words)?;
-                let (code, data) = if command == cmd::ECHO {
-                    (status::OK, words)
-                } else {
-                    (status::UNKNOWN_COMMAND, vec![])
-                };
+                let (code, data) = (self.1)(command, &words);
                 self.0.set(mbox::RSP_STATUS, code);
                 self.0.set(mbox::RSP_LEN, data.len() as u32);
                 self.0.write_block(mbox::RSP_DATA, &data)?;
@@ -352,7 +371,7 @@ mod tests {
 
     #[test]
     fn answered_requests_return_data_and_status() {
-        let mut card = Card::open(Box::new(AnsweringFake(FakeBar::with_reset_values()))).unwrap();
+        let mut card = Card::open(Box::new(AnsweringFake::echo())).unwrap();
         assert_eq!(
             card.echo(&[1, 2, 0xdead_beef]).unwrap(),
             vec![1, 2, 0xdead_beef]

@@ -91,7 +91,7 @@ pub mod id {
     /// Reset value and fields of DMEM_SIZE.
     pub mod dmem_size {
         /// Reset value.
-        pub const RESET: u32 = 0x00008000;
+        pub const RESET: u32 = 0x00040000;
     }
     /// BAR0 offset of the instruction-memory window (host writable while the core is held in reset) (ro)
     pub const IMEM_WINDOW: u64 = BASE + 0x01c;

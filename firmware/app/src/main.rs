@@ -4,15 +4,17 @@
 #![no_std]
 #![no_main]
 
+mod dp;
 mod logger;
 mod soc;
 
 use core::panic::PanicInfo;
 
 use splicenic_fw_logic::mailbox::{
-    self, handle_request, parse_decimal_u32, parse_version_component, BuildInfo, Env, Version,
-    MAX_WORDS,
+    self, handle_request, parse_decimal_u32, parse_version_component, BuildInfo, Env, Response,
+    Version, MAX_WORDS,
 };
+use splicenic_fw_logic::splicer::{ReqBufs, SlotList, Splicer, PENDING, REQ_BUF};
 use splicenic_pac::ctrl::fw_state::State;
 use splicenic_pac::{Ctrl, Peripherals};
 
@@ -54,12 +56,18 @@ defmt::timestamp!(
     splicenic_fw_logic::time::cycles_to_us(now(), soc::clk_hz())
 );
 
+/// The free list of flow slots (zero-initialised: in .bss, filled by `Splicer::new`).
+static mut FREE_LIST: SlotList = SlotList::empty();
+/// Request buffers of the connections in setup.
+static mut REQ_BUFS: ReqBufs = [[0; REQ_BUF]; PENDING];
+
 /// The dispatcher's view of the SoC.
-struct FwEnv {
+struct FwEnv<'a, 'b> {
     delay: TimerDelay,
+    flows: Option<(&'a mut Splicer<'b>, &'a mut dp::DataPath)>,
 }
 
-impl Env for FwEnv {
+impl Env for FwEnv<'_, '_> {
     fn now(&mut self) -> u64 {
         now()
     }
@@ -86,6 +94,33 @@ impl Env for FwEnv {
             dp.now().read().bits(),
         ])
     }
+
+    fn other_command(
+        &mut self,
+        cmd: u32,
+        req: &[u32],
+        rsp: &mut [u32; MAX_WORDS],
+    ) -> Option<Response> {
+        match &mut self.flows {
+            Some((splicer, dp)) => splicer.command(*dp, cmd, req, rsp),
+            None if mailbox::cmd::name(cmd).is_some() => {
+                Some(Response::error(mailbox::status::NO_DATAPATH))
+            }
+            None => None,
+        }
+    }
+}
+
+/// The ISN secret: there is no entropy source on the card, so it mixes the cycle counter
+/// at boot (which depends on how long the host took to release the core) with the data
+/// path's clock and the build id. A card with a TRNG would use it here.
+fn isn_secret() -> (u64, u64) {
+    let t = now();
+    // SAFETY: DP.NOW is read-only.
+    let dp_now = unsafe { splicenic_pac::Dp::steal() }.now().read().bits();
+    let k0 = t ^ u64::from(dp_now).rotate_left(32) ^ 0x736f_6d65_7073_6575;
+    let k1 = t.rotate_left(17) ^ u64::from(BUILD_ID) ^ 0x646f_7261_6e64_6f83;
+    (k0, k1)
 }
 
 fn set_state(ctrl: &Ctrl, state: State) {
@@ -113,6 +148,7 @@ fn main() -> ! {
 
     let mut env = FwEnv {
         delay: TimerDelay::new(clk_hz),
+        flows: None,
     };
     match env.datapath_info() {
         Some([params, capacity, slots, _]) => defmt::info!(
@@ -125,6 +161,34 @@ fn main() -> ! {
         None => defmt::warn!("no splicer data path on this card"),
     }
 
+    let splicer_present = p.id.caps().read().splicer().bit_is_set();
+    // SAFETY: the only place that takes the data-path blocks; the mailbox's DP_INFO only
+    // reads read-only DP registers.
+    let mut datapath = unsafe { dp::DataPath::take() };
+    // SAFETY: FREE_LIST and REQ_BUFS are used only through these two references, created
+    // once here; main never returns, so they live as long as the program.
+    let (free, bufs) = unsafe {
+        (
+            &mut *core::ptr::addr_of_mut!(FREE_LIST),
+            &mut *core::ptr::addr_of_mut!(REQ_BUFS),
+        )
+    };
+    let (k0, k1) = isn_secret();
+    let slots = if splicer_present {
+        datapath.flow_slots() as usize
+    } else {
+        1
+    };
+    let mut splicer = Splicer::new(clk_hz, slots, free, bufs, k0, k1);
+    if splicer_present {
+        datapath.enable();
+        defmt::info!(
+            "flow manager: {=usize} flow slots, {=usize} connections in setup at once",
+            splicer.slots(),
+            PENDING
+        );
+    }
+
     set_state(&p.ctrl, State::Ready);
     defmt::info!("ready, serving the mailbox");
 
@@ -134,9 +198,16 @@ fn main() -> ! {
         heartbeat = heartbeat.wrapping_add(1);
         write_reg(p.ctrl.heartbeat(), heartbeat);
 
+        if splicer_present {
+            splicer.poll(&mut datapath);
+        }
         if mbox.status().read().req_pending().bit_is_clear() {
             continue;
         }
+        let mut env = FwEnv {
+            delay: TimerDelay::new(clk_hz),
+            flows: splicer_present.then_some((&mut splicer, &mut datapath)),
+        };
         let tag = mbox.req_tag().read().bits();
         let cmd = mbox.req_cmd().read().bits();
         let req_len = mbox.req_len().read().bits();

@@ -17,7 +17,7 @@ const C1: u32 = 0xcc9e_2d51;
 const C2: u32 = 0x1b87_3593;
 
 /// A TCP/IP 4-tuple (addresses and ports in host order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FourTuple {
     pub src_ip: u32,
     pub dst_ip: u32,

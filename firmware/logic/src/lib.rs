@@ -7,9 +7,22 @@
 #![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
 
+/// Log macros: defmt on the soft core (feature `defmt`), nothing on the host.
+#[cfg(feature = "defmt")]
+macro_rules! fw_log {
+    ($level:ident, $($t:tt)*) => { defmt::$level!($($t)*) };
+}
+#[cfg(not(feature = "defmt"))]
+macro_rules! fw_log {
+    ($level:ident, $fmt:literal $(, $arg:expr)* $(,)?) => {{
+        $( let _ = &$arg; )*
+    }};
+}
+
 pub mod flowhash;
 pub mod flowmgr;
 pub mod logring;
 pub mod mailbox;
 pub mod sched;
+pub mod splicer;
 pub mod time;

@@ -35,6 +35,37 @@ pub mod cmd {
     /// (else 0 and nothing more), then DP.PARAMS, DP.FLOW_CAPACITY, DP.FLOW_SLOTS, DP.NOW.
     pub const DP_INFO: u32 = 0x0012;
 
+    // Flow-manager configuration and state (docs/interfaces.md, "Flow manager commands").
+    // Addresses are IPv4 in host order; a MAC is two words: bytes 0-3 big endian, then bytes
+    // 4-5 in bits 31:16.
+
+    /// Virtual service: [index 0..8, VIP, port 1..=65535, mode (0 delete, 1 L4, 2 L7), pool
+    /// (L4: the service's pool; L7: the pool when the rule bank gives one that is not set
+    /// up)]. Programs DP.VIP_ADDR/VIP_PORT[index].
+    pub const SVC_SET: u32 = 0x0020;
+    /// Pool: [pool 0..8, scheduler (index in `sched::Kind::ALL`), flags (bit 0 fallback,
+    /// bit 1 hash port, bit 2 expire quiescent), persistence timeout s (0 off), persistence
+    /// netmask]. Creates the pool or changes its scheduler (servers and counts are kept).
+    pub const POOL_SET: u32 = 0x0021;
+    /// Delete an empty pool: [pool]. BUSY while it has servers.
+    pub const POOL_DEL: u32 = 0x0022;
+    /// Real server: [pool | rs << 8, IP, port, MAC hi, MAC lo, weight 0..=65535, upper
+    /// threshold, lower threshold]. `rs` (0..64) is the card-wide real-server index (its
+    /// statistics counters). Adds the server, or edits it when `rs` is already in `pool`.
+    pub const SERVER_SET: u32 = 0x0023;
+    /// Remove a real server: [rs]. Its established flows keep flowing to it.
+    pub const SERVER_DEL: u32 = 0x0024;
+    /// Timeout of one IPVS TCP state: [state index (`flowmgr::timeouts::TcpState`), seconds].
+    pub const TIMEOUT_SET: u32 = 0x0025;
+    /// Connection-setup timers: [request timeout ms, server SYN retransmission ms, server
+    /// SYN transmissions per server]; 0 keeps a value.
+    pub const SETUP_SET: u32 = 0x0026;
+    /// Flow-manager counters (16 words, `splicer::stats` order).
+    pub const FLOW_STATS: u32 = 0x0027;
+    /// One real server: [rs] -> [active conns, inactive conns, weight, flags (bit 0
+    /// present, bit 1 overloaded), pool, connections total].
+    pub const SERVER_STATS: u32 = 0x0028;
+
     /// Name of a command code, for messages.
     pub fn name(code: u32) -> Option<&'static str> {
         match code {
@@ -44,6 +75,15 @@ pub mod cmd {
             BENCH => Some("BENCH"),
             DELAY => Some("DELAY"),
             DP_INFO => Some("DP_INFO"),
+            SVC_SET => Some("SVC_SET"),
+            POOL_SET => Some("POOL_SET"),
+            POOL_DEL => Some("POOL_DEL"),
+            SERVER_SET => Some("SERVER_SET"),
+            SERVER_DEL => Some("SERVER_DEL"),
+            TIMEOUT_SET => Some("TIMEOUT_SET"),
+            SETUP_SET => Some("SETUP_SET"),
+            FLOW_STATS => Some("FLOW_STATS"),
+            SERVER_STATS => Some("SERVER_STATS"),
             _ => None,
         }
     }
@@ -55,6 +95,14 @@ pub mod status {
     pub const UNKNOWN_COMMAND: u32 = 1;
     pub const BAD_LENGTH: u32 = 2;
     pub const BAD_ARGUMENT: u32 = 3;
+    /// The service, pool or server named does not exist.
+    pub const NOT_FOUND: u32 = 4;
+    /// The object is in use (a pool that still has servers).
+    pub const BUSY: u32 = 5;
+    /// A table is full.
+    pub const NO_SPACE: u32 = 6;
+    /// The card has no splicer data path.
+    pub const NO_DATAPATH: u32 = 7;
 
     /// Name of a status code, for messages.
     pub fn name(code: u32) -> Option<&'static str> {
@@ -63,6 +111,10 @@ pub mod status {
             UNKNOWN_COMMAND => Some("UNKNOWN_COMMAND"),
             BAD_LENGTH => Some("BAD_LENGTH"),
             BAD_ARGUMENT => Some("BAD_ARGUMENT"),
+            NOT_FOUND => Some("NOT_FOUND"),
+            BUSY => Some("BUSY"),
+            NO_SPACE => Some("NO_SPACE"),
+            NO_DATAPATH => Some("NO_DATAPATH"),
             _ => None,
         }
     }
@@ -190,6 +242,16 @@ pub trait Env {
     /// The data-path registers DP_INFO reports (DP.PARAMS, DP.FLOW_CAPACITY,
     /// DP.FLOW_SLOTS, DP.NOW), or `None` on a card without the splicer.
     fn datapath_info(&mut self) -> Option<[u32; 4]>;
+    /// Serves a command this dispatcher does not know (the flow-manager commands,
+    /// [`crate::splicer::Splicer::command`]); `None` = unknown command.
+    fn other_command(
+        &mut self,
+        _cmd: u32,
+        _req: &[u32],
+        _rsp: &mut [u32; MAX_WORDS],
+    ) -> Option<Response> {
+        None
+    }
 }
 
 /// Longest DELAY the firmware accepts, in microseconds.
@@ -203,14 +265,16 @@ pub struct Response {
 }
 
 impl Response {
-    const fn ok(len: usize) -> Self {
+    /// Status OK with `len` response words.
+    pub const fn ok(len: usize) -> Self {
         Self {
             status: status::OK,
             len,
         }
     }
 
-    const fn error(status: u32) -> Self {
+    /// An error status without response words.
+    pub const fn error(status: u32) -> Self {
         Self { status, len: 0 }
     }
 }
@@ -303,7 +367,9 @@ pub fn handle(cmd: u32, req: &[u32], rsp: &mut [u32; MAX_WORDS], env: &mut impl 
                 Response::ok(1)
             }
         }),
-        _ => Err(Response::error(status::UNKNOWN_COMMAND)),
+        _ => Ok(env
+            .other_command(cmd, req, rsp)
+            .unwrap_or(Response::error(status::UNKNOWN_COMMAND))),
     };
     r.unwrap_or_else(|e| e)
 }

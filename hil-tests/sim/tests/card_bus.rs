@@ -17,7 +17,7 @@ fn id_block_reads_magic_and_sizes() {
     assert_eq!(c.read32(id::CORE).unwrap() & 0xff, id::core::CPU_PICORV32);
     assert_eq!(u64::from(c.read32(id::CLK_HZ).unwrap()), SimCard::clk_hz());
     assert_eq!(c.read32(id::IMEM_SIZE).unwrap(), 65536);
-    assert_eq!(c.read32(id::DMEM_SIZE).unwrap(), 32768);
+    assert_eq!(c.read32(id::DMEM_SIZE).unwrap(), 262_144);
     assert_eq!(c.read32(id::IMEM_WINDOW).unwrap(), 0x40000);
     assert_eq!(c.read32(id::DMEM_WINDOW).unwrap(), 0x80000);
     // Writes to the read-only ID block are ignored.
@@ -63,7 +63,7 @@ fn imem_and_dmem_windows_read_back() {
 
     // Last word of each memory.
     let imem_last = u64::from(id::imem_window::RESET) + 65536 - 4;
-    let dmem_last = u64::from(id::dmem_window::RESET) + 32768 - 4;
+    let dmem_last = u64::from(id::dmem_window::RESET) + 262_144 - 4;
     c.write32(imem_last, 0x1111_2222).unwrap();
     c.write32(dmem_last, 0x3333_4444).unwrap();
     c.write32(dmem_last - 4, 0x5555_6666).unwrap();

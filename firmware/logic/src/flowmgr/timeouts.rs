@@ -210,6 +210,25 @@ impl Timeouts {
         Ok(())
     }
 
+    /// Sets the timeout of `state` in milliseconds (for test rigs, where a simulated second
+    /// is long): the tick count is rounded up, the seconds shown are rounded up. 0 and too
+    /// long values are rejected; nothing changes then.
+    pub fn set_ms(&mut self, state: TcpState, ms: u32) -> Result<(), TimeoutError> {
+        if ms == 0 {
+            return Err(TimeoutError::Zero);
+        }
+        let ticks = (u64::from(ms) * u64::from(self.clk_hz)).div_ceil(1000 << TICK_SHIFT);
+        if ticks > u64::from(MAX_TIMEOUT_TICKS) {
+            return Err(TimeoutError::TooLong {
+                max_secs: max_secs(self.clk_hz),
+            });
+        }
+        self.secs[state as usize] = ms.div_ceil(1000);
+        // Checked just above.
+        self.ticks[state as usize] = ticks as u32;
+        Ok(())
+    }
+
     /// Restores the IPVS default of `state`.
     pub fn reset(&mut self, state: TcpState) {
         let i = state as usize;
@@ -239,6 +258,18 @@ impl Timeouts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn millisecond_timeouts_round_up_and_are_checked() {
+        let mut t = Timeouts::new(156_250_000).unwrap();
+        t.set_ms(TcpState::Close, 5).unwrap();
+        // 5 ms = 781 250 cycles = 11.92 ticks -> 12.
+        assert_eq!(t.ticks(TcpState::Close), 12);
+        assert_eq!(t.secs(TcpState::Close), 1);
+        assert_eq!(t.set_ms(TcpState::Close, 0), Err(TimeoutError::Zero));
+        assert!(t.set_ms(TcpState::Close, u32::MAX).is_err());
+        assert_eq!(t.ticks(TcpState::Close), 12);
+    }
 
     const CLK: u32 = 156_250_000;
 

@@ -12,7 +12,7 @@ impl crate::RegisterSpec for DmemSizeSpec {
 }
 #[doc = "`read()` method returns [`dmem_size::R`](R) reader structure"]
 impl crate::Readable for DmemSizeSpec {}
-#[doc = "`reset()` method sets DMEM_SIZE to value 0x8000"]
+#[doc = "`reset()` method sets DMEM_SIZE to value 0x0004_0000"]
 impl crate::Resettable for DmemSizeSpec {
-    const RESET_VALUE: u32 = 0x8000;
+    const RESET_VALUE: u32 = 0x0004_0000;
 }

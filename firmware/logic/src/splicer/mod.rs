@@ -1,0 +1,1789 @@
+//! The flow manager: connection setup, splicing, teardown and aging (`docs/flowmgr.md`,
+//! "Connection life cycle").
+//!
+//! [`Splicer`] is the firmware's main loop body minus the registers: it takes punted frames
+//! and data-path events through [`Hw`], answers the client's handshake, waits for the request
+//! and the L7 matcher's verdict, picks a real server with the pool's scheduler, opens the
+//! server connection, writes the spliced flow entry and replays the request; FIN/RST events
+//! and the aging scan end flows. It also serves the flow-manager mailbox commands
+//! ([`Splicer::command`]).
+//!
+//! Everything is fixed-size; the two large tables (free list, request buffers) are borrowed
+//! so the firmware can place them in zero-initialised memory.
+
+pub mod frame;
+
+use crate::flowhash::FourTuple;
+use crate::flowmgr::aging::{AgingScan, SlotAge};
+use crate::flowmgr::freelist::{bitmap_words, FreeList};
+use crate::flowmgr::isn::IsnGen;
+use crate::flowmgr::splice::{seq_after, Isns, SpliceEntry};
+use crate::flowmgr::tcpopts::{parse_syn_options, Handshake, OptionsPolicy, Timestamps};
+use crate::flowmgr::timeouts::{TcpState, Timeouts, STATES};
+use crate::flowmgr::{FlowState, Slot};
+use crate::mailbox::{cmd, status, Response, MAX_WORDS};
+use crate::sched::{Kind, SchedConfig, Scheduler, ServerConfig, ServerSet, MAX_WEIGHT};
+use frame::{tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
+
+/// Flow slots the firmware manages (the data path may have more; the rest stay unused).
+pub const FW_SLOTS: usize = 16384;
+/// Free-list type of the firmware.
+pub type SlotList = FreeList<FW_SLOTS, { bitmap_words(FW_SLOTS) }>;
+/// Virtual services (DP.VIP entries).
+pub const MAX_SERVICES: usize = 8;
+/// Pools.
+pub const MAX_POOLS: usize = 8;
+/// Card-wide real-server indexes (statistics counters 80..207).
+pub const MAX_RS: usize = 64;
+/// Connections in setup at once (client handshake done, not spliced yet).
+pub const PENDING: usize = 32;
+/// Request buffer per connection in setup: the request head must fit.
+pub const REQ_BUF: usize = 1024;
+/// Request buffers of all connections in setup.
+pub type ReqBufs = [[u8; REQ_BUF]; PENDING];
+/// Largest frame handled.
+pub const MAX_FRAME: usize = 2048;
+/// First local (server-side) port: the flow slot is added to it.
+pub const LOCAL_PORT_BASE: u16 = 0x4000;
+/// Slots the aging scan examines per main-loop pass.
+pub const AGING_BUDGET: usize = 64;
+
+/// Firmware-owned bits of the flow entry's flags byte (the data path uses bits 2:0).
+pub mod entry_flags {
+    /// The client sent FIN.
+    pub const FIN_CLIENT: u8 = 1 << 4;
+    /// The server sent FIN.
+    pub const FIN_SERVER: u8 = 1 << 5;
+    /// A RST went through.
+    pub const RST: u8 = 1 << 6;
+    /// The flow counts as active on its server (IPVS ESTABLISHED).
+    pub const ACTIVE: u8 = 1 << 7;
+}
+
+/// Ethernet port of the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Port {
+    Client,
+    Server,
+}
+
+/// A frame taken from the punt ring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PuntInfo {
+    /// Frame length in bytes (copied into the caller's buffer).
+    pub len: usize,
+    /// Punt record words 1-4 (`docs/datapath.md`).
+    pub meta: [u32; 4],
+}
+
+/// Result of a flow-table command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowStatus {
+    Ok,
+    Exists,
+    NotFound,
+    BucketFull,
+    /// The command did not finish (a data-path fault).
+    Failed,
+}
+
+/// Static flow entry words.
+pub const STATIC_WORDS: usize = 13;
+
+/// What the flow manager needs from the data path.
+pub trait Hw {
+    /// `DP.NOW`.
+    fn now(&mut self) -> u32;
+    /// The free-running cycle counter (for the cycle accounting).
+    fn cycles(&mut self) -> u64;
+    /// `DP.MAC` of a port.
+    fn port_mac(&mut self, port: Port) -> [u8; 6];
+    /// Card-owned server-side address `i` when enabled.
+    fn local_ip(&mut self, i: usize) -> Option<u32>;
+    /// Program `DP.VIP_*[i]`.
+    fn set_vip(&mut self, i: usize, ip: u32, port: u16, enable: bool);
+    /// Take the next punted frame into `buf` (at least [`MAX_FRAME`] bytes).
+    fn punt_next(&mut self, buf: &mut [u8]) -> Option<PuntInfo>;
+    /// Send a frame out of `port` with checksum offload; false when the ring stayed full.
+    fn inject(&mut self, port: Port, frame: &[u8], offload: Option<Offload>) -> bool;
+    /// Pop one event record.
+    fn evq_pop(&mut self) -> Option<[u32; 4]>;
+    /// Insert a lookup key for `slot`, client half (`server_half` false) or server half.
+    fn flow_insert(&mut self, key: &FourTuple, slot: Slot, server_half: bool) -> FlowStatus;
+    /// Delete a lookup key.
+    fn flow_delete(&mut self, key: &FourTuple) -> FlowStatus;
+    /// Write the static entry of `slot`; with `Some(last_seen)` also reset the counters and
+    /// set the last-seen tick.
+    fn state_write(&mut self, slot: Slot, words: &[u32; STATIC_WORDS], last_seen: Option<u32>);
+    /// Read the static entry of `slot`; returns the last-seen tick.
+    fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32;
+    /// Match an assembled request with the L7 command path (result: REQUEST_MATCHED event
+    /// with the buffer bit and `tag`); false when the matcher stayed busy.
+    fn l7_match(&mut self, request: &[u8], tag: u16) -> bool;
+}
+
+/// Counters reported by FLOW_STATS (mailbox word order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub syn_acks: u32,
+    pub spliced: u32,
+    pub refused_full: u32,
+    pub setup_failed: u32,
+    pub server_retries: u32,
+    pub aged_out: u32,
+    pub closed: u32,
+    pub cookie_syn_acks: u32,
+    pub setup_cycles: u64,
+    pub teardown_cycles: u64,
+    pub ignored: u32,
+}
+
+/// One half of a flow entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Half {
+    pub peer_mac: [u8; 6],
+    pub peer_ip: u32,
+    pub peer_port: u16,
+    pub local_ip: u32,
+    pub local_port: u16,
+}
+
+impl Half {
+    /// The lookup key of segments arriving from the peer.
+    pub const fn key(&self) -> FourTuple {
+        FourTuple {
+            src_ip: self.peer_ip,
+            dst_ip: self.local_ip,
+            src_port: self.peer_port,
+            dst_port: self.local_port,
+        }
+    }
+}
+
+const CLIENT_HALF: usize = 128;
+const SERVER_HALF: usize = 272;
+
+fn put_bits(w: &mut [u32], lsb: usize, width: usize, v: u64) {
+    for i in 0..width {
+        let b = lsb + i;
+        let bit = ((v >> i) & 1) as u32;
+        w[b / 32] = (w[b / 32] & !(1 << (b % 32))) | bit << (b % 32);
+    }
+}
+
+fn get_bits(w: &[u32], lsb: usize, width: usize) -> u64 {
+    let mut v = 0u64;
+    for i in 0..width {
+        let b = lsb + i;
+        v |= u64::from((w[b / 32] >> (b % 32)) & 1) << i;
+    }
+    v
+}
+
+fn mac_u64(m: [u8; 6]) -> u64 {
+    m.iter().fold(0u64, |a, &b| a << 8 | u64::from(b))
+}
+
+fn mac_from(v: u64) -> [u8; 6] {
+    let mut m = [0u8; 6];
+    for (i, b) in m.iter_mut().enumerate() {
+        *b = (v >> (8 * (5 - i))) as u8;
+    }
+    m
+}
+
+/// Writes a half at bit `base` of the static entry.
+pub fn encode_half(w: &mut [u32; STATIC_WORDS], base: usize, h: &Half) {
+    put_bits(w, base, 48, mac_u64(h.peer_mac));
+    put_bits(w, base + 48, 32, h.peer_ip.into());
+    put_bits(w, base + 80, 16, h.peer_port.into());
+    put_bits(w, base + 96, 32, h.local_ip.into());
+    put_bits(w, base + 128, 16, h.local_port.into());
+}
+
+/// Reads a half at bit `base` of the static entry.
+pub fn decode_half(w: &[u32; STATIC_WORDS], base: usize) -> Half {
+    Half {
+        peer_mac: mac_from(get_bits(w, base, 48)),
+        peer_ip: get_bits(w, base + 48, 32) as u32,
+        peer_port: get_bits(w, base + 80, 16) as u16,
+        local_ip: get_bits(w, base + 96, 32) as u32,
+        local_port: get_bits(w, base + 128, 16) as u16,
+    }
+}
+
+/// Virtual-service mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Plain L4: every connection goes to one pool.
+    L4,
+    /// The pool comes from the L7 rule match of the request.
+    L7,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Service {
+    present: bool,
+    vip: u32,
+    port: u16,
+    mode: Mode,
+    pool: u8,
+}
+
+const NO_SERVICE: Service = Service {
+    present: false,
+    vip: 0,
+    port: 0,
+    mode: Mode::L4,
+    pool: 0,
+};
+
+struct Pool {
+    present: bool,
+    servers: ServerSet,
+    sched: Scheduler,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct RealServer {
+    present: bool,
+    pool: u8,
+    sid: u8,
+    mac: [u8; 6],
+    connections: u32,
+}
+
+const NO_RS: RealServer = RealServer {
+    present: false,
+    pool: 0,
+    sid: 0,
+    mac: [0; 6],
+    connections: 0,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// SYN-ACK sent, waiting for the client's ACK.
+    Handshake,
+    /// Client connected, no request byte yet.
+    Request,
+    /// First request segment buffered, waiting for the inline L7 result.
+    Matching,
+    /// The request head is incomplete: more segments, then the L7 command path.
+    Assembling,
+    /// SYN sent to the chosen server.
+    Connecting,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    used: bool,
+    slot: Slot,
+    phase: Phase,
+    svc: u8,
+    client: Half,
+    client_isn: u32,
+    card_isn: u32,
+    hs: Handshake,
+    client_tsval: u32,
+    card_tsval: u32,
+    client_win: u16,
+    /// Phase deadline (DP.NOW tick).
+    deadline: u32,
+    req_len: u16,
+    /// Inline L7 result that arrived before its segment was processed: (flags, pool).
+    stashed: Option<(u32, u16)>,
+    /// A buffer match is outstanding.
+    buf_match: bool,
+    pool: u8,
+    rs: u8,
+    tried: u64,
+    syn_tx: u8,
+    server: Half,
+    cycles: u64,
+}
+
+const HS_NONE: Handshake = Handshake {
+    client_mss: 536,
+    mss_to_client: 536,
+    mss_to_server: 536,
+    client_wscale: None,
+    server_wscale: None,
+    sack: false,
+    timestamps: false,
+};
+
+const NO_PENDING: Pending = Pending {
+    used: false,
+    slot: 0,
+    phase: Phase::Handshake,
+    svc: 0,
+    client: Half {
+        peer_mac: [0; 6],
+        peer_ip: 0,
+        peer_port: 0,
+        local_ip: 0,
+        local_port: 0,
+    },
+    client_isn: 0,
+    card_isn: 0,
+    hs: HS_NONE,
+    client_tsval: 0,
+    card_tsval: 0,
+    client_win: 0,
+    deadline: 0,
+    req_len: 0,
+    stashed: None,
+    buf_match: false,
+    pool: 0,
+    rs: 0,
+    tried: 0,
+    syn_tx: 0,
+    server: Half {
+        peer_mac: [0; 6],
+        peer_ip: 0,
+        peer_port: 0,
+        local_ip: 0,
+        local_port: 0,
+    },
+    cycles: 0,
+};
+
+/// Setup timers (SETUP_SET), in milliseconds, and SYN transmissions per server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetupTimers {
+    pub request_ms: u32,
+    pub server_rto_ms: u32,
+    pub server_syn_tries: u32,
+}
+
+impl SetupTimers {
+    /// Request head within 10 s, server SYN retransmitted after 1 s, 3 SYNs per server.
+    pub const DEFAULT: SetupTimers = SetupTimers {
+        request_ms: 10_000,
+        server_rto_ms: 1_000,
+        server_syn_tries: 3,
+    };
+}
+
+/// The flow manager.
+pub struct Splicer<'a> {
+    clk_hz: u32,
+    slots: usize,
+    /// Slots `fresh..slots` have never been used (free, not on the list).
+    fresh: usize,
+    free: &'a mut SlotList,
+    bufs: &'a mut ReqBufs,
+    isn: IsnGen,
+    timeouts: Timeouts,
+    setup: SetupTimers,
+    policy: OptionsPolicy,
+    aging: AgingScan,
+    services: [Service; MAX_SERVICES],
+    /// Created by the first POOL_SET (so boot does not initialise eight schedulers); never
+    /// dropped again, so a deleted pool's draining servers keep their counts.
+    pools: [Option<Pool>; MAX_POOLS],
+    rs: [RealServer; MAX_RS],
+    pend: [Pending; PENDING],
+    /// The punted segment being handled went to the inline L7 matcher too.
+    to_l7: bool,
+    /// Counters (FLOW_STATS).
+    pub stats: Stats,
+    frame: [u8; MAX_FRAME],
+    out: [u8; MAX_FRAME],
+}
+
+fn ms_to_ticks(ms: u32, clk_hz: u32) -> u32 {
+    let t = (u64::from(ms) * u64::from(clk_hz)).div_ceil(1000 << 16);
+    t.clamp(1, u64::from(i32::MAX as u32)) as u32
+}
+
+fn tick_after(now: u32, deadline: u32) -> bool {
+    (now.wrapping_sub(deadline) as i32) >= 0
+}
+
+impl<'a> Splicer<'a> {
+    /// A flow manager over `slots` flow slots (at most [`FW_SLOTS`]; DP.FLOW_SLOTS) at
+    /// `clk_hz`, with the ISN secret `(k0, k1)`. `free` is reset to hold every slot.
+    pub fn new(
+        clk_hz: u32,
+        slots: usize,
+        free: &'a mut SlotList,
+        bufs: &'a mut ReqBufs,
+        k0: u64,
+        k1: u64,
+    ) -> Self {
+        let slots = slots.clamp(1, FW_SLOTS);
+        // Slots never used are handed out in order from `fresh` first, so the list only ever
+        // holds freed slots: no 16K-entry fill at boot, and a freed slot is still reused only
+        // after every other free slot.
+        free.clear();
+        Self {
+            clk_hz,
+            slots,
+            fresh: 0,
+            free,
+            bufs,
+            isn: IsnGen::new(k0, k1),
+            timeouts: Timeouts::new(clk_hz).unwrap_or_else(|_| {
+                // ID.CLK_HZ of 0: count in ticks of a 1 MHz clock rather than fail.
+                Timeouts::new(1_000_000).expect("1 MHz is a valid clock")
+            }),
+            setup: SetupTimers::DEFAULT,
+            policy: OptionsPolicy::DEFAULT,
+            aging: AgingScan::new(slots).expect("1..=16384 slots"),
+            services: [NO_SERVICE; MAX_SERVICES],
+            pools: [const { None }; MAX_POOLS],
+            rs: [NO_RS; MAX_RS],
+            pend: [NO_PENDING; PENDING],
+            to_l7: false,
+            stats: Stats::default(),
+            frame: [0; MAX_FRAME],
+            out: [0; MAX_FRAME],
+        }
+    }
+
+    /// Flow slots managed.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// Slots in use.
+    pub fn slots_in_use(&self) -> usize {
+        self.fresh - self.free.free_count()
+    }
+
+    /// A configured pool.
+    fn pool_mut(&mut self, pool: usize) -> Option<&mut Pool> {
+        self.pools
+            .get_mut(pool)
+            .and_then(Option::as_mut)
+            .filter(|p| p.present)
+    }
+
+    /// A pool that exists or existed (its servers may be draining).
+    fn pool_any_mut(&mut self, pool: usize) -> Option<&mut Pool> {
+        self.pools.get_mut(pool).and_then(Option::as_mut)
+    }
+
+    fn alloc_slot(&mut self) -> Option<Slot> {
+        if self.fresh < self.slots {
+            self.fresh += 1;
+            return Some((self.fresh - 1) as Slot);
+        }
+        self.free.alloc().ok()
+    }
+
+    fn free_slot(&mut self, slot: Slot) {
+        if usize::from(slot) < self.fresh {
+            // A double free is refused by the list (the caller checked the slot was in use).
+            let _ = self.free.free(slot);
+        }
+    }
+
+    fn slot_is_free(&self, slot: Slot) -> bool {
+        usize::from(slot) >= self.fresh || self.free.is_free(slot)
+    }
+
+    /// Connections in setup.
+    pub fn pending(&self) -> usize {
+        self.pend.iter().filter(|p| p.used).count()
+    }
+
+    /// One pass of the main loop: punted frames, events, setup timers and an aging step.
+    /// Returns true when it did any work.
+    pub fn poll(&mut self, hw: &mut impl Hw) -> bool {
+        let mut work = false;
+        for _ in 0..8 {
+            let Some(p) = hw.punt_next(&mut self.frame) else {
+                break;
+            };
+            work = true;
+            self.on_punt(hw, p);
+        }
+        for _ in 0..16 {
+            let Some(ev) = hw.evq_pop() else { break };
+            work = true;
+            self.on_event(hw, ev);
+        }
+        let now = hw.now();
+        for i in 0..PENDING {
+            if self.pend[i].used && tick_after(now, self.pend[i].deadline) {
+                work = true;
+                self.on_deadline(hw, i, now);
+            }
+        }
+        work |= self.aging_step(hw, now);
+        work
+    }
+
+    // ----- punted frames --------------------------------------------------------------
+
+    fn on_punt(&mut self, hw: &mut impl Hw, p: PuntInfo) {
+        let len = p.len.min(MAX_FRAME);
+        let port = if p.meta[0] & 1 == 0 {
+            Port::Client
+        } else {
+            Port::Server
+        };
+        let hit = p.meta[0] >> 20 & 1 != 0;
+        let server_half = p.meta[0] >> 21 & 1 != 0;
+        let slot = (p.meta[1] & 0xffff) as Slot;
+        // The data path fed this segment to the inline L7 matcher (flow in state REQUEST).
+        self.to_l7 = p.meta[0] >> 22 & 1 != 0;
+        match frame::parse(&self.frame[..len]) {
+            Parsed::Arp(a) => self.on_arp(hw, port, &a),
+            Parsed::Tcp(seg) => {
+                let start = hw.cycles();
+                let hit = hit.then_some((slot, server_half));
+                let setup = match port {
+                    Port::Client => self.on_client_seg(hw, &seg, hit),
+                    Port::Server => self.on_server_seg(hw, &seg, hit),
+                };
+                let spent = hw.cycles().wrapping_sub(start);
+                match setup {
+                    Some(i) => self.pend[i].cycles += spent,
+                    None => self.stats.setup_cycles += spent,
+                }
+            }
+            Parsed::Other => self.stats.ignored += 1,
+        }
+    }
+
+    fn on_arp(&mut self, hw: &mut impl Hw, port: Port, a: &frame::Arp) {
+        if a.op != 1 {
+            self.stats.ignored += 1;
+            return;
+        }
+        let ours = match port {
+            Port::Client => self
+                .services
+                .iter()
+                .any(|s| s.present && s.vip == a.target_ip),
+            Port::Server => (0..4).any(|i| hw.local_ip(i) == Some(a.target_ip)),
+        };
+        if !ours {
+            self.stats.ignored += 1;
+            return;
+        }
+        let mac = hw.port_mac(port);
+        if let Some(n) = frame::arp_reply(&mut self.out, a, mac, a.target_ip) {
+            hw.inject(port, &self.out[..n], None);
+        }
+    }
+
+    fn find_pending(&self, slot: Slot) -> Option<usize> {
+        self.pend.iter().position(|p| p.used && p.slot == slot)
+    }
+
+    fn find_service(&self, ip: u32, port: u16) -> Option<usize> {
+        self.services
+            .iter()
+            .position(|s| s.present && s.vip == ip && s.port == port)
+    }
+
+    /// A client segment. Returns the pending connection it belonged to (cycle accounting).
+    fn on_client_seg(
+        &mut self,
+        hw: &mut impl Hw,
+        seg: &TcpSeg,
+        hit: Option<(Slot, bool)>,
+    ) -> Option<usize> {
+        let pi = match hit {
+            Some((slot, false)) => self.find_pending(slot),
+            _ => None,
+        };
+        let Some(i) = pi else {
+            if seg.has(tf::SYN) && !seg.has(tf::ACK) && hit.is_none() {
+                return self.on_syn(hw, seg);
+            }
+            // Not ours, or a segment of a spliced flow punted because the fast path is off.
+            if !seg.has(tf::RST)
+                && hit.is_none()
+                && self.find_service(seg.dst_ip, seg.dst_port).is_some()
+            {
+                // A stray segment to a service: RST it, as a host with no such connection.
+                self.send_rst_reply(hw, Port::Client, seg);
+            }
+            self.stats.ignored += 1;
+            return None;
+        };
+        if seg.has(tf::RST) {
+            self.abort(hw, i, false);
+            return None;
+        }
+        let p = self.pend[i];
+        if seg.has(tf::SYN) {
+            if p.phase == Phase::Handshake && seg.seq == p.client_isn {
+                // Retransmitted SYN: the identical SYN-ACK.
+                self.send_synack(hw, i);
+            }
+            return Some(i);
+        }
+        if !seg.has(tf::ACK) {
+            return Some(i);
+        }
+        let opts = self.client_ts(seg);
+        if let Some(ts) = opts {
+            self.pend[i].client_tsval = ts.tsval;
+        }
+        if p.phase == Phase::Handshake {
+            if seg.ack != p.card_isn.wrapping_add(1)
+                || self
+                    .isn
+                    .verify_ack(&client_tuple(seg), p.slot, seg.ack, hw.now())
+                    .is_err()
+            {
+                self.send_rst_reply(hw, Port::Client, seg);
+                return Some(i);
+            }
+            self.pend[i].client_win = seg.window;
+            self.enter_request(hw, i);
+        }
+        self.pend[i].client_win = seg.window;
+        if seg.payload_len() > 0 {
+            self.on_request_data(hw, i, seg);
+        }
+        if seg.has(tf::FIN) {
+            // A client that closes before its request is served: end the setup.
+            self.abort(hw, i, true);
+        }
+        Some(i)
+    }
+
+    fn client_ts(&self, seg: &TcpSeg) -> Option<Timestamps> {
+        find_timestamps(&self.frame[seg.opts.0..seg.opts.1])
+    }
+
+    fn on_syn(&mut self, hw: &mut impl Hw, seg: &TcpSeg) -> Option<usize> {
+        let Some(svc) = self.find_service(seg.dst_ip, seg.dst_port) else {
+            self.send_rst_reply(hw, Port::Client, seg);
+            self.stats.ignored += 1;
+            return None;
+        };
+        let Some(i) = self.pend.iter().position(|p| !p.used) else {
+            // Every setup entry is busy (a SYN flood or a burst): refuse without state.
+            self.stats.refused_full += 1;
+            fw_log!(debug, "SYN refused: {=usize} connections in setup", PENDING);
+            self.send_rst_reply(hw, Port::Client, seg);
+            return None;
+        };
+        let Some(slot) = self.alloc_slot() else {
+            self.stats.refused_full += 1;
+            fw_log!(debug, "SYN refused: flow table full");
+            self.send_rst_reply(hw, Port::Client, seg);
+            return None;
+        };
+        let syn = parse_syn_options(&self.frame[seg.opts.0..seg.opts.1]).unwrap_or_default();
+        let hs = Handshake::from_client_syn(&self.policy, &syn).unwrap_or(HS_NONE);
+        let now = hw.now();
+        let client = Half {
+            peer_mac: seg.src_mac,
+            peer_ip: seg.src_ip,
+            peer_port: seg.src_port,
+            local_ip: seg.dst_ip,
+            local_port: seg.dst_port,
+        };
+        let st = hw.flow_insert(&client.key(), slot, false);
+        if st != FlowStatus::Ok {
+            self.free_slot(slot);
+            self.stats.refused_full += 1;
+            fw_log!(debug, "SYN refused: flow table bucket full");
+            self.send_rst_reply(hw, Port::Client, seg);
+            return None;
+        }
+        self.pend[i] = Pending {
+            used: true,
+            slot,
+            phase: Phase::Handshake,
+            svc: svc as u8,
+            client,
+            client_isn: seg.seq,
+            card_isn: self.isn.isn(&client_tuple(seg), slot, now),
+            hs,
+            client_tsval: syn.timestamps.map_or(0, |t| t.tsval),
+            card_tsval: now,
+            client_win: seg.window,
+            deadline: now.wrapping_add(self.timeouts.ticks(TcpState::SynRecv)),
+            ..NO_PENDING
+        };
+        self.write_entry(hw, i, FlowState::Handshake, now);
+        self.send_synack(hw, i);
+        fw_log!(
+            debug,
+            "SYN {=u32:#x}:{=u16} -> slot {=u16}, service {=usize}",
+            seg.src_ip,
+            seg.src_port,
+            slot,
+            svc
+        );
+        Some(i)
+    }
+
+    fn write_entry(&mut self, hw: &mut impl Hw, i: usize, state: FlowState, now: u32) {
+        let p = &self.pend[i];
+        let mut w = [0u32; STATIC_WORDS];
+        w[0] = u32::from(state.raw()) | u32::from(p.rs) << 24;
+        encode_half(&mut w, CLIENT_HALF, &p.client);
+        if state == FlowState::Connecting {
+            encode_half(&mut w, SERVER_HALF, &p.server);
+        }
+        hw.state_write(p.slot, &w, Some(now));
+    }
+
+    fn send_synack(&mut self, hw: &mut impl Hw, i: usize) {
+        let p = self.pend[i];
+        let opts = p.hs.synack_to_client(p.card_tsval, p.client_tsval);
+        let mac = hw.port_mac(Port::Client);
+        let out = TcpOut {
+            src_mac: mac,
+            dst_mac: p.client.peer_mac,
+            src_ip: p.client.local_ip,
+            dst_ip: p.client.peer_ip,
+            src_port: p.client.local_port,
+            dst_port: p.client.peer_port,
+            seq: p.card_isn,
+            ack: p.client_isn.wrapping_add(1),
+            flags: tf::SYN | tf::ACK,
+            window: REQ_BUF as u16,
+            opts: opts.as_slice(),
+            payload: &[],
+        };
+        self.stats.syn_acks += 1;
+        self.send(hw, Port::Client, &out);
+    }
+
+    fn send(&mut self, hw: &mut impl Hw, port: Port, seg: &TcpOut) {
+        if let Some((n, off)) = seg.write(&mut self.out) {
+            if !hw.inject(port, &self.out[..n], Some(off)) {
+                fw_log!(warn, "inject ring full: segment dropped");
+            }
+        }
+    }
+
+    /// RST answering a segment that belongs to no connection (RFC 793 reset generation).
+    fn send_rst_reply(&mut self, hw: &mut impl Hw, port: Port, seg: &TcpSeg) {
+        if seg.has(tf::RST) {
+            return;
+        }
+        let (seq, ack, flags) = if seg.has(tf::ACK) {
+            (seg.ack, 0, tf::RST)
+        } else {
+            let mut len = seg.payload_len() as u32;
+            if seg.has(tf::SYN) {
+                len += 1;
+            }
+            if seg.has(tf::FIN) {
+                len += 1;
+            }
+            (0, seg.seq.wrapping_add(len), tf::RST | tf::ACK)
+        };
+        let mac = hw.port_mac(port);
+        let out = TcpOut {
+            src_mac: mac,
+            dst_mac: seg.src_mac,
+            src_ip: seg.dst_ip,
+            dst_ip: seg.src_ip,
+            src_port: seg.dst_port,
+            dst_port: seg.src_port,
+            seq,
+            ack,
+            flags,
+            window: 0,
+            opts: &[],
+            payload: &[],
+        };
+        self.send(hw, port, &out);
+    }
+
+    fn enter_request(&mut self, hw: &mut impl Hw, i: usize) {
+        let now = hw.now();
+        let svc = self.services[usize::from(self.pend[i].svc)];
+        self.pend[i].phase = Phase::Request;
+        self.pend[i].deadline = now.wrapping_add(ms_to_ticks(self.setup.request_ms, self.clk_hz));
+        if svc.mode == Mode::L4 {
+            // No request needed: connect now.
+            self.choose_and_connect(hw, i, svc.pool);
+        } else {
+            self.write_entry(hw, i, FlowState::Request, now);
+        }
+    }
+
+    /// ACK to the client for the buffered request bytes.
+    fn ack_client(&mut self, hw: &mut impl Hw, i: usize) {
+        let now = hw.now();
+        self.pend[i].card_tsval = now;
+        let p = self.pend[i];
+        let space = (REQ_BUF - usize::from(p.req_len)) as u32;
+        let shift = p.hs.client_wscale.unwrap_or(0);
+        let window = (space >> shift).min(0xffff) as u16;
+        let mut opts = [0u8; 12];
+        let o: &[u8] = if p.hs.timestamps {
+            ts_option(&mut opts, now, p.client_tsval);
+            &opts
+        } else {
+            &[]
+        };
+        let mac = hw.port_mac(Port::Client);
+        let out = TcpOut {
+            src_mac: mac,
+            dst_mac: p.client.peer_mac,
+            src_ip: p.client.local_ip,
+            dst_ip: p.client.peer_ip,
+            src_port: p.client.local_port,
+            dst_port: p.client.peer_port,
+            seq: p.card_isn.wrapping_add(1),
+            ack: p
+                .client_isn
+                .wrapping_add(1)
+                .wrapping_add(u32::from(p.req_len)),
+            flags: tf::ACK,
+            window,
+            opts: o,
+            payload: &[],
+        };
+        self.send(hw, Port::Client, &out);
+    }
+
+    fn on_request_data(&mut self, hw: &mut impl Hw, i: usize, seg: &TcpSeg) {
+        let p = self.pend[i];
+        let expect = p
+            .client_isn
+            .wrapping_add(1)
+            .wrapping_add(u32::from(p.req_len));
+        let payload = (seg.payload.0, seg.payload.1);
+        if seq_after(seg.seq, expect) {
+            // Out of order: not buffered; the client sends it again.
+            self.ack_client(hw, i);
+            return;
+        }
+        let skip = expect.wrapping_sub(seg.seq) as usize;
+        let plen = payload.1 - payload.0;
+        if skip >= plen {
+            // A duplicate of bytes already buffered: absorbed, re-acknowledged.
+            self.ack_client(hw, i);
+            return;
+        }
+        let room = REQ_BUF - usize::from(p.req_len);
+        let take = (plen - skip).min(room);
+        let at = usize::from(p.req_len);
+        self.bufs[i][at..at + take]
+            .copy_from_slice(&self.frame[payload.0 + skip..payload.0 + skip + take]);
+        self.pend[i].req_len += take as u16;
+        self.ack_client(hw, i);
+        let now = hw.now();
+        match p.phase {
+            Phase::Request => {
+                // Later segments must not reach the inline matcher on their own.
+                self.write_entry(hw, i, FlowState::Connecting, now);
+                if self.to_l7 {
+                    self.pend[i].phase = Phase::Matching;
+                    if let Some((flags, pool)) = self.pend[i].stashed {
+                        self.on_match(hw, i, flags, pool, false);
+                    }
+                } else {
+                    // The segment was decided before the flow entered REQUEST (it followed
+                    // the handshake ACK closely): match the buffer instead.
+                    self.pend[i].phase = Phase::Assembling;
+                    self.match_buffer(hw, i);
+                }
+            }
+            Phase::Assembling if !self.pend[i].buf_match => self.match_buffer(hw, i),
+            _ => {}
+        }
+    }
+
+    fn match_buffer(&mut self, hw: &mut impl Hw, i: usize) {
+        let n = usize::from(self.pend[i].req_len);
+        if hw.l7_match(&self.bufs[i][..n], self.pend[i].slot) {
+            self.pend[i].buf_match = true;
+        }
+    }
+
+    // ----- events -----------------------------------------------------------------------
+
+    fn on_event(&mut self, hw: &mut impl Hw, ev: [u32; 4]) {
+        match ev[0] & 0xff {
+            2 => {
+                let from_buffer = ev[0] >> 8 & 1 != 0;
+                let flags = ev[0] >> 13 & 0x7f;
+                let slot = (ev[1] & 0xffff) as Slot;
+                let pool = (ev[2] >> 16) as u16;
+                let Some(i) = self.find_pending(slot) else {
+                    self.stats.ignored += 1;
+                    return;
+                };
+                let start = hw.cycles();
+                match (self.pend[i].phase, from_buffer) {
+                    (Phase::Request, false) => self.pend[i].stashed = Some((flags, pool)),
+                    (Phase::Matching, false) => self.on_match(hw, i, flags, pool, false),
+                    (Phase::Assembling, true) => {
+                        self.pend[i].buf_match = false;
+                        self.on_match(hw, i, flags, pool, true)
+                    }
+                    _ => self.stats.ignored += 1,
+                }
+                if self.pend[i].used && self.pend[i].slot == slot {
+                    self.pend[i].cycles += hw.cycles().wrapping_sub(start);
+                }
+            }
+            4 => {
+                let start = hw.cycles();
+                let from_server = ev[0] >> 8 & 1 != 0;
+                let tcpf = (ev[0] >> 16) as u8;
+                self.on_fin_rst(hw, ev[1] as Slot, from_server, tcpf);
+                self.stats.teardown_cycles += hw.cycles().wrapping_sub(start);
+            }
+            // PUNT_READY and others: the punt ring is polled directly.
+            _ => {}
+        }
+    }
+
+    fn on_match(&mut self, hw: &mut impl Hw, i: usize, flags: u32, pool: u16, from_buffer: bool) {
+        const INCOMPLETE: u32 = 1 << 1;
+        const NOT_HTTP: u32 = 1 << 3;
+        if flags & INCOMPLETE != 0 && flags & NOT_HTTP == 0 {
+            if usize::from(self.pend[i].req_len) >= REQ_BUF {
+                fw_log!(
+                    debug,
+                    "slot {=u16}: request head over {=usize} bytes",
+                    self.pend[i].slot,
+                    REQ_BUF
+                );
+                self.abort(hw, i, true);
+                return;
+            }
+            self.pend[i].phase = Phase::Assembling;
+            // More bytes may already be buffered than the inline matcher saw.
+            if !from_buffer || self.pend[i].req_len > 0 {
+                self.pend[i].phase = Phase::Assembling;
+            }
+            return;
+        }
+        let svc = self.services[usize::from(self.pend[i].svc)];
+        let pool = if self.pool_mut(usize::from(pool)).is_some() {
+            pool as u8
+        } else {
+            svc.pool
+        };
+        fw_log!(
+            debug,
+            "slot {=u16}: request matched (flags {=u32:#x}) -> pool {=u8}",
+            self.pend[i].slot,
+            flags,
+            pool
+        );
+        self.choose_and_connect(hw, i, pool);
+    }
+
+    /// Picks a server of `pool` not tried yet and sends it the SYN; answers the client with
+    /// RST when no server is left.
+    fn choose_and_connect(&mut self, hw: &mut impl Hw, i: usize, pool: u8) {
+        let now = hw.now();
+        let p = self.pend[i];
+        let pl = usize::from(pool);
+        if self.pool_mut(pl).is_none() {
+            self.abort(hw, i, true);
+            return;
+        }
+        let sid = {
+            let pool = self.pool_mut(pl).expect("checked above");
+            pool.sched.set_now(now);
+            let first = pool.sched.pick(
+                &pool.servers,
+                p.client.peer_ip,
+                p.client.peer_port,
+                p.client.local_ip,
+            );
+            match first {
+                Some(s) if p.tried & 1 << s == 0 => Some(s),
+                // The scheduler's choice already failed this connection: the next eligible
+                // server in order.
+                _ => pool.servers.ids().find(|&s| {
+                    p.tried & 1 << s == 0
+                        && pool.servers.get(s).is_some_and(|sv| {
+                            sv.weight() > 0 && sv.is_available() && !sv.is_overloaded()
+                        })
+                }),
+            }
+        };
+        let Some(sid) = sid else {
+            fw_log!(
+                debug,
+                "slot {=u16}: no server left in pool {=u8}",
+                p.slot,
+                pool
+            );
+            self.abort(hw, i, true);
+            return;
+        };
+        let Some(rs) = self
+            .rs
+            .iter()
+            .position(|r| r.present && r.pool == pool && usize::from(r.sid) == sid)
+        else {
+            self.abort(hw, i, true);
+            return;
+        };
+        let Some(local_ip) = hw.local_ip(0) else {
+            fw_log!(warn, "no server-side address configured (DP.LOCAL 0)");
+            self.abort(hw, i, true);
+            return;
+        };
+        let (addr, port) = {
+            let s = self
+                .pool_mut(pl)
+                .expect("checked above")
+                .servers
+                .get(sid)
+                .expect("picked server exists");
+            (s.addr(), s.port())
+        };
+        let server = Half {
+            peer_mac: self.rs[rs].mac,
+            peer_ip: addr,
+            peer_port: port,
+            local_ip,
+            local_port: LOCAL_PORT_BASE + p.slot,
+        };
+        // A previous attempt's key.
+        if p.phase == Phase::Connecting {
+            hw.flow_delete(&p.server.key());
+        }
+        if hw.flow_insert(&server.key(), p.slot, true) != FlowStatus::Ok {
+            self.abort(hw, i, true);
+            return;
+        }
+        if let Some(pool) = self.pool_mut(pl) {
+            let _ = pool
+                .sched
+                .on_connect(&mut pool.servers, sid, p.client.peer_ip);
+        }
+        self.rs[rs].connections = self.rs[rs].connections.wrapping_add(1);
+        let q = &mut self.pend[i];
+        q.phase = Phase::Connecting;
+        q.pool = pool;
+        q.rs = rs as u8;
+        q.tried |= 1 << sid;
+        q.server = server;
+        q.syn_tx = 0;
+        self.write_entry(hw, i, FlowState::Connecting, now);
+        fw_log!(
+            debug,
+            "slot {=u16}: pool {=u8} -> real server {=usize} {=u32:#x}:{=u16}",
+            p.slot,
+            pool,
+            rs,
+            addr,
+            port
+        );
+        self.send_server_syn(hw, i);
+    }
+
+    fn send_server_syn(&mut self, hw: &mut impl Hw, i: usize) {
+        let now = hw.now();
+        let rto = ms_to_ticks(self.setup.server_rto_ms, self.clk_hz);
+        self.pend[i].syn_tx += 1;
+        self.pend[i].deadline = now.wrapping_add(rto);
+        let p = self.pend[i];
+        let opts = p.hs.syn_to_server(p.client_tsval);
+        let mac = hw.port_mac(Port::Server);
+        let out = TcpOut {
+            src_mac: mac,
+            dst_mac: p.server.peer_mac,
+            src_ip: p.server.local_ip,
+            dst_ip: p.server.peer_ip,
+            src_port: p.server.local_port,
+            dst_port: p.server.peer_port,
+            seq: p.client_isn,
+            ack: 0,
+            flags: tf::SYN,
+            window: 0xffff,
+            opts: opts.as_slice(),
+            payload: &[],
+        };
+        self.send(hw, Port::Server, &out);
+    }
+
+    /// The server of a connection in setup failed (RST or no answer): count it and try the
+    /// next one.
+    fn server_failed(&mut self, hw: &mut impl Hw, i: usize) {
+        let p = self.pend[i];
+        self.stats.server_retries += 1;
+        self.close_on_server(p.pool, p.rs, p.client.peer_ip, false);
+        fw_log!(debug, "slot {=u16}: real server {=u8} failed", p.slot, p.rs);
+        self.choose_and_connect(hw, i, p.pool);
+    }
+
+    fn close_on_server(&mut self, pool: u8, rs: u8, client: u32, established: bool) {
+        let sid = usize::from(self.rs[usize::from(rs)].sid);
+        if let Some(pl) = self.pool_any_mut(usize::from(pool)) {
+            let _ = pl.sched.on_close(&mut pl.servers, sid, client, established);
+        }
+    }
+
+    // ----- server side ------------------------------------------------------------------
+
+    fn on_server_seg(
+        &mut self,
+        hw: &mut impl Hw,
+        seg: &TcpSeg,
+        hit: Option<(Slot, bool)>,
+    ) -> Option<usize> {
+        let i = match hit {
+            Some((slot, true)) => self.find_pending(slot),
+            _ => None,
+        };
+        let Some(i) = i else {
+            self.stats.ignored += 1;
+            return None;
+        };
+        let p = self.pend[i];
+        if p.phase != Phase::Connecting {
+            self.stats.ignored += 1;
+            return Some(i);
+        }
+        if seg.has(tf::RST) {
+            if seg.has(tf::ACK) && seg.ack == p.client_isn.wrapping_add(1) {
+                self.server_failed(hw, i);
+            }
+            return Some(i);
+        }
+        if !seg.has(tf::SYN | tf::ACK) || seg.ack != p.client_isn.wrapping_add(1) {
+            self.stats.ignored += 1;
+            return Some(i);
+        }
+        let synopts = parse_syn_options(&self.frame[seg.opts.0..seg.opts.1]).unwrap_or_default();
+        let neg = match p.hs.complete(&synopts) {
+            Ok(n) => n,
+            Err(_) => {
+                // The server declined a feature the client half already uses: reset it and
+                // try another server.
+                self.send_rst_reply(hw, Port::Server, seg);
+                self.server_failed(hw, i);
+                return Some(i);
+            }
+        };
+        let server_tsval = synopts.timestamps.map_or(0, |t| t.tsval);
+        let isns = Isns::reusing_client_isn(p.client_isn, p.card_isn, seg.seq);
+        let e = SpliceEntry::new(&isns, &neg, p.card_tsval, server_tsval, p.rs);
+        let mut w = [0u32; STATIC_WORDS];
+        let ew = e.words();
+        w[..4].copy_from_slice(&ew);
+        w[0] |= u32::from(entry_flags::ACTIVE) << 8;
+        encode_half(&mut w, CLIENT_HALF, &p.client);
+        encode_half(&mut w, SERVER_HALF, &p.server);
+        let now = hw.now();
+        hw.state_write(p.slot, &w, Some(now));
+        // Handshake ACK, then the buffered request.
+        let c = p.hs.client_wscale.unwrap_or(0);
+        let j = p.hs.server_wscale.unwrap_or(0);
+        let win = if synopts.wscale.is_some() {
+            ((u32::from(p.client_win) << c) >> j).min(0xffff) as u16
+        } else {
+            ((u32::from(p.client_win) << c).min(0xffff)) as u16
+        };
+        let mut opts = [0u8; 12];
+        let o_len = if neg.timestamps {
+            ts_option(&mut opts, p.client_tsval, server_tsval);
+            12
+        } else {
+            0
+        };
+        let chunk = usize::from(neg.mss).saturating_sub(o_len).max(64);
+        let mac = hw.port_mac(Port::Server);
+        let base = TcpOut {
+            src_mac: mac,
+            dst_mac: p.server.peer_mac,
+            src_ip: p.server.local_ip,
+            dst_ip: p.server.peer_ip,
+            src_port: p.server.local_port,
+            dst_port: p.server.peer_port,
+            seq: p.client_isn.wrapping_add(1),
+            ack: seg.seq.wrapping_add(1),
+            flags: tf::ACK,
+            window: win,
+            opts: &opts[..o_len],
+            payload: &[],
+        };
+        let req_len = usize::from(p.req_len);
+        let bufs = &*self.bufs;
+        let mut frames = 0;
+        let mut off = 0;
+        // The bare ACK completes the handshake even when there is no request (L4 service).
+        loop {
+            let n = (req_len - off).min(chunk);
+            let mut s = base;
+            s.seq = base.seq.wrapping_add(off as u32);
+            s.payload = &bufs[i][off..off + n];
+            if n > 0 && off + n == req_len {
+                s.flags |= tf::PSH;
+            }
+            if let Some((len, ofl)) = s.write(&mut self.out) {
+                hw.inject(Port::Server, &self.out[..len], Some(ofl));
+            }
+            frames += 1;
+            off += n;
+            if off >= req_len {
+                break;
+            }
+        }
+        {
+            let sid = usize::from(self.rs[usize::from(p.rs)].sid);
+            if let Some(pl) = self.pool_any_mut(usize::from(p.pool)) {
+                let _ = pl.servers.on_established(sid);
+            }
+        }
+        self.stats.spliced += 1;
+        fw_log!(debug,
+            "slot {=u16}: spliced to real server {=u8}, {=usize} request bytes replayed in {=u32} segments",
+            p.slot,
+            p.rs,
+            req_len,
+            frames
+        );
+        self.stats.setup_cycles += self.pend[i].cycles;
+        self.pend[i] = NO_PENDING;
+        None
+    }
+
+    // ----- failures and timers --------------------------------------------------------
+
+    /// Ends a connection in setup: RST to the client when `reset_client`, keys deleted,
+    /// slot freed.
+    fn abort(&mut self, hw: &mut impl Hw, i: usize, reset_client: bool) {
+        let p = self.pend[i];
+        if reset_client && p.phase != Phase::Handshake {
+            let mac = hw.port_mac(Port::Client);
+            let out = TcpOut {
+                src_mac: mac,
+                dst_mac: p.client.peer_mac,
+                src_ip: p.client.local_ip,
+                dst_ip: p.client.peer_ip,
+                src_port: p.client.local_port,
+                dst_port: p.client.peer_port,
+                seq: p.card_isn.wrapping_add(1),
+                ack: p
+                    .client_isn
+                    .wrapping_add(1)
+                    .wrapping_add(u32::from(p.req_len)),
+                flags: tf::RST | tf::ACK,
+                window: 0,
+                opts: &[],
+                payload: &[],
+            };
+            self.send(hw, Port::Client, &out);
+            self.stats.setup_failed += 1;
+        }
+        if p.phase == Phase::Connecting {
+            hw.flow_delete(&p.server.key());
+            self.close_on_server(p.pool, p.rs, p.client.peer_ip, false);
+        }
+        hw.flow_delete(&p.client.key());
+        hw.state_write(p.slot, &[0; STATIC_WORDS], Some(0));
+        self.free_slot(p.slot);
+        fw_log!(debug, "slot {=u16}: setup ended", p.slot);
+        self.pend[i] = NO_PENDING;
+    }
+
+    fn on_deadline(&mut self, hw: &mut impl Hw, i: usize, _now: u32) {
+        let p = self.pend[i];
+        match p.phase {
+            Phase::Connecting => {
+                if u32::from(p.syn_tx) < self.setup.server_syn_tries {
+                    self.send_server_syn(hw, i);
+                } else {
+                    self.server_failed(hw, i);
+                }
+            }
+            _ => self.abort(hw, i, true),
+        }
+    }
+
+    // ----- teardown -------------------------------------------------------------------
+
+    fn on_fin_rst(&mut self, hw: &mut impl Hw, slot: Slot, from_server: bool, tcpf: u8) {
+        if usize::from(slot) >= self.slots || self.slot_is_free(slot) {
+            self.stats.ignored += 1;
+            return;
+        }
+        let mut w = [0u32; STATIC_WORDS];
+        hw.state_read(slot, &mut w);
+        let state = FlowState::from_raw(w[0] as u8);
+        if !matches!(state, Some(FlowState::Spliced | FlowState::Closing)) {
+            return;
+        }
+        let mut flags = (w[0] >> 8) as u8;
+        let before = flags;
+        if tcpf & tf::RST != 0 {
+            flags |= entry_flags::RST;
+        }
+        if tcpf & tf::FIN != 0 {
+            flags |= if from_server {
+                entry_flags::FIN_SERVER
+            } else {
+                entry_flags::FIN_CLIENT
+            };
+        }
+        if flags & entry_flags::ACTIVE != 0 {
+            // IPVS counts a connection active only while ESTABLISHED.
+            let rs = (w[0] >> 24) as usize;
+            if rs < MAX_RS {
+                let r = self.rs[rs];
+                if let Some(pool) = self.pool_any_mut(usize::from(r.pool)) {
+                    let _ = pool.servers.on_leave_established(usize::from(r.sid));
+                }
+            }
+            flags &= !entry_flags::ACTIVE;
+        }
+        if flags == before && state == Some(FlowState::Closing) {
+            return;
+        }
+        if state == Some(FlowState::Spliced) {
+            self.stats.closed += 1;
+        }
+        w[0] = (w[0] & !0xffff) | u32::from(flags) << 8 | u32::from(FlowState::Closing.raw());
+        hw.state_write(slot, &w, None);
+        fw_log!(
+            debug,
+            "slot {=u16}: {=str} from the {=str}",
+            slot,
+            if tcpf & tf::RST != 0 { "RST" } else { "FIN" },
+            if from_server { "server" } else { "client" }
+        );
+    }
+
+    fn timeout_class(w0: u32) -> Option<TcpState> {
+        let flags = (w0 >> 8) as u8;
+        match FlowState::from_raw(w0 as u8)? {
+            FlowState::Spliced => Some(TcpState::Established),
+            FlowState::Closing if flags & entry_flags::RST != 0 => Some(TcpState::Close),
+            FlowState::Closing
+                if flags & (entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER)
+                    == entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER =>
+            {
+                Some(TcpState::TimeWait)
+            }
+            FlowState::Closing => Some(TcpState::FinWait),
+            _ => None,
+        }
+    }
+
+    fn aging_step(&mut self, hw: &mut impl Hw, now: u32) -> bool {
+        let mut expired = [0 as Slot; 8];
+        let start = hw.cycles();
+        let pend = self.pend;
+        let free = &*self.free;
+        let fresh = self.fresh;
+        let step = self.aging.step(
+            now,
+            AGING_BUDGET,
+            &self.timeouts,
+            |slot| {
+                if usize::from(slot) >= fresh
+                    || free.is_free(slot)
+                    || pend.iter().any(|p| p.used && p.slot == slot)
+                {
+                    return None;
+                }
+                let mut w = [0u32; STATIC_WORDS];
+                let last_seen = hw.state_read(slot, &mut w);
+                Some(SlotAge {
+                    state: Self::timeout_class(w[0])?,
+                    last_seen,
+                })
+            },
+            &mut expired,
+        );
+        for &slot in &expired[..step.expired] {
+            self.free_flow(hw, slot, now);
+        }
+        if step.expired > 0 {
+            self.stats.teardown_cycles += hw.cycles().wrapping_sub(start);
+        }
+        step.expired > 0
+    }
+
+    /// Frees an expired flow: re-checks it, deletes both keys, marks it FREE and appends the
+    /// slot to the free list.
+    fn free_flow(&mut self, hw: &mut impl Hw, slot: Slot, now: u32) {
+        let mut w = [0u32; STATIC_WORDS];
+        let last_seen = hw.state_read(slot, &mut w);
+        let Some(class) = Self::timeout_class(w[0]) else {
+            return;
+        };
+        if !crate::flowmgr::aging::is_expired(now, last_seen, self.timeouts.ticks(class)) {
+            return;
+        }
+        let client = decode_half(&w, CLIENT_HALF);
+        let server = decode_half(&w, SERVER_HALF);
+        hw.flow_delete(&client.key());
+        hw.flow_delete(&server.key());
+        hw.state_write(slot, &[0; STATIC_WORDS], Some(0));
+        self.free_slot(slot);
+        let rs = (w[0] >> 24) as usize;
+        let active = (w[0] >> 8) as u8 & entry_flags::ACTIVE != 0;
+        if rs < MAX_RS {
+            let r = self.rs[rs];
+            self.close_on_server(r.pool, rs as u8, client.peer_ip, active);
+        }
+        self.stats.aged_out += 1;
+        fw_log!(
+            debug,
+            "slot {=u16}: expired ({=str}), freed",
+            slot,
+            class.name()
+        );
+    }
+
+    // ----- configuration ----------------------------------------------------------------
+
+    /// Serves a flow-manager mailbox command; `None` when `cmd` is not one.
+    pub fn command(
+        &mut self,
+        hw: &mut impl Hw,
+        code: u32,
+        req: &[u32],
+        rsp: &mut [u32; MAX_WORDS],
+    ) -> Option<Response> {
+        let r = match code {
+            cmd::SVC_SET => self.cmd_svc(hw, req),
+            cmd::POOL_SET => self.cmd_pool(req),
+            cmd::POOL_DEL => self.cmd_pool_del(req),
+            cmd::SERVER_SET => self.cmd_server(req),
+            cmd::SERVER_DEL => self.cmd_server_del(req),
+            cmd::TIMEOUT_SET => self.cmd_timeout(req),
+            cmd::SETUP_SET => self.cmd_setup(req),
+            cmd::FLOW_STATS => len(req, 0).map(|()| self.flow_stats(rsp)),
+            cmd::SERVER_STATS => self.cmd_server_stats(req, rsp),
+            _ => return None,
+        };
+        Some(r.unwrap_or_else(Response::error))
+    }
+
+    fn cmd_svc(&mut self, hw: &mut impl Hw, req: &[u32]) -> Result<Response, u32> {
+        len(req, 5)?;
+        let idx = arg(req[0] as usize, MAX_SERVICES)?;
+        let (vip, port, mode, pool) = (req[1], req[2], req[3], req[4]);
+        if mode == 0 {
+            if !self.services[idx].present {
+                return Err(status::NOT_FOUND);
+            }
+            hw.set_vip(idx, 0, 0, false);
+            self.services[idx] = NO_SERVICE;
+            return Ok(Response::ok(0));
+        }
+        let mode = match mode {
+            1 => Mode::L4,
+            2 => Mode::L7,
+            _ => return Err(status::BAD_ARGUMENT),
+        };
+        if port == 0 || port > 0xffff || pool as usize >= MAX_POOLS || vip == 0 {
+            return Err(status::BAD_ARGUMENT);
+        }
+        if self
+            .services
+            .iter()
+            .enumerate()
+            .any(|(j, s)| j != idx && s.present && s.vip == vip && u32::from(s.port) == port)
+        {
+            return Err(status::BAD_ARGUMENT);
+        }
+        self.services[idx] = Service {
+            present: true,
+            vip,
+            port: port as u16,
+            mode,
+            pool: pool as u8,
+        };
+        hw.set_vip(idx, vip, port as u16, true);
+        fw_log!(
+            info,
+            "service {=usize}: {=u32:#x}:{=u32} configured",
+            idx,
+            vip,
+            port
+        );
+        Ok(Response::ok(0))
+    }
+
+    fn cmd_pool(&mut self, req: &[u32]) -> Result<Response, u32> {
+        len(req, 5)?;
+        let pl = arg(req[0] as usize, MAX_POOLS)?;
+        let kind = *Kind::ALL.get(req[1] as usize).ok_or(status::BAD_ARGUMENT)?;
+        let flags = req[2];
+        if flags & !7 != 0 {
+            return Err(status::BAD_ARGUMENT);
+        }
+        let mut cfg = SchedConfig::new(kind);
+        cfg.fallback = flags & 1 != 0;
+        cfg.hash_port = flags & 2 != 0;
+        cfg.expire_quiescent = flags & 4 != 0;
+        if req[3] != 0 {
+            let secs = req[3];
+            let ticks = crate::flowmgr::timeouts::secs_to_ticks(secs, self.clk_hz)
+                .map_err(|_| status::BAD_ARGUMENT)?;
+            cfg = cfg.with_persistence(ticks, req[4]);
+        }
+        match &mut self.pools[pl] {
+            Some(pool) => {
+                if !pool.present || *pool.sched.config() != cfg {
+                    pool.sched = Scheduler::new(cfg);
+                }
+                pool.present = true;
+            }
+            slot @ None => {
+                *slot = Some(Pool {
+                    present: true,
+                    servers: ServerSet::new(),
+                    sched: Scheduler::new(cfg),
+                })
+            }
+        }
+        Ok(Response::ok(0))
+    }
+
+    fn cmd_pool_del(&mut self, req: &[u32]) -> Result<Response, u32> {
+        len(req, 1)?;
+        let pl = arg(req[0] as usize, MAX_POOLS)?;
+        if self.pool_mut(pl).is_none() {
+            return Err(status::NOT_FOUND);
+        }
+        if self
+            .rs
+            .iter()
+            .any(|r| r.present && usize::from(r.pool) == pl)
+        {
+            return Err(status::BUSY);
+        }
+        if let Some(pool) = self.pool_mut(pl) {
+            pool.present = false;
+        }
+        Ok(Response::ok(0))
+    }
+
+    fn cmd_server(&mut self, req: &[u32]) -> Result<Response, u32> {
+        len(req, 8)?;
+        let pl = arg((req[0] & 0xff) as usize, MAX_POOLS)?;
+        let rs = arg((req[0] >> 8 & 0xff) as usize, MAX_RS)?;
+        if req[0] >> 16 != 0 {
+            return Err(status::BAD_ARGUMENT);
+        }
+        if self.pool_mut(pl).is_none() {
+            return Err(status::NOT_FOUND);
+        }
+        let (addr, port, weight) = (req[1], req[2], req[5]);
+        if addr == 0 || port == 0 || port > 0xffff || weight > MAX_WEIGHT {
+            return Err(status::BAD_ARGUMENT);
+        }
+        let mac = mac_from(u64::from(req[3]) << 16 | u64::from(req[4] >> 16));
+        let (upper, lower) = (req[6], req[7]);
+        let r = self.rs[rs];
+        let pool = self.pool_mut(pl).expect("checked above");
+        if r.present {
+            if usize::from(r.pool) != pl {
+                return Err(status::BAD_ARGUMENT);
+            }
+            let sid = usize::from(r.sid);
+            let s = pool.servers.get(sid).ok_or(status::NOT_FOUND)?;
+            if s.addr() != addr || u32::from(s.port()) != port {
+                return Err(status::BAD_ARGUMENT);
+            }
+            pool.servers
+                .set_weight(sid, weight)
+                .map_err(|_| status::BAD_ARGUMENT)?;
+            pool.servers
+                .set_thresholds(sid, upper, lower)
+                .map_err(|_| status::BAD_ARGUMENT)?;
+            self.rs[rs].mac = mac;
+            return Ok(Response::ok(0));
+        }
+        let mut cfg = ServerConfig::new(addr, port as u16, weight);
+        cfg.u_threshold = upper;
+        cfg.l_threshold = lower;
+        let sid = pool.servers.add(cfg).map_err(|e| match e {
+            crate::sched::SchedError::Full => status::NO_SPACE,
+            _ => status::BAD_ARGUMENT,
+        })?;
+        self.rs[rs] = RealServer {
+            present: true,
+            pool: pl as u8,
+            sid: sid as u8,
+            mac,
+            connections: 0,
+        };
+        fw_log!(
+            info,
+            "real server {=usize}: {=u32:#x}:{=u32} weight {=u32} in pool {=usize}",
+            rs,
+            addr,
+            port,
+            weight,
+            pl
+        );
+        Ok(Response::ok(0))
+    }
+
+    fn cmd_server_del(&mut self, req: &[u32]) -> Result<Response, u32> {
+        len(req, 1)?;
+        let rs = arg(req[0] as usize, MAX_RS)?;
+        let r = self.rs[rs];
+        if !r.present {
+            return Err(status::NOT_FOUND);
+        }
+        // Established flows keep flowing; their closes are still counted on the server's
+        // draining entry.
+        if let Some(pool) = self.pool_any_mut(usize::from(r.pool)) {
+            let _ = pool.servers.remove(usize::from(r.sid));
+        }
+        self.rs[rs].present = false;
+        Ok(Response::ok(0))
+    }
+
+    fn cmd_timeout(&mut self, req: &[u32]) -> Result<Response, u32> {
+        if req.len() != 2 && req.len() != 3 {
+            return Err(status::BAD_LENGTH);
+        }
+        let st = TcpState::from_index(req[0] as usize).ok_or(status::BAD_ARGUMENT)?;
+        let ms = req.get(2).copied().unwrap_or(0) == 1;
+        if ms {
+            self.timeouts
+                .set_ms(st, req[1])
+                .map_err(|_| status::BAD_ARGUMENT)?;
+        } else {
+            self.timeouts
+                .set(st, req[1])
+                .map_err(|_| status::BAD_ARGUMENT)?;
+        }
+        let _ = STATES;
+        Ok(Response::ok(0))
+    }
+
+    fn cmd_setup(&mut self, req: &[u32]) -> Result<Response, u32> {
+        len(req, 3)?;
+        if req[2] > 16 || req[0] > 3_600_000 || req[1] > 60_000 {
+            return Err(status::BAD_ARGUMENT);
+        }
+        if req[0] != 0 {
+            self.setup.request_ms = req[0];
+        }
+        if req[1] != 0 {
+            self.setup.server_rto_ms = req[1];
+        }
+        if req[2] != 0 {
+            self.setup.server_syn_tries = req[2];
+        }
+        Ok(Response::ok(0))
+    }
+
+    fn flow_stats(&self, rsp: &mut [u32; MAX_WORDS]) -> Response {
+        let s = &self.stats;
+        *rsp = [
+            self.slots_in_use() as u32,
+            self.slots as u32,
+            s.syn_acks,
+            s.spliced,
+            s.refused_full,
+            s.setup_failed,
+            s.server_retries,
+            s.aged_out,
+            s.closed,
+            s.cookie_syn_acks,
+            s.setup_cycles as u32,
+            (s.setup_cycles >> 32) as u32,
+            s.teardown_cycles as u32,
+            (s.teardown_cycles >> 32) as u32,
+            self.pending() as u32,
+            s.ignored,
+        ];
+        Response::ok(16)
+    }
+
+    fn cmd_server_stats(
+        &mut self,
+        req: &[u32],
+        rsp: &mut [u32; MAX_WORDS],
+    ) -> Result<Response, u32> {
+        len(req, 1)?;
+        let rs = arg(req[0] as usize, MAX_RS)?;
+        let r = self.rs[rs];
+        if !r.present {
+            return Err(status::NOT_FOUND);
+        }
+        let s = self
+            .pool_any_mut(usize::from(r.pool))
+            .and_then(|p| p.servers.get(usize::from(r.sid)))
+            .ok_or(status::NOT_FOUND)?;
+        rsp[0] = s.activeconns();
+        rsp[1] = s.inactconns();
+        rsp[2] = s.weight();
+        rsp[3] = 1 | u32::from(s.is_overloaded()) << 1;
+        rsp[4] = u32::from(r.pool);
+        rsp[5] = r.connections;
+        Ok(Response::ok(6))
+    }
+}
+
+fn len(req: &[u32], n: usize) -> Result<(), u32> {
+    if req.len() == n {
+        Ok(())
+    } else {
+        Err(status::BAD_LENGTH)
+    }
+}
+
+fn arg(v: usize, limit: usize) -> Result<usize, u32> {
+    if v < limit {
+        Ok(v)
+    } else {
+        Err(status::BAD_ARGUMENT)
+    }
+}
+
+fn client_tuple(seg: &TcpSeg) -> FourTuple {
+    FourTuple {
+        src_ip: seg.src_ip,
+        dst_ip: seg.dst_ip,
+        src_port: seg.src_port,
+        dst_port: seg.dst_port,
+    }
+}
+
+/// `NOP NOP TS(tsval, tsecr)`.
+fn ts_option(out: &mut [u8; 12], tsval: u32, tsecr: u32) {
+    out[0] = 1;
+    out[1] = 1;
+    out[2] = 8;
+    out[3] = 10;
+    out[4..8].copy_from_slice(&tsval.to_be_bytes());
+    out[8..12].copy_from_slice(&tsecr.to_be_bytes());
+}
+
+/// The timestamps option of any segment's options, if present and well formed.
+pub fn find_timestamps(opts: &[u8]) -> Option<Timestamps> {
+    let mut i = 0;
+    while i < opts.len() {
+        match opts[i] {
+            0 => return None,
+            1 => i += 1,
+            kind => {
+                let l = usize::from(*opts.get(i + 1)?);
+                if l < 2 || i + l > opts.len() {
+                    return None;
+                }
+                if kind == 8 && l == 10 {
+                    let v = &opts[i + 2..i + 10];
+                    return Some(Timestamps {
+                        tsval: u32::from_be_bytes([v[0], v[1], v[2], v[3]]),
+                        tsecr: u32::from_be_bytes([v[4], v[5], v[6], v[7]]),
+                    });
+                }
+                i += l;
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;
