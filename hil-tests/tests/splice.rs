@@ -8,9 +8,14 @@
 
 use anyhow::{Context, Result};
 use splicenic_driver::datapath::{HostKind, L7Rule, PathKind, Port};
-use splicenic_driver::{Card, FlowStats, PoolConfig, RealServer, Scheduler, ServiceMode};
+use splicenic_driver::{
+    Card, FlowStats, PoolConfig, RealServer, Scheduler, ServiceMode, SetupTimers, TcpTimeoutState,
+};
 use splicenic_hil::boot_shared;
-use splicenic_hil::net::{body_for, sha256_hex, HostId, Net, Segment};
+use splicenic_hil::net::{
+    body_for, first_isn, get_request, post_request, seed_for_isn, sha256_hex, Direction, HostId,
+    Net, Segment, ServerId,
+};
 use splicenic_sim::SimConfig;
 use std::net::{Ipv4Addr, SocketAddrV4};
 use std::path::PathBuf;
@@ -41,12 +46,28 @@ struct Rig {
     card: Card,
     net: Net,
     client: HostId,
+    servers: Vec<ServerId>,
+}
+
+/// Variations of the rig.
+#[derive(Default)]
+struct Opts {
+    /// Random seed of the client host (its first ISN, `net::first_isn`).
+    client_seed: Option<u64>,
+    /// Random seed of alpha.
+    alpha_seed: Option<u64>,
+    /// Both servers in pool 1 (rr) instead of one pool each.
+    one_pool: bool,
 }
 
 /// Boots the card with the firmware, programs the data path (MACs, server-side address,
 /// L7 rules: `/static/` and Host `*.img.example` go to pool 2, everything else to pool 1)
 /// and the flow manager (pool 1 = alpha, pool 2 = beta, service 0 = VIP:80 in L7 mode).
 fn rig() -> Result<Rig> {
+    rig_with(Opts::default())
+}
+
+fn rig_with(opts: Opts) -> Result<Rig> {
     let (mut card, sim, _) = boot_shared(SimConfig::default())?;
     {
         let mut dp = card.datapath()?;
@@ -81,11 +102,16 @@ fn rig() -> Result<Rig> {
         dp.l7_switch_banks()?;
     }
     for pool in [1, 2] {
-        card.pool_set(pool, &PoolConfig::new(Scheduler::Wrr))?;
+        let sched = if opts.one_pool {
+            Scheduler::Rr
+        } else {
+            Scheduler::Wrr
+        };
+        card.pool_set(pool, &PoolConfig::new(sched))?;
     }
     for (rs, (_, ip, mac)) in SERVERS.iter().enumerate() {
         card.server_set(&RealServer {
-            pool: rs as u8 + 1,
+            pool: if opts.one_pool { 1 } else { rs as u8 + 1 },
             rs: rs as u8,
             addr: *ip,
             port: 8080,
@@ -98,12 +124,25 @@ fn rig() -> Result<Rig> {
     card.service_set(0, VIP, 80, ServiceMode::L7 { fallback_pool: 1 })?;
     let mut net = Net::new(sim);
     net.capture(true);
-    let client = net.add_host(Segment::Client, [0x02, 0, 0, 0, 0, 0x02], CLIENT_IP, 24);
-    for (name, ip, mac) in SERVERS {
-        let h = net.add_host(Segment::Server, mac, ip, 24);
-        net.serve_http(h, 8080, name, 4)?;
+    let cmac = [0x02, 0, 0, 0, 0, 0x02];
+    let client = match opts.client_seed {
+        Some(seed) => net.add_host_seeded(Segment::Client, cmac, CLIENT_IP, 24, seed),
+        None => net.add_host(Segment::Client, cmac, CLIENT_IP, 24),
+    };
+    let mut servers = Vec::new();
+    for (i, (name, ip, mac)) in SERVERS.into_iter().enumerate() {
+        let h = match (i, opts.alpha_seed) {
+            (0, Some(seed)) => net.add_host_seeded(Segment::Server, mac, ip, 24, seed),
+            _ => net.add_host(Segment::Server, mac, ip, 24),
+        };
+        servers.push(net.serve_http(h, 8080, name, 4)?);
     }
-    Ok(Rig { card, net, client })
+    Ok(Rig {
+        card,
+        net,
+        client,
+        servers,
+    })
 }
 
 fn pcap_path(name: &str) -> PathBuf {
@@ -169,4 +208,210 @@ fn url_and_host_route_to_pools_and_transfers_are_byte_exact() {
     if let Some(c) = s.setup_cycles_per_connection() {
         eprintln!("setup: {c:.0} soft-core cycles per connection");
     }
+}
+
+/// Sequence number of the first SYN (`ack == false`) or SYN-ACK (`ack == true`) sent by
+/// `src` in the capture.
+fn first_syn_seq(net: &Net, segment: Segment, src: Ipv4Addr, ack: bool) -> Option<u32> {
+    net.captured()
+        .iter()
+        .filter(|c| c.segment == segment && c.direction == Direction::ToCard)
+        .find_map(|c| {
+            let f = &c.bytes;
+            if f.len() < 54 || f[12..14] != [0x08, 0x00] || f[23] != 6 || f[26..30] != src.octets()
+            {
+                return None;
+            }
+            let t = 14 + usize::from(f[14] & 0x0f) * 4;
+            let flags = f[t + 13];
+            (flags & 0x02 != 0 && (flags & 0x10 != 0) == ack)
+                .then(|| u32::from_be_bytes([f[t + 4], f[t + 5], f[t + 6], f[t + 7]]))
+        })
+}
+
+#[test]
+fn request_and_data_cross_sequence_number_2_32_on_both_halves() {
+    // The client's ISN 3000 below 2^32: its 20 000-byte upload wraps on the client half and
+    // (the server connection reuses the client's ISN) on the server half. Alpha's ISN 5000
+    // below 2^32: its 20 000-byte answer wraps too.
+    let client_seed = seed_for_isn(u32::MAX - 3000..u32::MAX - 2000, 1);
+    let alpha_seed = seed_for_isn(u32::MAX - 5000..u32::MAX - 4000, 1);
+    let mut rig = rig_with(Opts {
+        client_seed: Some(client_seed),
+        alpha_seed: Some(alpha_seed),
+        one_pool: false,
+    })
+    .expect("rig");
+    with_pcap(&mut rig, "wrap", |rig| {
+        let c = rig.client;
+        let id = rig.net.open_fetch(c, SERVICE)?;
+        let body = body_for("/upload", 20_000);
+        rig.net.fetch_send(
+            id,
+            &post_request("www.example.com", "/upload", &body, false),
+        );
+        rig.net.wait_responses(id, 1, BUDGET)?;
+        let path = "/data/20000";
+        rig.net
+            .fetch_send(id, &get_request("www.example.com", path, true));
+        rig.net.wait_responses(id, 2, BUDGET)?;
+        let f = rig.net.fetch(id);
+        let (post, get) = (&f.responses()[0], &f.responses()[1]);
+        anyhow::ensure!(post.server() == Some("alpha") && get.server() == Some("alpha"));
+        let got = String::from_utf8_lossy(&post.body).trim().to_string();
+        anyhow::ensure!(got == sha256_hex(&body), "server hashed {got}");
+        anyhow::ensure!(get.body == body_for(path, 20000), "GET body differs");
+        Ok(())
+    });
+    // The wrap really happened: the SYNs carried the chosen ISNs.
+    let syn = first_syn_seq(&rig.net, Segment::Client, CLIENT_IP, false).expect("client SYN");
+    assert_eq!(syn, first_isn(client_seed));
+    let synack = first_syn_seq(&rig.net, Segment::Server, SERVERS[0].1, true).expect("SYN-ACK");
+    assert_eq!(synack, first_isn(alpha_seed));
+    assert!(syn > u32::MAX - 3001 && synack > u32::MAX - 5001);
+}
+
+#[test]
+fn split_request_resets_both_ways_and_aging() {
+    let mut rig = rig().expect("rig");
+    // Short timeouts so the aging scan frees the flows within the test.
+    for st in [
+        TcpTimeoutState::Established,
+        TcpTimeoutState::FinWait,
+        TcpTimeoutState::TimeWait,
+        TcpTimeoutState::Close,
+    ] {
+        rig.card.timeout_set_ms(st, 5).expect("TIMEOUT_SET");
+    }
+    with_pcap(&mut rig, "split-reset-aging", |rig| {
+        let c = rig.client;
+        // A request head split over three segments: the inline match says incomplete, the
+        // firmware assembles it and matches the buffer.
+        let id = rig.net.open_fetch(c, SERVICE)?;
+        rig.net
+            .run_until("handshake", BUDGET, |n| n.fetch(id).established())?;
+        let req = get_request("a.img.example", "/x/data/5000", true);
+        for part in [&req[..10], &req[10..30], &req[30..]] {
+            rig.net.fetch_send(id, part);
+            rig.net.run_for(200_000)?;
+        }
+        rig.net.wait_responses(id, 1, BUDGET)?;
+        let r = &rig.net.fetch(id).responses()[0];
+        // Host rule *.img.example -> pool 2 (beta).
+        anyhow::ensure!(r.server() == Some("beta"), "served by {:?}", r.server());
+        anyhow::ensure!(r.body == body_for("/x/data/5000", 5000), "body differs");
+        // The client resets a spliced connection: the server sees the RST.
+        let id = rig.net.open_fetch(c, SERVICE)?;
+        rig.net
+            .fetch_send(id, &get_request("www.example.com", "/data/100", false));
+        rig.net.wait_responses(id, 1, BUDGET)?;
+        let alpha = rig.servers[0];
+        let before = rig.net.server(alpha).active_connections();
+        rig.net.fetch_abort(id);
+        rig.net.run_until("alpha sees the RST", BUDGET, |n| {
+            n.server(alpha).active_connections() < before
+        })?;
+        // The server resets a spliced connection: the client sees the RST.
+        let id = rig.net.open_fetch(c, SERVICE)?;
+        rig.net
+            .fetch_send(id, &get_request("www.example.com", "/data/100", false));
+        rig.net.wait_responses(id, 1, BUDGET)?;
+        rig.net.server_abort_all(alpha);
+        rig.net.run_until("the client sees the RST", BUDGET, |n| {
+            n.fetch(id).was_reset()
+        })?;
+        Ok(())
+    });
+    let s = stats(&mut rig.card);
+    assert_eq!(s.spliced_total, 3);
+    assert!(s.closed >= 3, "{s:?}");
+    // Every flow ages out with the short timeouts.
+    with_pcap(&mut rig, "aging", |rig| {
+        let card = &mut rig.card;
+        let mut left = u32::MAX;
+        for _ in 0..40 {
+            rig.net.run_for(250_000)?;
+            left = card.flow_stats()?.slots_in_use;
+            if left == 0 {
+                break;
+            }
+        }
+        anyhow::ensure!(left == 0, "{left} flows still in use");
+        Ok(())
+    });
+    let s = stats(&mut rig.card);
+    assert_eq!(s.aged_out, 3, "{s:?}");
+    // Nothing is left in the data path's flow table either.
+    assert_eq!(rig.card.datapath().unwrap().flow_entries().unwrap(), 0);
+}
+
+#[test]
+fn quiesced_server_and_full_table() {
+    let mut rig = rig_with(Opts {
+        one_pool: true,
+        ..Opts::default()
+    })
+    .expect("rig");
+    with_pcap(&mut rig, "quiesce-full", |rig| {
+        let c = rig.client;
+        // A keep-alive connection; rr sends it to alpha (the first server).
+        let keep = rig.net.open_fetch(c, SERVICE)?;
+        rig.net
+            .fetch_send(keep, &get_request("www.example.com", "/data/100", false));
+        rig.net.wait_responses(keep, 1, BUDGET)?;
+        let first = rig.net.fetch(keep).responses()[0]
+            .server()
+            .map(str::to_string);
+        anyhow::ensure!(first.as_deref() == Some("alpha"), "first went to {first:?}");
+        // Quiesce alpha: weight 0.
+        let (_, ip, mac) = SERVERS[0];
+        rig.card.server_set(&RealServer {
+            pool: 1,
+            rs: 0,
+            addr: ip,
+            port: 8080,
+            mac,
+            weight: 0,
+            upper_threshold: 0,
+            lower_threshold: 0,
+        })?;
+        // New connections all go to beta...
+        for _ in 0..3 {
+            let r = rig.net.http_get(c, SERVICE, "/data/100", BUDGET)?;
+            anyhow::ensure!(r.server() == Some("beta"), "served by {:?}", r.server());
+        }
+        // ...while the established one still reaches alpha.
+        rig.net
+            .fetch_send(keep, &get_request("www.example.com", "/data/200", false));
+        rig.net.wait_responses(keep, 2, BUDGET)?;
+        let again = rig.net.fetch(keep).responses()[1]
+            .server()
+            .map(str::to_string);
+        anyhow::ensure!(
+            again.as_deref() == Some("alpha"),
+            "second went to {again:?}"
+        );
+        // Table full: allow as many flows as are in use now; the next SYN is refused.
+        let in_use = rig.card.flow_stats()?.slots_in_use;
+        rig.card.setup_timers_set(&SetupTimers {
+            flow_limit: in_use,
+            ..SetupTimers::default()
+        })?;
+        let id = rig.net.open_fetch(c, SERVICE)?;
+        rig.net
+            .fetch_send(id, &get_request("www.example.com", "/data/100", true));
+        rig.net
+            .run_until("the refused client sees a RST", BUDGET, |n| {
+                n.fetch(id).was_reset()
+            })?;
+        Ok(())
+    });
+    let s = stats(&mut rig.card);
+    assert_eq!(s.refused_table_full, 1, "{s:?}");
+    let alpha = rig.card.server_stats(0).unwrap();
+    assert_eq!(alpha.weight, 0);
+    assert_eq!(
+        alpha.connections, 1,
+        "alpha got no new connection after quiescing"
+    );
 }

@@ -304,6 +304,9 @@ pub struct SetupTimers {
     pub server_rto_ms: u32,
     /// SYN transmissions per server before the card gives up on it.
     pub server_syn_tries: u32,
+    /// Most flows in use at once (at most the flow-slot capacity); new connections beyond
+    /// it are refused like on a full table.
+    pub flow_limit: u32,
 }
 
 /// The flow manager's counters (FLOW_STATS).
@@ -311,7 +314,7 @@ pub struct SetupTimers {
 pub struct FlowStats {
     /// Flow slots in use.
     pub slots_in_use: u32,
-    /// Flow slots in the table.
+    /// Flows the card accepts at once: the flow-slot capacity, or the SETUP_SET limit.
     pub slot_capacity: u32,
     /// SYN-ACKs the card sent to clients.
     pub syn_acks_sent: u32,
@@ -596,6 +599,7 @@ impl Card {
                 timers.request_timeout_ms,
                 timers.server_rto_ms,
                 timers.server_syn_tries,
+                timers.flow_limit,
             ],
             0,
         )
@@ -794,9 +798,10 @@ mod tests {
             request_timeout_ms: 5000,
             server_rto_ms: 0,
             server_syn_tries: 3,
+            flow_limit: 0,
         })
         .unwrap();
-        assert_eq!(only_request(&log), (cmd::SETUP_SET, vec![5000, 0, 3]));
+        assert_eq!(only_request(&log), (cmd::SETUP_SET, vec![5000, 0, 3, 0]));
     }
 
     #[test]

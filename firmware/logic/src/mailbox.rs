@@ -57,8 +57,8 @@ pub mod cmd {
     pub const SERVER_DEL: u32 = 0x0024;
     /// Timeout of one IPVS TCP state: [state index (`flowmgr::timeouts::TcpState`), seconds].
     pub const TIMEOUT_SET: u32 = 0x0025;
-    /// Connection-setup timers: [request timeout ms, server SYN retransmission ms, server
-    /// SYN transmissions per server]; 0 keeps a value.
+    /// Connection-setup settings: [request timeout ms, server SYN retransmission ms, server
+    /// SYN transmissions per server, (optional) most flows in use at once]; 0 keeps a value.
     pub const SETUP_SET: u32 = 0x0026;
     /// Flow-manager counters (16 words, `splicer::stats` order).
     pub const FLOW_STATS: u32 = 0x0027;

@@ -372,6 +372,8 @@ pub struct Splicer<'a> {
     slots: usize,
     /// Slots `fresh..slots` have never been used (free, not on the list).
     fresh: usize,
+    /// Most flows in use at once (SETUP_SET word 3; `slots` by default).
+    limit: usize,
     free: &'a mut SlotList,
     bufs: &'a mut ReqBufs,
     isn: IsnGen,
@@ -422,6 +424,7 @@ impl<'a> Splicer<'a> {
             clk_hz,
             slots,
             fresh: 0,
+            limit: slots,
             free,
             bufs,
             isn: IsnGen::new(k0, k1),
@@ -467,6 +470,9 @@ impl<'a> Splicer<'a> {
     }
 
     fn alloc_slot(&mut self) -> Option<Slot> {
+        if self.slots_in_use() >= self.limit {
+            return None;
+        }
         if self.fresh < self.slots {
             self.fresh += 1;
             return Some((self.fresh - 1) as Slot);
@@ -1660,9 +1666,15 @@ impl<'a> Splicer<'a> {
     }
 
     fn cmd_setup(&mut self, req: &[u32]) -> Result<Response, u32> {
-        len(req, 3)?;
-        if req[2] > 16 || req[0] > 3_600_000 || req[1] > 60_000 {
+        if req.len() != 3 && req.len() != 4 {
+            return Err(status::BAD_LENGTH);
+        }
+        let limit = req.get(3).copied().unwrap_or(0) as usize;
+        if req[2] > 16 || req[0] > 3_600_000 || req[1] > 60_000 || limit > self.slots {
             return Err(status::BAD_ARGUMENT);
+        }
+        if limit != 0 {
+            self.limit = limit;
         }
         if req[0] != 0 {
             self.setup.request_ms = req[0];
@@ -1680,7 +1692,7 @@ impl<'a> Splicer<'a> {
         let s = &self.stats;
         *rsp = [
             self.slots_in_use() as u32,
-            self.slots as u32,
+            self.limit as u32,
             s.syn_acks,
             s.spliced,
             s.refused_full,
@@ -1708,7 +1720,9 @@ impl<'a> Splicer<'a> {
         let rs = arg(req[0] as usize, MAX_RS)?;
         let r = self.rs[rs];
         if !r.present {
-            return Err(status::NOT_FOUND);
+            // An unused index: all zero, "present" clear (lets the host list every index).
+            rsp[..6].fill(0);
+            return Ok(Response::ok(6));
         }
         let s = self
             .pool_any_mut(usize::from(r.pool))
