@@ -1,149 +1,24 @@
 //! Connections spliced end to end on the simulated card: the real firmware's flow manager on
 //! the real data path, with smoltcp TCP stacks as the client and the real servers.
-//!
-//! Topology: client 10.0.0.2 on the client segment talks to the virtual service
-//! 10.0.0.100:80; real servers "alpha" 192.168.1.10 and "beta" 192.168.1.11 (port 8080) sit
-//! on the server segment, where the card's own address is 192.168.1.1. The card answers ARP
-//! for both of its addresses itself.
+//! The rig is `splicenic_hil::splice_rig` (topology and rules there).
 
 use anyhow::{Context, Result};
-use splicenic_driver::datapath::{HostKind, L7Rule, PathKind, Port};
 use splicenic_driver::{
-    Card, FlowStats, PoolConfig, RealServer, Scheduler, ServiceMode, SetupTimers, TcpTimeoutState,
+    Card, FirmwareImage, FlowStats, Health, RealServer, SetupTimers, TcpTimeoutState, Watchdog,
 };
-use splicenic_hil::boot_shared;
+use splicenic_fw_logic::mailbox::cmd;
+use splicenic_hil::firmware_bytes;
 use splicenic_hil::net::{
-    body_for, first_isn, get_request, post_request, seed_for_isn, sha256_hex, Direction, HostId,
-    Net, Segment, ServerId,
+    body_for, first_isn, get_request, post_request, seed_for_isn, sha256_hex, Direction, Net,
+    Segment,
 };
-use splicenic_sim::SimConfig;
-use std::net::{Ipv4Addr, SocketAddrV4};
+use splicenic_hil::splice_rig::{
+    configure_flow_manager, rig, rig_with, Opts, Rig, BUDGET, CLIENT_IP, SERVERS, SERVICE,
+};
+use std::net::Ipv4Addr;
 use std::path::PathBuf;
+use std::time::Duration;
 use std::time::Instant;
-
-const VIP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 100);
-const SERVICE: SocketAddrV4 = SocketAddrV4::new(VIP, 80);
-const CLIENT_IP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
-const LOCAL_IP: Ipv4Addr = Ipv4Addr::new(192, 168, 1, 1);
-const SERVERS: [(&str, Ipv4Addr, [u8; 6]); 2] = [
-    (
-        "alpha",
-        Ipv4Addr::new(192, 168, 1, 10),
-        [0x02, 0, 0, 0, 1, 0x10],
-    ),
-    (
-        "beta",
-        Ipv4Addr::new(192, 168, 1, 11),
-        [0x02, 0, 0, 0, 1, 0x11],
-    ),
-];
-const CARD_MAC_C: [u8; 6] = [0x02, 0x5e, 0, 0, 0, 0x01];
-const CARD_MAC_S: [u8; 6] = [0x02, 0x5e, 0, 0, 0, 0x02];
-/// Card cycles one exchange may take (0.13 s of card time).
-const BUDGET: u64 = 20_000_000;
-
-struct Rig {
-    card: Card,
-    net: Net,
-    client: HostId,
-    servers: Vec<ServerId>,
-}
-
-/// Variations of the rig.
-#[derive(Default)]
-struct Opts {
-    /// Random seed of the client host (its first ISN, `net::first_isn`).
-    client_seed: Option<u64>,
-    /// Random seed of alpha.
-    alpha_seed: Option<u64>,
-    /// Both servers in pool 1 (rr) instead of one pool each.
-    one_pool: bool,
-}
-
-/// Boots the card with the firmware, programs the data path (MACs, server-side address,
-/// L7 rules: `/static/` and Host `*.img.example` go to pool 2, everything else to pool 1)
-/// and the flow manager (pool 1 = alpha, pool 2 = beta, service 0 = VIP:80 in L7 mode).
-fn rig() -> Result<Rig> {
-    rig_with(Opts::default())
-}
-
-fn rig_with(opts: Opts) -> Result<Rig> {
-    let (mut card, sim, _) = boot_shared(SimConfig::default())?;
-    {
-        let mut dp = card.datapath()?;
-        dp.set_port_mac(Port::Client, CARD_MAC_C)?;
-        dp.set_port_mac(Port::Server, CARD_MAC_S)?;
-        dp.set_local(0, LOCAL_IP, true)?;
-        dp.l7_set_default_pool(1)?;
-        dp.l7_load_rule(
-            0,
-            &L7Rule {
-                priority: 10,
-                path_kind: PathKind::Prefix,
-                path: b"/static/".to_vec(),
-                host_kind: HostKind::Any,
-                host: vec![],
-                rule_id: 1,
-                pool: 2,
-            },
-        )?;
-        dp.l7_load_rule(
-            1,
-            &L7Rule {
-                priority: 20,
-                path_kind: PathKind::Any,
-                path: vec![],
-                host_kind: HostKind::Suffix,
-                host: b".img.example".to_vec(),
-                rule_id: 2,
-                pool: 2,
-            },
-        )?;
-        dp.l7_switch_banks()?;
-    }
-    for pool in [1, 2] {
-        let sched = if opts.one_pool {
-            Scheduler::Rr
-        } else {
-            Scheduler::Wrr
-        };
-        card.pool_set(pool, &PoolConfig::new(sched))?;
-    }
-    for (rs, (_, ip, mac)) in SERVERS.iter().enumerate() {
-        card.server_set(&RealServer {
-            pool: if opts.one_pool { 1 } else { rs as u8 + 1 },
-            rs: rs as u8,
-            addr: *ip,
-            port: 8080,
-            mac: *mac,
-            weight: 1,
-            upper_threshold: 0,
-            lower_threshold: 0,
-        })?;
-    }
-    card.service_set(0, VIP, 80, ServiceMode::L7 { fallback_pool: 1 })?;
-    let mut net = Net::new(sim);
-    net.capture(true);
-    let cmac = [0x02, 0, 0, 0, 0, 0x02];
-    let client = match opts.client_seed {
-        Some(seed) => net.add_host_seeded(Segment::Client, cmac, CLIENT_IP, 24, seed),
-        None => net.add_host(Segment::Client, cmac, CLIENT_IP, 24),
-    };
-    let mut servers = Vec::new();
-    for (i, (name, ip, mac)) in SERVERS.into_iter().enumerate() {
-        let h = match (i, opts.alpha_seed) {
-            (0, Some(seed)) => net.add_host_seeded(Segment::Server, mac, ip, 24, seed),
-            _ => net.add_host(Segment::Server, mac, ip, 24),
-        };
-        servers.push(net.serve_http(h, 8080, name, 4)?);
-    }
-    Ok(Rig {
-        card,
-        net,
-        client,
-        servers,
-    })
-}
 
 fn pcap_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("splice-{name}.pcap"))
@@ -239,7 +114,7 @@ fn request_and_data_cross_sequence_number_2_32_on_both_halves() {
     let mut rig = rig_with(Opts {
         client_seed: Some(client_seed),
         alpha_seed: Some(alpha_seed),
-        one_pool: false,
+        ..Opts::default()
     })
     .expect("rig");
     with_pcap(&mut rig, "wrap", |rig| {
@@ -414,4 +289,56 @@ fn quiesced_server_and_full_table() {
         alpha.connections, 1,
         "alpha got no new connection after quiescing"
     );
+}
+
+#[test]
+fn hung_firmware_is_restarted_while_spliced_flows_keep_flowing() {
+    let mut rig = rig().expect("rig");
+    let image = FirmwareImage::parse(&firmware_bytes().unwrap()).unwrap();
+    let path = "/data/4000000";
+    let keep = with_pcap(&mut rig, "watchdog", |rig| {
+        let c = rig.client;
+        let keep = rig.net.open_fetch(c, SERVICE)?;
+        rig.net
+            .fetch_send(keep, &get_request("www.example.com", "/data/100", false));
+        rig.net.wait_responses(keep, 1, BUDGET)?;
+        // A long transfer on the spliced connection, then the firmware hangs.
+        rig.net
+            .fetch_send(keep, &get_request("www.example.com", path, false));
+        rig.net.run_for(20_000)?;
+        let hang = rig
+            .card
+            .call(cmd::DEBUG_HANG, &[], Duration::from_millis(1));
+        anyhow::ensure!(hang.is_err(), "a hung firmware answered: {hang:?}");
+        let mut wd = Watchdog::new(&rig.card, Duration::from_millis(2));
+        let received = rig.net.fetch(keep).bytes_received();
+        loop {
+            rig.net.run_for(50_000)?;
+            match wd.check(&mut rig.card)? {
+                Health::Alive => {}
+                Health::Hung { .. } => break,
+                other => anyhow::bail!("watchdog: {other:?}"),
+            }
+        }
+        // The data path forwarded while the firmware was hung.
+        anyhow::ensure!(
+            rig.net.fetch(keep).bytes_received() > received,
+            "no bytes moved during the hang ({received} before it)"
+        );
+        rig.card.restart_firmware(&image)?;
+        configure_flow_manager(&mut rig.card, false)?;
+        rig.net.wait_responses(keep, 2, BUDGET)?;
+        let r = &rig.net.fetch(keep).responses()[1];
+        anyhow::ensure!(r.body == body_for(path, 4_000_000), "body differs");
+        // A new connection after the restart.
+        let r = rig.net.http_get(c, SERVICE, "/data/1000", BUDGET)?;
+        anyhow::ensure!(r.server() == Some("alpha"), "served by {:?}", r.server());
+        Ok(keep)
+    });
+    let _ = keep;
+    let s = stats(&mut rig.card);
+    // The restarted firmware took the spliced flow over (plus the new one).
+    assert!(s.slots_in_use >= 1, "{s:?}");
+    let alpha = rig.card.server_stats(0).unwrap();
+    assert!(alpha.active + alpha.inactive >= 1, "{alpha:?}");
 }

@@ -19,6 +19,7 @@ pub mod proto;
 pub mod regs;
 pub mod socket;
 pub mod vfio;
+pub mod watchdog;
 
 pub use bar::{Bar, BarError};
 pub use card::{Card, CardInfo, CardStatus, CoreState, FwState};
@@ -32,3 +33,4 @@ pub use flowmgr::{
 pub use log::{LogLine, LogReader};
 pub use socket::{default_sim_socket, SimInfo, SocketBar};
 pub use vfio::VfioBar;
+pub use watchdog::{Health, Watchdog};

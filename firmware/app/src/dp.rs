@@ -5,7 +5,7 @@ use splicenic_fw_logic::flowhash::FourTuple;
 use splicenic_fw_logic::flowmgr::Slot;
 use splicenic_fw_logic::splicer::frame::Offload;
 use splicenic_fw_logic::splicer::{FlowStatus, Hw, Port, PuntInfo, STATIC_WORDS};
-use splicenic_pac::{Dp, Evq, Flow, Inject, L7, Punt};
+use splicenic_pac::{Dp, Evq, Flow, Inject, Punt, L7};
 
 use crate::soc::{now, write_reg};
 
@@ -203,10 +203,7 @@ impl Hw for DataPath {
             write_reg(inj.wr_data(), w);
         }
         let (csum, off) = match offload {
-            Some(o) => (
-                3 << 16,
-                (o.ip_off, o.l4_off, o.l4_end),
-            ),
+            Some(o) => (3 << 16, (o.ip_off, o.l4_off, o.l4_end)),
             None => (0, (0, 0, 0)),
         };
         write_reg(inj.commit_len(), frame.len() as u32 | csum);
@@ -257,8 +254,7 @@ impl Hw for DataPath {
     }
 
     fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32 {
-        if !wait(|| self.flow.state_status().read().bits() & 1 != 0) || !self.state_cmd(slot, 0)
-        {
+        if !wait(|| self.flow.state_status().read().bits() & 1 != 0) || !self.state_cmd(slot, 0) {
             *words = [0; STATIC_WORDS];
             return 0;
         }
@@ -266,6 +262,10 @@ impl Hw for DataPath {
             *w = self.flow.state_static(i).read().bits();
         }
         self.flow.state_dyn(0).read().bits()
+    }
+
+    fn flow_entries(&mut self) -> u32 {
+        self.flow.entries().read().bits()
     }
 
     fn l7_match(&mut self, request: &[u8], tag: u16) -> bool {

@@ -101,6 +101,12 @@ impl Env for FwEnv<'_, '_> {
         req: &[u32],
         rsp: &mut [u32; MAX_WORDS],
     ) -> Option<Response> {
+        if cmd == mailbox::cmd::DEBUG_HANG {
+            defmt::warn!("DEBUG_HANG: stopping (heartbeat frozen) until the core is reset");
+            loop {
+                core::hint::spin_loop();
+            }
+        }
         match &mut self.flows {
             Some((splicer, dp)) => splicer.command(*dp, cmd, req, rsp),
             None if mailbox::cmd::name(cmd).is_some() => {
@@ -181,6 +187,8 @@ fn main() -> ! {
     };
     let mut splicer = Splicer::new(clk_hz, slots, free, bufs, k0, k1);
     if splicer_present {
+        // After a watchdog restart the data path still holds the flows: take them over.
+        splicer.rebuild(&mut datapath);
         datapath.enable();
         defmt::info!(
             "flow manager: {=usize} flow slots, {=usize} connections in setup at once",

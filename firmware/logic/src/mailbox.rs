@@ -66,6 +66,10 @@ pub mod cmd {
     /// present, bit 1 overloaded), pool, connections total].
     pub const SERVER_STATS: u32 = 0x0028;
 
+    /// Fault injection for watchdog tests: the firmware stops (no answer, heartbeat frozen)
+    /// until the core is reset. The data path keeps forwarding.
+    pub const DEBUG_HANG: u32 = 0x00F0;
+
     /// Name of a command code, for messages.
     pub fn name(code: u32) -> Option<&'static str> {
         match code {
@@ -84,6 +88,7 @@ pub mod cmd {
             SETUP_SET => Some("SETUP_SET"),
             FLOW_STATS => Some("FLOW_STATS"),
             SERVER_STATS => Some("SERVER_STATS"),
+            DEBUG_HANG => Some("DEBUG_HANG"),
             _ => None,
         }
     }

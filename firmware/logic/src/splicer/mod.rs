@@ -117,6 +117,8 @@ pub trait Hw {
     fn state_write(&mut self, slot: Slot, words: &[u32; STATIC_WORDS], last_seen: Option<u32>);
     /// Read the static entry of `slot`; returns the last-seen tick.
     fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32;
+    /// `FLOW.ENTRIES`: lookup keys in the flow table.
+    fn flow_entries(&mut self) -> u32;
     /// Match an assembled request with the L7 command path (result: REQUEST_MATCHED event
     /// with the buffer bit and `tag`); false when the matcher stayed busy.
     fn l7_match(&mut self, request: &[u8], tag: u16) -> bool;
@@ -164,18 +166,25 @@ const CLIENT_HALF: usize = 128;
 const SERVER_HALF: usize = 272;
 
 fn put_bits(w: &mut [u32], lsb: usize, width: usize, v: u64) {
-    for i in 0..width {
-        let b = lsb + i;
-        let bit = ((v >> i) & 1) as u32;
-        w[b / 32] = (w[b / 32] & !(1 << (b % 32))) | bit << (b % 32);
+    // A word-sized piece at a time (a field spans at most three words).
+    let mut done = 0;
+    while done < width {
+        let (word, off) = ((lsb + done) / 32, (lsb + done) % 32);
+        let n = (32 - off).min(width - done);
+        let mask = (u32::MAX >> (32 - n)) << off;
+        w[word] = (w[word] & !mask) | (((v >> done) as u32) << off & mask);
+        done += n;
     }
 }
 
 fn get_bits(w: &[u32], lsb: usize, width: usize) -> u64 {
     let mut v = 0u64;
-    for i in 0..width {
-        let b = lsb + i;
-        v |= u64::from((w[b / 32] >> (b % 32)) & 1) << i;
+    let mut done = 0;
+    while done < width {
+        let (word, off) = ((lsb + done) / 32, (lsb + done) % 32);
+        let n = (32 - off).min(width - done);
+        v |= u64::from((w[word] >> off) & (u32::MAX >> (32 - n))) << done;
+        done += n;
     }
     v
 }
@@ -387,6 +396,9 @@ pub struct Splicer<'a> {
     pools: [Option<Pool>; MAX_POOLS],
     rs: [RealServer; MAX_RS],
     pend: [Pending; PENDING],
+    /// Active and inactive flows per real-server index found by [`Splicer::rebuild`], counted
+    /// on the server when SERVER_SET adds it.
+    restored: [(u32, u32); MAX_RS],
     /// The punted segment being handled went to the inline L7 matcher too.
     to_l7: bool,
     /// Counters (FLOW_STATS).
@@ -439,6 +451,7 @@ impl<'a> Splicer<'a> {
             pools: [const { None }; MAX_POOLS],
             rs: [NO_RS; MAX_RS],
             pend: [NO_PENDING; PENDING],
+            restored: [(0, 0); MAX_RS],
             to_l7: false,
             stats: Stats::default(),
             frame: [0; MAX_FRAME],
@@ -449,6 +462,74 @@ impl<'a> Splicer<'a> {
     /// Flow slots managed.
     pub fn slots(&self) -> usize {
         self.slots
+    }
+
+    /// Rebuilds the flow manager's view from the data path after a firmware restart (the
+    /// flow table and flow memory survive a core reset): spliced and closing flows stay and
+    /// are counted on their real servers once those are configured again; flows that were
+    /// being set up lost their setup state, so their keys are deleted and their slots freed
+    /// (their clients retransmit or reset). The scan stops once every lookup key in the table
+    /// is accounted for, so a cold boot (empty table) costs nothing. Returns the flows kept.
+    pub fn rebuild(&mut self, hw: &mut impl Hw) -> usize {
+        let entries = hw.flow_entries() as usize;
+        let mut keys = 0;
+        let mut kept = 0;
+        let mut top = 0;
+        let mut slot = 0;
+        while keys < entries && slot < self.slots {
+            let s = slot as Slot;
+            slot += 1;
+            let mut w = [0u32; STATIC_WORDS];
+            hw.state_read(s, &mut w);
+            let client = decode_half(&w, CLIENT_HALF);
+            let server = decode_half(&w, SERVER_HALF);
+            let has_server = server.peer_ip != 0;
+            match FlowState::from_raw(w[0] as u8) {
+                None | Some(FlowState::Free) => continue,
+                Some(FlowState::Spliced | FlowState::Closing) => {
+                    keys += 2;
+                    kept += 1;
+                    top = slot;
+                    let rs = (w[0] >> 24) as usize;
+                    if rs < MAX_RS {
+                        let active = (w[0] >> 8) as u8 & entry_flags::ACTIVE != 0;
+                        let c = &mut self.restored[rs];
+                        if active {
+                            c.0 += 1;
+                        } else {
+                            c.1 += 1;
+                        }
+                    }
+                }
+                Some(_) => {
+                    keys += 1 + usize::from(has_server);
+                    hw.flow_delete(&client.key());
+                    if has_server {
+                        hw.flow_delete(&server.key());
+                    }
+                    hw.state_write(s, &[0; STATIC_WORDS], Some(0));
+                }
+            }
+        }
+        // Slots below the highest kept one that are not in use go to the free list.
+        self.fresh = top;
+        for s in 0..top {
+            let mut w = [0u32; STATIC_WORDS];
+            hw.state_read(s as Slot, &mut w);
+            if !matches!(
+                FlowState::from_raw(w[0] as u8),
+                Some(FlowState::Spliced | FlowState::Closing)
+            ) {
+                let _ = self.free.free(s as Slot);
+            }
+        }
+        fw_log!(
+            info,
+            "flow table rebuilt: {=usize} flows kept, {=usize} keys",
+            kept,
+            entries
+        );
+        kept
     }
 
     /// Slots in use.
@@ -1585,7 +1666,8 @@ impl<'a> Splicer<'a> {
         let mac = mac_from(u64::from(req[3]) << 16 | u64::from(req[4] >> 16));
         let (upper, lower) = (req[6], req[7]);
         let r = self.rs[rs];
-        let pool = self.pool_mut(pl).expect("checked above");
+        // The field itself (not `pool_mut`), so `self.restored` stays borrowable.
+        let pool = self.pools[pl].as_mut().expect("checked above");
         if r.present {
             if usize::from(r.pool) != pl {
                 return Err(status::BAD_ARGUMENT);
@@ -1611,6 +1693,14 @@ impl<'a> Splicer<'a> {
             crate::sched::SchedError::Full => status::NO_SPACE,
             _ => status::BAD_ARGUMENT,
         })?;
+        // Flows of this server that survived a firmware restart (`rebuild`).
+        let (active, inactive) = core::mem::take(&mut self.restored[rs]);
+        for n in 0..active + inactive {
+            let _ = pool.servers.on_connect(sid);
+            if n < active {
+                let _ = pool.servers.on_established(sid);
+            }
+        }
         self.rs[rs] = RealServer {
             present: true,
             pool: pl as u8,

@@ -132,6 +132,9 @@ impl Hw for Fake {
         *words = e.0;
         e.1
     }
+    fn flow_entries(&mut self) -> u32 {
+        self.table.len() as u32
+    }
     fn l7_match(&mut self, request: &[u8], tag: u16) -> bool {
         self.l7.push((request.to_vec(), tag));
         true
@@ -674,4 +677,88 @@ fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer() {
         .take_sent()
         .iter()
         .any(|(p, s, _)| *p == Port::Server && s.has(tf::SYN)));
+}
+
+#[test]
+fn bit_fields_round_trip_at_every_offset() {
+    for lsb in 0..100 {
+        for width in [1, 7, 16, 31, 32, 33, 48, 64] {
+            let mut w = [0xa5a5_a5a5u32; 6];
+            let before = w;
+            let v = 0x0123_4567_89ab_cdefu64 & (u64::MAX >> (64 - width));
+            put_bits(&mut w, lsb, width, v);
+            assert_eq!(get_bits(&w, lsb, width), v, "lsb {lsb} width {width}");
+            // Bits outside the field are untouched.
+            for b in (0..192).filter(|b| *b < lsb || *b >= lsb + width) {
+                assert_eq!(w[b / 32] >> (b % 32) & 1, before[b / 32] >> (b % 32) & 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn restart_keeps_spliced_flows_and_drops_half_open_ones() {
+    let mut w = world();
+    let mut hw = Fake {
+        now: 1000,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, &mut w.free, &mut w.bufs, 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    // Two spliced connections (L4 service: the server is chosen at the handshake ACK).
+    for port in [7000u16, 7001] {
+        connect(&mut sp, &mut hw, port, 100, b"GET / HTTP/1.1\r\n\r\n");
+        let syn = hw
+            .take_sent()
+            .into_iter()
+            .find(|(p, s, _)| *p == Port::Server && s.has(tf::SYN))
+            .unwrap()
+            .1;
+        // SACK-permitted and timestamps, as the client half has them.
+        let opts = [4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 102, 1, 1, 1, 1];
+        let mut sa = seg(
+            (syn.dst_ip, 8080),
+            (LOCAL, syn.src_port),
+            9,
+            101,
+            tf::SYN | tf::ACK,
+            &opts,
+            &[],
+            CMAC,
+        );
+        sa[0..6].copy_from_slice(&CARD_S);
+        hw.arrive(Port::Server, sa);
+        sp.poll(&mut hw);
+        hw.take_sent();
+    }
+    // One connection still in its handshake.
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 7002), (VIP, 80), 1, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(sp.stats.spliced, 2, "{:?}", sp.stats);
+    assert_eq!(hw.table.len(), 5);
+    // The firmware restarts: new state, same data path.
+    let mut w2 = world();
+    let mut sp = Splicer::new(CLK, 64, &mut w2.free, &mut w2.bufs, 3, 4);
+    assert_eq!(sp.rebuild(&mut hw), 2);
+    assert_eq!(hw.table.len(), 4, "the half-open flow's key is gone");
+    assert_eq!(sp.slots_in_use(), 2);
+    configure(&mut sp, &mut hw, 1);
+    let mut rsp = [0u32; MAX_WORDS];
+    let mut active = 0;
+    for rs in 0..2 {
+        sp.command(&mut hw, cmd::SERVER_STATS, &[rs], &mut rsp);
+        active += rsp[0];
+    }
+    assert_eq!(active, 2, "the kept flows count on their servers again");
+    // New connections get slots that are not in use.
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 7003), (VIP, 80), 1, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(sp.slots_in_use(), 3);
+    assert_eq!(hw.table.len(), 5);
 }
