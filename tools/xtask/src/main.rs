@@ -42,6 +42,7 @@ enum Cmd {
     /// Set up, build, start the simulated card, program it, ping it, show info and the log.
     Demo,
     /// Print measured figures: simulated cycles/s, firmware load time, soft-core comparison,
+    /// flow-manager cycles per connection,
     /// and the data-path modules' throughput and latency.
     Bench,
 }
@@ -149,6 +150,19 @@ fn bench() -> Result<()> {
             "vexriscv",
             "--bin",
             "spine-bench",
+        ])
+        .env("SPLICENIC_FW_ELF", firmware_elf()))?;
+    step("flow manager: soft-core cycles per spliced connection (PicoRV32 and VexRiscv)");
+    run(cargo()
+        .args([
+            "run",
+            "--release",
+            "-p",
+            "splicenic-hil",
+            "--features",
+            "vexriscv",
+            "--bin",
+            "splice-bench",
         ])
         .env("SPLICENIC_FW_ELF", firmware_elf()))?;
     for (pkg, test) in DATAPATH_BENCHES {

@@ -45,6 +45,11 @@ pub type ReqBufs = [[u8; REQ_BUF]; PENDING];
 pub const MAX_FRAME: usize = 2048;
 /// First local (server-side) port: the flow slot is added to it.
 pub const LOCAL_PORT_BASE: u16 = 0x4000;
+/// Client MSS classes of a cookie SYN-ACK (the class is encoded in the ISN's slot input).
+pub const COOKIE_MSS: [u16; 4] = [536, 1220, 1440, 1460];
+/// First of the reserved slot numbers of cookie ISNs (never a real slot: at most
+/// [`FW_SLOTS`] slots are used).
+pub const COOKIE_SLOT: Slot = 0xfffc;
 /// Slots the aging scan examines per main-loop pass.
 pub const AGING_BUDGET: usize = 64;
 
@@ -680,9 +685,20 @@ impl<'a> Splicer<'a> {
             Some((slot, false)) => self.find_pending(slot),
             _ => None,
         };
+        // A segment decided before its flow's key was inserted (right behind a cookie ACK).
+        let pi = pi.or_else(|| {
+            hit.is_none()
+                .then(|| self.find_pending_tuple(seg))
+                .flatten()
+        });
         let Some(i) = pi else {
             if seg.has(tf::SYN) && !seg.has(tf::ACK) && hit.is_none() {
                 return self.on_syn(hw, seg);
+            }
+            if hit.is_none() && seg.flags & (tf::SYN | tf::RST | tf::ACK) == tf::ACK {
+                if let Some(i) = self.cookie_accept(hw, seg) {
+                    return Some(i);
+                }
             }
             // Not ours, or a segment of a spliced flow punted because the fast path is off.
             if !seg.has(tf::RST)
@@ -749,10 +765,8 @@ impl<'a> Splicer<'a> {
             return None;
         };
         let Some(i) = self.pend.iter().position(|p| !p.used) else {
-            // Every setup entry is busy (a SYN flood or a burst): refuse without state.
-            self.stats.refused_full += 1;
-            fw_log!(debug, "SYN refused: {=usize} connections in setup", PENDING);
-            self.send_rst_reply(hw, Port::Client, seg);
+            // Every setup entry is busy (a SYN flood or a burst): answer without state.
+            self.send_cookie_synack(hw, seg);
             return None;
         };
         let Some(slot) = self.alloc_slot() else {
@@ -804,6 +818,124 @@ impl<'a> Splicer<'a> {
             slot,
             svc
         );
+        Some(i)
+    }
+
+    fn find_pending_tuple(&self, seg: &TcpSeg) -> Option<usize> {
+        self.pend.iter().position(|p| {
+            p.used
+                && p.client.peer_ip == seg.src_ip
+                && p.client.peer_port == seg.src_port
+                && p.client.local_ip == seg.dst_ip
+                && p.client.local_port == seg.dst_port
+        })
+    }
+
+    /// Stateless SYN-ACK (SYN-cookie mode, when every setup entry is busy): the ISN is the
+    /// keyed hash with a reserved slot number that encodes the client's MSS class; only the
+    /// MSS option is offered (no window scaling, SACK or timestamps on such a connection).
+    fn send_cookie_synack(&mut self, hw: &mut impl Hw, seg: &TcpSeg) {
+        let syn = parse_syn_options(&self.frame[seg.opts.0..seg.opts.1]).unwrap_or_default();
+        let class = COOKIE_MSS
+            .iter()
+            .rposition(|&m| m <= syn.peer_mss())
+            .unwrap_or(0);
+        let isn = self
+            .isn
+            .isn(&client_tuple(seg), COOKIE_SLOT + class as Slot, hw.now());
+        let mss = self.policy.mss.to_be_bytes();
+        let opts = [2, 4, mss[0], mss[1]];
+        let mac = hw.port_mac(Port::Client);
+        let out = TcpOut {
+            src_mac: mac,
+            dst_mac: seg.src_mac,
+            src_ip: seg.dst_ip,
+            dst_ip: seg.src_ip,
+            src_port: seg.dst_port,
+            dst_port: seg.src_port,
+            seq: isn,
+            ack: seg.seq.wrapping_add(1),
+            flags: tf::SYN | tf::ACK,
+            window: REQ_BUF as u16,
+            opts: &opts,
+            payload: &[],
+        };
+        self.stats.cookie_syn_acks += 1;
+        self.send(hw, Port::Client, &out);
+    }
+
+    /// A handshake-completing ACK without a flow: accepted when it acknowledges a cookie
+    /// SYN-ACK; the connection then starts in REQUEST like any other.
+    fn cookie_accept(&mut self, hw: &mut impl Hw, seg: &TcpSeg) -> Option<usize> {
+        let svc = self.find_service(seg.dst_ip, seg.dst_port)?;
+        let now = hw.now();
+        let tuple = client_tuple(seg);
+        let class = (0..COOKIE_MSS.len()).find(|&c| {
+            self.isn
+                .verify_ack(&tuple, COOKIE_SLOT + c as Slot, seg.ack, now)
+                .is_ok()
+        })?;
+        // A verified ACK proves a real client: if every setup entry is taken, the oldest one
+        // still waiting for its handshake ACK (likely a flood SYN) makes room.
+        let free = self.pend.iter().position(|p| !p.used).or_else(|| {
+            let j = (0..PENDING)
+                .filter(|&j| self.pend[j].phase == Phase::Handshake)
+                .min_by_key(|&j| self.pend[j].deadline.wrapping_sub(now) as i32)?;
+            self.abort(hw, j, false);
+            Some(j)
+        });
+        let Some(i) = free else {
+            self.stats.refused_full += 1;
+            self.send_rst_reply(hw, Port::Client, seg);
+            return None;
+        };
+        let Some(slot) = self.alloc_slot() else {
+            self.stats.refused_full += 1;
+            self.send_rst_reply(hw, Port::Client, seg);
+            return None;
+        };
+        let client = Half {
+            peer_mac: seg.src_mac,
+            peer_ip: seg.src_ip,
+            peer_port: seg.src_port,
+            local_ip: seg.dst_ip,
+            local_port: seg.dst_port,
+        };
+        if hw.flow_insert(&client.key(), slot, false) != FlowStatus::Ok {
+            self.free_slot(slot);
+            self.stats.refused_full += 1;
+            self.send_rst_reply(hw, Port::Client, seg);
+            return None;
+        }
+        let client_mss = COOKIE_MSS[class];
+        self.pend[i] = Pending {
+            used: true,
+            slot,
+            phase: Phase::Handshake,
+            svc: svc as u8,
+            client,
+            client_isn: seg.seq.wrapping_sub(1),
+            card_isn: seg.ack.wrapping_sub(1),
+            hs: Handshake {
+                client_mss,
+                mss_to_client: self.policy.mss,
+                mss_to_server: self.policy.mss.min(client_mss),
+                ..HS_NONE
+            },
+            client_win: seg.window,
+            deadline: now,
+            ..NO_PENDING
+        };
+        fw_log!(
+            debug,
+            "cookie ACK accepted: slot {=u16}, MSS {=u16}",
+            slot,
+            client_mss
+        );
+        self.enter_request(hw, i);
+        if seg.payload_len() > 0 && self.pend[i].used {
+            self.on_request_data(hw, i, seg);
+        }
         Some(i)
     }
 
@@ -1459,7 +1591,7 @@ impl<'a> Splicer<'a> {
     fn aging_step(&mut self, hw: &mut impl Hw, now: u32) -> bool {
         let mut expired = [0 as Slot; 8];
         let start = hw.cycles();
-        let pend = self.pend;
+        let pend = &self.pend;
         let free = &*self.free;
         let fresh = self.fresh;
         let step = self.aging.step(

@@ -762,3 +762,96 @@ fn restart_keeps_spliced_flows_and_drops_half_open_ones() {
     assert_eq!(sp.slots_in_use(), 3);
     assert_eq!(hw.table.len(), 5);
 }
+
+#[test]
+fn syn_flood_falls_back_to_cookies_and_real_clients_still_connect() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 256, &mut w.free, &mut w.bufs, 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    // A flood from spoofed ports fills every setup entry.
+    for port in 0..PENDING as u16 {
+        hw.arrive(
+            Port::Client,
+            seg(
+                (0x0b00_0001, 1000 + port),
+                (VIP, 80),
+                1,
+                0,
+                tf::SYN,
+                &[],
+                &[],
+                CMAC,
+            ),
+        );
+        sp.poll(&mut hw);
+    }
+    hw.take_sent();
+    assert_eq!(sp.pending(), PENDING);
+    assert_eq!(sp.slots_in_use(), PENDING);
+    // The next SYN gets a stateless SYN-ACK offering only the MSS.
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 6000),
+            (VIP, 80),
+            500,
+            0,
+            tf::SYN,
+            &TS_SYN,
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    assert_eq!(sent.len(), 1);
+    let (_, synack, f) = &sent[0];
+    assert!(synack.has(tf::SYN | tf::ACK));
+    assert_eq!(&f[synack.opts.0..synack.opts.1], &[2, 4, 0x05, 0xb4]);
+    assert_eq!(sp.stats.cookie_syn_acks, 1);
+    assert_eq!(sp.slots_in_use(), PENDING, "no state for the cookie");
+    // A forged ACK is not accepted.
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 6000),
+            (VIP, 80),
+            501,
+            synack.seq.wrapping_add(2),
+            tf::ACK,
+            &[],
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(sp.slots_in_use(), PENDING);
+    // The real client's ACK with its request: accepted (a flood entry makes room).
+    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+    hw.take_sent();
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 6000),
+            (VIP, 80),
+            501,
+            synack.seq.wrapping_add(1),
+            tf::ACK,
+            &[],
+            req,
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(hw.l7.len(), 1, "request matched from the buffer");
+    assert_eq!(hw.l7[0].0, req.to_vec());
+    let ack = hw
+        .take_sent()
+        .into_iter()
+        .find(|(p, s, _)| *p == Port::Client && s.dst_port == 6000)
+        .unwrap()
+        .1;
+    assert_eq!(ack.ack, 501 + req.len() as u32);
+    assert_eq!(sp.pending(), PENDING);
+}
