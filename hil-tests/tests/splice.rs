@@ -73,11 +73,26 @@ fn url_and_host_route_to_pools_and_transfers_are_byte_exact() {
         anyhow::ensure!(r.server() == Some("alpha"), "served by {:?}", r.server());
         let got = String::from_utf8_lossy(&r.body).trim().to_string();
         anyhow::ensure!(got == sha256_hex(&body), "server hashed {got}");
+        // Half-close from the client: request, then FIN at once; the server's whole answer
+        // still arrives through the splice (and the server's FIN after it).
+        let path = "/data/100000";
+        let id = rig.net.open_fetch(c, SERVICE)?;
+        rig.net
+            .fetch_send(id, &get_request("www.example.com", path, true));
+        rig.net.fetch_close(id);
+        rig.net.wait_responses(id, 1, BUDGET)?;
+        let r = &rig.net.fetch(id).responses()[0];
+        anyhow::ensure!(
+            r.body == body_for(path, 100_000),
+            "half-closed GET body differs"
+        );
+        rig.net
+            .run_until("both sides closed", BUDGET, |n| n.fetch(id).is_closed())?;
         Ok(())
     });
     let s = stats(&mut rig.card);
     eprintln!("{s:?}");
-    assert_eq!(s.spliced_total, 3);
+    assert_eq!(s.spliced_total, 4);
     assert_eq!(s.setup_failed, 0);
     assert_eq!(s.refused_table_full, 0);
     if let Some(c) = s.setup_cycles_per_connection() {

@@ -309,6 +309,8 @@ struct Pending {
     stashed: Option<(u32, u16)>,
     /// A buffer match is outstanding.
     buf_match: bool,
+    /// The client's FIN came right after the buffered request (acknowledged, replayed).
+    client_fin: bool,
     pool: u8,
     rs: u8,
     tried: u64,
@@ -349,6 +351,7 @@ const NO_PENDING: Pending = Pending {
     req_len: 0,
     stashed: None,
     buf_match: false,
+    client_fin: false,
     pool: 0,
     rs: 0,
     tried: 0,
@@ -744,12 +747,8 @@ impl<'a> Splicer<'a> {
             self.enter_request(hw, i);
         }
         self.pend[i].client_win = seg.window;
-        if seg.payload_len() > 0 {
+        if seg.payload_len() > 0 || seg.has(tf::FIN) {
             self.on_request_data(hw, i, seg);
-        }
-        if seg.has(tf::FIN) {
-            // A client that closes before its request is served: end the setup.
-            self.abort(hw, i, true);
         }
         Some(i)
     }
@@ -1055,7 +1054,8 @@ impl<'a> Splicer<'a> {
             ack: p
                 .client_isn
                 .wrapping_add(1)
-                .wrapping_add(u32::from(p.req_len)),
+                .wrapping_add(u32::from(p.req_len))
+                .wrapping_add(u32::from(p.client_fin)),
             flags: tf::ACK,
             window,
             opts: o,
@@ -1064,6 +1064,8 @@ impl<'a> Splicer<'a> {
         self.send(hw, Port::Client, &out);
     }
 
+    /// Request bytes (and a FIN: the client may half-close right after its request; the FIN
+    /// is acknowledged and replayed to the server after the request).
     fn on_request_data(&mut self, hw: &mut impl Hw, i: usize, seg: &TcpSeg) {
         let p = self.pend[i];
         let expect = p
@@ -1071,14 +1073,15 @@ impl<'a> Splicer<'a> {
             .wrapping_add(1)
             .wrapping_add(u32::from(p.req_len));
         let payload = (seg.payload.0, seg.payload.1);
-        if seq_after(seg.seq, expect) {
-            // Out of order: not buffered; the client sends it again.
+        let fin = seg.has(tf::FIN);
+        if p.client_fin || seq_after(seg.seq, expect) {
+            // After the FIN, or out of order: not buffered; the client sends it again.
             self.ack_client(hw, i);
             return;
         }
         let skip = expect.wrapping_sub(seg.seq) as usize;
         let plen = payload.1 - payload.0;
-        if skip >= plen {
+        if skip > plen || (skip == plen && !fin) {
             // A duplicate of bytes already buffered: absorbed, re-acknowledged.
             self.ack_client(hw, i);
             return;
@@ -1089,7 +1092,17 @@ impl<'a> Splicer<'a> {
         self.bufs[i][at..at + take]
             .copy_from_slice(&self.frame[payload.0 + skip..payload.0 + skip + take]);
         self.pend[i].req_len += take as u16;
+        if fin && skip + take == plen {
+            self.pend[i].client_fin = true;
+        }
         self.ack_client(hw, i);
+        if take == 0 {
+            if p.phase == Phase::Request {
+                // A FIN before any request byte: nothing to route.
+                self.abort(hw, i, true);
+            }
+            return;
+        }
         let now = hw.now();
         match p.phase {
             Phase::Request => {
@@ -1389,7 +1402,15 @@ impl<'a> Splicer<'a> {
         let mut w = [0u32; STATIC_WORDS];
         let ew = e.words();
         w[..4].copy_from_slice(&ew);
-        w[0] |= u32::from(entry_flags::ACTIVE) << 8;
+        if p.client_fin {
+            // Already half-closed by the client: CLOSING, counted inactive from the start.
+            w[0] = (w[0] & !0xff)
+                | u32::from(FlowState::Closing.raw())
+                | u32::from(entry_flags::FIN_CLIENT) << 8;
+            self.stats.closed += 1;
+        } else {
+            w[0] |= u32::from(entry_flags::ACTIVE) << 8;
+        }
         encode_half(&mut w, CLIENT_HALF, &p.client);
         encode_half(&mut w, SERVER_HALF, &p.server);
         let now = hw.now();
@@ -1435,8 +1456,13 @@ impl<'a> Splicer<'a> {
             let mut s = base;
             s.seq = base.seq.wrapping_add(off as u32);
             s.payload = &bufs[i][off..off + n];
-            if n > 0 && off + n == req_len {
-                s.flags |= tf::PSH;
+            if off + n == req_len {
+                if n > 0 {
+                    s.flags |= tf::PSH;
+                }
+                if p.client_fin {
+                    s.flags |= tf::FIN;
+                }
             }
             if let Some((len, ofl)) = s.write(&mut self.out) {
                 hw.inject(Port::Server, &self.out[..len], Some(ofl));
@@ -1447,7 +1473,7 @@ impl<'a> Splicer<'a> {
                 break;
             }
         }
-        {
+        if !p.client_fin {
             let sid = usize::from(self.rs[usize::from(p.rs)].sid);
             if let Some(pl) = self.pool_any_mut(usize::from(p.pool)) {
                 let _ = pl.servers.on_established(sid);

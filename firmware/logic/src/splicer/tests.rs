@@ -855,3 +855,92 @@ fn syn_flood_falls_back_to_cookies_and_real_clients_still_connect() {
     assert_eq!(ack.ack, 501 + req.len() as u32);
     assert_eq!(sp.pending(), PENDING);
 }
+
+#[test]
+fn request_with_fin_is_acknowledged_and_replayed_with_the_fin() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, &mut w.free, &mut w.bufs, 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 5000), (VIP, 80), 10, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    let card_isn = hw.take_sent()[0].1.seq;
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 5000),
+            (VIP, 80),
+            11,
+            card_isn + 1,
+            tf::ACK,
+            &[],
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 5000),
+            (VIP, 80),
+            11,
+            card_isn + 1,
+            tf::ACK | tf::FIN,
+            &[],
+            req,
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    let ack = hw.take_sent().pop().unwrap().1;
+    assert_eq!(
+        ack.ack,
+        11 + req.len() as u32 + 1,
+        "request and FIN acknowledged"
+    );
+    hw.events.push_back([
+        2 | 1 << 13,
+        u32::from(hw.l7.first().map_or(0, |l| l.1)),
+        1 << 16,
+        0,
+    ]);
+    if hw.l7.is_empty() {
+        // Inline verdict for the slot (the fake fed the segment to the inline matcher).
+        let slot = hw.table.values().next().unwrap().0;
+        hw.events.clear();
+        hw.events
+            .push_back([2 | 1 << 13, u32::from(slot), 1 << 16, 0]);
+    }
+    sp.poll(&mut hw);
+    let syn = hw.take_sent().pop().unwrap().1;
+    assert!(syn.has(tf::SYN));
+    let mut sa = seg(
+        (syn.dst_ip, 8080),
+        (LOCAL, syn.src_port),
+        77,
+        11,
+        tf::SYN | tf::ACK,
+        &[],
+        &[],
+        CMAC,
+    );
+    sa[0..6].copy_from_slice(&CARD_S);
+    hw.arrive(Port::Server, sa);
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    let last = &sent.last().unwrap().1;
+    assert!(last.has(tf::FIN | tf::ACK), "the FIN follows the request");
+    assert_eq!(last.seq + last.payload_len() as u32, 11 + req.len() as u32);
+    let slot = hw.table.values().next().unwrap().0;
+    assert_eq!(
+        hw.entry(slot)[0] & 0xff,
+        u32::from(FlowState::Closing.raw())
+    );
+    assert_eq!(sp.stats.spliced, 1);
+    assert_eq!(sp.stats.setup_failed, 0);
+}
