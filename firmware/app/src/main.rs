@@ -8,13 +8,14 @@ mod dp;
 mod logger;
 mod soc;
 
+use core::mem::MaybeUninit;
 use core::panic::PanicInfo;
 
 use splicenic_fw_logic::mailbox::{
     self, handle_request, parse_decimal_u32, parse_version_component, BuildInfo, Env, Response,
     Version, MAX_WORDS,
 };
-use splicenic_fw_logic::splicer::{ReqBufs, SlotList, Splicer, PENDING, REQ_BUF};
+use splicenic_fw_logic::splicer::{ReqBufs, SlotList, Splicer, PENDING};
 use splicenic_pac::ctrl::fw_state::State;
 use splicenic_pac::{Ctrl, Peripherals};
 
@@ -56,10 +57,17 @@ defmt::timestamp!(
     splicenic_fw_logic::time::cycles_to_us(now(), soc::clk_hz())
 );
 
-/// The free list of flow slots (zero-initialised: in .bss, filled by `Splicer::new`).
-static mut FREE_LIST: SlotList = SlotList::empty();
+// The two large tables live in `.uninit`, which riscv-rt does not zero at boot: zeroing
+// their 66 KiB took most of the boot time. Both types consist of integers only, so every bit
+// pattern is a valid value; the host loader zero-fills the whole DMEM before it releases the
+// core anyway, and `Splicer::new` resets the free list's bookkeeping (head, length, bitmap),
+// so the ring's and the buffers' old contents are never read before they are written.
+/// The free list of flow slots.
+#[link_section = ".uninit.splicenic.free_list"]
+static mut FREE_LIST: MaybeUninit<SlotList> = MaybeUninit::uninit();
 /// Request buffers of the connections in setup.
-static mut REQ_BUFS: ReqBufs = [[0; REQ_BUF]; PENDING];
+#[link_section = ".uninit.splicenic.req_bufs"]
+static mut REQ_BUFS: MaybeUninit<ReqBufs> = MaybeUninit::uninit();
 
 /// The dispatcher's view of the SoC.
 struct FwEnv<'a, 'b> {
@@ -172,11 +180,13 @@ fn main() -> ! {
     // reads read-only DP registers.
     let mut datapath = unsafe { dp::DataPath::take() };
     // SAFETY: FREE_LIST and REQ_BUFS are used only through these two references, created
-    // once here; main never returns, so they live as long as the program.
+    // once here; main never returns, so they live as long as the program. Their memory is
+    // initialised: integer-only types (any bit pattern is valid) in DMEM that the loader
+    // zero-filled (see their declaration).
     let (free, bufs) = unsafe {
         (
-            &mut *core::ptr::addr_of_mut!(FREE_LIST),
-            &mut *core::ptr::addr_of_mut!(REQ_BUFS),
+            (*core::ptr::addr_of_mut!(FREE_LIST)).assume_init_mut(),
+            (*core::ptr::addr_of_mut!(REQ_BUFS)).assume_init_mut(),
         )
     };
     let (k0, k1) = isn_secret();

@@ -139,32 +139,24 @@ const DATAPATH_BENCHES: &[(&str, &str)] = &[
 
 fn bench() -> Result<()> {
     firmware::build_firmware()?;
+    // hil-tests benches with both soft cores, on the firmware just built.
+    let hil_bench = |bin: &str| {
+        run(cargo()
+            .args([
+                "run",
+                "--release",
+                "-p",
+                "splicenic-hil",
+                "--features",
+                "vexriscv",
+            ])
+            .args(["--bin", bin])
+            .env("SPLICENIC_FW_ELF", firmware_elf()))
+    };
     step("spine figures (simulated card, PicoRV32 and VexRiscv builds)");
-    run(cargo()
-        .args([
-            "run",
-            "--release",
-            "-p",
-            "splicenic-hil",
-            "--features",
-            "vexriscv",
-            "--bin",
-            "spine-bench",
-        ])
-        .env("SPLICENIC_FW_ELF", firmware_elf()))?;
+    hil_bench("spine-bench")?;
     step("flow manager: soft-core cycles per spliced connection (PicoRV32 and VexRiscv)");
-    run(cargo()
-        .args([
-            "run",
-            "--release",
-            "-p",
-            "splicenic-hil",
-            "--features",
-            "vexriscv",
-            "--bin",
-            "splice-bench",
-        ])
-        .env("SPLICENIC_FW_ELF", firmware_elf()))?;
+    hil_bench("splice-bench")?;
     for (pkg, test) in DATAPATH_BENCHES {
         step(&format!("data-path figures: {pkg}"));
         run(cargo().args(["test", "-q", "-p", pkg, "--test", test, "--", "--nocapture"]))?;

@@ -156,6 +156,25 @@ pub struct Half {
 }
 
 impl Half {
+    /// A segment from the card to the peer of this half (addresses and ports filled in,
+    /// everything else zero or empty).
+    pub fn segment(&self, card_mac: [u8; 6]) -> TcpOut<'static> {
+        TcpOut {
+            src_mac: card_mac,
+            dst_mac: self.peer_mac,
+            src_ip: self.local_ip,
+            dst_ip: self.peer_ip,
+            src_port: self.local_port,
+            dst_port: self.peer_port,
+            seq: 0,
+            ack: 0,
+            flags: 0,
+            window: 0,
+            opts: &[],
+            payload: &[],
+        }
+    }
+
     /// The lookup key of segments arriving from the peer.
     pub const fn key(&self) -> FourTuple {
         FourTuple {
@@ -846,18 +865,13 @@ impl<'a> Splicer<'a> {
         let opts = [2, 4, mss[0], mss[1]];
         let mac = hw.port_mac(Port::Client);
         let out = TcpOut {
-            src_mac: mac,
-            dst_mac: seg.src_mac,
-            src_ip: seg.dst_ip,
-            dst_ip: seg.src_ip,
-            src_port: seg.dst_port,
-            dst_port: seg.src_port,
             seq: isn,
             ack: seg.seq.wrapping_add(1),
             flags: tf::SYN | tf::ACK,
             window: REQ_BUF as u16,
             opts: &opts,
             payload: &[],
+            ..reply_to(seg, mac)
         };
         self.stats.cookie_syn_acks += 1;
         self.send(hw, Port::Client, &out);
@@ -954,18 +968,13 @@ impl<'a> Splicer<'a> {
         let opts = p.hs.synack_to_client(p.card_tsval, p.client_tsval);
         let mac = hw.port_mac(Port::Client);
         let out = TcpOut {
-            src_mac: mac,
-            dst_mac: p.client.peer_mac,
-            src_ip: p.client.local_ip,
-            dst_ip: p.client.peer_ip,
-            src_port: p.client.local_port,
-            dst_port: p.client.peer_port,
             seq: p.card_isn,
             ack: p.client_isn.wrapping_add(1),
             flags: tf::SYN | tf::ACK,
             window: REQ_BUF as u16,
             opts: opts.as_slice(),
             payload: &[],
+            ..p.client.segment(mac)
         };
         self.stats.syn_acks += 1;
         self.send(hw, Port::Client, &out);
@@ -998,18 +1007,13 @@ impl<'a> Splicer<'a> {
         };
         let mac = hw.port_mac(port);
         let out = TcpOut {
-            src_mac: mac,
-            dst_mac: seg.src_mac,
-            src_ip: seg.dst_ip,
-            dst_ip: seg.src_ip,
-            src_port: seg.dst_port,
-            dst_port: seg.src_port,
             seq,
             ack,
             flags,
             window: 0,
             opts: &[],
             payload: &[],
+            ..reply_to(seg, mac)
         };
         self.send(hw, port, &out);
     }
@@ -1044,12 +1048,6 @@ impl<'a> Splicer<'a> {
         };
         let mac = hw.port_mac(Port::Client);
         let out = TcpOut {
-            src_mac: mac,
-            dst_mac: p.client.peer_mac,
-            src_ip: p.client.local_ip,
-            dst_ip: p.client.peer_ip,
-            src_port: p.client.local_port,
-            dst_port: p.client.peer_port,
             seq: p.card_isn.wrapping_add(1),
             ack: p
                 .client_isn
@@ -1060,6 +1058,7 @@ impl<'a> Splicer<'a> {
             window,
             opts: o,
             payload: &[],
+            ..p.client.segment(mac)
         };
         self.send(hw, Port::Client, &out);
     }
@@ -1321,18 +1320,13 @@ impl<'a> Splicer<'a> {
         let opts = p.hs.syn_to_server(p.client_tsval);
         let mac = hw.port_mac(Port::Server);
         let out = TcpOut {
-            src_mac: mac,
-            dst_mac: p.server.peer_mac,
-            src_ip: p.server.local_ip,
-            dst_ip: p.server.peer_ip,
-            src_port: p.server.local_port,
-            dst_port: p.server.peer_port,
             seq: p.client_isn,
             ack: 0,
             flags: tf::SYN,
             window: 0xffff,
             opts: opts.as_slice(),
             payload: &[],
+            ..p.server.segment(mac)
         };
         self.send(hw, Port::Server, &out);
     }
@@ -1433,18 +1427,13 @@ impl<'a> Splicer<'a> {
         let chunk = usize::from(neg.mss).saturating_sub(o_len).max(64);
         let mac = hw.port_mac(Port::Server);
         let base = TcpOut {
-            src_mac: mac,
-            dst_mac: p.server.peer_mac,
-            src_ip: p.server.local_ip,
-            dst_ip: p.server.peer_ip,
-            src_port: p.server.local_port,
-            dst_port: p.server.peer_port,
             seq: p.client_isn.wrapping_add(1),
             ack: seg.seq.wrapping_add(1),
             flags: tf::ACK,
             window: win,
             opts: &opts[..o_len],
             payload: &[],
+            ..p.server.segment(mac)
         };
         let req_len = usize::from(p.req_len);
         let bufs = &*self.bufs;
@@ -1501,12 +1490,6 @@ impl<'a> Splicer<'a> {
         if reset_client && p.phase != Phase::Handshake {
             let mac = hw.port_mac(Port::Client);
             let out = TcpOut {
-                src_mac: mac,
-                dst_mac: p.client.peer_mac,
-                src_ip: p.client.local_ip,
-                dst_ip: p.client.peer_ip,
-                src_port: p.client.local_port,
-                dst_port: p.client.peer_port,
                 seq: p.card_isn.wrapping_add(1),
                 ack: p
                     .client_isn
@@ -1516,6 +1499,7 @@ impl<'a> Splicer<'a> {
                 window: 0,
                 opts: &[],
                 payload: &[],
+                ..p.client.segment(mac)
             };
             self.send(hw, Port::Client, &out);
             self.stats.setup_failed += 1;
@@ -2000,6 +1984,18 @@ fn arg(v: usize, limit: usize) -> Result<usize, u32> {
     } else {
         Err(status::BAD_ARGUMENT)
     }
+}
+
+/// A segment answering `seg` (addresses and ports swapped, everything else zero or empty).
+fn reply_to(seg: &TcpSeg, card_mac: [u8; 6]) -> TcpOut<'static> {
+    Half {
+        peer_mac: seg.src_mac,
+        peer_ip: seg.src_ip,
+        peer_port: seg.src_port,
+        local_ip: seg.dst_ip,
+        local_port: seg.dst_port,
+    }
+    .segment(card_mac)
 }
 
 fn client_tuple(seg: &TcpSeg) -> FourTuple {
