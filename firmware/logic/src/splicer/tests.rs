@@ -944,3 +944,46 @@ fn request_with_fin_is_acknowledged_and_replayed_with_the_fin() {
     assert_eq!(sp.stats.spliced, 1);
     assert_eq!(sp.stats.setup_failed, 0);
 }
+
+#[test]
+fn silent_server_gets_retransmissions_then_the_next_server_is_tried() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, &mut w.free, &mut w.bufs, 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    let mut rsp = [0u32; MAX_WORDS];
+    // 2 ms between SYNs, 2 SYNs per server.
+    let r = sp
+        .command(&mut hw, cmd::SETUP_SET, &[0, 2, 2], &mut rsp)
+        .unwrap();
+    assert_eq!(r.status, status::OK);
+    connect(&mut sp, &mut hw, 9000, 300, b"GET / HTTP/1.1\r\n\r\n");
+    let syns = |hw: &mut Fake| -> Vec<u32> {
+        hw.take_sent()
+            .into_iter()
+            .filter(|(p, s, _)| *p == Port::Server && s.has(tf::SYN))
+            .map(|(_, s, _)| s.dst_ip)
+            .collect()
+    };
+    let first = syns(&mut hw);
+    assert_eq!(first.len(), 1);
+    // 2 ms = 4.8 DP.NOW ticks at 156.25 MHz.
+    let mut seen = first.clone();
+    for _ in 0..3 {
+        hw.now += 5;
+        sp.poll(&mut hw);
+        seen.extend(syns(&mut hw));
+    }
+    assert_eq!(seen.len(), 4, "two SYNs to each server: {seen:?}");
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[2], seen[3]);
+    assert_ne!(seen[0], seen[2]);
+    assert_eq!(sp.stats.server_retries, 1);
+    // The second server stays silent too: the client is reset, everything is freed.
+    hw.now += 5;
+    sp.poll(&mut hw);
+    assert_eq!(sp.stats.server_retries, 2);
+    assert_eq!(sp.stats.setup_failed, 1);
+    assert_eq!(sp.slots_in_use(), 0);
+    assert!(hw.table.is_empty());
+}
