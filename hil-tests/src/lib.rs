@@ -15,6 +15,13 @@ use std::time::Duration;
 pub mod net;
 pub mod splice_rig;
 
+/// Boot timeout on the simulated card (wall clock). The card top simulates at 0.1-0.3 M
+/// cycles/s, slower still when tests run side by side, so the driver's defaults (made for a
+/// real card) are raised here.
+pub const SIM_BOOT_TIMEOUT: Duration = Duration::from_secs(120);
+/// Mailbox answer timeout on the simulated card (wall clock); see [`SIM_BOOT_TIMEOUT`].
+pub const SIM_MAILBOX_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Where `cargo xtask build` puts the firmware ELF, relative to the repository root.
 pub const FIRMWARE_ELF: &str = "target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw";
 
@@ -51,7 +58,8 @@ pub fn open_sim(cfg: SimConfig) -> Result<Card> {
 pub fn boot_sim(cfg: SimConfig) -> Result<(Card, LoadReport)> {
     let img = FirmwareImage::parse(&firmware_bytes()?)?;
     let mut card = open_sim(cfg)?;
-    let report = card.load_firmware(&img, |_, _| {})?;
+    let report = card.load_firmware_with_timeout(&img, SIM_BOOT_TIMEOUT, |_, _| {})?;
+    card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT);
     Ok((card, report))
 }
 
@@ -134,6 +142,7 @@ pub fn open_shared(cfg: SimConfig) -> Result<(Card, SharedSim)> {
 pub fn boot_shared(cfg: SimConfig) -> Result<(Card, SharedSim, LoadReport)> {
     let img = FirmwareImage::parse(&firmware_bytes()?)?;
     let (mut card, sim) = open_shared(cfg)?;
-    let report = card.load_firmware(&img, |_, _| {})?;
+    let report = card.load_firmware_with_timeout(&img, SIM_BOOT_TIMEOUT, |_, _| {})?;
+    card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT);
     Ok((card, sim, report))
 }

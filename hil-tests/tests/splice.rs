@@ -7,7 +7,6 @@ use splicenic_driver::{
     Card, FirmwareImage, FlowStats, Health, RealServer, SetupTimers, TcpTimeoutState, Watchdog,
 };
 use splicenic_fw_logic::mailbox::cmd;
-use splicenic_hil::firmware_bytes;
 use splicenic_hil::net::{
     body_for, first_isn, get_request, post_request, seed_for_isn, sha256_hex, Direction, Net,
     Segment,
@@ -15,6 +14,7 @@ use splicenic_hil::net::{
 use splicenic_hil::splice_rig::{
     configure_flow_manager, rig, rig_with, Opts, Rig, BUDGET, CLIENT_IP, SERVERS, SERVICE,
 };
+use splicenic_hil::{firmware_bytes, SIM_BOOT_TIMEOUT};
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -340,7 +340,7 @@ fn hung_firmware_is_restarted_while_spliced_flows_keep_flowing() {
             rig.net.fetch(keep).bytes_received() > received,
             "no bytes moved during the hang ({received} before it)"
         );
-        rig.card.restart_firmware(&image)?;
+        rig.card.restart_firmware(&image, SIM_BOOT_TIMEOUT)?;
         configure_flow_manager(&mut rig.card, false)?;
         rig.net.wait_responses(keep, 2, BUDGET)?;
         let r = &rig.net.fetch(keep).responses()[1];

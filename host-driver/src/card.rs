@@ -324,6 +324,8 @@ pub struct Card {
     pub(crate) info: CardInfo,
     /// Last mailbox tag used (`None` until the first request).
     pub(crate) tag: Option<u32>,
+    /// Wall-clock time the firmware has to answer a typed mailbox command.
+    pub(crate) mailbox_timeout: std::time::Duration,
 }
 
 impl fmt::Debug for Card {
@@ -415,7 +417,15 @@ impl Card {
             bar,
             info,
             tag: None,
+            mailbox_timeout: crate::mailbox::DEFAULT_TIMEOUT,
         })
+    }
+
+    /// Sets the wall-clock time the firmware has to answer the typed mailbox commands
+    /// (default [`crate::mailbox::DEFAULT_TIMEOUT`]). A simulated card runs far slower than
+    /// a real one, so rigs that drive it raise this.
+    pub fn set_mailbox_timeout(&mut self, timeout: std::time::Duration) {
+        self.mailbox_timeout = timeout;
     }
 
     /// What the card reported when it was opened.

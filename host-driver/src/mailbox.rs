@@ -185,7 +185,7 @@ impl Card {
         args: &[u32],
         min_len: usize,
     ) -> Result<Vec<u32>, DriverError> {
-        let (code, data) = self.call(command, args, DEFAULT_TIMEOUT)?;
+        let (code, data) = self.call(command, args, self.mailbox_timeout)?;
         if code != status::OK {
             return Err(DriverError::MailboxStatus {
                 cmd: cmd_name(command),

@@ -89,9 +89,14 @@ impl Watchdog {
 
 impl Card {
     /// Restarts the firmware: core reset, image reloaded and verified, core released, READY
-    /// awaited. The data path keeps forwarding meanwhile (see the module documentation).
-    pub fn restart_firmware(&mut self, image: &FirmwareImage) -> Result<LoadReport, DriverError> {
-        self.load_firmware(image, |_, _| {})
+    /// awaited for at most `boot_timeout`. The data path keeps forwarding meanwhile (see the
+    /// module documentation).
+    pub fn restart_firmware(
+        &mut self,
+        image: &FirmwareImage,
+        boot_timeout: Duration,
+    ) -> Result<LoadReport, DriverError> {
+        self.load_firmware_with_timeout(image, boot_timeout, |_, _| {})
     }
 }
 
