@@ -174,51 +174,48 @@ wire s_fire = s_axis_tvalid && en;
 assign s_axis_tready = en;
 
 // ---------------------------------------------------------------------------------------
-// Stage 0: header capture of the frame being received.
+// Stage 0: header capture of the frame being received. Data registers of every stage below
+// are loaded only with a valid beat or header (the stage's valid bit), through functions
+// evaluated under that enable; nothing reads them otherwise.
 reg [BCW-1:0]  beat_reg = {BCW{1'b0}};
 reg [15:0]     len_reg = 16'd0;
 reg            err_reg = 1'b0;
 reg [HB*8-1:0] cap_reg;
-wire [HB*8-1:0] cap_next;
 
-genvar gi;
-generate
-    for (gi = 0; gi < HB; gi = gi + 1) begin : g_cap
-        localparam integer BII = gi / KEEP_WIDTH;
-        localparam [BCW-1:0] BI = BII[BCW-1:0];
-        localparam LI = gi % KEEP_WIDTH;
-        assign cap_next[gi*8 +: 8] = (beat_reg == BI) ?
-            (s_axis_tkeep[LI] ? s_axis_tdata[LI*8 +: 8] : 8'd0) :
-            ((beat_reg == {BCW{1'b0}}) ? 8'd0 : cap_reg[gi*8 +: 8]);
-    end
-endgenerate
-
-wire [7:0]  beat_bytes = s_axis_tlast ? popcount(s_axis_tkeep) : KEEP_WIDTH[7:0];
-wire [16:0] len_sum = {1'b0, len_reg} + {9'd0, beat_bytes};
-wire [15:0] len_next = len_sum[16] ? 16'hffff : len_sum[15:0];
-wire        err_next = err_reg || s_axis_tuser;
-
-always @(posedge clk) begin
-    if (s_fire) begin
-        cap_reg <= cap_next;
-        if (s_axis_tlast) begin
-            beat_reg <= {BCW{1'b0}};
-            len_reg <= 16'd0;
-            err_reg <= 1'b0;
-        end else begin
-            if (beat_reg != BEATS_HB[BCW-1:0]) begin
-                beat_reg <= beat_reg + 1'b1;
-            end
-            len_reg <= len_next;
-            err_reg <= err_next;
+// The captured header bytes with a beat taken: its bytes (zero past tkeep) at its position,
+// the bytes before as captured (cleared by a frame's first beat), nothing past HB.
+// verilator lint_off UNUSEDSIGNAL
+function [HB*8-1:0] capture(input [HB*8-1:0] cap, input [BCW-1:0] beat,
+                            input [DATA_WIDTH-1:0] d, input [KEEP_WIDTH-1:0] kp);
+    reg [BEATS_HB*DATA_WIDTH-1:0] c;
+    reg [DATA_WIDTH-1:0]          md;
+    integer                       i;
+    begin
+        for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
+            md[i*8 +: 8] = kp[i] ? d[i*8 +: 8] : 8'd0;
         end
+        c = (beat == {BCW{1'b0}}) ? {BEATS_HB*DATA_WIDTH{1'b0}} :
+                                    {{(BEATS_HB*DATA_WIDTH-HB*8){1'b0}}, cap};
+        for (i = 0; i < BEATS_HB; i = i + 1) begin
+            if (beat == i[BCW-1:0]) begin
+                c[i*DATA_WIDTH +: DATA_WIDTH] = md;
+            end
+        end
+        capture = c[HB*8-1:0];
     end
-    if (rst) begin
-        beat_reg <= {BCW{1'b0}};
-        len_reg <= 16'd0;
-        err_reg <= 1'b0;
+endfunction
+// verilator lint_on UNUSEDSIGNAL
+
+// frame length with a beat taken (saturating)
+function [15:0] len_add(input [15:0] len, input last, input [KEEP_WIDTH-1:0] kp);
+    reg [16:0] sum;
+    begin
+        sum = {1'b0, len} + {9'd0, last ? popcount(kp) : KEEP_WIDTH[7:0]};
+        len_add = sum[16] ? 16'hffff : sum[15:0];
     end
-end
+endfunction
+
+// (stage 0 is updated in the pipeline's always block below, after stage 1 has read it)
 
 // ---------------------------------------------------------------------------------------
 // Frame beat pipeline p1 -> p2 -> p3 (= m_axis), header pipeline s1 -> s2 -> hdr, in step.
@@ -235,37 +232,43 @@ reg [15:0]           s1_len_reg;
 reg                  s1_err_reg;
 
 // Stage 1 -> 2: tag detection, IPv4 header select, checksum partial sums, TCP header select.
-function [7:0] cbyte;
-    input [HB*8-1:0] c;
-    input integer i;
+// Returns {vlan, eth (96), tci (16), type (16), ip20 (160), psum (6 x 19), tcp60 (480)}.
+localparam S2_W = 1 + 96 + 16 + 16 + 160 + 6*19 + 480;
+
+// verilator lint_off UNUSEDSIGNAL
+function [S2_W-1:0] stage2(input [HB*8-1:0] c);
+    reg          vlan;
+    reg [479:0]  ip60;
+    reg [3:0]    ihl;
+    reg [3:0]    ihl_eff;
+    // l4 offset = l3 + 4*ihl = 2 + 4*m, m = ihl + (vlan ? 4 : 3); shift in 32-bit steps.
+    reg [4:0]    m;
+    // Only the low 60 bytes of the shifted capture are used.
+    reg [HB*8-17:0] cap_l4;
+    reg [6*19-1:0]  psum;
+    reg [15:0]      w;
+    integer         gi, k;
     begin
-        cbyte = c[i*8 +: 8];
+        vlan = {c[12*8 +: 8], c[13*8 +: 8]} == 16'h8100;
+        ip60 = vlan ? c[18*8 +: 480] : c[14*8 +: 480];
+        ihl = ip60[3:0];
+        ihl_eff = (ihl < 4'd5) ? 4'd5 : ihl;
+        m = {1'b0, ihl_eff} + (vlan ? 5'd4 : 5'd3);
+        cap_l4 = c[HB*8-1:16] >> {m, 5'd0};
+        for (gi = 0; gi < 6; gi = gi + 1) begin
+            psum[gi*19 +: 19] = 19'd0;
+            for (k = 0; k < 5; k = k + 1) begin
+                w = ((gi*5 + k) < ihl*2) ?
+                    {ip60[(gi*10+2*k)*8 +: 8], ip60[(gi*10+2*k+1)*8 +: 8]} : 16'd0;
+                psum[gi*19 +: 19] = psum[gi*19 +: 19] + {3'd0, w};
+            end
+        end
+        stage2 = {vlan, c[95:0], c[14*8 +: 8], c[15*8 +: 8],
+                  vlan ? {c[16*8 +: 8], c[17*8 +: 8]} : {c[12*8 +: 8], c[13*8 +: 8]},
+                  ip60[159:0], psum, cap_l4[479:0]};
     end
 endfunction
-
-wire        s1_vlan = {cbyte(s1_cap_reg, 12), cbyte(s1_cap_reg, 13)} == 16'h8100;
-wire [479:0] s1_ip60 = s1_vlan ? s1_cap_reg[18*8 +: 480] : s1_cap_reg[14*8 +: 480];
-wire [3:0]  s1_ihl = s1_ip60[3:0];
-wire [3:0]  s1_ihl_eff = (s1_ihl < 4'd5) ? 4'd5 : s1_ihl;
-// l4 offset = l3 + 4*ihl = 2 + 4*m, m = ihl + (vlan ? 4 : 3); shift in 32-bit steps.
-wire [4:0]  s1_m = {1'b0, s1_ihl_eff} + (s1_vlan ? 5'd4 : 5'd3);
-// Only the low 60 bytes of the shifted capture are used.
-// verilator lint_off UNUSEDSIGNAL
-wire [HB*8-17:0] s1_cap_l4 = s1_cap_reg[HB*8-1:16] >> {s1_m, 5'd0};
 // verilator lint_on UNUSEDSIGNAL
-wire [479:0] s1_tcp60 = s1_cap_l4[479:0];
-
-wire [6*19-1:0] s1_psum;
-generate
-    for (gi = 0; gi < 6; gi = gi + 1) begin : g_psum
-        wire [15:0] w0 = ((gi*5 + 0) < s1_ihl*2) ? {s1_ip60[(gi*10+0)*8 +: 8], s1_ip60[(gi*10+1)*8 +: 8]} : 16'd0;
-        wire [15:0] w1 = ((gi*5 + 1) < s1_ihl*2) ? {s1_ip60[(gi*10+2)*8 +: 8], s1_ip60[(gi*10+3)*8 +: 8]} : 16'd0;
-        wire [15:0] w2 = ((gi*5 + 2) < s1_ihl*2) ? {s1_ip60[(gi*10+4)*8 +: 8], s1_ip60[(gi*10+5)*8 +: 8]} : 16'd0;
-        wire [15:0] w3 = ((gi*5 + 3) < s1_ihl*2) ? {s1_ip60[(gi*10+6)*8 +: 8], s1_ip60[(gi*10+7)*8 +: 8]} : 16'd0;
-        wire [15:0] w4 = ((gi*5 + 4) < s1_ihl*2) ? {s1_ip60[(gi*10+8)*8 +: 8], s1_ip60[(gi*10+9)*8 +: 8]} : 16'd0;
-        assign s1_psum[gi*19 +: 19] = {3'd0, w0} + {3'd0, w1} + {3'd0, w2} + {3'd0, w3} + {3'd0, w4};
-    end
-endgenerate
 
 // Stage 2 registers.
 reg          s2_valid_reg = 1'b0;
@@ -275,105 +278,116 @@ reg [15:0]   s2_tci_reg;
 reg [15:0]   s2_type_reg;
 reg [159:0]  s2_ip20_reg;
 reg [6*19-1:0] s2_psum_reg;
+// (bits 97..99, the reserved bits of TCP header byte 12, are not used)
+// verilator lint_off UNUSEDSIGNAL
 reg [479:0]  s2_tcp60_reg;
+// verilator lint_on UNUSEDSIGNAL
 reg [15:0]   s2_len_reg;
 reg          s2_err_reg;
 
 // Stage 2 -> 3: fields and verdict.
-function [7:0] b20;
-    input [159:0] v;
-    input integer i;
-    begin
-        b20 = v[i*8 +: 8];
-    end
-endfunction
-
-function [7:0] b60;
-    input [479:0] v;
-    input integer i;
-    begin
-        b60 = v[i*8 +: 8];
-    end
-endfunction
-
 wire [3:0]  f_ver = s2_ip20_reg[7:4];
 wire [3:0]  f_ihl = s2_ip20_reg[3:0];
-wire [7:0]  f_tos = b20(s2_ip20_reg, 1);
-wire [15:0] f_tot = {b20(s2_ip20_reg, 2), b20(s2_ip20_reg, 3)};
-wire [15:0] f_id = {b20(s2_ip20_reg, 4), b20(s2_ip20_reg, 5)};
-wire [15:0] f_ff = {b20(s2_ip20_reg, 6), b20(s2_ip20_reg, 7)};
-wire [7:0]  f_ttl = b20(s2_ip20_reg, 8);
-wire [7:0]  f_proto = b20(s2_ip20_reg, 9);
-wire [15:0] f_ipcs = {b20(s2_ip20_reg, 10), b20(s2_ip20_reg, 11)};
-wire [31:0] f_src = {b20(s2_ip20_reg, 12), b20(s2_ip20_reg, 13), b20(s2_ip20_reg, 14), b20(s2_ip20_reg, 15)};
-wire [31:0] f_dst = {b20(s2_ip20_reg, 16), b20(s2_ip20_reg, 17), b20(s2_ip20_reg, 18), b20(s2_ip20_reg, 19)};
+wire [7:0]  f_tos = s2_ip20_reg[1*8 +: 8];
+wire [15:0] f_tot = {s2_ip20_reg[2*8 +: 8], s2_ip20_reg[3*8 +: 8]};
+wire [15:0] f_id = {s2_ip20_reg[4*8 +: 8], s2_ip20_reg[5*8 +: 8]};
+wire [15:0] f_ff = {s2_ip20_reg[6*8 +: 8], s2_ip20_reg[7*8 +: 8]};
+wire [7:0]  f_ttl = s2_ip20_reg[8*8 +: 8];
+wire [7:0]  f_proto = s2_ip20_reg[9*8 +: 8];
+wire [15:0] f_ipcs = {s2_ip20_reg[10*8 +: 8], s2_ip20_reg[11*8 +: 8]};
+wire [31:0] f_src = {s2_ip20_reg[12*8 +: 8], s2_ip20_reg[13*8 +: 8], s2_ip20_reg[14*8 +: 8],
+                     s2_ip20_reg[15*8 +: 8]};
+wire [31:0] f_dst = {s2_ip20_reg[16*8 +: 8], s2_ip20_reg[17*8 +: 8], s2_ip20_reg[18*8 +: 8],
+                     s2_ip20_reg[19*8 +: 8]};
 
-wire [21:0] f_sum = {3'd0, s2_psum_reg[0*19 +: 19]} + {3'd0, s2_psum_reg[1*19 +: 19]} +
-                    {3'd0, s2_psum_reg[2*19 +: 19]} + {3'd0, s2_psum_reg[3*19 +: 19]} +
-                    {3'd0, s2_psum_reg[4*19 +: 19]} + {3'd0, s2_psum_reg[5*19 +: 19]};
-wire [16:0] f_fold1 = {1'b0, f_sum[15:0]} + {11'd0, f_sum[21:16]};
-wire [15:0] f_fold2 = f_fold1[15:0] + {15'd0, f_fold1[16]};
-wire        f_csum_ok = f_fold2 == 16'hffff;
-
-wire [15:0] t_sport = {b60(s2_tcp60_reg, 0), b60(s2_tcp60_reg, 1)};
-wire [15:0] t_dport = {b60(s2_tcp60_reg, 2), b60(s2_tcp60_reg, 3)};
-wire [31:0] t_seq = {b60(s2_tcp60_reg, 4), b60(s2_tcp60_reg, 5), b60(s2_tcp60_reg, 6), b60(s2_tcp60_reg, 7)};
-wire [31:0] t_ack = {b60(s2_tcp60_reg, 8), b60(s2_tcp60_reg, 9), b60(s2_tcp60_reg, 10), b60(s2_tcp60_reg, 11)};
+wire [15:0] t_sport = {s2_tcp60_reg[0*8 +: 8], s2_tcp60_reg[1*8 +: 8]};
+wire [15:0] t_dport = {s2_tcp60_reg[2*8 +: 8], s2_tcp60_reg[3*8 +: 8]};
+wire [31:0] t_seq = {s2_tcp60_reg[4*8 +: 8], s2_tcp60_reg[5*8 +: 8], s2_tcp60_reg[6*8 +: 8],
+                     s2_tcp60_reg[7*8 +: 8]};
+wire [31:0] t_ack = {s2_tcp60_reg[8*8 +: 8], s2_tcp60_reg[9*8 +: 8], s2_tcp60_reg[10*8 +: 8],
+                     s2_tcp60_reg[11*8 +: 8]};
 wire [3:0]  t_doff = s2_tcp60_reg[12*8+4 +: 4];
-wire [8:0]  t_flags = {s2_tcp60_reg[12*8], b60(s2_tcp60_reg, 13)};
-wire [15:0] t_win = {b60(s2_tcp60_reg, 14), b60(s2_tcp60_reg, 15)};
-wire [15:0] t_csum = {b60(s2_tcp60_reg, 16), b60(s2_tcp60_reg, 17)};
-wire [15:0] t_urg = {b60(s2_tcp60_reg, 18), b60(s2_tcp60_reg, 19)};
-wire [5:0]  t_opt_len = (t_doff < 4'd5) ? 6'd0 : {t_doff - 4'd5, 2'b00};
-wire [319:0] t_opt_raw = s2_tcp60_reg[479:160];
-wire [319:0] t_opt;
-generate
-    for (gi = 0; gi < 40; gi = gi + 1) begin : g_opt
-        assign t_opt[gi*8 +: 8] = (gi < t_opt_len) ? t_opt_raw[gi*8 +: 8] : 8'd0;
-    end
-endgenerate
+wire [8:0]  t_flags = {s2_tcp60_reg[12*8], s2_tcp60_reg[13*8 +: 8]};
+wire [15:0] t_win = {s2_tcp60_reg[14*8 +: 8], s2_tcp60_reg[15*8 +: 8]};
+wire [15:0] t_csum = {s2_tcp60_reg[16*8 +: 8], s2_tcp60_reg[17*8 +: 8]};
+wire [15:0] t_urg = {s2_tcp60_reg[18*8 +: 8], s2_tcp60_reg[19*8 +: 8]};
 
 wire [7:0]  l3_off = s2_vlan_reg ? 8'd18 : 8'd14;
 wire [7:0]  ihl4 = {2'b00, f_ihl, 2'b00};
 wire [7:0]  doff4 = {2'b00, t_doff, 2'b00};
-wire [7:0]  l4_off = l3_off + ihl4;
-wire [7:0]  pay_off = l4_off + doff4;
-wire [16:0] len17 = {1'b0, s2_len_reg};
-wire [16:0] ip_pay = {1'b0, f_tot} - {9'd0, ihl4};   // valid when tot >= ihl4
-wire [15:0] tcp_pay = ip_pay[15:0] - {8'd0, doff4};
 
-wire c_trunc_eth = (s2_len_reg < 16'd14) || (s2_vlan_reg && s2_len_reg < 16'd18);
-wire c_not_ipv4 = s2_type_reg != 16'h0800;
-wire c_trunc_ip20 = len17 < {9'd0, l3_off} + 17'd20;
-wire c_ver = f_ver != 4'd4;
-wire c_ihl = f_ihl < 4'd5;
-wire c_trunc_ip = len17 < {9'd0, l3_off} + {9'd0, ihl4};
-wire c_ip_len = (f_tot < {8'd0, ihl4}) || (len17 < {9'd0, l3_off} + {1'b0, f_tot});
-wire c_csum = !f_csum_ok;
-wire c_opts = f_ihl > 4'd5;
-wire c_frag = f_ff[13] || (f_ff[12:0] != 13'd0);
-wire c_not_tcp = f_proto != 8'd6;
-wire c_tcp_trunc = ip_pay < 17'd20;
-wire c_doff = (t_doff < 4'd5) || ({9'd0, doff4} > ip_pay);
+// option area length in bytes (0 for data offset < 5), and its bytes (zero at and past it)
+function [5:0] opt_len(input [3:0] doff);
+    opt_len = (doff < 4'd5) ? 6'd0 : {doff - 4'd5, 2'b00};
+endfunction
 
-reg [3:0] reason;
-always @* begin
-    if (s2_err_reg) reason = R_MAC_ERR;
-    else if (c_trunc_eth) reason = R_TRUNC_ETH;
-    else if (c_not_ipv4) reason = R_OTHER_L3;
-    else if (c_trunc_ip20) reason = R_TRUNC_IP;
-    else if (c_ver) reason = R_IP_VERSION;
-    else if (c_ihl) reason = R_IP_IHL;
-    else if (c_trunc_ip) reason = R_TRUNC_IP;
-    else if (c_ip_len) reason = R_IP_LEN;
-    else if (c_csum) reason = R_IP_CSUM;
-    else if (c_opts) reason = R_IP_OPTIONS;
-    else if (c_frag) reason = R_IP_FRAG;
-    else if (c_not_tcp) reason = R_OTHER_L4;
-    else if (c_tcp_trunc) reason = R_TCP_TRUNC;
-    else if (c_doff) reason = R_TCP_DOFF;
-    else reason = R_OK;
-end
+function [319:0] opt_bytes(input [319:0] raw, input [5:0] len);
+    integer i;
+    begin
+        for (i = 0; i < 40; i = i + 1) begin
+            opt_bytes[i*8 +: 8] = (i < len) ? raw[i*8 +: 8] : 8'd0;
+        end
+    end
+endfunction
+
+// The verdict (reason code) of the header in stage 2.
+// verilator lint_off UNUSEDSIGNAL
+function [3:0] reason_of(input err, input [15:0] len, input vlan, input [15:0] etype,
+                         input [159:0] ip20, input [6*19-1:0] psum, input [3:0] doff);
+    reg [3:0]  ver, ihl;
+    reg [15:0] tot, ff;
+    reg [7:0]  proto, l3, ih4, d4;
+    reg [21:0] sum;
+    reg [16:0] fold1;
+    reg [15:0] fold2;
+    reg [16:0] len17, ip_pay;
+    integer    i;
+    begin
+        ver = ip20[7:4];
+        ihl = ip20[3:0];
+        tot = {ip20[2*8 +: 8], ip20[3*8 +: 8]};
+        ff = {ip20[6*8 +: 8], ip20[7*8 +: 8]};
+        proto = ip20[9*8 +: 8];
+        l3 = vlan ? 8'd18 : 8'd14;
+        ih4 = {2'b00, ihl, 2'b00};
+        d4 = {2'b00, doff, 2'b00};
+        sum = 22'd0;
+        for (i = 0; i < 6; i = i + 1) begin
+            sum = sum + {3'd0, psum[i*19 +: 19]};
+        end
+        fold1 = {1'b0, sum[15:0]} + {11'd0, sum[21:16]};
+        fold2 = fold1[15:0] + {15'd0, fold1[16]};
+        len17 = {1'b0, len};
+        ip_pay = {1'b0, tot} - {9'd0, ih4};   // valid when tot >= ih4
+        if (err) reason_of = R_MAC_ERR;
+        else if ((len < 16'd14) || (vlan && len < 16'd18)) reason_of = R_TRUNC_ETH;
+        else if (etype != 16'h0800) reason_of = R_OTHER_L3;
+        else if (len17 < {9'd0, l3} + 17'd20) reason_of = R_TRUNC_IP;
+        else if (ver != 4'd4) reason_of = R_IP_VERSION;
+        else if (ihl < 4'd5) reason_of = R_IP_IHL;
+        else if (len17 < {9'd0, l3} + {9'd0, ih4}) reason_of = R_TRUNC_IP;
+        else if ((tot < {8'd0, ih4}) || (len17 < {9'd0, l3} + {1'b0, tot})) reason_of = R_IP_LEN;
+        else if (fold2 != 16'hffff) reason_of = R_IP_CSUM;
+        else if (ihl > 4'd5) reason_of = R_IP_OPTIONS;
+        else if (ff[13] || (ff[12:0] != 13'd0)) reason_of = R_IP_FRAG;
+        else if (proto != 8'd6) reason_of = R_OTHER_L4;
+        else if (ip_pay < 17'd20) reason_of = R_TCP_TRUNC;
+        else if ((doff < 4'd5) || ({9'd0, d4} > ip_pay)) reason_of = R_TCP_DOFF;
+        else reason_of = R_OK;
+    end
+endfunction
+// verilator lint_on UNUSEDSIGNAL
+
+// TCP payload length (ip_length - ihl*4 - data_offset*4)
+// verilator lint_off UNUSEDSIGNAL
+function [15:0] tcp_pay(input [15:0] tot, input [7:0] ih4, input [7:0] d4);
+    reg [16:0] ip_pay;
+    begin
+        ip_pay = {1'b0, tot} - {9'd0, ih4};
+        tcp_pay = ip_pay[15:0] - {8'd0, d4};
+    end
+endfunction
+// verilator lint_on UNUSEDSIGNAL
 
 // Output header registers.
 reg [3:0]   h_reason_reg = 4'd0;
@@ -397,73 +411,85 @@ reg [15:0]  stat_reg = 16'd0;
 always @(posedge clk) begin
     if (en) begin
         // frame beats
-        p1_data_reg <= s_axis_tdata;
-        p1_keep_reg <= s_axis_tkeep;
-        p1_last_reg <= s_axis_tlast;
         p1_valid_reg <= s_axis_tvalid;
-        p2_data_reg <= p1_data_reg;
-        p2_keep_reg <= p1_keep_reg;
-        p2_last_reg <= p1_last_reg;
+        if (s_axis_tvalid) begin
+            p1_data_reg <= s_axis_tdata;
+            p1_keep_reg <= s_axis_tkeep;
+            p1_last_reg <= s_axis_tlast;
+        end
         p2_valid_reg <= p1_valid_reg;
-        p3_data_reg <= p2_data_reg;
-        p3_keep_reg <= p2_keep_reg;
-        p3_last_reg <= p2_last_reg;
-        p3_user_reg <= p2_last_reg && (reason != R_OK);
+        if (p1_valid_reg) begin
+            p2_data_reg <= p1_data_reg;
+            p2_keep_reg <= p1_keep_reg;
+            p2_last_reg <= p1_last_reg;
+        end
         p3_valid_reg <= p2_valid_reg;
+        if (p2_valid_reg) begin
+            p3_data_reg <= p2_data_reg;
+            p3_keep_reg <= p2_keep_reg;
+            p3_last_reg <= p2_last_reg;
+            // a valid last beat in p2 has its header in s2
+            p3_user_reg <= p2_last_reg &&
+                           (reason_of(s2_err_reg, s2_len_reg, s2_vlan_reg, s2_type_reg,
+                                      s2_ip20_reg, s2_psum_reg, t_doff) != R_OK);
+        end
 
         // stage 1
         s1_valid_reg <= s_axis_tvalid && s_axis_tlast;
-        s1_cap_reg <= cap_next;
-        s1_len_reg <= len_next;
-        s1_err_reg <= err_next;
+        if (s_axis_tvalid && s_axis_tlast) begin
+            s1_cap_reg <= capture(cap_reg, beat_reg, s_axis_tdata, s_axis_tkeep);
+            s1_len_reg <= len_add(len_reg, 1'b1, s_axis_tkeep);
+            s1_err_reg <= err_reg || s_axis_tuser;
+        end
 
         // stage 2
         s2_valid_reg <= s1_valid_reg;
-        s2_vlan_reg <= s1_vlan;
-        s2_eth_reg <= s1_cap_reg[95:0];
-        s2_tci_reg <= {cbyte(s1_cap_reg, 14), cbyte(s1_cap_reg, 15)};
-        s2_type_reg <= s1_vlan ? {cbyte(s1_cap_reg, 16), cbyte(s1_cap_reg, 17)} :
-                                 {cbyte(s1_cap_reg, 12), cbyte(s1_cap_reg, 13)};
-        s2_ip20_reg <= s1_ip60[159:0];
-        s2_psum_reg <= s1_psum;
-        s2_tcp60_reg <= s1_tcp60;
-        s2_len_reg <= s1_len_reg;
-        s2_err_reg <= s1_err_reg;
+        if (s1_valid_reg) begin
+            {s2_vlan_reg, s2_eth_reg, s2_tci_reg, s2_type_reg, s2_ip20_reg, s2_psum_reg,
+             s2_tcp60_reg} <= stage2(s1_cap_reg);
+            s2_len_reg <= s1_len_reg;
+            s2_err_reg <= s1_err_reg;
+        end
 
         // stage 3: header output
         hdr_valid_reg <= s2_valid_reg;
-        h_reason_reg <= reason;
-        h_vlan_reg <= s2_vlan_reg;
-        h_eth_reg <= s2_eth_reg;
-        h_tci_reg <= s2_vlan_reg ? s2_tci_reg : 16'd0;
-        h_type_reg <= s2_type_reg;
-        h_ver_reg <= f_ver;
-        h_ihl_reg <= f_ihl;
-        h_tos_reg <= f_tos;
-        h_tot_reg <= f_tot;
-        h_id_reg <= f_id;
-        h_ff_reg <= f_ff;
-        h_ttl_reg <= f_ttl;
-        h_proto_reg <= f_proto;
-        h_ipcs_reg <= f_ipcs;
-        h_src_reg <= f_src;
-        h_dst_reg <= f_dst;
-        h_sport_reg <= t_sport;
-        h_dport_reg <= t_dport;
-        h_seq_reg <= t_seq;
-        h_ack_reg <= t_ack;
-        h_doff_reg <= t_doff;
-        h_flags_reg <= t_flags;
-        h_win_reg <= t_win;
-        h_tcs_reg <= t_csum;
-        h_urg_reg <= t_urg;
-        h_opt_len_reg <= t_opt_len;
-        h_opt_reg <= t_opt;
-        h_l3_reg <= l3_off;
-        h_l4_reg <= l4_off;
-        h_pay_off_reg <= pay_off;
-        h_pay_len_reg <= (reason == R_OK) ? tcp_pay : 16'd0;
-        h_len_reg <= s2_len_reg;
+        if (s2_valid_reg) begin
+            h_reason_reg <= reason_of(s2_err_reg, s2_len_reg, s2_vlan_reg, s2_type_reg,
+                                      s2_ip20_reg, s2_psum_reg, t_doff);
+            h_vlan_reg <= s2_vlan_reg;
+            h_eth_reg <= s2_eth_reg;
+            h_tci_reg <= s2_vlan_reg ? s2_tci_reg : 16'd0;
+            h_type_reg <= s2_type_reg;
+            h_ver_reg <= f_ver;
+            h_ihl_reg <= f_ihl;
+            h_tos_reg <= f_tos;
+            h_tot_reg <= f_tot;
+            h_id_reg <= f_id;
+            h_ff_reg <= f_ff;
+            h_ttl_reg <= f_ttl;
+            h_proto_reg <= f_proto;
+            h_ipcs_reg <= f_ipcs;
+            h_src_reg <= f_src;
+            h_dst_reg <= f_dst;
+            h_sport_reg <= t_sport;
+            h_dport_reg <= t_dport;
+            h_seq_reg <= t_seq;
+            h_ack_reg <= t_ack;
+            h_doff_reg <= t_doff;
+            h_flags_reg <= t_flags;
+            h_win_reg <= t_win;
+            h_tcs_reg <= t_csum;
+            h_urg_reg <= t_urg;
+            h_opt_len_reg <= opt_len(t_doff);
+            h_opt_reg <= opt_bytes(s2_tcp60_reg[479:160], opt_len(t_doff));
+            h_l3_reg <= l3_off;
+            h_l4_reg <= l3_off + ihl4;
+            h_pay_off_reg <= l3_off + ihl4 + doff4;
+            h_pay_len_reg <= (reason_of(s2_err_reg, s2_len_reg, s2_vlan_reg, s2_type_reg,
+                                        s2_ip20_reg, s2_psum_reg, t_doff) == R_OK) ?
+                             tcp_pay(f_tot, ihl4, doff4) : 16'd0;
+            h_len_reg <= s2_len_reg;
+        end
     end else begin
         if (m_axis_tready) begin
             p3_valid_reg <= 1'b0;
@@ -478,7 +504,26 @@ always @(posedge clk) begin
         stat_reg[h_reason_reg] <= 1'b1;
     end
 
+    // stage 0: header capture
+    if (s_fire) begin
+        cap_reg <= capture(cap_reg, beat_reg, s_axis_tdata, s_axis_tkeep);
+        if (s_axis_tlast) begin
+            beat_reg <= {BCW{1'b0}};
+            len_reg <= 16'd0;
+            err_reg <= 1'b0;
+        end else begin
+            if (beat_reg != BEATS_HB[BCW-1:0]) begin
+                beat_reg <= beat_reg + 1'b1;
+            end
+            len_reg <= len_add(len_reg, 1'b0, s_axis_tkeep);
+            err_reg <= err_reg || s_axis_tuser;
+        end
+    end
+
     if (rst) begin
+        beat_reg <= {BCW{1'b0}};
+        len_reg <= 16'd0;
+        err_reg <= 1'b0;
         p1_valid_reg <= 1'b0;
         p2_valid_reg <= 1'b0;
         p3_valid_reg <= 1'b0;

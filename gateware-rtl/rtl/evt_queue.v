@@ -78,19 +78,22 @@ reg [PRODUCERS-1:0]           hold_valid_reg = {PRODUCERS{1'b0}};
 reg [PRODUCERS*EVT_WIDTH-1:0] hold_data_reg = {PRODUCERS*EVT_WIDTH{1'b0}};
 reg [SRC_BITS-1:0]            last_reg = {SRC_BITS{1'b0}};
 
-// Round robin pick: first valid holding register after last_reg
+// Round robin pick: first valid holding register after last_reg (none while all are empty)
 reg                grant_valid;
 reg [SRC_BITS-1:0] grant;
 integer i, j;
 always @* begin
     grant_valid = 1'b0;
     grant = {SRC_BITS{1'b0}};
-    for (i = PRODUCERS; i >= 1; i = i - 1) begin
-        j = {{(32-SRC_BITS){1'b0}}, last_reg};
-        j = (j + i) % PRODUCERS;
-        if (hold_valid_reg[j]) begin
-            grant_valid = 1'b1;
-            grant = j[SRC_BITS-1:0];
+    j = 0;
+    if (hold_valid_reg != {PRODUCERS{1'b0}}) begin
+        for (i = PRODUCERS; i >= 1; i = i - 1) begin
+            j = {{(32-SRC_BITS){1'b0}}, last_reg};
+            j = (j + i) % PRODUCERS;
+            if (hold_valid_reg[j]) begin
+                grant_valid = 1'b1;
+                grant = j[SRC_BITS-1:0];
+            end
         end
     end
 end

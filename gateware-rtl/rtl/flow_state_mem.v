@@ -125,7 +125,10 @@ always @(posedge clk) begin
     if (rd_valid) begin
         st_a_rdata_reg <= st_mem[rd_slot];
     end
-    rd_fwd_data_reg <= cmd_wdata_static;
+    // (the forwarded entry is loaded only for a read: it is selected only then)
+    if (rd_valid) begin
+        rd_fwd_data_reg <= cmd_wdata_static;
+    end
     rd_fwd_reg <= rd_valid && st_we && rd_slot == cmd_slot;
     rd_valid_reg <= rd_valid;
     if (rst) begin
@@ -178,32 +181,50 @@ assign rsp_rdata_dyn = rsp_dyn_reg;
 wire                 r_valid = cmd_fire || upd_valid;
 wire [SLOT_BITS-1:0] r_slot = cmd_fire ? cmd_slot : upd_slot;
 
-// Stage C: current entry (with forwarding) and the updated entry
-wire [DYN_WIDTH-1:0] c_cur = (last_valid_reg && last_slot_reg == c_slot_reg) ?
-                             last_data_reg : dy_rdata_reg;
-wire [31:0] cur_pkts_c2s = c_cur[63:32];
-wire [31:0] cur_pkts_s2c = c_cur[95:64];
-wire [47:0] cur_bytes_c2s = c_cur[143:96];
-wire [47:0] cur_bytes_s2c = c_cur[191:144];
-wire [47:0] add_bytes = {{(48-BYTES_WIDTH){1'b0}}, c_bytes_reg};
+// Stage C: current entry (with forwarding) and the updated entry. Stage C and the forwarding
+// registers are loaded only for an access (c_valid_reg, c_we): nothing reads them otherwise.
+function [DYN_WIDTH-1:0] dyn_cur(input last_valid, input [SLOT_BITS-1:0] last_slot,
+                                 input [DYN_WIDTH-1:0] last_data, input [SLOT_BITS-1:0] slot,
+                                 input [DYN_WIDTH-1:0] rdata);
+    dyn_cur = (last_valid && last_slot == slot) ? last_data : rdata;
+endfunction
 
-wire [DYN_WIDTH-1:0] c_upd = {
-    c_dir_reg ? cur_bytes_s2c + add_bytes : cur_bytes_s2c,
-    c_dir_reg ? cur_bytes_c2s : cur_bytes_c2s + add_bytes,
-    c_dir_reg ? cur_pkts_s2c + 32'd1 : cur_pkts_s2c,
-    c_dir_reg ? cur_pkts_c2s : cur_pkts_c2s + 32'd1,
-    c_time_reg
-};
+// the entry after the access: the command's data, or the counters updated (the old time
+// stamp, bits 31:0, is replaced)
+// verilator lint_off UNUSEDSIGNAL
+function [DYN_WIDTH-1:0] dyn_new(input cmd, input [DYN_WIDTH-1:0] wdata,
+                                 input [DYN_WIDTH-1:0] cur, input dir,
+                                 input [BYTES_WIDTH-1:0] bytes, input [31:0] t);
+    reg [31:0] cur_pkts_c2s, cur_pkts_s2c;
+    reg [47:0] cur_bytes_c2s, cur_bytes_s2c, add_bytes;
+    begin
+        cur_pkts_c2s = cur[63:32];
+        cur_pkts_s2c = cur[95:64];
+        cur_bytes_c2s = cur[143:96];
+        cur_bytes_s2c = cur[191:144];
+        add_bytes = {{(48-BYTES_WIDTH){1'b0}}, bytes};
+        dyn_new = cmd ? wdata : {
+            dir ? cur_bytes_s2c + add_bytes : cur_bytes_s2c,
+            dir ? cur_bytes_c2s : cur_bytes_c2s + add_bytes,
+            dir ? cur_pkts_s2c + 32'd1 : cur_pkts_s2c,
+            dir ? cur_pkts_c2s : cur_pkts_c2s + 32'd1,
+            t
+        };
+    end
+endfunction
+// verilator lint_on UNUSEDSIGNAL
 
-wire                 c_we = c_valid_reg && (!c_cmd_reg || c_op_reg == OP_WRITE);
-wire [DYN_WIDTH-1:0] c_new = c_cmd_reg ? c_wdata_reg : c_upd;
+wire c_we = c_valid_reg && (!c_cmd_reg || c_op_reg == OP_WRITE);
 
 always @(posedge clk) begin
     if (r_valid) begin
         dy_rdata_reg <= dy_mem[r_slot];
     end
     if (c_we) begin
-        dy_mem[c_slot_reg] <= c_new;
+        dy_mem[c_slot_reg] <= dyn_new(c_cmd_reg, c_wdata_reg,
+                                      dyn_cur(last_valid_reg, last_slot_reg, last_data_reg,
+                                              c_slot_reg, dy_rdata_reg),
+                                      c_dir_reg, c_bytes_reg, c_time_reg);
     end
 end
 
@@ -211,17 +232,15 @@ always @(posedge clk) begin
     rsp_valid_reg <= 1'b0;
 
     c_valid_reg <= r_valid;
-    c_cmd_reg <= cmd_fire;
-    c_op_reg <= cmd_op;
-    c_slot_reg <= r_slot;
-    c_dir_reg <= upd_dir;
-    c_bytes_reg <= upd_bytes;
-    c_time_reg <= upd_time;
-    c_wdata_reg <= cmd_wdata_dyn;
-
-    last_valid_reg <= c_we;
-    last_slot_reg <= c_slot_reg;
-    last_data_reg <= c_new;
+    if (r_valid) begin
+        c_cmd_reg <= cmd_fire;
+        c_op_reg <= cmd_op;
+        c_slot_reg <= r_slot;
+        c_dir_reg <= upd_dir;
+        c_bytes_reg <= upd_bytes;
+        c_time_reg <= upd_time;
+        c_wdata_reg <= cmd_wdata_dyn;
+    end
 
     if (cmd_fire) begin
         cmd_busy_reg <= 1'b1;
@@ -230,7 +249,17 @@ always @(posedge clk) begin
         cmd_busy_reg <= 1'b0;
         rsp_valid_reg <= 1'b1;
         rsp_static_reg <= st_b_rdata_reg;
-        rsp_dyn_reg <= c_cur;
+        rsp_dyn_reg <= dyn_cur(last_valid_reg, last_slot_reg, last_data_reg, c_slot_reg,
+                               dy_rdata_reg);
+    end
+
+    last_valid_reg <= c_we;
+    if (c_we) begin
+        last_slot_reg <= c_slot_reg;
+        last_data_reg <= dyn_new(c_cmd_reg, c_wdata_reg,
+                                 dyn_cur(last_valid_reg, last_slot_reg, last_data_reg,
+                                         c_slot_reg, dy_rdata_reg),
+                                 c_dir_reg, c_bytes_reg, c_time_reg);
     end
 
     if (rst) begin

@@ -143,18 +143,29 @@ initial begin
     end
 end
 
-// Toeplitz hash, reduced to the bucket index bits.
-function [BUCKET_BITS-1:0] bucket_of(input [KEY_WIDTH-1:0] k);
-    integer i;
-    reg [31:0] h;
+// Toeplitz hash, reduced to the bucket index bits: h = XOR of HASH_KEY[319-i -: 32] over the
+// set key bits k[KEY_WIDTH-1-i]. As a matrix: bucket bit j is the parity of the key bits
+// selected by column j (k[KEY_WIDTH-1-i] selected when HASH_KEY[288-i+j] is set).
+function [BUCKET_BITS*KEY_WIDTH-1:0] hash_matrix(input integer cols);
+    integer i, j;
     begin
-        h = 32'd0;
-        for (i = 0; i < KEY_WIDTH; i = i + 1) begin
-            if (k[KEY_WIDTH-1-i]) begin
-                h = h ^ HASH_KEY[319-i -: 32];
+        hash_matrix = {BUCKET_BITS*KEY_WIDTH{1'b0}};
+        for (j = 0; j < cols; j = j + 1) begin
+            for (i = 0; i < KEY_WIDTH; i = i + 1) begin
+                hash_matrix[j*KEY_WIDTH + KEY_WIDTH-1-i] = HASH_KEY[288-i+j];
             end
         end
-        bucket_of = h[BUCKET_BITS-1:0];
+    end
+endfunction
+
+localparam [BUCKET_BITS*KEY_WIDTH-1:0] HASH_M = hash_matrix(BUCKET_BITS);
+
+function [BUCKET_BITS-1:0] bucket_of(input [KEY_WIDTH-1:0] k);
+    integer j;
+    begin
+        for (j = 0; j < BUCKET_BITS; j = j + 1) begin
+            bucket_of[j] = ^(k & HASH_M[j*KEY_WIDTH +: KEY_WIDTH]);
+        end
     end
 endfunction
 
@@ -259,7 +270,11 @@ always @(posedge clk) begin
 
         s2_valid_reg <= s1_valid_reg;
         s2_key_reg <= s1_key_reg;
-        s2_bucket_reg <= bucket_of(s1_key_reg);
+        // s2_bucket_reg is always bucket_of(s2_key_reg) (loaded together, both zero at
+        // start): the hash is evaluated only for a key that differs from the last one
+        if (s1_key_reg != s2_key_reg) begin
+            s2_bucket_reg <= bucket_of(s1_key_reg);
+        end
 
         s3_valid_reg <= s2_valid_reg;
         s3_key_reg <= s2_key_reg;
@@ -330,37 +345,43 @@ assign stat_exists = stat_exists_reg;
 assign stat_bucket_full = stat_bucket_full_reg;
 assign stat_not_found = stat_not_found_reg;
 
-// Bucket scan of the port B read data: matching way and lowest free way.
-reg                   scan_match;
-reg [WAY_BITS-1:0]    scan_match_way;
-reg [VALUE_WIDTH-1:0] scan_match_value;
-reg                   scan_match_dir;
-reg                   scan_free;
-reg [WAY_BITS-1:0]    scan_free_way;
-reg [ENTRY_WIDTH-1:0] scan_entry;
-integer ci;
+// Bucket scan of the port B read data: matching way and lowest free way. Returns
+// {match, match way, match value, match dir, free, free way}.
+localparam SCAN_W = 1 + WAY_BITS + VALUE_WIDTH + 1 + 1 + WAY_BITS;
 
-always @* begin
-    scan_match = 1'b0;
-    scan_match_way = {WAY_BITS{1'b0}};
-    scan_match_value = {VALUE_WIDTH{1'b0}};
-    scan_match_dir = 1'b0;
-    scan_free = 1'b0;
-    scan_free_way = {WAY_BITS{1'b0}};
-    for (ci = WAYS - 1; ci >= 0; ci = ci - 1) begin
-        scan_entry = ram_b_rdata[ci*ENTRY_WIDTH +: ENTRY_WIDTH];
-        if (scan_entry[VALID_BIT] && scan_entry[KEY_WIDTH-1:0] == key_reg) begin
-            scan_match = 1'b1;
-            scan_match_way = ci[WAY_BITS-1:0];
-            scan_match_value = scan_entry[KEY_WIDTH +: VALUE_WIDTH];
-            scan_match_dir = scan_entry[DIR_BIT];
+function [SCAN_W-1:0] bucket_scan(input [WAYS*ENTRY_WIDTH-1:0] rdata, input [KEY_WIDTH-1:0] key);
+    reg                   scan_match;
+    reg [WAY_BITS-1:0]    scan_match_way;
+    reg [VALUE_WIDTH-1:0] scan_match_value;
+    reg                   scan_match_dir;
+    reg                   scan_free;
+    reg [WAY_BITS-1:0]    scan_free_way;
+    reg [ENTRY_WIDTH-1:0] scan_entry;
+    integer               ci;
+    begin
+        scan_match = 1'b0;
+        scan_match_way = {WAY_BITS{1'b0}};
+        scan_match_value = {VALUE_WIDTH{1'b0}};
+        scan_match_dir = 1'b0;
+        scan_free = 1'b0;
+        scan_free_way = {WAY_BITS{1'b0}};
+        for (ci = WAYS - 1; ci >= 0; ci = ci - 1) begin
+            scan_entry = rdata[ci*ENTRY_WIDTH +: ENTRY_WIDTH];
+            if (scan_entry[VALID_BIT] && scan_entry[KEY_WIDTH-1:0] == key) begin
+                scan_match = 1'b1;
+                scan_match_way = ci[WAY_BITS-1:0];
+                scan_match_value = scan_entry[KEY_WIDTH +: VALUE_WIDTH];
+                scan_match_dir = scan_entry[DIR_BIT];
+            end
+            if (!scan_entry[VALID_BIT]) begin
+                scan_free = 1'b1;
+                scan_free_way = ci[WAY_BITS-1:0];
+            end
         end
-        if (!scan_entry[VALID_BIT]) begin
-            scan_free = 1'b1;
-            scan_free_way = ci[WAY_BITS-1:0];
-        end
+        bucket_scan = {scan_match, scan_match_way, scan_match_value, scan_match_dir, scan_free,
+                       scan_free_way};
     end
-end
+endfunction
 
 // Port B control (combinational from the state)
 always @* begin
@@ -420,12 +441,8 @@ always @(posedge clk) begin
             state_reg <= S_CMP;
         end
         S_CMP: begin
-            match_reg <= scan_match;
-            match_way_reg <= scan_match_way;
-            match_value_reg <= scan_match_value;
-            match_dir_reg <= scan_match_dir;
-            free_reg <= scan_free;
-            free_way_reg <= scan_free_way;
+            {match_reg, match_way_reg, match_value_reg, match_dir_reg, free_reg, free_way_reg} <=
+                bucket_scan(ram_b_rdata, key_reg);
             state_reg <= S_EXEC;
         end
         S_EXEC: begin

@@ -274,62 +274,77 @@ l7_rule_bank #(
     .rd_host(rd_host)
 );
 
-// per-lane compare of the rule read last cycle against the job
-wire [LANES-1:0] lane_match;
-genvar l;
-generate
-    for (l = 0; l < LANES; l = l + 1) begin : g_cmp
-        // ctrl word: [29:28] path kind, [27:26] host kind, [24:16] host len, [8:0] path len
-        wire [1:0]  pkind = rd_ctrl[l*32+28 +: 2];
-        wire [1:0]  hkind = rd_ctrl[l*32+26 +: 2];
-        wire [8:0]  hlen = rd_ctrl[l*32+16 +: 9];
-        wire [8:0]  plen = rd_ctrl[l*32 +: 9];
-        wire [PB-1:0] ppat = rd_path[l*PB +: PB];
-        wire [PB-1:0] hpat = rd_host[l*PB +: PB];
-        reg p_bytes_ok, h_bytes_ok;
-        integer k;
-        always @* begin
-            p_bytes_ok = 1'b1;
-            h_bytes_ok = 1'b1;
-            for (k = 0; k < PAT_MAX; k = k + 1) begin
-                if (k < plen && job_path[k*8 +: 8] != ppat[k*8 +: 8]) p_bytes_ok = 1'b0;
-                if (k < hlen && job_host[k*8 +: 8] != hpat[k*8 +: 8]) h_bytes_ok = 1'b0;
+// per-lane compare of the rule read last cycle against the job (evaluated only for a read
+// row, p1_valid_reg: the compare registers are not read otherwise). ctrl bits 31:30, 25,
+// 15:9 are reserved.
+/* verilator lint_off UNUSEDSIGNAL */
+function lane_ok(input [31:0] ctrl, input [PB-1:0] ppat, input [PB-1:0] hpat,
+                 input [PB-1:0] jpath, input [15:0] jplen, input [PB-1:0] jhost,
+                 input [15:0] jhlen, input host_found);
+    // ctrl word: [29:28] path kind, [27:26] host kind, [24:16] host len, [8:0] path len
+    reg [1:0] pkind, hkind;
+    reg [8:0] hlen, plen;
+    reg       p_bytes_ok, h_bytes_ok, plen_ok, hlen_ok, path_ok, host_ok;
+    integer   k;
+    begin
+        pkind = ctrl[28 +: 2];
+        hkind = ctrl[26 +: 2];
+        hlen = ctrl[16 +: 9];
+        plen = ctrl[0 +: 9];
+        p_bytes_ok = 1'b1;
+        h_bytes_ok = 1'b1;
+        for (k = 0; k < PAT_MAX; k = k + 1) begin
+            if (k < plen && jpath[k*8 +: 8] != ppat[k*8 +: 8]) p_bytes_ok = 1'b0;
+            if (k < hlen && jhost[k*8 +: 8] != hpat[k*8 +: 8]) h_bytes_ok = 1'b0;
+        end
+        plen_ok = plen <= PAT_MAX;
+        hlen_ok = hlen <= PAT_MAX;
+        path_ok = (pkind == 2'd0) ||
+                  (pkind == 2'd1 && plen_ok && jplen == {7'd0, plen} && p_bytes_ok) ||
+                  (pkind == 2'd2 && plen_ok && jplen >= {7'd0, plen} && p_bytes_ok);
+        host_ok = (hkind == 2'd0) ||
+                  (hkind == 2'd1 && host_found && hlen_ok && jhlen == {7'd0, hlen} && h_bytes_ok) ||
+                  (hkind == 2'd2 && host_found && hlen_ok && jhlen > {7'd0, hlen} && h_bytes_ok);
+        lane_ok = path_ok && host_ok;
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+// lane reduction of the compare registers: lower priority value wins, ties to the lower
+// lane (= lower index). Returns {found, priority, rule id, pool}.
+function [1+16+16+POOL_WIDTH-1:0] lane_best(input [LANES-1:0] match,
+                                            input [LANES*16-1:0] prio,
+                                            input [LANES*16-1:0] rid,
+                                            input [LANES*POOL_WIDTH-1:0] pool);
+    reg                  c_found;
+    reg [15:0]           c_prio, c_rid;
+    reg [POOL_WIDTH-1:0] c_pool;
+    integer              j;
+    begin
+        c_found = 1'b0;
+        c_prio = 16'd0;
+        c_rid = 16'd0;
+        c_pool = {POOL_WIDTH{1'b0}};
+        for (j = 0; j < LANES; j = j + 1) begin
+            if (match[j] && (!c_found || prio[j*16 +: 16] < c_prio)) begin
+                c_found = 1'b1;
+                c_prio = prio[j*16 +: 16];
+                c_rid = rid[j*16 +: 16];
+                c_pool = pool[j*POOL_WIDTH +: POOL_WIDTH];
             end
         end
-        wire plen_ok = plen <= PAT_MAX;
-        wire hlen_ok = hlen <= PAT_MAX;
-        wire path_ok = (pkind == 2'd0) ||
-                       (pkind == 2'd1 && plen_ok && job_path_len == {7'd0, plen} && p_bytes_ok) ||
-                       (pkind == 2'd2 && plen_ok && job_path_len >= {7'd0, plen} && p_bytes_ok);
-        wire host_found = job_flags[4];
-        wire host_ok = (hkind == 2'd0) ||
-                       (hkind == 2'd1 && host_found && hlen_ok &&
-                        job_host_len == {7'd0, hlen} && h_bytes_ok) ||
-                       (hkind == 2'd2 && host_found && hlen_ok &&
-                        job_host_len > {7'd0, hlen} && h_bytes_ok);
-        assign lane_match[l] = rd_valid[l] && path_ok && host_ok;
+        lane_best = {c_found, c_prio, c_rid, c_pool};
     end
-endgenerate
+endfunction
 
-// lane reduction: lower priority value wins, ties to the lower lane (= lower index)
-reg                  c_found;
-reg [15:0]           c_prio, c_rid;
-reg [POOL_WIDTH-1:0] c_pool;
+// the reduction finds a lane better than the best so far
+/* verilator lint_off UNUSEDSIGNAL */
+function best_take(input [1+16+16+POOL_WIDTH-1:0] c, input found, input [15:0] prio);
+    best_take = c[32+POOL_WIDTH] && (!found || c[16+POOL_WIDTH +: 16] < prio);
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
 integer j;
-always @* begin
-    c_found = 1'b0;
-    c_prio = 16'd0;
-    c_rid = 16'd0;
-    c_pool = {POOL_WIDTH{1'b0}};
-    for (j = 0; j < LANES; j = j + 1) begin
-        if (p2_match_reg[j] && (!c_found || p2_prio_reg[j*16 +: 16] < c_prio)) begin
-            c_found = 1'b1;
-            c_prio = p2_prio_reg[j*16 +: 16];
-            c_rid = p2_rid_reg[j*16 +: 16];
-            c_pool = p2_pool_reg[j*POOL_WIDTH +: POOL_WIDTH];
-        end
-    end
-end
 
 // result register
 reg                  res_valid_reg = 1'b0;
@@ -361,17 +376,23 @@ always @(posedge clk) begin
     p1_last_reg <= issue && step_reg == LAST_ROW;
     p2_valid_reg <= p1_valid_reg;
     p2_last_reg <= p1_valid_reg && p1_last_reg;
-    p2_match_reg <= lane_match;
-    for (j = 0; j < LANES; j = j + 1) begin
-        p2_prio_reg[j*16 +: 16] <= rd_meta[j*32 +: 16];
-        p2_rid_reg[j*16 +: 16] <= rd_meta[j*32+16 +: 16];
+    if (p1_valid_reg) begin
+        for (j = 0; j < LANES; j = j + 1) begin
+            p2_match_reg[j] <= rd_valid[j] &&
+                               lane_ok(rd_ctrl[j*32 +: 32], rd_path[j*PB +: PB],
+                                       rd_host[j*PB +: PB], job_path, job_path_len, job_host,
+                                       job_host_len, job_flags[4]);
+            p2_prio_reg[j*16 +: 16] <= rd_meta[j*32 +: 16];
+            p2_rid_reg[j*16 +: 16] <= rd_meta[j*32+16 +: 16];
+        end
+        p2_pool_reg <= rd_pool;
     end
-    p2_pool_reg <= rd_pool;
-    if (p2_valid_reg && c_found && (!best_found_reg || c_prio < best_prio_reg)) begin
-        best_found_reg <= 1'b1;
-        best_prio_reg <= c_prio;
-        best_rid_reg <= c_rid;
-        best_pool_reg <= c_pool;
+    if (p2_valid_reg) begin
+        if (best_take(lane_best(p2_match_reg, p2_prio_reg, p2_rid_reg, p2_pool_reg),
+                      best_found_reg, best_prio_reg)) begin
+            {best_found_reg, best_prio_reg, best_rid_reg, best_pool_reg} <=
+                lane_best(p2_match_reg, p2_prio_reg, p2_rid_reg, p2_pool_reg);
+        end
     end
     if (p2_valid_reg && p2_last_reg) fin_reg <= 1'b1;
 

@@ -5,10 +5,12 @@
 
 /*
  * L7 rule storage: two banks of RULES rules, split into LANES lanes (rule r lives in lane
- * r % LANES, row r / LANES) so that LANES rules are read per cycle. Each lane holds one
- * 32-bit-wide memory per rule word (ctrl, meta, pool, PAT_MAX/4 path words, PAT_MAX/4
- * host words): single write port, registered read port (block RAM friendly). The rule
- * valid bits are flip-flops so that reset and "clear bank" empty the table.
+ * r % LANES, row r / LANES) so that LANES rules are read per cycle. Each lane holds a
+ * 32-bit-wide memory each for ctrl, meta and pool, and a PAT_MAX*8-bit-wide memory each for
+ * the path and the host pattern (the PAT_MAX/4 pattern words of a rule side by side, one
+ * write enable per 32-bit word): single write port, registered read port (block RAM
+ * friendly). The rule valid bits are flip-flops so that reset and "clear bank" empty the
+ * table.
  *
  * Write word map (wr_word), see l7_matcher for the field meanings:
  *   0x00            ctrl: [31] valid, [29:28] path kind, [27:26] host kind,
@@ -117,7 +119,31 @@ always @(posedge clk) begin
     end
 end
 
-genvar l, w;
+localparam PB = PAT_MAX * 8;
+localparam PBW = $clog2(PB);
+localparam [6:0] PAT_WORDS7 = PAT_WORDS[6:0];
+
+// pattern word writes: path word wr_word - 0x40, host word wr_word - 0x80 (below PAT_WORDS)
+wire wr_path = wr_word[7:6] == 2'b01 && {1'b0, wr_word[5:0]} < PAT_WORDS7;
+wire wr_host = wr_word[7:6] == 2'b10 && {1'b0, wr_word[5:0]} < PAT_WORDS7;
+// (the word's first bit, PBW bits: the bits above are zero for a word below PAT_WORDS)
+// verilator lint_off UNUSEDSIGNAL
+wire [10:0] wr_bit_w = {wr_word[5:0], 5'd0};
+// verilator lint_on UNUSEDSIGNAL
+wire [PBW-1:0] wr_bit = wr_bit_w[PBW-1:0];
+
+// read registers of all lanes (lane l in slice l)
+reg [LANES*32-1:0]         ctrl_rd_reg, meta_rd_reg;
+reg [LANES*POOL_WIDTH-1:0] pool_rd_reg;
+reg [LANES*PB-1:0]         path_rd_reg, host_rd_reg;
+
+assign rd_ctrl = ctrl_rd_reg;
+assign rd_meta = meta_rd_reg;
+assign rd_pool = pool_rd_reg;
+assign rd_path = path_rd_reg;
+assign rd_host = host_rd_reg;
+
+genvar l;
 generate
     for (l = 0; l < LANES; l = l + 1) begin : g_lane
         wire lane_wr = wr_en && (wr_lane == l);
@@ -125,37 +151,26 @@ generate
         reg [31:0] ctrl_mem [0:DEPTH-1];
         reg [31:0] meta_mem [0:DEPTH-1];
         reg [POOL_WIDTH-1:0] pool_mem [0:DEPTH-1];
-        reg [31:0] ctrl_rd_reg, meta_rd_reg;
-        reg [POOL_WIDTH-1:0] pool_rd_reg;
+        // the PAT_WORDS path (host) pattern words of a rule side by side, one write enable
+        // per 32-bit word
+        reg [PB-1:0] path_mem [0:DEPTH-1];
+        reg [PB-1:0] host_mem [0:DEPTH-1];
 
         always @(posedge clk) begin
-            if (lane_wr && wr_word == 8'h00) ctrl_mem[wr_addr] <= wr_data;
-            if (lane_wr && wr_word == 8'h01) meta_mem[wr_addr] <= wr_data;
-            if (lane_wr && wr_word == 8'h02) pool_mem[wr_addr] <= wr_data[POOL_WIDTH-1:0];
+            if (lane_wr) begin
+                if (wr_word == 8'h00) ctrl_mem[wr_addr] <= wr_data;
+                if (wr_word == 8'h01) meta_mem[wr_addr] <= wr_data;
+                if (wr_word == 8'h02) pool_mem[wr_addr] <= wr_data[POOL_WIDTH-1:0];
+                if (wr_path) path_mem[wr_addr][wr_bit +: 32] <= wr_data;
+                if (wr_host) host_mem[wr_addr][wr_bit +: 32] <= wr_data;
+            end
             if (rd_en) begin
-                ctrl_rd_reg <= ctrl_mem[rd_addr];
-                meta_rd_reg <= meta_mem[rd_addr];
-                pool_rd_reg <= pool_mem[rd_addr];
+                ctrl_rd_reg[l*32 +: 32] <= ctrl_mem[rd_addr];
+                meta_rd_reg[l*32 +: 32] <= meta_mem[rd_addr];
+                pool_rd_reg[l*POOL_WIDTH +: POOL_WIDTH] <= pool_mem[rd_addr];
+                path_rd_reg[l*PB +: PB] <= path_mem[rd_addr];
+                host_rd_reg[l*PB +: PB] <= host_mem[rd_addr];
             end
-        end
-        assign rd_ctrl[l*32 +: 32] = ctrl_rd_reg;
-        assign rd_meta[l*32 +: 32] = meta_rd_reg;
-        assign rd_pool[l*POOL_WIDTH +: POOL_WIDTH] = pool_rd_reg;
-
-        for (w = 0; w < PAT_WORDS; w = w + 1) begin : g_word
-            reg [31:0] path_mem [0:DEPTH-1];
-            reg [31:0] host_mem [0:DEPTH-1];
-            reg [31:0] path_rd_reg, host_rd_reg;
-            always @(posedge clk) begin
-                if (lane_wr && wr_word == 8'h40 + w) path_mem[wr_addr] <= wr_data;
-                if (lane_wr && wr_word == 8'h80 + w) host_mem[wr_addr] <= wr_data;
-                if (rd_en) begin
-                    path_rd_reg <= path_mem[rd_addr];
-                    host_rd_reg <= host_mem[rd_addr];
-                end
-            end
-            assign rd_path[(l*PAT_WORDS+w)*32 +: 32] = path_rd_reg;
-            assign rd_host[(l*PAT_WORDS+w)*32 +: 32] = host_rd_reg;
         end
     end
 endgenerate

@@ -159,6 +159,16 @@ always @(posedge clk) begin
 end
 
 // ------------------------------------------------------------------------------------
+// Read issue of the checksum pass and of the output (see below)
+localparam FIFO_DEPTH = 4;
+
+reg  [2:0]  fifo_cnt_reg = 3'd0;
+reg         s1_valid_reg = 1'b0;
+wire        c_issue = cidx_reg != prod_reg;
+wire        s_issue = strm_reg != cdone_reg &&
+                      ({1'b0, fifo_cnt_reg} + {3'd0, s1_valid_reg}) < FIFO_DEPTH;
+
+// ------------------------------------------------------------------------------------
 // Data RAM: LANES32 banks of 32-bit words, one write port, two read ports
 
 reg  [SLOT_BITS+BEAT_BITS-1:0] ca_addr, sa_addr;
@@ -170,12 +180,17 @@ generate
 for (l = 0; l < LANES32; l = l + 1) begin : lane
     reg [31:0] mem [0:SLOTS*BEATS-1];
     reg [31:0] c_reg = 32'd0, s_reg = 32'd0;
+    // (read ports: the data is used only for the beat read, one cycle later)
     always @(posedge clk) begin
         if (wr_valid && wr_word[LANE_BITS-1:0] == l) begin
             mem[wa_addr] <= wr_data;
         end
-        c_reg <= mem[ca_addr];
-        s_reg <= mem[sa_addr];
+        if (c_issue) begin
+            c_reg <= mem[ca_addr];
+        end
+        if (s_issue) begin
+            s_reg <= mem[sa_addr];
+        end
     end
     assign c_rd[l*32 +: 32] = c_reg;
     assign s_rd[l*32 +: 32] = s_reg;
@@ -188,7 +203,6 @@ endgenerate
 
 reg [BEAT_BITS-1:0] cbeat_reg = {BEAT_BITS{1'b0}};
 wire [SLOT_BITS-1:0] cslot = cidx_reg[SLOT_BITS-1:0];
-wire                 c_issue = cidx_reg != prod_reg;
 wire [15:0]          c_end = ({{(16-BEAT_BITS){1'b0}}, cbeat_reg} + 16'd1) << KEEP_BITS;
 wire                 c_last = c_end >= len_mem[cslot];
 
@@ -200,13 +214,14 @@ always @* begin
     ca_addr = {cslot, cbeat_reg};
 end
 
+// (the pass's stage registers are loaded only for a beat read: nothing reads them otherwise)
 always @(posedge clk) begin
     b_valid_reg <= c_issue;
-    b_first_reg <= cbeat_reg == {BEAT_BITS{1'b0}};
-    b_last_reg <= c_last;
-    b_slot_reg <= cslot;
-    b_base_reg <= {{(16-BEAT_BITS){1'b0}}, cbeat_reg} << KEEP_BITS;
     if (c_issue) begin
+        b_first_reg <= cbeat_reg == {BEAT_BITS{1'b0}};
+        b_last_reg <= c_last;
+        b_slot_reg <= cslot;
+        b_base_reg <= {{(16-BEAT_BITS){1'b0}}, cbeat_reg} << KEEP_BITS;
         if (c_last) begin
             cbeat_reg <= {BEAT_BITS{1'b0}};
             cidx_reg <= cidx_reg + 1'b1;
@@ -223,34 +238,34 @@ end
 
 // Stage B: masks. Byte j of a beat is at frame offset base + j; j even = high byte of an
 // even-aligned 16-bit word (KEEP_WIDTH is even), so sums are taken with even = high.
-wire [15:0] b_ipo = ipo_mem[b_slot_reg];
-wire [15:0] b_l4o = l4o_mem[b_slot_reg];
-wire [15:0] b_l4e = l4e_mem[b_slot_reg];
-wire        b_eip = eip_mem[b_slot_reg];
-wire        b_etcp = etcp_mem[b_slot_reg];
 
-reg [31:0] b_ip_sum, b_tcp_sum;
-reg [15:0] pos;
-reg [31:0] byte_val;
-integer j;
-always @* begin
-    b_ip_sum = 32'd0;
-    b_tcp_sum = 32'd0;
-    for (j = 0; j < KEEP_WIDTH; j = j + 1) begin
-        pos = b_base_reg + j[15:0];
-        byte_val = {24'd0, c_rd[j*8 +: 8]};
-        if (j % 2 == 0) begin
-            byte_val = byte_val << 8;
+// {IPv4 sum, TCP sum} of the checksum-covered bytes of a beat
+function [63:0] beat_sums(input [DATA_WIDTH-1:0] d, input [15:0] base, input [15:0] ipo,
+                          input [15:0] l4o, input [15:0] l4e, input eip, input etcp);
+    reg [31:0] ip_sum, tcp_sum;
+    reg [15:0] pos;
+    reg [31:0] byte_val;
+    integer    j;
+    begin
+        ip_sum = 32'd0;
+        tcp_sum = 32'd0;
+        for (j = 0; j < KEEP_WIDTH; j = j + 1) begin
+            pos = base + j[15:0];
+            byte_val = {24'd0, d[j*8 +: 8]};
+            if (j % 2 == 0) begin
+                byte_val = byte_val << 8;
+            end
+            if (eip && pos >= ipo && pos < l4o && pos != ipo + 16'd10 && pos != ipo + 16'd11) begin
+                ip_sum = ip_sum + byte_val;
+            end
+            if (etcp && ((pos >= l4o && pos < l4e && pos != l4o + 16'd16 && pos != l4o + 16'd17) ||
+                         (pos >= ipo + 16'd12 && pos < ipo + 16'd20) || pos == ipo + 16'd9)) begin
+                tcp_sum = tcp_sum + byte_val;
+            end
         end
-        if (b_eip && pos >= b_ipo && pos < b_l4o && pos != b_ipo + 16'd10 && pos != b_ipo + 16'd11) begin
-            b_ip_sum = b_ip_sum + byte_val;
-        end
-        if (b_etcp && ((pos >= b_l4o && pos < b_l4e && pos != b_l4o + 16'd16 && pos != b_l4o + 16'd17) ||
-                       (pos >= b_ipo + 16'd12 && pos < b_ipo + 16'd20) || pos == b_ipo + 16'd9)) begin
-            b_tcp_sum = b_tcp_sum + byte_val;
-        end
+        beat_sums = {ip_sum, tcp_sum};
     end
-end
+endfunction
 
 reg                 cc_valid_reg = 1'b0, cc_first_reg = 1'b0, cc_last_reg = 1'b0;
 reg [SLOT_BITS-1:0] cc_slot_reg = {SLOT_BITS{1'b0}};
@@ -265,16 +280,21 @@ wire [31:0] tcp_tot = (cc_first_reg ? 32'd0 : acc_tcp_reg) + cc_tcp_reg;
 
 always @(posedge clk) begin
     cc_valid_reg <= b_valid_reg;
-    cc_first_reg <= b_first_reg;
-    cc_last_reg <= b_last_reg;
-    cc_slot_reg <= b_slot_reg;
-    cc_ip_reg <= b_ip_sum;
-    cc_tcp_reg <= b_tcp_sum;
+    if (b_valid_reg) begin
+        cc_first_reg <= b_first_reg;
+        cc_last_reg <= b_last_reg;
+        cc_slot_reg <= b_slot_reg;
+        {cc_ip_reg, cc_tcp_reg} <= beat_sums(c_rd, b_base_reg, ipo_mem[b_slot_reg],
+                                             l4o_mem[b_slot_reg], l4e_mem[b_slot_reg],
+                                             eip_mem[b_slot_reg], etcp_mem[b_slot_reg]);
+    end
     d_valid_reg <= cc_valid_reg && cc_last_reg;
-    d_slot_reg <= cc_slot_reg;
-    d_ip_reg <= ip_tot;
-    d_tcp_reg <= tcp_tot;
     if (cc_valid_reg) begin
+        if (cc_last_reg) begin
+            d_slot_reg <= cc_slot_reg;
+            d_ip_reg <= ip_tot;
+            d_tcp_reg <= tcp_tot;
+        end
         acc_ip_reg <= ip_tot;
         acc_tcp_reg <= tcp_tot;
     end
@@ -285,21 +305,30 @@ always @(posedge clk) begin
 end
 
 // Stage D: fold to 16 bits, swap to the header's alignment if ip_off is odd, finalise.
-wire        d_odd = ipo_mem[d_slot_reg][0];
-wire [15:0] d_tcp_len = l4e_mem[d_slot_reg] - l4o_mem[d_slot_reg];
-wire [16:0] ip_f1 = {1'b0, d_ip_reg[15:0]} + {1'b0, d_ip_reg[31:16]};
-wire [15:0] ip_f2 = ip_f1[15:0] + {15'd0, ip_f1[16]};
-wire [15:0] ip_rel = d_odd ? {ip_f2[7:0], ip_f2[15:8]} : ip_f2;
-wire [16:0] tcp_f1 = {1'b0, d_tcp_reg[15:0]} + {1'b0, d_tcp_reg[31:16]};
-wire [15:0] tcp_f2 = tcp_f1[15:0] + {15'd0, tcp_f1[16]};
-wire [15:0] tcp_rel = d_odd ? {tcp_f2[7:0], tcp_f2[15:8]} : tcp_f2;
-wire [16:0] tcp_f3 = {1'b0, tcp_rel} + {1'b0, d_tcp_len};
-wire [15:0] tcp_f4 = tcp_f3[15:0] + {15'd0, tcp_f3[16]};
+function [15:0] fold_rel(input [31:0] sum, input odd);
+    reg [16:0] f1;
+    reg [15:0] f2;
+    begin
+        f1 = {1'b0, sum[15:0]} + {1'b0, sum[31:16]};
+        f2 = f1[15:0] + {15'd0, f1[16]};
+        fold_rel = odd ? {f2[7:0], f2[15:8]} : f2;
+    end
+endfunction
+
+// the TCP checksum field: the segment length (pseudo-header) added
+function [15:0] tcp_final(input [15:0] rel, input [15:0] tcp_len);
+    reg [16:0] f3;
+    begin
+        f3 = {1'b0, rel} + {1'b0, tcp_len};
+        tcp_final = ~(f3[15:0] + {15'd0, f3[16]});
+    end
+endfunction
 
 always @(posedge clk) begin
     if (d_valid_reg) begin
-        csip_mem[d_slot_reg] <= ~ip_rel;
-        cstcp_mem[d_slot_reg] <= ~tcp_f4;
+        csip_mem[d_slot_reg] <= ~fold_rel(d_ip_reg, ipo_mem[d_slot_reg][0]);
+        cstcp_mem[d_slot_reg] <= tcp_final(fold_rel(d_tcp_reg, ipo_mem[d_slot_reg][0]),
+                                           l4e_mem[d_slot_reg] - l4o_mem[d_slot_reg]);
         cdone_reg <= cdone_reg + 1'b1;
     end
     if (rst) begin
@@ -311,14 +340,12 @@ end
 // Output: S0 issues beat reads of frames whose checksums are done; S1 inserts the
 // checksums and pushes into a 4-entry output FIFO.
 
-localparam FIFO_DEPTH = 4;
-
 reg [BEAT_BITS-1:0]  sbeat_reg = {BEAT_BITS{1'b0}};
 wire [SLOT_BITS-1:0] sslot = strm_reg[SLOT_BITS-1:0];
 wire [15:0]          s_end = ({{(16-BEAT_BITS){1'b0}}, sbeat_reg} + 16'd1) << KEEP_BITS;
 wire                 s_last = s_end >= len_mem[sslot];
 
-reg                  s1_valid_reg = 1'b0, s1_last_reg = 1'b0;
+reg                  s1_last_reg = 1'b0;
 reg [SLOT_BITS-1:0]  s1_slot_reg = {SLOT_BITS{1'b0}};
 reg [15:0]           s1_base_reg = 16'd0;
 
@@ -326,49 +353,53 @@ reg [DATA_WIDTH-1:0] fifo_data [0:FIFO_DEPTH-1];
 reg [KEEP_WIDTH-1:0] fifo_keep [0:FIFO_DEPTH-1];
 reg                  fifo_last [0:FIFO_DEPTH-1];
 reg [1:0]            fifo_wr_reg = 2'd0, fifo_rd_reg = 2'd0;
-reg [2:0]            fifo_cnt_reg = 3'd0;
 reg                  done_reg = 1'b0;
 
-wire s_issue = strm_reg != cdone_reg &&
-               ({1'b0, fifo_cnt_reg} + {3'd0, s1_valid_reg}) < FIFO_DEPTH;
 
 always @* begin
     sa_addr = {sslot, sbeat_reg};
 end
 
-wire [15:0] s1_len = len_mem[s1_slot_reg];
-wire [15:0] s1_ipo = ipo_mem[s1_slot_reg];
-wire [15:0] s1_l4o = l4o_mem[s1_slot_reg];
-wire        s1_eip = eip_mem[s1_slot_reg];
-wire        s1_etcp = etcp_mem[s1_slot_reg];
-wire [15:0] s1_csip = csip_mem[s1_slot_reg];
-wire [15:0] s1_cstcp = cstcp_mem[s1_slot_reg];
 
-reg [DATA_WIDTH-1:0] s1_out;
-reg [KEEP_WIDTH-1:0] s1_keep;
-reg [15:0]           spos;
-integer n;
-always @* begin
-    s1_out = s_rd;
-    for (n = 0; n < KEEP_WIDTH; n = n + 1) begin
-        spos = s1_base_reg + n[15:0];
-        s1_keep[n] = spos < s1_len;
-        if (s1_eip && spos == s1_ipo + 16'd10) s1_out[n*8 +: 8] = s1_csip[15:8];
-        if (s1_eip && spos == s1_ipo + 16'd11) s1_out[n*8 +: 8] = s1_csip[7:0];
-        if (s1_etcp && spos == s1_l4o + 16'd16) s1_out[n*8 +: 8] = s1_cstcp[15:8];
-        if (s1_etcp && spos == s1_l4o + 16'd17) s1_out[n*8 +: 8] = s1_cstcp[7:0];
+// the beat read for the output, checksums inserted
+function [DATA_WIDTH-1:0] out_data(input [DATA_WIDTH-1:0] d, input [15:0] base,
+                                   input [15:0] ipo, input [15:0] l4o, input eip, input etcp,
+                                   input [15:0] csip, input [15:0] cstcp);
+    reg [15:0] spos;
+    integer    n;
+    begin
+        out_data = d;
+        for (n = 0; n < KEEP_WIDTH; n = n + 1) begin
+            spos = base + n[15:0];
+            if (eip && spos == ipo + 16'd10) out_data[n*8 +: 8] = csip[15:8];
+            if (eip && spos == ipo + 16'd11) out_data[n*8 +: 8] = csip[7:0];
+            if (etcp && spos == l4o + 16'd16) out_data[n*8 +: 8] = cstcp[15:8];
+            if (etcp && spos == l4o + 16'd17) out_data[n*8 +: 8] = cstcp[7:0];
+        end
     end
-end
+endfunction
+
+// its tkeep: the bytes below the frame length
+function [KEEP_WIDTH-1:0] out_keep(input [15:0] base, input [15:0] len);
+    reg [15:0] spos;
+    integer    n;
+    begin
+        for (n = 0; n < KEEP_WIDTH; n = n + 1) begin
+            spos = base + n[15:0];
+            out_keep[n] = spos < len;
+        end
+    end
+endfunction
 
 wire fifo_pop = m_axis_tvalid && m_axis_tready;
 
 always @(posedge clk) begin
     done_reg <= fifo_pop && fifo_last[fifo_rd_reg];
     s1_valid_reg <= s_issue;
-    s1_last_reg <= s_last;
-    s1_slot_reg <= sslot;
-    s1_base_reg <= {{(16-BEAT_BITS){1'b0}}, sbeat_reg} << KEEP_BITS;
     if (s_issue) begin
+        s1_last_reg <= s_last;
+        s1_slot_reg <= sslot;
+        s1_base_reg <= {{(16-BEAT_BITS){1'b0}}, sbeat_reg} << KEEP_BITS;
         if (s_last) begin
             sbeat_reg <= {BEAT_BITS{1'b0}};
             strm_reg <= strm_reg + 1'b1;
@@ -377,8 +408,11 @@ always @(posedge clk) begin
         end
     end
     if (s1_valid_reg) begin
-        fifo_data[fifo_wr_reg] <= s1_out;
-        fifo_keep[fifo_wr_reg] <= s1_keep;
+        fifo_data[fifo_wr_reg] <= out_data(s_rd, s1_base_reg, ipo_mem[s1_slot_reg],
+                                           l4o_mem[s1_slot_reg], eip_mem[s1_slot_reg],
+                                           etcp_mem[s1_slot_reg], csip_mem[s1_slot_reg],
+                                           cstcp_mem[s1_slot_reg]);
+        fifo_keep[fifo_wr_reg] <= out_keep(s1_base_reg, len_mem[s1_slot_reg]);
         fifo_last[fifo_wr_reg] <= s1_last_reg;
         fifo_wr_reg <= fifo_wr_reg + 1'b1;
     end

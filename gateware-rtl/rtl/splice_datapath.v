@@ -427,11 +427,13 @@ reg              d1_valid_reg = 1'b0;
 reg              d1_port_reg = 1'b0;
 reg [HDR_W-1:0]  d1_hdr_reg = {HDR_W{1'b0}};
 
+// The data registers of the decision pipeline (S1..S7) are loaded only with a valid header:
+// nothing reads them otherwise (the flow lookup result for a header is used only with it).
 always @(posedge clk) begin
     d1_valid_reg <= s0_valid;
-    d1_port_reg <= s0_port;
-    d1_hdr_reg <= s0_hdr;
     if (s0_valid) begin
+        d1_port_reg <= s0_port;
+        d1_hdr_reg <= s0_hdr;
         s0_last_reg <= s0_port;
     end
     if (rst) begin
@@ -511,10 +513,16 @@ initial begin
 end
 
 always @(posedge clk) begin
-    dl_reg[0] <= {d1_lookup, cls_index, cls_kind, cls_why, cls_class, d1_port_reg,
-                  d1_valid_reg && cls_valid, d1_hdr_reg};
+    dl_reg[0][HDR_W] <= d1_valid_reg && cls_valid;
+    if (d1_valid_reg && cls_valid) begin
+        dl_reg[0] <= {d1_lookup, cls_index, cls_kind, cls_why, cls_class, d1_port_reg, 1'b1,
+                      d1_hdr_reg};
+    end
     for (di = 1; di < 4; di = di + 1) begin
-        dl_reg[di] <= dl_reg[di-1];
+        dl_reg[di][HDR_W] <= dl_reg[di-1][HDR_W];
+        if (dl_reg[di-1][HDR_W]) begin
+            dl_reg[di] <= dl_reg[di-1];
+        end
     end
     if (rst) begin
         for (di = 0; di < 4; di = di + 1) begin
@@ -578,10 +586,13 @@ reg           d6_dir_reg = 1'b0;
 reg [15:0]    d6_slot_reg = 16'd0;
 
 always @(posedge clk) begin
-    d6_reg <= d5;
-    d6_hit_reg <= d5_hit;
-    d6_dir_reg <= lk_dir;
-    d6_slot_reg <= lk_value;
+    d6_reg[HDR_W] <= d5_valid;
+    if (d5_valid) begin
+        d6_reg <= d5;
+        d6_hit_reg <= d5_hit;
+        d6_dir_reg <= lk_dir;
+        d6_slot_reg <= lk_value;
+    end
     if (rst) begin
         d6_reg[HDR_W] <= 1'b0;
     end
@@ -592,53 +603,86 @@ wire       d6_valid = d6_reg[HDR_W];
 wire       d6_port = d6_reg[HDR_W+1];
 wire [1:0] d6_class = d6_reg[HDR_W+2 +: 2];
 wire [2:0] d6_why = d6_reg[HDR_W+4 +: 3];
-wire [2:0] d6_kind = d6_reg[HDR_W+7 +: 3];
 wire [3:0] d6_index = d6_reg[HDR_W+10 +: 4];
 wire [8:0] d6_flags = h6[H_FLAGS +: 9];
 wire [15:0] d6_flen = h6[H_FLEN +: 16];
 
-// flow entry fields (flow_state_mem layout); zero when the lookup missed
-wire [415:0] fe = d6_hit_reg ? st : 416'd0;
-wire [7:0]  fe_state = fe[7:0];
-wire [7:0]  fe_flags = fe[15:8];
-wire [7:0]  fe_wsd = fe[23:16];
-wire [7:0]  fe_rs = fe[31:24];
-wire [31:0] fe_ts = fe[63:32];
-wire [31:0] fe_dcs = fe[95:64];
-wire [31:0] fe_dsc = fe[127:96];
-// destination half: server half for port C, client half for port S
-wire [143:0] fe_h = d6_port ? fe[271:128] : fe[415:272];
+// The decision for the header in S6 (d6: the delay line word, hit/dir/slot: the lookup
+// result, st_rd: the flow state read).
+// verilator lint_off UNUSED
+function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:0] slot,
+                            input [415:0] st_rd, input fastpath, input [47:0] mac_c,
+                            input [47:0] mac_s, input [31:0] t_now);
+    reg [HDR_W-1:0] hd;
+    reg         port;
+    reg [1:0]   cls;
+    reg [2:0]   why, kind;
+    reg [3:0]   index;
+    reg [8:0]   flags;
+    // flow entry fields (flow_state_mem layout); zero when the lookup missed
+    reg [415:0] fe;
+    reg [7:0]   fe_state, fe_flags, fe_wsd;
+    reg [31:0]  fe_ts, fe_dcs, fe_dsc;
+    // destination half: server half for port C, client half for port S
+    reg [143:0] fe_h;
+    reg         is_tcp_cls, spliced, fwd, l7;
+    reg [1:0]   act;
+    reg [7:0]   wsd_neg;
+    reg [127:0] meta;
+    begin
+        hd = d6[HDR_W-1:0];
+        port = d6[HDR_W+1];
+        cls = d6[HDR_W+2 +: 2];
+        why = d6[HDR_W+4 +: 3];
+        kind = d6[HDR_W+7 +: 3];
+        index = d6[HDR_W+10 +: 4];
+        flags = hd[H_FLAGS +: 9];
+        fe = hit ? st_rd : 416'd0;
+        fe_state = fe[7:0];
+        fe_flags = fe[15:8];
+        fe_wsd = fe[23:16];
+        fe_ts = fe[63:32];
+        fe_dcs = fe[95:64];
+        fe_dsc = fe[127:96];
+        fe_h = port ? fe[271:128] : fe[415:272];
+        is_tcp_cls = cls == CLS_VIP || cls == CLS_SERVER;
+        spliced = fe_state == ST_SPLICED || fe_state == ST_CLOSING;
+        fwd = fastpath && is_tcp_cls && hit && dir == port && spliced && !flags[1];
+        act = fwd ? ACT_FWD : (cls == CLS_DROP ? ACT_DROP : ACT_PUNT);
+        l7 = !fwd && is_tcp_cls && hit && !dir && !port && fe_state == ST_REQUEST
+             && hd[H_PLEN +: 16] != 16'd0;
+        wsd_neg = 8'd0 - fe_wsd;
+        meta = {
+            t_now,
+            flags[7:0], hd[H_PAY +: 8], hd[H_L4 +: 8], hd[H_L3 +: 8],
+            hd[H_PLEN +: 16], slot,
+            fe_state, 1'b0, l7, dir, hit, index, kind, why, cls,
+            hd[H_REASON +: 4], 3'b000, port
+        };
+        decide = {
+            meta,
+            port ? wsd_neg[4:0] : fe_wsd[4:0],
+            port ? 32'd0 : 32'd0 - fe_ts,
+            port ? fe_ts : 32'd0,
+            port ? 32'd0 - fe_dcs : 32'd0 - fe_dsc,
+            port ? fe_dsc : fe_dcs,
+            fe_h[95:80], fe_h[143:128], fe_h[79:48], fe_h[127:96],
+            port ? mac_c : mac_s,
+            fe_h[47:0],
+            hd[H_DOFF +: 4], hd[H_IHL +: 4], hd[H_L3 +: 8],
+            fe_flags[2], fe_flags[1], fe_flags[0], 5'b11111,
+            l7, act
+        };
+    end
+endfunction
+// verilator lint_on UNUSED
 
-wire is_tcp_cls = d6_class == CLS_VIP || d6_class == CLS_SERVER;
-wire spliced = fe_state == ST_SPLICED || fe_state == ST_CLOSING;
-wire fwd = fastpath_reg && is_tcp_cls && d6_hit_reg && d6_dir_reg == d6_port && spliced && !d6_flags[1];
-wire [1:0] act = fwd ? ACT_FWD : (d6_class == CLS_DROP ? ACT_DROP : ACT_PUNT);
-wire l7 = !fwd && is_tcp_cls && d6_hit_reg && !d6_dir_reg && !d6_port && fe_state == ST_REQUEST
-          && h6[H_PLEN +: 16] != 16'd0;
-wire [7:0] wsd_neg = 8'd0 - fe_wsd;
-
-wire [127:0] meta = {
-    now,
-    d6_flags[7:0], h6[H_PAY +: 8], h6[H_L4 +: 8], h6[H_L3 +: 8],
-    h6[H_PLEN +: 16], d6_slot_reg,
-    fe_state, 1'b0, l7, d6_dir_reg, d6_hit_reg, d6_index, d6_kind, d6_why, d6_class,
-    h6[H_REASON +: 4], 3'b000, d6_port
-};
-
-wire [DEC_W-1:0] dec = {
-    meta,
-    d6_port ? wsd_neg[4:0] : fe_wsd[4:0],
-    d6_port ? 32'd0 : 32'd0 - fe_ts,
-    d6_port ? fe_ts : 32'd0,
-    d6_port ? 32'd0 - fe_dcs : 32'd0 - fe_dsc,
-    d6_port ? fe_dsc : fe_dcs,
-    fe_h[95:80], fe_h[143:128], fe_h[79:48], fe_h[127:96],
-    d6_port ? mac_c_reg : mac_s_reg,
-    fe_h[47:0],
-    h6[H_DOFF +: 4], h6[H_IHL +: 4], h6[H_L3 +: 8],
-    fe_flags[2], fe_flags[1], fe_flags[0], 5'b11111,
-    l7, act
-};
+// its action
+// verilator lint_off UNUSED
+function [1:0] act_of(input [DEC_W-1:0] d);
+    act_of = d[D_ACT +: 2];
+endfunction
+// verilator lint_on UNUSED
 
 // S7: decision registered; push, count, update, event
 reg               d7_valid_reg = 1'b0;
@@ -656,18 +700,27 @@ reg [SLOT_BITS+48:0] d7_upd_reg = {SLOT_BITS+49{1'b0}};
 
 always @(posedge clk) begin
     d7_valid_reg <= d6_valid;
-    d7_port_reg <= d6_port;
-    d7_dec_reg <= dec;
-    d7_flen_reg <= d6_flen;
-    d7_vip_reg <= d6_class == CLS_VIP;
-    d7_vipidx_reg <= d6_index;
-    d7_rs_reg <= fe_rs;
-    d7_reason_reg <= h6[H_REASON +: 4] != 4'd0 || act == ACT_DROP;
-    d7_reason_idx_reg <= h6[H_REASON +: 4] != 4'd0 ? {4'hD, h6[H_REASON +: 4]} : {5'b11100, d6_why};
-    d7_evt_reg <= d6_valid && fwd && (d6_flags[0] || d6_flags[2]);
-    d7_evt_data_reg <= {h6[H_ACK +: 32], h6[H_SEQ +: 32], 16'd0, d6_slot_reg,
-                        8'd0, d6_flags[7:0], 7'd0, d6_port, EV_FIN_RST};
-    d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
+    d7_evt_reg <= 1'b0;
+    if (d6_valid) begin
+        d7_port_reg <= d6_port;
+        d7_dec_reg <= decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st, fastpath_reg,
+                             mac_c_reg, mac_s_reg, now);
+        d7_flen_reg <= d6_flen;
+        d7_vip_reg <= d6_class == CLS_VIP;
+        d7_vipidx_reg <= d6_index;
+        d7_rs_reg <= d6_hit_reg ? st[31:24] : 8'd0;
+        d7_reason_reg <= h6[H_REASON +: 4] != 4'd0 ||
+                         act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
+                                       fastpath_reg, mac_c_reg, mac_s_reg, now)) == ACT_DROP;
+        d7_reason_idx_reg <= h6[H_REASON +: 4] != 4'd0 ? {4'hD, h6[H_REASON +: 4]} :
+                                                         {5'b11100, d6_why};
+        d7_evt_reg <= act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
+                                    fastpath_reg, mac_c_reg, mac_s_reg, now)) == ACT_FWD &&
+                      (d6_flags[0] || d6_flags[2]);
+        d7_evt_data_reg <= {h6[H_ACK +: 32], h6[H_SEQ +: 32], 16'd0, d6_slot_reg,
+                            8'd0, d6_flags[7:0], 7'd0, d6_port, EV_FIN_RST};
+        d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
+    end
     if (rst) begin
         d7_valid_reg <= 1'b0;
         d7_evt_reg <= 1'b0;
@@ -854,8 +907,8 @@ end
 endgenerate
 
 // verilator lint_off UNUSED
-wire unused_lat = ^{rw_latency[31:16], fs_rd_resp_valid, h6, d6_flags[8], fe_flags[7:3], wsd_neg[7:5],
-                    d7_rs_reg[7:6], l7c_len_beats};
+wire unused_lat = ^{rw_latency[31:16], fs_rd_resp_valid, h6, d6_flags[8], d7_rs_reg[7:6],
+                    l7c_len_beats};
 // verilator lint_on UNUSED
 
 // punt arbiter -> punt ring, with request segments teed to the L7 matcher
@@ -1403,120 +1456,126 @@ function [31:0] u32(input integer v);
     u32 = v;
 endfunction
 
-reg [31:0] rv;
-always @* begin
-    rv = 32'd0;
-    case (ra)
-        `SNIC_DP_BLKID: rv = `SNIC_DP_BLKID_RESET;
-        `SNIC_DP_CTRL: rv = {31'd0, fastpath_reg};
-        `SNIC_DP_PUNT_POLICY: rv = {24'd0, punt_policy_reg};
-        `SNIC_DP_NOW: rv = now;
-        `SNIC_DP_MAC_C_LO: rv = mac_c_reg[31:0];
-        `SNIC_DP_MAC_C_HI: rv = {16'd0, mac_c_reg[47:32]};
-        `SNIC_DP_MAC_S_LO: rv = mac_s_reg[31:0];
-        `SNIC_DP_MAC_S_HI: rv = {16'd0, mac_s_reg[47:32]};
-        `SNIC_DP_PARAMS: rv = {rw_latency[15:0], DW16};
-        `SNIC_DP_MAX_FRAME: rv = u32(MAX_FRAME);
-        `SNIC_DP_FLOW_CAPACITY: rv = u32(FLOW_BUCKETS * FLOW_WAYS);
-        `SNIC_DP_FLOW_SLOTS: rv = u32(FLOW_SLOTS);
-        `SNIC_DP_OVERSIZE_C: rv = oversize[31:0];
-        `SNIC_DP_OVERSIZE_S: rv = oversize[63:32];
-        `SNIC_DP_RW_BYPASS_C: rv = rw_bypass[31:0];
-        `SNIC_DP_RW_BYPASS_S: rv = rw_bypass[63:32];
-        `SNIC_DP_RW_OPT_ERR_C: rv = rw_opt_err[31:0];
-        `SNIC_DP_RW_OPT_ERR_S: rv = rw_opt_err[63:32];
-        `SNIC_DP_UPD_DROPS: rv = upd_drops_reg;
+// CSR read data, registered (the address decode is evaluated only for a read)
+always @(posedge clk) begin
+    rdata_reg <= 32'd0;
+    if (rd) begin
+        case (ra)
+            `SNIC_DP_BLKID: rdata_reg <= `SNIC_DP_BLKID_RESET;
+            `SNIC_DP_CTRL: rdata_reg <= {31'd0, fastpath_reg};
+            `SNIC_DP_PUNT_POLICY: rdata_reg <= {24'd0, punt_policy_reg};
+            `SNIC_DP_NOW: rdata_reg <= now;
+            `SNIC_DP_MAC_C_LO: rdata_reg <= mac_c_reg[31:0];
+            `SNIC_DP_MAC_C_HI: rdata_reg <= {16'd0, mac_c_reg[47:32]};
+            `SNIC_DP_MAC_S_LO: rdata_reg <= mac_s_reg[31:0];
+            `SNIC_DP_MAC_S_HI: rdata_reg <= {16'd0, mac_s_reg[47:32]};
+            `SNIC_DP_PARAMS: rdata_reg <= {rw_latency[15:0], DW16};
+            `SNIC_DP_MAX_FRAME: rdata_reg <= u32(MAX_FRAME);
+            `SNIC_DP_FLOW_CAPACITY: rdata_reg <= u32(FLOW_BUCKETS * FLOW_WAYS);
+            `SNIC_DP_FLOW_SLOTS: rdata_reg <= u32(FLOW_SLOTS);
+            `SNIC_DP_OVERSIZE_C: rdata_reg <= oversize[31:0];
+            `SNIC_DP_OVERSIZE_S: rdata_reg <= oversize[63:32];
+            `SNIC_DP_RW_BYPASS_C: rdata_reg <= rw_bypass[31:0];
+            `SNIC_DP_RW_BYPASS_S: rdata_reg <= rw_bypass[63:32];
+            `SNIC_DP_RW_OPT_ERR_C: rdata_reg <= rw_opt_err[31:0];
+            `SNIC_DP_RW_OPT_ERR_S: rdata_reg <= rw_opt_err[63:32];
+            `SNIC_DP_UPD_DROPS: rdata_reg <= upd_drops_reg;
 
-        `SNIC_FLOW_BLKID: rv = `SNIC_FLOW_BLKID_RESET;
-        `SNIC_FLOW_KEY_SRC_IP: rv = ft_key_reg[95:64];
-        `SNIC_FLOW_KEY_DST_IP: rv = ft_key_reg[63:32];
-        `SNIC_FLOW_KEY_PORTS: rv = ft_key_reg[31:0];
-        `SNIC_FLOW_VALUE: rv = {15'd0, ft_value_reg};
-        `SNIC_FLOW_STATUS: rv = {18'd0, {2-WAY_BITS{1'b0}}, flow_way_reg, 2'd0, flow_status_reg,
-                                 6'd0, ft_init_done, flow_busy_reg};
-        `SNIC_FLOW_RESULT: rv = {15'd0, flow_result_reg};
-        `SNIC_FLOW_BUCKET: rv = {{32-BUCKET_BITS{1'b0}}, flow_bucket_reg};
-        `SNIC_FLOW_ENTRIES: rv = ft_entries;
-        `SNIC_FLOW_INSERTS: rv = ft_inserts;
-        `SNIC_FLOW_DELETES: rv = ft_deletes;
-        `SNIC_FLOW_EXISTS: rv = ft_exists;
-        `SNIC_FLOW_BUCKET_FULL: rv = ft_full;
-        `SNIC_FLOW_NOT_FOUND: rv = ft_nf;
-        `SNIC_FLOW_STATE_SLOT: rv = {{32-SLOT_BITS{1'b0}}, fs_slot_reg};
-        `SNIC_FLOW_STATE_STATUS: rv = {31'd0, fs_busy_reg};
+            `SNIC_FLOW_BLKID: rdata_reg <= `SNIC_FLOW_BLKID_RESET;
+            `SNIC_FLOW_KEY_SRC_IP: rdata_reg <= ft_key_reg[95:64];
+            `SNIC_FLOW_KEY_DST_IP: rdata_reg <= ft_key_reg[63:32];
+            `SNIC_FLOW_KEY_PORTS: rdata_reg <= ft_key_reg[31:0];
+            `SNIC_FLOW_VALUE: rdata_reg <= {15'd0, ft_value_reg};
+            `SNIC_FLOW_STATUS: rdata_reg <= {18'd0, {2-WAY_BITS{1'b0}}, flow_way_reg, 2'd0,
+                                             flow_status_reg, 6'd0, ft_init_done, flow_busy_reg};
+            `SNIC_FLOW_RESULT: rdata_reg <= {15'd0, flow_result_reg};
+            `SNIC_FLOW_BUCKET: rdata_reg <= {{32-BUCKET_BITS{1'b0}}, flow_bucket_reg};
+            `SNIC_FLOW_ENTRIES: rdata_reg <= ft_entries;
+            `SNIC_FLOW_INSERTS: rdata_reg <= ft_inserts;
+            `SNIC_FLOW_DELETES: rdata_reg <= ft_deletes;
+            `SNIC_FLOW_EXISTS: rdata_reg <= ft_exists;
+            `SNIC_FLOW_BUCKET_FULL: rdata_reg <= ft_full;
+            `SNIC_FLOW_NOT_FOUND: rdata_reg <= ft_nf;
+            `SNIC_FLOW_STATE_SLOT: rdata_reg <= {{32-SLOT_BITS{1'b0}}, fs_slot_reg};
+            `SNIC_FLOW_STATE_STATUS: rdata_reg <= {31'd0, fs_busy_reg};
 
-        `SNIC_L7_BLKID: rv = `SNIC_L7_BLKID_RESET;
-        `SNIC_L7_RULE: rv = {24'd0, l7_rule_reg};
-        `SNIC_L7_WORD: rv = {24'd0, l7_word_reg};
-        `SNIC_L7_STATUS: rv = {28'd0, l7c_busy_reg, l7_wr_valid_reg, l7_inactive_busy, l7_active_bank};
-        `SNIC_L7_PARAMS: rv = (u32(L7_PAT_MAX) << 16) | u32(L7_RULES);
-        `SNIC_L7_BUF_PTR: rv = {24'd0, l7buf_ptr_reg};
-        `SNIC_L7_REQUESTS: rv = l7_requests_reg;
-        `SNIC_L7_COMMANDS: rv = l7_commands_reg;
+            `SNIC_L7_BLKID: rdata_reg <= `SNIC_L7_BLKID_RESET;
+            `SNIC_L7_RULE: rdata_reg <= {24'd0, l7_rule_reg};
+            `SNIC_L7_WORD: rdata_reg <= {24'd0, l7_word_reg};
+            `SNIC_L7_STATUS: rdata_reg <= {28'd0, l7c_busy_reg, l7_wr_valid_reg, l7_inactive_busy,
+                                           l7_active_bank};
+            `SNIC_L7_PARAMS: rdata_reg <= (u32(L7_PAT_MAX) << 16) | u32(L7_RULES);
+            `SNIC_L7_BUF_PTR: rdata_reg <= {24'd0, l7buf_ptr_reg};
+            `SNIC_L7_REQUESTS: rdata_reg <= l7_requests_reg;
+            `SNIC_L7_COMMANDS: rdata_reg <= l7_commands_reg;
 
-        `SNIC_PUNT_BLKID: rv = `SNIC_PUNT_BLKID_RESET;
-        `SNIC_PUNT_PROD: rv = {{31-PUNT_SB{1'b0}}, punt_prod};
-        `SNIC_PUNT_CONS: rv = {{31-PUNT_SB{1'b0}}, punt_cons};
-        `SNIC_PUNT_PARAMS: rv = (u32(2048) << 16) | u32(PUNT_SLOTS);
-        `SNIC_PUNT_RD_PTR: rv = {punt_rd_desc_reg, 7'd0, {8-PUNT_SB{1'b0}}, punt_rd_slot_reg,
-                                 {16-PUNT_WB{1'b0}}, punt_rd_word_reg};
-        `SNIC_PUNT_RD_DATA: rv = punt_rd_data_valid ? punt_rd_data : punt_word_reg;
-        `SNIC_PUNT_FRAMES: rv = punt_frames;
-        `SNIC_PUNT_DROP_FULL: rv = punt_drop_full;
-        `SNIC_PUNT_DROP_LONG: rv = punt_drop_long;
-        `SNIC_PUNT_BAD_CONS: rv = punt_bad_cons;
+            `SNIC_PUNT_BLKID: rdata_reg <= `SNIC_PUNT_BLKID_RESET;
+            `SNIC_PUNT_PROD: rdata_reg <= {{31-PUNT_SB{1'b0}}, punt_prod};
+            `SNIC_PUNT_CONS: rdata_reg <= {{31-PUNT_SB{1'b0}}, punt_cons};
+            `SNIC_PUNT_PARAMS: rdata_reg <= (u32(2048) << 16) | u32(PUNT_SLOTS);
+            `SNIC_PUNT_RD_PTR: rdata_reg <= {punt_rd_desc_reg, 7'd0, {8-PUNT_SB{1'b0}},
+                                             punt_rd_slot_reg, {16-PUNT_WB{1'b0}},
+                                             punt_rd_word_reg};
+            `SNIC_PUNT_RD_DATA: rdata_reg <= punt_rd_data_valid ? punt_rd_data : punt_word_reg;
+            `SNIC_PUNT_FRAMES: rdata_reg <= punt_frames;
+            `SNIC_PUNT_DROP_FULL: rdata_reg <= punt_drop_full;
+            `SNIC_PUNT_DROP_LONG: rdata_reg <= punt_drop_long;
+            `SNIC_PUNT_BAD_CONS: rdata_reg <= punt_bad_cons;
 
-        `SNIC_INJECT_BLKID: rv = `SNIC_INJECT_BLKID_RESET;
-        `SNIC_INJECT_SEL: rv = {31'd0, inj_sel_reg};
-        `SNIC_INJECT_PROD: rv = {{31-INJ_SB{1'b0}}, inj_prod_sel};
-        `SNIC_INJECT_CONS: rv = {{31-INJ_SB{1'b0}}, inj_cons_sel};
-        `SNIC_INJECT_PARAMS: rv = (u32(2048) << 16) | u32(INJ_SLOTS);
-        `SNIC_INJECT_WR_PTR: rv = {{32-INJ_WB{1'b0}}, inj_ptr_reg};
-        `SNIC_INJECT_COMMIT_LEN: rv = {14'd0, inj_len_reg};
-        `SNIC_INJECT_COMMIT_OFF: rv = inj_off_reg;
-        `SNIC_INJECT_STATUS: rv = {31'd0, inj_ready};
-        `SNIC_INJECT_FRAMES: rv = inj_sel_reg ? inj_frames[63:32] : inj_frames[31:0];
-        `SNIC_INJECT_BAD_COMMIT: rv = inj_sel_reg ? inj_bad[63:32] : inj_bad[31:0];
+            `SNIC_INJECT_BLKID: rdata_reg <= `SNIC_INJECT_BLKID_RESET;
+            `SNIC_INJECT_SEL: rdata_reg <= {31'd0, inj_sel_reg};
+            `SNIC_INJECT_PROD: rdata_reg <= {{31-INJ_SB{1'b0}}, inj_prod_sel};
+            `SNIC_INJECT_CONS: rdata_reg <= {{31-INJ_SB{1'b0}}, inj_cons_sel};
+            `SNIC_INJECT_PARAMS: rdata_reg <= (u32(2048) << 16) | u32(INJ_SLOTS);
+            `SNIC_INJECT_WR_PTR: rdata_reg <= {{32-INJ_WB{1'b0}}, inj_ptr_reg};
+            `SNIC_INJECT_COMMIT_LEN: rdata_reg <= {14'd0, inj_len_reg};
+            `SNIC_INJECT_COMMIT_OFF: rdata_reg <= inj_off_reg;
+            `SNIC_INJECT_STATUS: rdata_reg <= {31'd0, inj_ready};
+            `SNIC_INJECT_FRAMES: rdata_reg <= inj_sel_reg ? inj_frames[63:32] : inj_frames[31:0];
+            `SNIC_INJECT_BAD_COMMIT: rdata_reg <= inj_sel_reg ? inj_bad[63:32] : inj_bad[31:0];
 
-        `SNIC_EVQ_BLKID: rv = `SNIC_EVQ_BLKID_RESET;
-        `SNIC_EVQ_LEVEL: rv = {{30-EVQ_AW{1'b0}}, evq_level};
-        `SNIC_EVQ_HEAD_INFO: rv = {evq_head_valid, 29'd0, evq_head_src};
-        `SNIC_EVQ_PARAMS: rv = u32(EVQ_DEPTH);
-        `SNIC_EVQ_PUSHED: rv = evq_pushed;
-        `SNIC_EVQ_OVERFLOW: rv = evq_overflow + evt_lost_reg;
+            `SNIC_EVQ_BLKID: rdata_reg <= `SNIC_EVQ_BLKID_RESET;
+            `SNIC_EVQ_LEVEL: rdata_reg <= {{30-EVQ_AW{1'b0}}, evq_level};
+            `SNIC_EVQ_HEAD_INFO: rdata_reg <= {evq_head_valid, 29'd0, evq_head_src};
+            `SNIC_EVQ_PARAMS: rdata_reg <= u32(EVQ_DEPTH);
+            `SNIC_EVQ_PUSHED: rdata_reg <= evq_pushed;
+            `SNIC_EVQ_OVERFLOW: rdata_reg <= evq_overflow + evt_lost_reg;
 
-        `SNIC_STATS_BLKID: rv = `SNIC_STATS_BLKID_RESET;
-        `SNIC_STATS_CTRL: rv = {30'd0, st_clear_on_snap_reg, 1'b0};
-        `SNIC_STATS_STATUS: rv = {30'd0, st_rd_busy_reg, st_init_done};
-        `SNIC_STATS_RD_IDX: rv = {24'd0, st_rd_idx_reg};
-        `SNIC_STATS_RD_LO: rv = st_rd_data_valid ? st_rd_data[31:0] : st_rd_result_reg[31:0];
-        `SNIC_STATS_RD_HI: rv = st_rd_data_valid ? st_rd_data[63:32] : st_rd_result_reg[63:32];
-        `SNIC_STATS_SNAPSHOTS: rv = st_snapshots;
-        `SNIC_STATS_PARAMS: rv = 32'd256;
-        default: rv = 32'd0;
-    endcase
-    // arrays
-    if (ra >= `SNIC_DP_VIP_ADDR && ra < `SNIC_DP_VIP_ADDR + 8 * VIP_N) begin
-        rv = ra[2] ? {vip_en_reg[ra[5:3]], 15'd0, vip_port_reg[16*ra[5:3] +: 16]}
-                   : vip_addr_reg[32*ra[5:3] +: 32];
-    end
-    if (ra >= `SNIC_DP_LOCAL_ADDR && ra < `SNIC_DP_LOCAL_ADDR + 8 * LOCAL_N) begin
-        rv = ra[2] ? {local_en_reg[ra[4:3]], 31'd0} : local_addr_reg[32*ra[4:3] +: 32];
-    end
-    if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * 13) begin
-        rv = fs_static_reg[32*(ra[5:2]) +: 32];
-    end
-    if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * 6) begin
-        rv = fs_dyn_reg[32*(ra[4:2]) +: 32];
-    end
-    if (ra >= `SNIC_EVQ_HEAD && ra < `SNIC_EVQ_HEAD + 16) begin
-        rv = evq_head_valid ? evq_head_data[32*ra[3:2] +: 32] : 32'd0;
+            `SNIC_STATS_BLKID: rdata_reg <= `SNIC_STATS_BLKID_RESET;
+            `SNIC_STATS_CTRL: rdata_reg <= {30'd0, st_clear_on_snap_reg, 1'b0};
+            `SNIC_STATS_STATUS: rdata_reg <= {30'd0, st_rd_busy_reg, st_init_done};
+            `SNIC_STATS_RD_IDX: rdata_reg <= {24'd0, st_rd_idx_reg};
+            `SNIC_STATS_RD_LO: rdata_reg <= st_rd_data_valid ? st_rd_data[31:0]
+                                                             : st_rd_result_reg[31:0];
+            `SNIC_STATS_RD_HI: rdata_reg <= st_rd_data_valid ? st_rd_data[63:32]
+                                                             : st_rd_result_reg[63:32];
+            `SNIC_STATS_SNAPSHOTS: rdata_reg <= st_snapshots;
+            `SNIC_STATS_PARAMS: rdata_reg <= 32'd256;
+            default: rdata_reg <= 32'd0;
+        endcase
+        // arrays
+        if (ra >= `SNIC_DP_VIP_ADDR && ra < `SNIC_DP_VIP_ADDR + 8 * VIP_N) begin
+            rdata_reg <= ra[2] ? {vip_en_reg[ra[5:3]], 15'd0, vip_port_reg[16*ra[5:3] +: 16]}
+                               : vip_addr_reg[32*ra[5:3] +: 32];
+        end
+        if (ra >= `SNIC_DP_LOCAL_ADDR && ra < `SNIC_DP_LOCAL_ADDR + 8 * LOCAL_N) begin
+            rdata_reg <= ra[2] ? {local_en_reg[ra[4:3]], 31'd0}
+                               : local_addr_reg[32*ra[4:3] +: 32];
+        end
+        if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * 13) begin
+            rdata_reg <= fs_static_reg[32*(ra[5:2]) +: 32];
+        end
+        if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * 6) begin
+            rdata_reg <= fs_dyn_reg[32*(ra[4:2]) +: 32];
+        end
+        if (ra >= `SNIC_EVQ_HEAD && ra < `SNIC_EVQ_HEAD + 16) begin
+            rdata_reg <= evq_head_valid ? evq_head_data[32*ra[3:2] +: 32] : 32'd0;
+        end
     end
 end
 
 always @(posedge clk) begin
     hit_reg <= sel;
-    rdata_reg <= rd ? rv : 32'd0;
 
     // one-cycle pulses
     punt_cons_wr_reg <= 1'b0;

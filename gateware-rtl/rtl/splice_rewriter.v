@@ -18,9 +18,9 @@
  * = -(seq delta of the other direction)).
  *
  * The IPv4 header checksum and the TCP checksum are updated incrementally with RFC 1624
- * equation 3 (splice_csum_update) over the words that may change: the IPv4 addresses (also
- * in the TCP pseudo-header) and the TCP header words (fixed part and options). The payload
- * is never read for the checksum.
+ * equation 3 (the arithmetic of splice_csum_update) over the words that may change: the
+ * IPv4 addresses (also in the TCP pseudo-header) and the TCP header words (fixed part and
+ * options). The payload is never read for the checksum.
  *
  * TCP options are walked in hardware at any position within the data offset: EOL ends the
  * list, NOP is skipped, every other kind has a length byte. SACK (kind 5, length 10/18/26/34)
@@ -43,6 +43,11 @@
  * enable; every option position has its own decoder at a constant index, and the field-start
  * marks of each walk stage are masked to the bits reachable so far. The window waits for E4
  * in a memory ring instead of pipeline registers.
+ *
+ * Simulation-friendly form: every pipeline stage loads its data registers only when it takes
+ * a frame (the stage's valid bit), through functions evaluated under that enable, so that a
+ * Verilated model does next to no work while the rewriter is idle; a stage that holds no
+ * frame keeps stale data nothing reads.
  *
  * Latency: with no input gaps and no output backpressure the first beat of every frame
  * leaves exactly LATENCY = HDR_BEATS + NS + 6 cycles after it was accepted (cycle of the
@@ -260,21 +265,23 @@ wire res_room = inflight_reg < RF[RF_AW:0];
 
 assign s_axis_tready = !df_full && (!in_first_reg || (desc_valid && res_room));
 assign desc_ready = in_first_reg && s_axis_tvalid && !df_full && res_room;
-
 wire in_acc = s_axis_tvalid && s_axis_tready;
 wire [IDX_W-1:0] in_idx = in_first_reg ? {IDX_W{1'b0}} : cap_idx_reg;
 wire cap_here = in_idx < HDR_BEATS[IDX_W-1:0];
 wire launch = in_acc && cap_here && (in_idx == HDR_BEATS[IDX_W-1:0] - 1'b1 || s_axis_tlast);
 
-reg [KC_W-1:0] in_bytes;
-integer k;
-
-always @* begin
-    in_bytes = {KC_W{1'b0}};
-    for (k = 0; k < KEEP_WIDTH; k = k + 1) begin
-        in_bytes = in_bytes + {{(KC_W-1){1'b0}}, s_axis_tkeep[k]};
+// bytes in a beat: its tkeep bits
+function [KC_W-1:0] keep_count(input [KEEP_WIDTH-1:0] kp);
+    integer i;
+    begin
+        keep_count = {KC_W{1'b0}};
+        for (i = 0; i < KEEP_WIDTH; i = i + 1) begin
+            keep_count = keep_count + {{(KC_W-1){1'b0}}, kp[i]};
+        end
     end
-end
+endfunction
+
+integer k;
 
 always @(posedge clk) begin
     cnt_reg <= cnt_reg + 16'd1;
@@ -300,9 +307,11 @@ always @(posedge clk) begin
     end
 
     p0_valid_reg <= launch;
-    p0_idx_reg <= in_idx;
-    p0_kcnt_reg <= in_bytes;
-    p0_klast_reg <= s_axis_tlast;
+    if (launch) begin
+        p0_idx_reg <= in_idx;
+        p0_kcnt_reg <= keep_count(s_axis_tkeep);
+        p0_klast_reg <= s_axis_tlast;
+    end
 
     if (rst) begin
         cnt_reg <= 16'd0;
@@ -351,234 +360,182 @@ wire p0_ok = (p0_l3 == 8'd14 || p0_l3 == 8'd18) && p0_ihl >= 4'd5 && p0_doff >= 
              p0_hdr_end <= p0_caplen;
 
 // offset selects: one-hot l3 (zero for a frame that is passed unchanged), l4 index
-reg [1:0]            p0_sel3;
-reg [159:0]          p0_i;
+wire [1:0]           p0_sel3 = {p0_ok && p0_l3 == 8'd18, p0_ok && p0_l3 == 8'd14};
 /* verilator lint_off UNUSEDSIGNAL */
 wire [9:0]           p0_k10 = p0_l4off - L4_MIN[9:0];
 /* verilator lint_on UNUSEDSIGNAL */
 wire [3:0]           p0_k = p0_k10[5:2];
-reg [8*L4_SPAN-1:0]  p0_sh;
-wire [479:0]         p0_t = p0_sh[479:0];
 
-always @* begin
-    p0_sel3[0] = p0_ok && p0_l3 == 8'd14;
-    p0_sel3[1] = p0_ok && p0_l3 == 8'd18;
-    p0_i = ({160{p0_sel3[0]}} & p0_w[8*14 +: 160]) |
-           ({160{p0_sel3[1]}} & p0_w[8*18 +: 160]);
-    // window bytes 34..137 shifted down by 4*k bytes (only meaningful when p0_ok)
-    p0_sh = p0_w[8*L4_MIN +: 8*L4_SPAN];
-    if (p0_k[0]) begin
-        p0_sh = {32'd0, p0_sh[8*L4_SPAN-1:32]};
-    end
-    if (p0_k[1]) begin
-        p0_sh = {64'd0, p0_sh[8*L4_SPAN-1:64]};
-    end
-    if (p0_k[2]) begin
-        p0_sh = {128'd0, p0_sh[8*L4_SPAN-1:128]};
-    end
-    if (p0_k[3]) begin
-        p0_sh = {256'd0, p0_sh[8*L4_SPAN-1:256]};
-    end
-end
+// The IPv4 header: window bytes 14..37 (w14) at l3 14 or 18, zero when passed unchanged.
+function [159:0] ip_align(input [191:0] w14, input [1:0] sel3);
+    ip_align = ({160{sel3[0]}} & w14[0 +: 160]) | ({160{sel3[1]}} & w14[32 +: 160]);
+endfunction
 
-// walk pipeline: stage s holds option bytes, option length, next option start, done,
-// error, and the tags found so far (field starts in the option area)
-// (the walk's last stage needs no option bytes: E1 takes them from the ring)
+// The TCP header: window bytes 34..137 shifted down by 4*k bytes (only meaningful when
+// p0_ok).
+function [479:0] tcp_align(input [8*L4_SPAN-1:0] w, input [3:0] ks);
+    reg [8*L4_SPAN-1:0] sh;
+    begin
+        sh = w;
+        if (ks[0]) begin
+            sh = {32'd0, sh[8*L4_SPAN-1:32]};
+        end
+        if (ks[1]) begin
+            sh = {64'd0, sh[8*L4_SPAN-1:64]};
+        end
+        if (ks[2]) begin
+            sh = {128'd0, sh[8*L4_SPAN-1:128]};
+        end
+        if (ks[3]) begin
+            sh = {256'd0, sh[8*L4_SPAN-1:256]};
+        end
+        tcp_align = sh[479:0];
+    end
+endfunction
+
+// its option area (bytes 20..59), the walk's input
 /* verilator lint_off UNUSEDSIGNAL */
-reg [320*(NS+1)-1:0] wk_o_reg;
+function [319:0] tcp_options(input [8*L4_SPAN-1:0] w, input [3:0] ks);
+    reg [479:0] t;
+    begin
+        t = tcp_align(w, ks);
+        tcp_options = t[160 +: 320];
+    end
+endfunction
 /* verilator lint_on UNUSEDSIGNAL */
-reg [320*NS-1:0]     wk_o_next;
-// (the last stage's length, pointer and done flag are not needed after the walk)
-/* verilator lint_off UNUSEDSIGNAL */
-reg [4*(NS+1)-1:0]   wk_optw_reg;
-reg [6*(NS+1)-1:0]   wk_ptr_reg;
-reg [NS:0]           wk_done_reg;
-/* verilator lint_on UNUSEDSIGNAL */
-reg [NS:0]           wk_err_reg;
-reg [NS:0]           wk_ok_reg;
-reg [40*(NS+1)-1:0]  wk_edge_reg;
-reg [40*(NS+1)-1:0]  wk_tsv_reg;
-reg [40*(NS+1)-1:0]  wk_tse_reg;
 
-wire [6*NS-1:0]  wk_ptr_next;
-wire [NS-1:0]    wk_done_next;
-wire [NS-1:0]    wk_err_next;
-wire [40*NS-1:0] wk_edge_next;
-wire [40*NS-1:0] wk_tsv_next;
-wire [40*NS-1:0] wk_tse_next;
+// Walk pipeline: stage s holds the option bytes not walked yet (walked ones read as zero,
+// OB bytes: the 40 of the option area and zero padding for the last stage's reach) and the
+// walk state: the option length, the next option start, done, error, the header check, and
+// the tags found so far (field starts in the option area). Stage s examines option bytes
+// s*OPT_STEP .. s*OPT_STEP+OPT_STEP-1. Every stage and every data register behind it is
+// loaded only when a frame enters it (wk_valid_reg); a stage that holds no frame keeps
+// stale data nothing reads.
+localparam OB = NS * OPT_STEP + 1;
+localparam W_EDGE = 0;
+localparam W_TSV = 40;
+localparam W_TSE = 80;
+localparam W_PTR = 120;
+localparam W_DONE = 126;
+localparam W_ERR = 127;
+localparam W_OPTW = 128;
+localparam W_OK = 132;
+localparam WK_W = 133;
 
-// Walk stage s examines option bytes s*OPT_STEP .. s*OPT_STEP+OPT_STEP-1. Every position has
-// its own decoder (constant position, so no variable indexing); the pointer is handed from
-// position to position, an option is acted upon only where the pointer stands.
-integer os, ob8;
-
-
-always @* begin
-    for (os = 0; os < NS; os = os + 1) begin
-        for (ob8 = 0; ob8 < 40; ob8 = ob8 + 1) begin
-            wk_o_next[320*os + 8*ob8 +: 8] = (ob8 >= (os + 1) * OPT_STEP) ?
-                                             wk_o_reg[320*os + 8*ob8 +: 8] : 8'd0;
+// Option bytes at which a field can start once positions 0..l-1 are walked: a SACK edge
+// 2 + 4b bytes into an option (b < 8), TSval 2 and TSecr 6 into one. A walk stage ties the
+// bits no position can set yet to constant zero at the next register's input (not masked by
+// logic): synthesis then removes them all in its first word-level round instead of one
+// pipeline stage per optimisation round.
+function [39:0] reach_edge(input integer l);
+    integer gm, hi, pp;
+    begin
+        for (gm = 0; gm < 40; gm = gm + 1) begin
+            // latest walked position pp <= gm - 2 with pp = gm - 2 (mod 4); needs
+            // pp >= gm - 30
+            hi = (gm - 2 < l - 1) ? gm - 2 : l - 1;
+            pp = hi - ((4 - ((gm - 2 - hi) % 4)) % 4);
+            reach_edge[gm] = gm >= 2 && pp >= 0 && pp >= gm - 30;
         end
     end
-end
+endfunction
 
-genvar gs, gq;
-generate
-for (gs = 0; gs < NS; gs = gs + 1) begin : g_walk
-    // (a stage reads only the option bytes of its own positions)
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [319:0]              o = wk_o_reg[320*gs +: 320];
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [5:0]                optlen = {wk_optw_reg[4*gs +: 4], 2'b00};
-    // position-to-position chains (split_var: Verilator schedules each bit on its own)
-    wire [6*(OPT_STEP+1)-1:0] ptr_c /* verilator split_var */;
-    wire [OPT_STEP:0]         done_c /* verilator split_var */;
-    wire [OPT_STEP:0]         err_c /* verilator split_var */;
-    // per position: a valid SACK / TS option starts here, and its length
-    wire [OPT_STEP-1:0]       hs;
-    wire [OPT_STEP-1:0]       ht;
-    wire [8*OPT_STEP-1:0]     ln;
-    // (bits no position can set yet are not used: see below)
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg  [39:0]               edge_n;
-    reg  [39:0]               tsv_n;
-    reg  [39:0]               tse_n;
-    /* verilator lint_on UNUSEDSIGNAL */
-    reg  [7:0]                rel;
-    integer j, q;
-
-    assign ptr_c[5:0] = wk_ptr_reg[6*gs +: 6];
-    assign done_c[0] = wk_done_reg[gs];
-    assign err_c[0] = wk_err_reg[gs];
-
-    for (gq = 0; gq < OPT_STEP; gq = gq + 1) begin : g_pos
-        localparam integer P = gs * OPT_STEP + gq;
-        if (P < 40) begin : g_on
-            localparam [5:0] P6 = P[5:0];
-            localparam [8:0] P9 = P[8:0];
-            wire [7:0] kind = o[8*P +: 8];
-            wire [7:0] len;
-            wire [5:0] pin = ptr_c[6*gq +: 6];
-            wire [8:0] pend = P9 + {1'b0, len};
-            wire at = !done_c[gq] && pin == P6;
-            wire stop = P6 >= optlen || kind == 8'd0;
-            wire nop = kind == 8'd1;
-            wire bad = len < 8'd2 || pend > {3'd0, optlen};
-            wire go = at && !stop && !nop && !bad;
-            if (P < 39) begin : g_len
-                assign len = o[8*(P+1) +: 8];
-            end else begin : g_len0
-                assign len = 8'd0;
-            end
-            assign ptr_c[6*(gq+1) +: 6] = go ? pend[5:0] : (at && !stop && nop) ? pin + 6'd1 : pin;
-            assign done_c[gq+1] = done_c[gq] || (at && (stop || (!nop && bad)));
-            assign err_c[gq+1] = err_c[gq] || (at && !stop && !nop && bad);
-            assign hs[gq] = go && kind == 8'd5 &&
-                            (len == 8'd10 || len == 8'd18 || len == 8'd26 || len == 8'd34);
-            assign ht[gq] = go && kind == 8'd8 && len == 8'd10 && (P + 6 < 40);
-            assign ln[8*gq +: 8] = len;
-        end else begin : g_off
-            assign ptr_c[6*(gq+1) +: 6] = ptr_c[6*gq +: 6];
-            assign done_c[gq+1] = done_c[gq];
-            assign err_c[gq+1] = err_c[gq];
-            assign hs[gq] = 1'b0;
-            assign ht[gq] = 1'b0;
-            assign ln[8*gq +: 8] = 8'd0;
+function [39:0] reach_tsv(input integer l);
+    integer gm;
+    begin
+        for (gm = 0; gm < 40; gm = gm + 1) begin
+            reach_tsv[gm] = gm >= 2 && gm <= l + 1 && gm <= 35;
         end
     end
+endfunction
 
-    // field starts: SACK edges at 2 + 4b bytes into the option (below its length), TSval
-    // at 2, TSecr at 6
-    always @* begin
-        edge_n = wk_edge_reg[40*gs +: 40];
-        tsv_n = wk_tsv_reg[40*gs +: 40];
-        tse_n = wk_tse_reg[40*gs +: 40];
+function [39:0] reach_tse(input integer l);
+    integer gm;
+    begin
+        for (gm = 0; gm < 40; gm = gm + 1) begin
+            reach_tse[gm] = gm >= 6 && gm <= l + 5;
+        end
+    end
+endfunction
+
+// One walk stage: positions b .. b+OPT_STEP-1 (those below 40), option bytes b .. b+OPT_STEP
+// in ob. Every position has its own decoder; the pointer is handed from position to
+// position, an option is acted upon only where the pointer stands. EOL ends the list, NOP is
+// skipped, every other kind has a length byte; a length below 2 or past the option length
+// ends the walk with an error. Field starts: SACK edges at 2 + 4b bytes into a SACK option
+// (below its length), TSval at 2 and TSecr at 6 into a TS option.
+function [WK_W-1:0] walk_step(input integer b, input [8*(OPT_STEP+1)-1:0] ob,
+                              input [WK_W-1:0] st);
+    integer q, p;
+    reg [5:0]  optlen;
+    reg [5:0]  ptr;
+    reg        done, err, at, stop, nop, bad, go;
+    reg [7:0]  kind, len;
+    reg [8:0]  pend;
+    reg [39:0] marks;
+    begin
+        walk_step = st;
+        optlen = {st[W_OPTW +: 4], 2'b00};
+        ptr = st[W_PTR +: 6];
+        done = st[W_DONE];
+        err = st[W_ERR];
         for (q = 0; q < OPT_STEP; q = q + 1) begin
-            for (j = 0; j < 40; j = j + 1) begin
-                rel = j[7:0] - gs[7:0] * OPT_STEP[7:0] - q[7:0];
-                if (j >= gs * OPT_STEP + q + 2 && (j - gs * OPT_STEP - q - 2) % 4 == 0) begin
-                    if (hs[q] && rel < ln[8*q +: 8]) begin
-                        edge_n[j] = 1'b1;
-                    end
+            p = b + q;
+            if (p < 40) begin
+                kind = ob[8*q +: 8];
+                len = (p < 39) ? ob[8*(q+1) +: 8] : 8'd0;
+                pend = p[8:0] + {1'b0, len};
+                at = !done && ptr == p[5:0];
+                stop = p[5:0] >= optlen || kind == 8'd0;
+                nop = kind == 8'd1;
+                bad = len < 8'd2 || pend > {3'd0, optlen};
+                go = at && !stop && !nop && !bad;
+                if (go && kind == 8'd5 &&
+                    (len == 8'd10 || len == 8'd18 || len == 8'd26 || len == 8'd34)) begin
+                    // edges at 2, 6, 10, ... bytes into the option, below its length
+                    case (len)
+                        8'd10: marks = 40'h0000000044;
+                        8'd18: marks = 40'h0000004444;
+                        8'd26: marks = 40'h0000444444;
+                        default: marks = 40'h0044444444;
+                    endcase
+                    marks = marks << p;
+                    walk_step[W_EDGE +: 40] = walk_step[W_EDGE +: 40] | marks;
                 end
-                if (j == gs * OPT_STEP + q + 2 && ht[q]) begin
-                    tsv_n[j] = 1'b1;
+                if (go && kind == 8'd8 && len == 8'd10 && p + 6 < 40) begin
+                    marks = 40'd1 << (p + 2);
+                    walk_step[W_TSV +: 40] = walk_step[W_TSV +: 40] | marks;
+                    marks = 40'd1 << (p + 6);
+                    walk_step[W_TSE +: 40] = walk_step[W_TSE +: 40] | marks;
                 end
-                if (j == gs * OPT_STEP + q + 6 && ht[q]) begin
-                    tse_n[j] = 1'b1;
-                end
+                ptr = go ? pend[5:0] : (at && !stop && nop) ? ptr + 6'd1 : ptr;
+                done = done || (at && (stop || (!nop && bad)));
+                err = err || (at && !stop && !nop && bad);
             end
         end
+        walk_step[W_PTR +: 6] = ptr;
+        walk_step[W_DONE] = done;
+        walk_step[W_ERR] = err;
     end
-
-    // Option bytes at which a field can start once this stage is done (positions 0..L-1
-    // walked): a SACK edge 2 + 4b bytes into an option (b < 8), TSval 2 and TSecr 6 into
-    // one. Bits no position can set yet are tied to constant zero at the next register's
-    // input (not masked by logic): synthesis then removes them all in its first word-level
-    // round instead of one pipeline stage per optimisation round.
-    localparam integer L = ((gs + 1) * OPT_STEP < 40) ? (gs + 1) * OPT_STEP : 40;
-    genvar gm;
-    for (gm = 0; gm < 40; gm = gm + 1) begin : g_mask
-        // latest walked position pp <= gm - 2 with pp = gm - 2 (mod 4); needs pp >= gm - 30
-        localparam integer HI = (gm - 2 < L - 1) ? gm - 2 : L - 1;
-        localparam integer PP = HI - ((4 - ((gm - 2 - HI) % 4)) % 4);
-        localparam integer EM = (gm >= 2 && PP >= 0 && PP >= gm - 30) ? 1 : 0;
-        localparam integer VM = (gm >= 2 && gm <= L + 1 && gm <= 35) ? 1 : 0;
-        localparam integer SM = (gm >= 6 && gm <= L + 5) ? 1 : 0;
-        if (EM != 0) begin : g_em
-            assign wk_edge_next[40*gs + gm] = edge_n[gm];
-        end else begin : g_em0
-            assign wk_edge_next[40*gs + gm] = 1'b0;
-        end
-        if (VM != 0) begin : g_vm
-            assign wk_tsv_next[40*gs + gm] = tsv_n[gm];
-        end else begin : g_vm0
-            assign wk_tsv_next[40*gs + gm] = 1'b0;
-        end
-        if (SM != 0) begin : g_sm
-            assign wk_tse_next[40*gs + gm] = tse_n[gm];
-        end else begin : g_sm0
-            assign wk_tse_next[40*gs + gm] = 1'b0;
-        end
-    end
-
-    assign wk_ptr_next[6*gs +: 6] = ptr_c[6*OPT_STEP +: 6];
-    assign wk_done_next[gs] = done_c[OPT_STEP];
-    assign wk_err_next[gs] = err_c[OPT_STEP];
-end
-endgenerate
+endfunction
 
 always @(posedge clk) begin
     // stage 0 from P1
-    wk_valid_reg[0] <= p0_valid_reg;
-    wk_o_reg[0 +: 320] <= p0_t[160 +: 320];
-    wk_optw_reg[0 +: 4] <= p0_doff - 4'd5;
-    wk_ptr_reg[0 +: 6] <= 6'd0;
-    wk_done_reg[0] <= !p0_ok;
-    wk_err_reg[0] <= 1'b0;
-    wk_ok_reg[0] <= p0_ok;
-    wk_edge_reg[0 +: 40] <= 40'd0;
-    wk_tsv_reg[0 +: 40] <= 40'd0;
-    wk_tse_reg[0 +: 40] <= 40'd0;
-    // walk stages
-    wk_valid_reg[NS:1] <= wk_valid_reg[NS-1:0];
-    wk_o_reg[320*(NS+1)-1:320] <= wk_o_next;
-    wk_optw_reg[4*(NS+1)-1:4] <= wk_optw_reg[4*NS-1:0];
-    wk_ok_reg[NS:1] <= wk_ok_reg[NS-1:0];
-    wk_ptr_reg[6*(NS+1)-1:6] <= wk_ptr_next;
-    wk_done_reg[NS:1] <= wk_done_next;
-    wk_err_reg[NS:1] <= wk_err_next;
-    wk_edge_reg[40*(NS+1)-1:40] <= wk_edge_next;
-    wk_tsv_reg[40*(NS+1)-1:40] <= wk_tsv_next;
-    wk_tse_reg[40*(NS+1)-1:40] <= wk_tse_next;
-
-    // ring: written every cycle, read NS cycles later so it lines up with the walk's end
-    ring_mem[ring_wp_reg] <= {p0_k, p0_sel3, p0_t, p0_i, p0_ts, p0_desc};
+    wk_valid_reg <= {wk_valid_reg[NS-1:0], p0_valid_reg};
+    if (p0_valid_reg) begin
+        // ring: read NS cycles later so it lines up with the walk's end
+        ring_mem[ring_wp_reg] <= {p0_k, p0_sel3, tcp_align(p0_w[8*L4_MIN +: 8*L4_SPAN], p0_k),
+                                  ip_align(p0_w[8*14 +: 192], p0_sel3), p0_ts, p0_desc};
+        // the window itself is only needed at E4: read NS + 3 cycles later
+        ringw_mem[ring_wp_reg] <= p0_w;
+    end
     ring_wp_reg <= ring_wp_reg + 1'b1;
-    ring_rd_reg <= ring_mem[ring_wp_reg - NS[RING_AW-1:0]];
-    // the window itself is only needed at E4: read NS + 3 cycles later
-    ringw_mem[ring_wp_reg] <= p0_w;
-    ringw_rd_reg <= ringw_mem[ring_wp_reg - RW_DLY[RING_AW-1:0]];
+    if (wk_valid_reg[NS-1]) begin
+        ring_rd_reg <= ring_mem[ring_wp_reg - NS[RING_AW-1:0]];
+    end
+    if (e2_valid_reg) begin
+        ringw_rd_reg <= ringw_mem[ring_wp_reg - RW_DLY[RING_AW-1:0]];
+    end
 
     if (rst) begin
         wk_valid_reg <= {(NS+1){1'b0}};
@@ -586,13 +543,70 @@ always @(posedge clk) begin
     end
 end
 
+// Walk stage registers: g_wk[s].st_reg (the walk state) and g_wk[s].g_o.o_reg (the option
+// bytes; the walk's last stage needs none: E1 takes them from the ring). Stage 0 is loaded
+// from P1, stage s+1 from stage s by walk_step.
+genvar gs;
+generate
+for (gs = 0; gs <= NS; gs = gs + 1) begin : g_wk
+    // (the last stage's length, pointer and done flag are not needed after the walk)
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [WK_W-1:0] st_reg;
+    /* verilator lint_on UNUSEDSIGNAL */
+    if (gs == 0) begin : g_st
+        always @(posedge clk) begin
+            if (p0_valid_reg) begin
+                st_reg <= {p0_ok, p0_doff - 4'd5, 1'b0, !p0_ok, 6'd0, 120'd0};
+            end
+        end
+    end else begin : g_st
+        // stage gs-1 walks positions B .. B+OPT_STEP-1
+        localparam integer B = (gs - 1) * OPT_STEP;
+        localparam integer L = (B + OPT_STEP < 40) ? B + OPT_STEP : 40;
+        localparam [WK_W-1:0] MASK = {{(WK_W-120){1'b1}}, reach_tse(L), reach_tsv(L),
+                                      reach_edge(L)};
+        always @(posedge clk) begin
+            if (wk_valid_reg[gs-1]) begin
+                st_reg <= walk_step(B, g_wk[gs-1].g_o.o_reg[8*B +: 8*(OPT_STEP+1)],
+                                    g_wk[gs-1].st_reg) & MASK;
+            end
+        end
+    end
+    if (gs < NS) begin : g_o
+        // (the next stage reads only the option bytes of its own positions)
+        /* verilator lint_off UNUSEDSIGNAL */
+        reg [8*OB-1:0] o_reg;
+        /* verilator lint_on UNUSEDSIGNAL */
+        if (gs == 0) begin : g_ld
+            always @(posedge clk) begin
+                if (p0_valid_reg) begin
+                    o_reg <= {{(8*OB-320){1'b0}},
+                              tcp_options(p0_w[8*L4_MIN +: 8*L4_SPAN], p0_k)};
+                end
+            end
+        end else begin : g_ld
+            // walked bytes are dropped (zero)
+            localparam integer L = (gs * OPT_STEP < 40) ? gs * OPT_STEP : 40;
+            always @(posedge clk) begin
+                if (wk_valid_reg[gs-1]) begin
+                    o_reg <= (g_wk[gs-1].g_o.o_reg >> (8*L)) << (8*L);
+                end
+            end
+        end
+    end
+end
+endgenerate
+
 // ---------------------------------------------------------------------------------------
-// E1: the aligned TCP and IPv4 headers from the ring, the walk results from the walk
+// E1: the aligned TCP and IPv4 headers from the ring, the walk results from the walk.
+// E1..E4 load their data registers only for a frame (the previous stage's valid bit).
 wire [DESC_W-1:0] r_desc = ring_rd_reg[0 +: DESC_W];
 wire [15:0]       r_ts = ring_rd_reg[DESC_W +: 16];
 wire [159:0]      r_i = ring_rd_reg[DESC_W + 16 +: 160];
 wire [479:0]      r_t = ring_rd_reg[DESC_W + 176 +: 480];
 wire [SEL_W-1:0]  r_sel = ring_rd_reg[DESC_W + 656 +: SEL_W];
+// the walk's end
+wire [WK_W-1:0]   wk_end = g_wk[NS].st_reg;
 // the window at E4 (see the ring)
 wire [WW-1:0]     e3_w = ringw_rd_reg;
 
@@ -616,94 +630,107 @@ reg [15:0]       e3_tcsum_reg;
 
 always @(posedge clk) begin
     e1_valid_reg <= wk_valid_reg[NS];
-    e1_desc_reg <= r_desc;
-    e1_sel_reg <= r_sel;
-    e1_ts_reg <= r_ts;
-    e1_ok_reg <= wk_ok_reg[NS];
-    e1_err_reg <= wk_err_reg[NS];
-    e1_t_reg <= r_t;
-    e1_i_reg <= r_i;
-    e1_edge_reg <= wk_edge_reg[40*NS +: 40];
-    e1_tsv_reg <= wk_tsv_reg[40*NS +: 40];
-    e1_tse_reg <= wk_tse_reg[40*NS +: 40];
+    if (wk_valid_reg[NS]) begin
+        e1_desc_reg <= r_desc;
+        e1_sel_reg <= r_sel;
+        e1_ts_reg <= r_ts;
+        e1_ok_reg <= wk_end[W_OK];
+        e1_err_reg <= wk_end[W_ERR];
+        e1_t_reg <= r_t;
+        e1_i_reg <= r_i;
+        e1_edge_reg <= wk_end[W_EDGE +: 40];
+        e1_tsv_reg <= wk_end[W_TSV +: 40];
+        e1_tse_reg <= wk_end[W_TSE +: 40];
+    end
     if (rst) begin
         e1_valid_reg <= 1'b0;
     end
 end
 
 // ---------------------------------------------------------------------------------------
-// E2: new field values
-wire [7:0] e1_flags = e1_desc_reg[D_FLAGS +: 8];
-wire e1_ackf = e1_t_reg[8*13 + 4];
-wire e1_synf = e1_t_reg[8*13 + 1];
-reg [479:0] tn;
-reg [159:0] in_n;
-reg [31:0]  fd;
-reg         fsel;
-reg [31:0]  wide_win;
-reg [15:0]  win;
-reg [4:0]   ws;
-reg [4:0]   ws_neg;
-integer f;
-
-always @* begin
-    tn = e1_t_reg;
-    in_n = e1_i_reg;
-    if (e1_flags[F_IP]) begin
-        in_n[8*12 +: 32] = bswap32(e1_desc_reg[D_IPS +: 32]);
-        in_n[8*16 +: 32] = bswap32(e1_desc_reg[D_IPD +: 32]);
-    end
-    if (e1_flags[F_PORT]) begin
-        tn[0 +: 16] = bswap16(e1_desc_reg[D_SP +: 16]);
-        tn[16 +: 16] = bswap16(e1_desc_reg[D_DP +: 16]);
-    end
-    if (e1_flags[F_SEQ]) begin
-        tn[32 +: 32] = bswap32(bswap32(e1_t_reg[32 +: 32]) + e1_desc_reg[D_SEQ +: 32]);
-    end
-    if (e1_flags[F_ACK] && e1_ackf) begin
-        tn[64 +: 32] = bswap32(bswap32(e1_t_reg[64 +: 32]) + e1_desc_reg[D_ACK +: 32]);
-    end
-    win = bswap16(e1_t_reg[8*14 +: 16]);
-    ws = e1_desc_reg[D_WS +: 5];
-    ws_neg = ~ws + 5'd1;
-    if (ws[4]) begin
-        wide_win = {16'd0, win} >> ws_neg;
-    end else begin
-        wide_win = {16'd0, win} << ws;
-    end
-    if (e1_flags[F_WS] && !e1_synf) begin
-        tn[8*14 +: 16] = bswap16((wide_win[31:16] != 16'd0) ? 16'hffff : wide_win[15:0]);
-    end
-    // option fields: at most one field starts at each option byte
-    for (f = 0; f < 37; f = f + 1) begin
-        fsel = 1'b1;
-        fd = 32'd0;
-        if (e1_edge_reg[f] && e1_flags[F_SACK]) begin
-            fd = e1_desc_reg[D_ACK +: 32];
-        end else if (e1_tsv_reg[f] && e1_flags[F_TS]) begin
-            fd = e1_desc_reg[D_TSV +: 32];
-        end else if (e1_tse_reg[f] && e1_flags[F_TS] && e1_ackf) begin
-            fd = e1_desc_reg[D_TSE +: 32];
+// E2: new field values: {IPv4 header, TCP header}
+// (the descriptor's offsets and MAC addresses are not used here)
+/* verilator lint_off UNUSEDSIGNAL */
+function [639:0] new_fields(input [479:0] t, input [159:0] ih, input [DESC_W-1:0] d,
+                            input [39:0] edge_m, input [39:0] tsv_m, input [39:0] tse_m);
+    reg [479:0] tn;
+    reg [159:0] in_n;
+    reg [7:0]   flags;
+    reg         ackf;
+    reg         synf;
+    reg [31:0]  fd;
+    reg         fsel;
+    reg [31:0]  wide_win;
+    reg [15:0]  win;
+    reg [4:0]   ws;
+    reg [4:0]   ws_neg;
+    integer     f;
+    begin
+        flags = d[D_FLAGS +: 8];
+        ackf = t[8*13 + 4];
+        synf = t[8*13 + 1];
+        tn = t;
+        in_n = ih;
+        if (flags[F_IP]) begin
+            in_n[8*12 +: 32] = bswap32(d[D_IPS +: 32]);
+            in_n[8*16 +: 32] = bswap32(d[D_IPD +: 32]);
+        end
+        if (flags[F_PORT]) begin
+            tn[0 +: 16] = bswap16(d[D_SP +: 16]);
+            tn[16 +: 16] = bswap16(d[D_DP +: 16]);
+        end
+        if (flags[F_SEQ]) begin
+            tn[32 +: 32] = bswap32(bswap32(t[32 +: 32]) + d[D_SEQ +: 32]);
+        end
+        if (flags[F_ACK] && ackf) begin
+            tn[64 +: 32] = bswap32(bswap32(t[64 +: 32]) + d[D_ACK +: 32]);
+        end
+        win = bswap16(t[8*14 +: 16]);
+        ws = d[D_WS +: 5];
+        ws_neg = ~ws + 5'd1;
+        if (ws[4]) begin
+            wide_win = {16'd0, win} >> ws_neg;
         end else begin
-            fsel = 1'b0;
+            wide_win = {16'd0, win} << ws;
         end
-        if (fsel) begin
-            tn[8*(20+f) +: 32] = bswap32(bswap32(e1_t_reg[8*(20+f) +: 32]) + fd);
+        if (flags[F_WS] && !synf) begin
+            tn[8*14 +: 16] = bswap16((wide_win[31:16] != 16'd0) ? 16'hffff : wide_win[15:0]);
         end
+        // option fields: at most one field starts at each option byte
+        for (f = 0; f < 37; f = f + 1) begin
+            fsel = 1'b1;
+            fd = 32'd0;
+            if (edge_m[f] && flags[F_SACK]) begin
+                fd = d[D_ACK +: 32];
+            end else if (tsv_m[f] && flags[F_TS]) begin
+                fd = d[D_TSV +: 32];
+            end else if (tse_m[f] && flags[F_TS] && ackf) begin
+                fd = d[D_TSE +: 32];
+            end else begin
+                fsel = 1'b0;
+            end
+            if (fsel) begin
+                tn[8*(20+f) +: 32] = bswap32(bswap32(t[8*(20+f) +: 32]) + fd);
+            end
+        end
+        new_fields = {in_n, tn};
     end
-end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
 
 always @(posedge clk) begin
     e2_valid_reg <= e1_valid_reg;
-    e2_desc_reg <= e1_desc_reg;
-    e2_sel_reg <= e1_sel_reg;
-    e2_ts_reg <= e1_ts_reg;
-    e2_ok_reg <= e1_ok_reg;
-    e2_err_reg <= e1_err_reg;
-    e2_t_reg <= e1_t_reg;
-    e2_i_reg <= e1_i_reg;
-    e2_tn_reg <= tn;
-    e2_in_reg <= in_n;
+    if (e1_valid_reg) begin
+        e2_desc_reg <= e1_desc_reg;
+        e2_sel_reg <= e1_sel_reg;
+        e2_ts_reg <= e1_ts_reg;
+        e2_ok_reg <= e1_ok_reg;
+        e2_err_reg <= e1_err_reg;
+        e2_t_reg <= e1_t_reg;
+        e2_i_reg <= e1_i_reg;
+        {e2_in_reg, e2_tn_reg} <= new_fields(e1_t_reg, e1_i_reg, e1_desc_reg, e1_edge_reg,
+                                             e1_tsv_reg, e1_tse_reg);
+    end
     if (rst) begin
         e2_valid_reg <= 1'b0;
     end
@@ -719,64 +746,76 @@ function [16*4-1:0] ip_addr_words(input [159:0] ih);
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 
-// TCP header words in host order: 0..12 at E3, 13..29 at E4
-wire [16*13-1:0] e2_tw_old;
-wire [16*13-1:0] e2_tw_new;
-wire [16*17-1:0] e3_tw_old;
-wire [16*17-1:0] e3_tw_new;
-genvar gw;
-generate
-for (gw = 0; gw < 13; gw = gw + 1) begin : g_tw_lo
-    assign e2_tw_old[16*gw +: 16] = bswap16(e2_t_reg[16*gw +: 16]);
-    assign e2_tw_new[16*gw +: 16] = bswap16(e2_tn_reg[16*gw +: 16]);
-end
-for (gw = 0; gw < 17; gw = gw + 1) begin : g_tw_hi
-    assign e3_tw_old[16*gw +: 16] = bswap16(e3_th_reg[16*gw +: 16]);
-    assign e3_tw_new[16*gw +: 16] = bswap16(e3_tn_reg[16*(13+gw) +: 16]);
-end
-endgenerate
-
-wire [15:0] ip_csum_new;
-wire [15:0] tcp_csum_a;
-wire [15:0] tcp_csum_b;
-
-splice_csum_update #(.WORDS(4)) ip_csum_inst (
-    .csum_in(bswap16(e2_i_reg[8*10 +: 16])),
-    .old_words(ip_addr_words(e2_i_reg)),
-    .new_words(ip_addr_words(e2_in_reg)),
-    .csum_out(ip_csum_new)
-);
-
-splice_csum_update #(.WORDS(17)) tcp_csum_a_inst (
-    .csum_in(bswap16(e2_t_reg[8*16 +: 16])),
-    .old_words({e2_tw_old, ip_addr_words(e2_i_reg)}),
-    .new_words({e2_tw_new, ip_addr_words(e2_in_reg)}),
-    .csum_out(tcp_csum_a)
-);
-
-// new MAC addresses in window byte order, with the enable
-wire [95:0] e2_mac_new = {e2_desc_reg[D_ESRC +: 48], e2_desc_reg[D_EDST +: 48]};
-reg  [95:0] e2_mac_bytes;
-integer m;
-
-always @* begin
-    for (m = 0; m < 6; m = m + 1) begin
-        e2_mac_bytes[8*m +: 8] = e2_mac_new[40 - 8*m +: 8];
-        e2_mac_bytes[8*(6+m) +: 8] = e2_mac_new[48 + 40 - 8*m +: 8];
+// RFC 1624 equation 3 over up to 17 16-bit words, HC' = ~(~HC + ~m + m') chained over the
+// words: the arithmetic of splice_csum_update (the checksum unit its test bench checks), as a
+// function so that it is evaluated only for a frame in the stage. A word passed as old
+// 16'hffff, new 16'h0000 adds exactly zero (unused words).
+function [15:0] csum_update(input [15:0] csum_in, input [16*17-1:0] old_w,
+                            input [16*17-1:0] new_w);
+    reg [21:0] sum;
+    reg [21:0] fold1;
+    reg [16:0] fold2;
+    integer    i;
+    begin
+        sum = {6'd0, ~csum_in};
+        for (i = 0; i < 17; i = i + 1) begin
+            sum = sum + {6'd0, ~old_w[16*i +: 16]} + {6'd0, new_w[16*i +: 16]};
+        end
+        // end-around carry: two folds bring the sum into 16 bits
+        fold1 = {6'd0, sum[15:0]} + {16'd0, sum[21:16]};
+        fold2 = {1'b0, fold1[15:0]} + {11'd0, fold1[21:16]};
+        csum_update = ~(fold2[15:0] + {15'd0, fold2[16]});
     end
-end
+endfunction
+
+// the IPv4 header checksum over the (possibly) rewritten addresses
+function [15:0] ip_csum(input [159:0] ih_old, input [159:0] ih_new);
+    ip_csum = csum_update(bswap16(ih_old[8*10 +: 16]), {{(16*13){1'b1}}, ip_addr_words(ih_old)},
+                          {{(16*13){1'b0}}, ip_addr_words(ih_new)});
+endfunction
+
+// first TCP checksum step: the pseudo-header addresses and TCP words 0..12 (host order)
+function [15:0] tcp_csum_a(input [479:0] t_old, input [479:0] t_new, input [159:0] ih_old,
+                           input [159:0] ih_new);
+    reg [16*17-1:0] wo;
+    reg [16*17-1:0] wn;
+    integer         i;
+    begin
+        wo[0 +: 64] = ip_addr_words(ih_old);
+        wn[0 +: 64] = ip_addr_words(ih_new);
+        for (i = 0; i < 13; i = i + 1) begin
+            wo[64 + 16*i +: 16] = bswap16(t_old[16*i +: 16]);
+            wn[64 + 16*i +: 16] = bswap16(t_new[16*i +: 16]);
+        end
+        tcp_csum_a = csum_update(bswap16(t_old[8*16 +: 16]), wo, wn);
+    end
+endfunction
+
+// new MAC addresses in window byte order: {source, destination}
+function [95:0] mac_bytes(input [47:0] src, input [47:0] dst);
+    integer m;
+    begin
+        for (m = 0; m < 6; m = m + 1) begin
+            mac_bytes[8*m +: 8] = dst[40 - 8*m +: 8];
+            mac_bytes[8*(6+m) +: 8] = src[40 - 8*m +: 8];
+        end
+    end
+endfunction
 
 always @(posedge clk) begin
     e3_valid_reg <= e2_valid_reg;
-    e3_mac_reg <= {e2_ok_reg && e2_desc_reg[D_FLAGS + F_MAC], e2_mac_bytes};
-    e3_sel_reg <= e2_sel_reg;
-    e3_ts_reg <= e2_ts_reg;
-    e3_ok_reg <= e2_ok_reg;
-    e3_err_reg <= e2_err_reg;
-    e3_th_reg <= e2_t_reg[479:208];
-    e3_tn_reg <= e2_tn_reg;
-    e3_in_reg <= {e2_in_reg[159:96], bswap16(ip_csum_new), e2_in_reg[79:0]};
-    e3_tcsum_reg <= tcp_csum_a;
+    if (e2_valid_reg) begin
+        e3_mac_reg <= {e2_ok_reg && e2_desc_reg[D_FLAGS + F_MAC],
+                       mac_bytes(e2_desc_reg[D_ESRC +: 48], e2_desc_reg[D_EDST +: 48])};
+        e3_sel_reg <= e2_sel_reg;
+        e3_ts_reg <= e2_ts_reg;
+        e3_ok_reg <= e2_ok_reg;
+        e3_err_reg <= e2_err_reg;
+        e3_th_reg <= e2_t_reg[479:208];
+        e3_tn_reg <= e2_tn_reg;
+        e3_in_reg <= {e2_in_reg[159:96], bswap16(ip_csum(e2_i_reg, e2_in_reg)), e2_in_reg[79:0]};
+        e3_tcsum_reg <= tcp_csum_a(e2_t_reg, e2_tn_reg, e2_i_reg, e2_in_reg);
+    end
     if (rst) begin
         e3_valid_reg <= 1'b0;
     end
@@ -784,89 +823,75 @@ end
 
 // ---------------------------------------------------------------------------------------
 // E4: TCP words 13..29, write-back into the window, into the result FIFO
-splice_csum_update #(.WORDS(17)) tcp_csum_b_inst (
-    .csum_in(e3_tcsum_reg),
-    .old_words(e3_tw_old),
-    .new_words(e3_tw_new),
-    .csum_out(tcp_csum_b)
-);
-
-wire [479:0] tn_final = {e3_tn_reg[479:144], bswap16(tcp_csum_b), e3_tn_reg[127:0]};
-wire [1:0]     e3_sel3 = e3_sel_reg[1:0];
-wire [3:0]     e3_k = e3_sel_reg[2 +: 4];
-wire [WW-1:0]  wn;
-
-// The new TCP header and its byte-enable, shifted up by 4*k bytes into window bytes
-// 34..137 (the inverse of the P1 shifter); enables are zero for a frame passed unchanged.
-reg [8*L4_SPAN-1:0] t_sh;
-reg [L4_SPAN-1:0]   t_en;
-
-always @* begin
-    t_sh = {{(8*L4_SPAN-480){1'b0}}, tn_final};
-    t_en = {{(L4_SPAN-60){1'b0}}, {60{|e3_sel3}}};
-    if (e3_k[0]) begin
-        t_sh = {t_sh[8*L4_SPAN-33:0], 32'd0};
-        t_en = {t_en[L4_SPAN-5:0], 4'd0};
+// the final TCP header: TCP words 13..29 complete the checksum (th_old: the old words
+// 13..29, the header's upper 272 bits)
+function [479:0] tcp_final(input [479:0] t_new, input [271:0] th_old, input [15:0] csum_a);
+    reg [16*17-1:0] wo;
+    reg [16*17-1:0] wn;
+    integer         i;
+    begin
+        for (i = 0; i < 17; i = i + 1) begin
+            wo[16*i +: 16] = bswap16(th_old[16*i +: 16]);
+            wn[16*i +: 16] = bswap16(t_new[16*(13+i) +: 16]);
+        end
+        tcp_final = {t_new[479:144], bswap16(csum_update(csum_a, wo, wn)), t_new[127:0]};
     end
-    if (e3_k[1]) begin
-        t_sh = {t_sh[8*L4_SPAN-65:0], 64'd0};
-        t_en = {t_en[L4_SPAN-9:0], 8'd0};
-    end
-    if (e3_k[2]) begin
-        t_sh = {t_sh[8*L4_SPAN-129:0], 128'd0};
-        t_en = {t_en[L4_SPAN-17:0], 16'd0};
-    end
-    if (e3_k[3]) begin
-        t_sh = {t_sh[8*L4_SPAN-257:0], 256'd0};
-        t_en = {t_en[L4_SPAN-33:0], 32'd0};
-    end
-end
+endfunction
 
-// Write-back per window byte: MAC, else the shifted TCP byte where enabled, else the IPv4
-// byte from the one-hot l3 select, else the window byte as it was.
-genvar gj;
-generate
-for (gj = 0; gj < WB; gj = gj + 1) begin : g_wb
-    if (gj < 12) begin : g_mac
-        assign wn[8*gj +: 8] = e3_mac_reg[96] ? e3_mac_reg[8*gj +: 8] : e3_w[8*gj +: 8];
-    end else if (gj < 14 || gj >= L4_MIN + L4_SPAN) begin : g_keep
-        assign wn[8*gj +: 8] = e3_w[8*gj +: 8];
-    end else begin : g_hdr
-        wire [7:0] ib;
-        wire       ih;
-        wire [7:0] tb;
-        wire       th;
-        if (gj >= 14 && gj < 34) begin : g_ip14
-            wire [7:0] b14 = e3_in_reg[8*(gj - 14) +: 8];
-            if (gj >= 18) begin : g_ip18
-                assign ih = |e3_sel3;
-                assign ib = e3_sel3[0] ? b14 : e3_in_reg[8*(gj - 18) +: 8];
-            end else begin : g_ip14o
-                assign ih = e3_sel3[0];
-                assign ib = b14;
+// Write-back: MAC (bytes 0..11) when enabled; the IPv4 header at byte 14 or 18 (one-hot l3
+// select); the new TCP header shifted up by 4*k bytes into window bytes 34..137 (the inverse
+// of the P1 shifter), over the IPv4 bytes where they meet; the window as it was elsewhere.
+// Nothing but the window for a frame passed unchanged (zero l3 select).
+function [WW-1:0] write_back(input [WW-1:0] w, input [96:0] mac, input [SEL_W-1:0] sel,
+                             input [159:0] ih, input [479:0] th);
+    reg [8*L4_SPAN-1:0] t_sh;
+    reg [L4_SPAN-1:0]   t_en;
+    integer             i, j;
+    begin
+        write_back = w;
+        if (mac[96]) begin
+            write_back[0 +: 96] = mac[95:0];
+        end
+        if (sel[0]) begin
+            write_back[8*14 +: 160] = ih;
+        end
+        if (sel[1]) begin
+            write_back[8*18 +: 160] = ih;
+        end
+        t_sh = {{(8*L4_SPAN-480){1'b0}}, th};
+        t_en = {{(L4_SPAN-60){1'b0}}, {60{|sel[1:0]}}};
+        if (sel[2]) begin
+            t_sh = {t_sh[8*L4_SPAN-33:0], 32'd0};
+            t_en = {t_en[L4_SPAN-5:0], 4'd0};
+        end
+        if (sel[3]) begin
+            t_sh = {t_sh[8*L4_SPAN-65:0], 64'd0};
+            t_en = {t_en[L4_SPAN-9:0], 8'd0};
+        end
+        if (sel[4]) begin
+            t_sh = {t_sh[8*L4_SPAN-129:0], 128'd0};
+            t_en = {t_en[L4_SPAN-17:0], 16'd0};
+        end
+        if (sel[5]) begin
+            t_sh = {t_sh[8*L4_SPAN-257:0], 256'd0};
+            t_en = {t_en[L4_SPAN-33:0], 32'd0};
+        end
+        // per byte (L4_SPAN = 13 x 8)
+        for (i = 0; i < L4_SPAN; i = i + 8) begin
+            for (j = 0; j < 8; j = j + 1) begin
+                if (t_en[i+j]) begin
+                    write_back[8*(L4_MIN+i+j) +: 8] = t_sh[8*(i+j) +: 8];
+                end
             end
-        end else if (gj >= 34 && gj < 38) begin : g_ip18o
-            assign ih = e3_sel3[1];
-            assign ib = e3_in_reg[8*(gj - 18) +: 8];
-        end else begin : g_noip
-            assign ih = 1'b0;
-            assign ib = 8'd0;
         end
-        if (gj >= L4_MIN) begin : g_tcp
-            assign th = t_en[gj - L4_MIN];
-            assign tb = t_sh[8*(gj - L4_MIN) +: 8];
-        end else begin : g_notcp
-            assign th = 1'b0;
-            assign tb = 8'd0;
-        end
-        assign wn[8*gj +: 8] = th ? tb : ih ? ib : e3_w[8*gj +: 8];
     end
-end
-endgenerate
+endfunction
 
 always @(posedge clk) begin
     if (e3_valid_reg) begin
-        res_w_mem[res_wr_reg[RF_AW-1:0]] <= wn;
+        res_w_mem[res_wr_reg[RF_AW-1:0]] <= write_back(e3_w, e3_mac_reg, e3_sel_reg, e3_in_reg,
+                                                       tcp_final(e3_tn_reg, e3_th_reg,
+                                                                 e3_tcsum_reg));
         res_ts_mem[res_wr_reg[RF_AW-1:0]] <= e3_ts_reg;
         res_wr_reg <= res_wr_reg + 1'b1;
         stat_frames_reg <= stat_frames_reg + 32'd1;
@@ -890,19 +915,20 @@ end
 wire [DF_W-1:0] df_head = df_mem[df_rd_reg[DF_AW-1:0]];
 wire df_empty = df_wr_reg == df_rd_reg;
 wire res_empty = res_wr_reg == res_rd_reg;
-wire [WW-1:0] res_head = res_w_mem[res_rd_reg[RF_AW-1:0]];
-// the window beat for ob_idx_reg, one select per beat position
-reg [DATA_WIDTH-1:0] res_beat;
-integer ob;
 
-always @* begin
-    res_beat = {DATA_WIDTH{1'b0}};
-    for (ob = 0; ob < HDR_BEATS; ob = ob + 1) begin
-        if (ob_idx_reg == ob[IDX_W-1:0]) begin
-            res_beat = res_head[ob*DATA_WIDTH +: DATA_WIDTH];
+// the window beat for index ob_i, one select per beat position
+function [DATA_WIDTH-1:0] res_beat(input [WW-1:0] w, input [IDX_W-1:0] ob_i);
+    integer ob;
+    begin
+        res_beat = {DATA_WIDTH{1'b0}};
+        for (ob = 0; ob < HDR_BEATS; ob = ob + 1) begin
+            if (ob_i == ob[IDX_W-1:0]) begin
+                res_beat = w[ob*DATA_WIDTH +: DATA_WIDTH];
+            end
         end
     end
-end
+endfunction
+
 wire [15:0] res_age = cnt_reg - res_ts_mem[res_rd_reg[RF_AW-1:0]];
 wire out_first = ob_idx_reg == {IDX_W{1'b0}};
 wire out_free = !m_axis_tvalid_reg || m_axis_tready;
@@ -918,7 +944,7 @@ always @(posedge clk) begin
     end
     if (pop) begin
         m_axis_tdata_reg <= (ob_idx_reg < HDR_BEATS[IDX_W-1:0]) ?
-                            res_beat :
+                            res_beat(res_w_mem[res_rd_reg[RF_AW-1:0]], ob_idx_reg) :
                             df_head[DATA_WIDTH-1:0];
         m_axis_tkeep_reg <= df_head[DATA_WIDTH +: KEEP_WIDTH];
         m_axis_tlast_reg <= head_last;

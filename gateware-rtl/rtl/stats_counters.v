@@ -145,9 +145,12 @@ assign rd_data = rdc_data_reg;
 
 wire [INPUTS*64-1:0] bank_rd;
 
+// (the read pipeline's data registers are loaded only for a read in the stage)
 always @(posedge clk) begin
     rda_valid_reg <= rd_valid;
-    rda_idx_reg <= rd_idx;
+    if (rd_valid) begin
+        rda_idx_reg <= rd_idx;
+    end
     rdb_valid_reg <= rda_valid_reg;
     rdc_valid_reg <= rdb_valid_reg;
     if (rst) begin
@@ -157,17 +160,20 @@ always @(posedge clk) begin
     end
 end
 
-integer s;
-reg [63:0] sum;
-always @* begin
-    sum = 64'd0;
-    for (s = 0; s < INPUTS; s = s + 1) begin
-        sum = sum + bank_rd[s*64 +: 64];
+function [63:0] bank_sum(input [INPUTS*64-1:0] b);
+    integer i;
+    begin
+        bank_sum = 64'd0;
+        for (i = 0; i < INPUTS; i = i + 1) begin
+            bank_sum = bank_sum + b[i*64 +: 64];
+        end
     end
-end
+endfunction
 
 always @(posedge clk) begin
-    rdc_data_reg <= sum;
+    if (rdb_valid_reg) begin
+        rdc_data_reg <= bank_sum(bank_rd);
+    end
 end
 
 genvar k;
@@ -184,11 +190,6 @@ for (k = 0; k < INPUTS; k = k + 1) begin : bank
     wire [IDX_BITS-1:0]  in_idx = inc_idx[k*IDX_BITS +: IDX_BITS];
     wire [INC_WIDTH-1:0] in_amt = inc_amount[k*INC_WIDTH +: INC_WIDTH];
 
-    // Flags of the incoming increment as seen after a snapshot in this cycle
-    wire t_eff = snap_now ? 1'b0 : t_reg[in_idx];
-    wire z_eff = (snap_now && clear_on_snapshot) ? 1'b1 : z_reg[in_idx];
-    wire zs_eff = snap_now ? z_reg[in_idx] : zs_reg[in_idx];
-
     // Stage 1 registers
     reg                 s1_valid_reg = 1'b0;
     reg [IDX_BITS-1:0]  s1_idx_reg = {IDX_BITS{1'b0}};
@@ -200,13 +201,42 @@ for (k = 0; k < INPUTS; k = k + 1) begin : bank
     reg [IDX_BITS-1:0]  w_idx_reg = {IDX_BITS{1'b0}};
     reg [63:0]          w_val_reg = 64'd0;
 
+    // the counter value before the increment in stage 1: forwarded from the write in the
+    // previous cycle, else as read
     wire        fwd = w_valid_reg && w_idx_reg == s1_idx_reg;
     wire [63:0] cur = fwd ? w_val_reg : s1_ram_reg;
-    wire [63:0] old_now = s1_z_reg ? 64'd0 : cur;
-    wire [63:0] old_snap = s1_zs_reg ? 64'd0 : cur;
-    wire [63:0] new_val = old_now + {{(64-INC_WIDTH){1'b0}}, s1_amt_reg};
 
+    // Read port: flags at stage A (after a snapshot in the same cycle), RAMs at stage B.
+    reg        ra_t_reg = 1'b0, ra_zs_reg = 1'b0;
+    reg [63:0] rb_live_reg = 64'd0, rb_snap_reg = 64'd0;
+    reg        rb_t_reg = 1'b0, rb_zs_reg = 1'b0;
+
+    // (one block: the flags are read here before they are updated)
     always @(posedge clk) begin
+        // Read port (stage registers loaded only for a read)
+        if (rd_valid) begin
+            ra_t_reg <= snap_now ? 1'b0 : t_reg[rd_idx];
+            ra_zs_reg <= snap_now ? z_reg[rd_idx] : zs_reg[rd_idx];
+        end
+        if (rda_valid_reg) begin
+            rb_live_reg <= live_mem[rda_idx_reg];
+            rb_snap_reg <= snap_mem[rda_idx_reg];
+            rb_t_reg <= ra_t_reg;
+            rb_zs_reg <= ra_zs_reg;
+        end
+
+        // Stage 0: read, with the flags of the increment as seen after a snapshot in this
+        // cycle (stage registers loaded only for an increment)
+        s1_valid_reg <= in_v;
+        if (in_v) begin
+            s1_idx_reg <= in_idx;
+            s1_amt_reg <= in_amt;
+            s1_t_reg <= snap_now ? 1'b0 : t_reg[in_idx];
+            s1_z_reg <= (snap_now && clear_on_snapshot) ? 1'b1 : z_reg[in_idx];
+            s1_zs_reg <= snap_now ? z_reg[in_idx] : zs_reg[in_idx];
+            s1_ram_reg <= live_mem[in_idx];
+        end
+
         // Flags
         if (snap_now) begin
             t_reg <= {COUNTERS{1'b0}};
@@ -225,26 +255,19 @@ for (k = 0; k < INPUTS; k = k + 1) begin : bank
             zs_reg <= {COUNTERS{1'b0}};
         end
 
-        // Stage 0: read
-        s1_valid_reg <= in_v;
-        s1_idx_reg <= in_idx;
-        s1_amt_reg <= in_amt;
-        s1_t_reg <= t_eff;
-        s1_z_reg <= z_eff;
-        s1_zs_reg <= zs_eff;
-        s1_ram_reg <= live_mem[in_idx];
-
-        // Stage 1: add and write
+        // Stage 1: add and write (the init sweep writes instead)
         w_valid_reg <= s1_valid_reg;
-        w_idx_reg <= s1_idx_reg;
-        w_val_reg <= new_val;
-        if (init_busy_reg) begin
-            live_mem[init_idx_reg] <= k == 0 ? init_value : 64'd0;
-        end else if (s1_valid_reg) begin
-            live_mem[s1_idx_reg] <= new_val;
+        if (s1_valid_reg) begin
+            w_idx_reg <= s1_idx_reg;
+            w_val_reg <= (s1_z_reg ? 64'd0 : cur) + {{(64-INC_WIDTH){1'b0}}, s1_amt_reg};
+        end
+        if (init_busy_reg || s1_valid_reg) begin
+            live_mem[init_busy_reg ? init_idx_reg : s1_idx_reg] <=
+                init_busy_reg ? (k == 0 ? init_value : 64'd0) :
+                                (s1_z_reg ? 64'd0 : cur) + {{(64-INC_WIDTH){1'b0}}, s1_amt_reg};
         end
         if (s1_valid_reg && !s1_t_reg) begin
-            snap_mem[s1_idx_reg] <= old_snap;
+            snap_mem[s1_idx_reg] <= s1_zs_reg ? 64'd0 : cur;
         end
 
         if (rst || init_busy_reg) begin
@@ -256,20 +279,6 @@ for (k = 0; k < INPUTS; k = k + 1) begin : bank
             z_reg <= {COUNTERS{1'b0}};
             zs_reg <= {COUNTERS{1'b0}};
         end
-    end
-
-    // Read port: flags at stage A (after a snapshot in the same cycle), RAMs at stage B.
-    reg        ra_t_reg = 1'b0, ra_zs_reg = 1'b0;
-    reg [63:0] rb_live_reg = 64'd0, rb_snap_reg = 64'd0;
-    reg        rb_t_reg = 1'b0, rb_zs_reg = 1'b0;
-
-    always @(posedge clk) begin
-        ra_t_reg <= snap_now ? 1'b0 : t_reg[rd_idx];
-        ra_zs_reg <= snap_now ? z_reg[rd_idx] : zs_reg[rd_idx];
-        rb_live_reg <= live_mem[rda_idx_reg];
-        rb_snap_reg <= snap_mem[rda_idx_reg];
-        rb_t_reg <= ra_t_reg;
-        rb_zs_reg <= ra_zs_reg;
     end
 
     assign bank_rd[k*64 +: 64] = rb_t_reg ? rb_snap_reg : (rb_zs_reg ? 64'd0 : rb_live_reg);

@@ -85,78 +85,85 @@ initial begin
     end
 end
 
-// Only some flag bits decide the kind (NS, CWR, ECE, URG, PSH do not).
+// The class of a header: {class, why, kind, index}, against the cfg_* tables (read here
+// directly). Table matches: lowest matching entry wins. Only some flag bits decide the kind
+// (NS, CWR, ECE, URG, PSH do not). Evaluated only for a header taken: the result registers
+// are loaded only then (nothing reads them otherwise).
+localparam CLS_W = 2 + 3 + 3 + INDEX_WIDTH;
+
 // verilator lint_off UNUSEDSIGNAL
-wire [8:0] flags = s_hdr_tcp_flags;
+function [CLS_W-1:0] classify(input [3:0] reason, input [15:0] eth_type, input [7:0] proto,
+                              input [31:0] ip_dst, input [15:0] dst_port, input [8:0] flags,
+                              input [15:0] payload_len);
 // verilator lint_on UNUSEDSIGNAL
-
-// Table matches: lowest matching entry wins.
-reg                   vip_hit;
-reg [INDEX_WIDTH-1:0] vip_idx;
-reg                   local_hit;
-reg [INDEX_WIDTH-1:0] local_idx;
-integer i;
-always @* begin
-    vip_hit = 1'b0;
-    vip_idx = {INDEX_WIDTH{1'b0}};
-    for (i = VIP_ENTRIES - 1; i >= 0; i = i - 1) begin
-        if (cfg_vip_enable[i] && cfg_vip_addr[i*32 +: 32] == s_hdr_ip_dst &&
-                cfg_vip_port[i*16 +: 16] == s_hdr_tcp_dst_port) begin
-            vip_hit = 1'b1;
-            vip_idx = i[INDEX_WIDTH-1:0];
+    reg                   vip_hit;
+    reg [INDEX_WIDTH-1:0] vip_idx;
+    reg                   local_hit;
+    reg [INDEX_WIDTH-1:0] local_idx;
+    reg                   is_ok, is_other;
+    reg [1:0]             cls;
+    reg [2:0]             why;
+    reg [2:0]             kind;
+    reg [INDEX_WIDTH-1:0] idx;
+    integer               i;
+    begin
+        vip_hit = 1'b0;
+        vip_idx = {INDEX_WIDTH{1'b0}};
+        for (i = VIP_ENTRIES - 1; i >= 0; i = i - 1) begin
+            if (cfg_vip_enable[i] && cfg_vip_addr[i*32 +: 32] == ip_dst &&
+                    cfg_vip_port[i*16 +: 16] == dst_port) begin
+                vip_hit = 1'b1;
+                vip_idx = i[INDEX_WIDTH-1:0];
+            end
         end
-    end
-    local_hit = 1'b0;
-    local_idx = {INDEX_WIDTH{1'b0}};
-    for (i = LOCAL_ENTRIES - 1; i >= 0; i = i - 1) begin
-        if (cfg_local_enable[i] && cfg_local_addr[i*32 +: 32] == s_hdr_ip_dst) begin
-            local_hit = 1'b1;
-            local_idx = i[INDEX_WIDTH-1:0];
+        local_hit = 1'b0;
+        local_idx = {INDEX_WIDTH{1'b0}};
+        for (i = LOCAL_ENTRIES - 1; i >= 0; i = i - 1) begin
+            if (cfg_local_enable[i] && cfg_local_addr[i*32 +: 32] == ip_dst) begin
+                local_hit = 1'b1;
+                local_idx = i[INDEX_WIDTH-1:0];
+            end
         end
+
+        is_ok = reason == 4'd0;
+        is_other = (reason == 4'd1) || (reason == 4'd2);
+
+        idx = {INDEX_WIDTH{1'b0}};
+        if (is_ok && vip_hit) begin
+            why = W_NONE;
+            idx = vip_idx;
+        end else if (is_ok && local_hit) begin
+            why = W_NONE;
+            idx = local_idx;
+        end else if (is_ok) begin
+            why = W_NOMATCH;
+        end else if (is_other && eth_type == 16'h0806) begin
+            why = W_ARP;
+        end else if (is_other && eth_type == 16'h0800 && proto == 8'd1) begin
+            why = W_ICMP;
+        end else if (is_other) begin
+            why = W_OTHER;
+        end else begin
+            why = W_MALFORMED;
+        end
+
+        if (is_ok && vip_hit) cls = C_VIP;
+        else if (is_ok && local_hit) cls = C_SERVER;
+        else if (cfg_punt[why]) cls = C_PUNT;
+        else cls = C_DROP;
+
+        if (!is_ok) kind = K_NONE;
+        else if (flags[2]) kind = K_RST;
+        else if (flags[1] && !flags[4]) kind = K_SYN;
+        else if (flags[1]) kind = K_SYN_ACK;
+        else if (flags[0]) kind = K_FIN;
+        else if (payload_len != 16'd0) kind = K_DATA;
+        else if (flags[4]) kind = K_ACK;
+        else kind = K_OTHER;
+
+        classify = {cls, why, kind, idx};
     end
-end
-
-wire is_ok = s_hdr_reason == 4'd0;
-wire is_other = (s_hdr_reason == 4'd1) || (s_hdr_reason == 4'd2);
-
-reg [1:0]             cls;
-reg [2:0]             why;
-reg [2:0]             kind;
-reg [INDEX_WIDTH-1:0] idx;
-always @* begin
-    idx = {INDEX_WIDTH{1'b0}};
-    if (is_ok && vip_hit) begin
-        why = W_NONE;
-        idx = vip_idx;
-    end else if (is_ok && local_hit) begin
-        why = W_NONE;
-        idx = local_idx;
-    end else if (is_ok) begin
-        why = W_NOMATCH;
-    end else if (is_other && s_hdr_eth_type == 16'h0806) begin
-        why = W_ARP;
-    end else if (is_other && s_hdr_eth_type == 16'h0800 && s_hdr_ip_protocol == 8'd1) begin
-        why = W_ICMP;
-    end else if (is_other) begin
-        why = W_OTHER;
-    end else begin
-        why = W_MALFORMED;
-    end
-
-    if (is_ok && vip_hit) cls = C_VIP;
-    else if (is_ok && local_hit) cls = C_SERVER;
-    else if (cfg_punt[why]) cls = C_PUNT;
-    else cls = C_DROP;
-
-    if (!is_ok) kind = K_NONE;
-    else if (flags[2]) kind = K_RST;
-    else if (flags[1] && !flags[4]) kind = K_SYN;
-    else if (flags[1]) kind = K_SYN_ACK;
-    else if (flags[0]) kind = K_FIN;
-    else if (s_hdr_payload_len != 16'd0) kind = K_DATA;
-    else if (flags[4]) kind = K_ACK;
-    else kind = K_OTHER;
-end
+endfunction
 
 reg                   valid_reg = 1'b0;
 reg [1:0]             cls_reg;
@@ -169,10 +176,11 @@ assign s_hdr_ready = !valid_reg || m_cls_ready;
 always @(posedge clk) begin
     if (s_hdr_ready) begin
         valid_reg <= s_hdr_valid;
-        cls_reg <= cls;
-        why_reg <= why;
-        kind_reg <= kind;
-        idx_reg <= idx;
+        if (s_hdr_valid) begin
+            {cls_reg, why_reg, kind_reg, idx_reg} <=
+                classify(s_hdr_reason, s_hdr_eth_type, s_hdr_ip_protocol, s_hdr_ip_dst,
+                         s_hdr_tcp_dst_port, s_hdr_tcp_flags, s_hdr_payload_len);
+        end
     end
     if (rst) begin
         valid_reg <= 1'b0;
