@@ -132,7 +132,7 @@ opt -fast; check -assert"
 
 # Splice rewriter and its RFC 1624 checksum unit: lint at DATA_WIDTH 64 and 512, Icarus
 # compile, Yosys generic synthesis of the checksum unit and of the rewriter at DATA_WIDTH 64
-# (~35 s).
+# (~40 s).
 SPLICE=(rtl/splice_rewriter.v rtl/splice_csum_update.v)
 for w in 64 512; do
     step "verilator lint (splice_rewriter DATA_WIDTH=$w)" \
