@@ -19,7 +19,7 @@ use crate::flowmgr::freelist::{bitmap_words, FreeList};
 use crate::flowmgr::isn::IsnGen;
 use crate::flowmgr::splice::{seq_after, Isns, SpliceEntry};
 use crate::flowmgr::tcpopts::{parse_syn_options, Handshake, OptionsPolicy, Timestamps};
-use crate::flowmgr::timeouts::{TcpState, Timeouts, STATES};
+use crate::flowmgr::timeouts::{TcpState, Timeouts};
 use crate::flowmgr::{FlowState, Slot};
 use crate::mailbox::{cmd, status, Response, MAX_WORDS};
 use crate::sched::{Kind, SchedConfig, Scheduler, ServerConfig, ServerSet, MAX_WEIGHT};
@@ -328,6 +328,8 @@ struct Pending {
     stashed: Option<(u32, u16)>,
     /// A buffer match is outstanding.
     buf_match: bool,
+    /// Request bytes the last L7 match (inline or buffer) saw.
+    matched_len: u16,
     /// The client's FIN came right after the buffered request (acknowledged, replayed).
     client_fin: bool,
     pool: u8,
@@ -370,6 +372,7 @@ const NO_PENDING: Pending = Pending {
     req_len: 0,
     stashed: None,
     buf_match: false,
+    matched_len: 0,
     client_fin: false,
     pool: 0,
     rs: 0,
@@ -501,7 +504,6 @@ impl<'a> Splicer<'a> {
         let entries = hw.flow_entries() as usize;
         let mut keys = 0;
         let mut kept = 0;
-        let mut top = 0;
         let mut slot = 0;
         while keys < entries && slot < self.slots {
             let s = slot as Slot;
@@ -512,11 +514,13 @@ impl<'a> Splicer<'a> {
             let server = decode_half(&w, SERVER_HALF);
             let has_server = server.peer_ip != 0;
             match FlowState::from_raw(w[0] as u8) {
-                None | Some(FlowState::Free) => continue,
+                // Scanned slots that are not in use go to the free list, in order.
+                None | Some(FlowState::Free) => {
+                    let _ = self.free.free(s);
+                }
                 Some(FlowState::Spliced | FlowState::Closing) => {
                     keys += 2;
                     kept += 1;
-                    top = slot;
                     let rs = (w[0] >> 24) as usize;
                     if rs < MAX_RS {
                         let active = (w[0] >> 8) as u8 & entry_flags::ACTIVE != 0;
@@ -535,21 +539,12 @@ impl<'a> Splicer<'a> {
                         hw.flow_delete(&server.key());
                     }
                     hw.state_write(s, &[0; STATIC_WORDS], Some(0));
+                    let _ = self.free.free(s);
                 }
             }
         }
-        // Slots below the highest kept one that are not in use go to the free list.
-        self.fresh = top;
-        for s in 0..top {
-            let mut w = [0u32; STATIC_WORDS];
-            hw.state_read(s as Slot, &mut w);
-            if !matches!(
-                FlowState::from_raw(w[0] as u8),
-                Some(FlowState::Spliced | FlowState::Closing)
-            ) {
-                let _ = self.free.free(s as Slot);
-            }
-        }
+        // Slots past the scan were never used since the table was last empty.
+        self.fresh = slot;
         fw_log!(
             info,
             "flow table rebuilt: {=usize} flows kept, {=usize} keys",
@@ -1109,8 +1104,10 @@ impl<'a> Splicer<'a> {
                 self.write_entry(hw, i, FlowState::Connecting, now);
                 if self.to_l7 {
                     self.pend[i].phase = Phase::Matching;
+                    // The inline matcher sees exactly this segment.
+                    self.pend[i].matched_len = self.pend[i].req_len;
                     if let Some((flags, pool)) = self.pend[i].stashed {
-                        self.on_match(hw, i, flags, pool, false);
+                        self.on_match(hw, i, flags, pool);
                     }
                 } else {
                     // The segment was decided before the flow entered REQUEST (it followed
@@ -1128,6 +1125,7 @@ impl<'a> Splicer<'a> {
         let n = usize::from(self.pend[i].req_len);
         if hw.l7_match(&self.bufs[i][..n], self.pend[i].slot) {
             self.pend[i].buf_match = true;
+            self.pend[i].matched_len = self.pend[i].req_len;
         }
     }
 
@@ -1147,10 +1145,10 @@ impl<'a> Splicer<'a> {
                 let start = hw.cycles();
                 match (self.pend[i].phase, from_buffer) {
                     (Phase::Request, false) => self.pend[i].stashed = Some((flags, pool)),
-                    (Phase::Matching, false) => self.on_match(hw, i, flags, pool, false),
+                    (Phase::Matching, false) => self.on_match(hw, i, flags, pool),
                     (Phase::Assembling, true) => {
                         self.pend[i].buf_match = false;
-                        self.on_match(hw, i, flags, pool, true)
+                        self.on_match(hw, i, flags, pool)
                     }
                     _ => self.stats.ignored += 1,
                 }
@@ -1170,7 +1168,7 @@ impl<'a> Splicer<'a> {
         }
     }
 
-    fn on_match(&mut self, hw: &mut impl Hw, i: usize, flags: u32, pool: u16, from_buffer: bool) {
+    fn on_match(&mut self, hw: &mut impl Hw, i: usize, flags: u32, pool: u16) {
         const INCOMPLETE: u32 = 1 << 1;
         const NOT_HTTP: u32 = 1 << 3;
         if flags & INCOMPLETE != 0 && flags & NOT_HTTP == 0 {
@@ -1185,9 +1183,10 @@ impl<'a> Splicer<'a> {
                 return;
             }
             self.pend[i].phase = Phase::Assembling;
-            // More bytes may already be buffered than the inline matcher saw.
-            if !from_buffer || self.pend[i].req_len > 0 {
-                self.pend[i].phase = Phase::Assembling;
+            // Bytes that arrived after the ones just matched: match the longer buffer now (no
+            // further segment may come: the client waits for the answer).
+            if self.pend[i].req_len > self.pend[i].matched_len {
+                self.match_buffer(hw, i);
             }
             return;
         }
@@ -1893,7 +1892,6 @@ impl<'a> Splicer<'a> {
                 .set(st, req[1])
                 .map_err(|_| status::BAD_ARGUMENT)?;
         }
-        let _ = STATES;
         Ok(Response::ok(0))
     }
 

@@ -987,3 +987,36 @@ fn silent_server_gets_retransmissions_then_the_next_server_is_tried() {
     assert_eq!(sp.slots_in_use(), 0);
     assert!(hw.table.is_empty());
 }
+
+#[test]
+fn rest_of_the_head_buffered_before_the_incomplete_verdict_is_matched_at_once() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, &mut w.free, &mut w.bufs, 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let (slot, card_isn) = connect(&mut sp, &mut hw, 40005, 7000, b"GET /a HTTP/1.1\r\nHo");
+    // The rest of the head arrives before the inline verdict on the first part.
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 40005),
+            (VIP, 80),
+            7001 + 19,
+            card_isn.wrapping_add(1),
+            tf::ACK,
+            &ts(103, 0),
+            b"st: x\r\n\r\n",
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert!(hw.l7.is_empty());
+    hw.events.push_back([2 | 1 << 14, u32::from(slot), 0, 0]);
+    sp.poll(&mut hw);
+    assert_eq!(
+        hw.l7.len(),
+        1,
+        "the whole head is matched without waiting for more bytes"
+    );
+    assert_eq!(hw.l7[0].0, b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n".to_vec());
+}
