@@ -22,7 +22,7 @@ use splicenic_driver::Bar;
 use crate::{SimCard, SimConfig, SimError, BAR_SIZE, CLK_HZ};
 
 /// Cycles simulated per batch while no request is pending.
-pub const FREE_RUN_BATCH: u64 = 16_384;
+pub const FREE_RUN_BATCH: u64 = 256;
 
 struct Job {
     req: Request,
