@@ -110,7 +110,9 @@ localparam L7_BUF_BEATS = L7_BUF_BYTES / KW;
 localparam L7_BB = $clog2(L7_BUF_BEATS);
 localparam WPB = KW / 4;
 localparam WPB_BITS = WPB > 1 ? $clog2(WPB) : 1;
-localparam STAT_INPUTS = 12;
+localparam STAT_INPUTS = 14;
+localparam STAT_COUNTERS = 512;
+localparam STAT_IB = $clog2(STAT_COUNTERS);
 localparam EVQ_AW = $clog2(EVQ_DEPTH);
 
 initial begin
@@ -1353,25 +1355,30 @@ function [7:0] popcount(input [KW-1:0] k);
 endfunction
 
 wire [1:0] tx_fire = tx_tvalid & tx_tready;
-wire [7:0] p7 = {4'd0, d7_port_reg, 3'd0};
-wire [7:0] act_idx = p7 + (d7_dec_reg[D_ACT +: 2] == ACT_FWD ? 8'd4 :
-                           d7_dec_reg[D_ACT +: 2] == ACT_PUNT ? 8'd5 : 8'd6);
-wire [7:0] vip_idx = 8'd16 + {3'd0, d7_vipidx_reg, 1'b0};
-wire [7:0] rs_idx = 8'd80 + {1'b0, d7_rs_reg[5:0], 1'b0};
+// Counter indices (map in docs/datapath.md)
+wire [STAT_IB-1:0] p7 = {5'd0, d7_port_reg, 3'd0};
+wire [STAT_IB-1:0] act_idx = p7 + (d7_dec_reg[D_ACT +: 2] == ACT_FWD ? 9'd4 :
+                                   d7_dec_reg[D_ACT +: 2] == ACT_PUNT ? 9'd5 : 9'd6);
+wire [STAT_IB-1:0] vip_idx = 9'd16 + {4'd0, d7_vipidx_reg, 1'b0};
+// per real server, both directions: 80 + 2r
+wire [STAT_IB-1:0] rs_idx = 9'd80 + {2'd0, d7_rs_reg[5:0], 1'b0};
+// per real server and direction (the port the frame arrived on): 256 + 4r + 2*port
+wire [STAT_IB-1:0] rs_dir_idx = {1'b1, d7_rs_reg[5:0], d7_port_reg, 1'b0};
 
 reg        st_snap_reg = 1'b0;
 reg        st_clear_on_snap_reg = 1'b0;
 reg        st_clear_all_reg = 1'b0;
 wire       st_rd_valid;
-reg  [7:0] st_rd_idx_reg = 8'd0;
+reg  [STAT_IB-1:0] st_rd_idx_reg = {STAT_IB{1'b0}};
 wire       st_rd_data_valid;
 wire [63:0] st_rd_data;
 wire       st_init_done;
 wire [31:0] st_snapshots;
 
+// One increment input per counter kind, each its own RAM bank in stats_counters.
 // verilator lint_off PINCONNECTEMPTY
 stats_counters #(
-    .COUNTERS(256),
+    .COUNTERS(STAT_COUNTERS),
     .INPUTS(STAT_INPUTS),
     .INC_WIDTH(16)
 )
@@ -1381,15 +1388,18 @@ stats_inst (
     .inc_valid({tx_fire[1], tx_fire[1] && tx_tlast[1], tx_fire[0], tx_fire[0] && tx_tlast[0],
                 d7_valid_reg && d7_reason_reg,
                 d7_fwd, d7_fwd,
+                d7_fwd, d7_fwd,
                 d7_valid_reg && d7_vip_reg, d7_valid_reg && d7_vip_reg,
                 d7_valid_reg, d7_valid_reg, d7_valid_reg}),
-    .inc_idx({8'd11, 8'd10, 8'd3, 8'd2,
-              d7_reason_idx_reg,
-              rs_idx + 8'd1, rs_idx,
-              vip_idx + 8'd1, vip_idx,
-              act_idx, p7 + 8'd1, p7}),
+    .inc_idx({9'd11, 9'd10, 9'd3, 9'd2,
+              {1'b0, d7_reason_idx_reg},
+              rs_dir_idx + 9'd1, rs_dir_idx,
+              rs_idx + 9'd1, rs_idx,
+              vip_idx + 9'd1, vip_idx,
+              act_idx, p7 + 9'd1, p7}),
     .inc_amount({8'd0, popcount(tx_tkeep[KW +: KW]), 16'd1, 8'd0, popcount(tx_tkeep[0 +: KW]), 16'd1,
                  16'd1,
+                 d7_flen_reg, 16'd1,
                  d7_flen_reg, 16'd1,
                  d7_flen_reg, 16'd1,
                  16'd1, d7_flen_reg, 16'd1}),
@@ -1398,7 +1408,7 @@ stats_inst (
     .clear_all(st_clear_all_reg),
     .init_value(64'd0),
     .rd_valid(st_rd_valid),
-    .rd_idx(csr_wdata[7:0]),
+    .rd_idx(csr_wdata[STAT_IB-1:0]),
     .rd_data_valid(st_rd_data_valid),
     .rd_data(st_rd_data),
     .init_done(st_init_done),
@@ -1544,13 +1554,13 @@ always @(posedge clk) begin
             `SNIC_STATS_BLKID: rdata_reg <= `SNIC_STATS_BLKID_RESET;
             `SNIC_STATS_CTRL: rdata_reg <= {30'd0, st_clear_on_snap_reg, 1'b0};
             `SNIC_STATS_STATUS: rdata_reg <= {30'd0, st_rd_busy_reg, st_init_done};
-            `SNIC_STATS_RD_IDX: rdata_reg <= {24'd0, st_rd_idx_reg};
+            `SNIC_STATS_RD_IDX: rdata_reg <= {{32-STAT_IB{1'b0}}, st_rd_idx_reg};
             `SNIC_STATS_RD_LO: rdata_reg <= st_rd_data_valid ? st_rd_data[31:0]
                                                              : st_rd_result_reg[31:0];
             `SNIC_STATS_RD_HI: rdata_reg <= st_rd_data_valid ? st_rd_data[63:32]
                                                              : st_rd_result_reg[63:32];
             `SNIC_STATS_SNAPSHOTS: rdata_reg <= st_snapshots;
-            `SNIC_STATS_PARAMS: rdata_reg <= 32'd256;
+            `SNIC_STATS_PARAMS: rdata_reg <= STAT_COUNTERS;
             default: rdata_reg <= 32'd0;
         endcase
         // arrays
@@ -1721,7 +1731,7 @@ always @(posedge clk) begin
                 st_clear_all_reg <= csr_wdata[2];
             end
             `SNIC_STATS_RD_IDX: begin
-                st_rd_idx_reg <= csr_wdata[7:0];
+                st_rd_idx_reg <= csr_wdata[STAT_IB-1:0];
                 st_rd_busy_reg <= 1'b1;
             end
             default: ;

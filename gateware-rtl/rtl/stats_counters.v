@@ -7,12 +7,14 @@
  * Statistics block: COUNTERS 64-bit counters in RAM, incremented by up to INPUTS events per
  * cycle, read by the firmware / host as a consistent snapshot.
  *
- * Counter index map (a convention of the card, the block itself only sees indices; with
- * the default COUNTERS = 256):
- *     0..15    per Ethernet port: rx frames, rx bytes, tx frames, tx bytes (4 per port)
- *    16..79    per virtual service (32 services x {connections, bytes})
- *    80..207   per real server (64 servers x {connections, bytes})
- *   208..255   per drop reason (parser reasons, classifier drops, punt / event overflow)
+ * Counter index map (a convention of the card, the block itself only sees indices;
+ * splice_datapath uses COUNTERS = 512, docs/datapath.md has the details):
+ *     0..15    per Ethernet port: rx / tx frames and bytes, forwarded / punted / dropped
+ *    16..79    per virtual service (32 services x {frames, bytes})
+ *    80..207   per real server, both directions (64 servers x {frames, bytes})
+ *   208..255   per drop reason (parser reasons, classifier reasons)
+ *   256..511   per real server and direction (64 servers x {frames, bytes} x
+ *              {client to server, server to client})
  *
  * Increment inputs (data path, no back-pressure, one event per input per cycle):
  *   inc_valid[k], inc_idx[k*IDX_BITS +: IDX_BITS], inc_amount[k*INC_WIDTH +: INC_WIDTH]
@@ -20,11 +22,13 @@
  *   name the same counter in the same cycle, and any input may name the same counter on
  *   back-to-back cycles: nothing is lost.
  *
- * Structure: one RAM bank per input k (live_k, snap_k: COUNTERS x 64 bits each) holding
- * that input's share of every counter; a counter's value is the sum of its INPUTS shares
- * (mod 2^64, so the 64-bit wrap is exact). Each bank has a two-stage read-modify-write
- * pipeline (read in stage 0, add and write in stage 1) with forwarding of the value written
- * in the previous cycle, so back-to-back increments of the same counter are never lost.
+ * Structure: one RAM bank per input k (live_k, snap_k: COUNTERS x 64 bits each, plus
+ * 3 x COUNTERS flag flip-flops, below) holding that input's share of every counter; a
+ * counter's value is the sum of its INPUTS shares (mod 2^64, so the 64-bit wrap is exact).
+ * The cost therefore grows with INPUTS x COUNTERS: each input adds a bank. Each bank has a
+ * two-stage read-modify-write pipeline (read in stage 0, add and write in stage 1) with
+ * forwarding of the value written in the previous cycle, so back-to-back increments of the
+ * same counter are never lost.
  *
  * Consistent snapshot (`snapshot` pulse at cycle S): the snapshot holds every increment
  * presented in cycles < S and none presented in cycles >= S. It is taken in one cycle with

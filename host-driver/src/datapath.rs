@@ -12,7 +12,8 @@
 //! does not use them (INJECT.SEL and the read/write pointers are shared state).
 //!
 //! The encoders and decoders ([`FlowEntry`], [`FlowCounters`], [`PuntMeta`], [`Event`],
-//! [`L7Rule`]) are plain functions of the register words, usable without a card.
+//! [`L7Rule`], [`StatsSnapshot`]) are plain functions of the register words, usable
+//! without a card.
 
 use std::fmt;
 use std::net::Ipv4Addr;
@@ -1004,6 +1005,183 @@ pub struct ChecksumOffload {
     pub tcp: bool,
 }
 
+// ----- statistics ----------------------------------------------------------------------
+
+/// Counters of the STATS block this driver decodes (index map in docs/datapath.md).
+pub const STATS_COUNTERS: usize = 512;
+/// Virtual services with counters.
+pub const STATS_SERVICES: usize = 32;
+/// Real servers with counters (a flow's real-server index counts modulo this).
+pub const STATS_SERVERS: usize = 64;
+
+/// Counter indices of the STATS block (docs/datapath.md).
+pub mod stats_index {
+    /// Base of port `p`'s 8 counters (+0 rx frames, +1 rx bytes, +2 tx frames, +3 tx bytes,
+    /// +4 forwarded, +5 punted, +6 dropped).
+    pub const fn port(p: usize) -> usize {
+        8 * p
+    }
+    /// Frames received for virtual service `v` (bytes at +1).
+    pub const fn service(v: usize) -> usize {
+        16 + 2 * v
+    }
+    /// Frames forwarded for real server `r`, both directions (bytes at +1).
+    pub const fn server(r: usize) -> usize {
+        80 + 2 * r
+    }
+    /// Frames forwarded for real server `r` client to server (bytes at +1; server to client
+    /// frames at +2, bytes at +3).
+    pub const fn server_dir(r: usize) -> usize {
+        256 + 4 * r
+    }
+    /// Frames with parser reason code `c` (1..=13).
+    pub const fn parser_reason(c: usize) -> usize {
+        208 + c
+    }
+    /// Frames the classifier dropped with why code `w` (parser verdict OK).
+    pub const fn classifier_drop(w: usize) -> usize {
+        224 + w
+    }
+}
+
+/// Names of the parser reason codes 1..=13 (`eth_tcp_parser`), in code order.
+const PARSER_REASONS: [&str; 13] = [
+    "OTHER_L3",
+    "OTHER_L4",
+    "MAC_ERR",
+    "TRUNC_ETH",
+    "IP_VERSION",
+    "IP_IHL",
+    "TRUNC_IP",
+    "IP_LEN",
+    "IP_CSUM",
+    "IP_OPTIONS",
+    "IP_FRAG",
+    "TCP_TRUNC",
+    "TCP_DOFF",
+];
+
+/// Names of the classifier why codes 1..=5 (`tcp_classifier`) of dropped frames.
+const CLASSIFIER_DROPS: [&str; 5] = [
+    "DROP_ARP",
+    "DROP_ICMP",
+    "DROP_OTHER",
+    "DROP_MALFORMED",
+    "DROP_NOMATCH",
+];
+
+/// Counters of one Ethernet port.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PortCounters {
+    pub rx_frames: u64,
+    pub rx_bytes: u64,
+    /// Every frame leaving the port: fast path and inject.
+    pub tx_frames: u64,
+    pub tx_bytes: u64,
+    /// Frames received on the port and forwarded, punted or dropped.
+    pub forwarded: u64,
+    pub punted: u64,
+    pub dropped: u64,
+}
+
+/// Counters of one real server: frames of its spliced flows forwarded by the fast path,
+/// bytes = frame length as received. `in_*` counts client to server (frames that arrived
+/// on port C), `out_*` server to client (arrived on port S); `frames` and `bytes` count
+/// both (`in + out`, kept by the card as counters of their own).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ServerCounters {
+    pub frames: u64,
+    pub bytes: u64,
+    pub in_frames: u64,
+    pub in_bytes: u64,
+    pub out_frames: u64,
+    pub out_bytes: u64,
+}
+
+/// A statistics snapshot decoded by the card's counter map (docs/datapath.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatsSnapshot {
+    counters: Vec<u64>,
+}
+
+impl StatsSnapshot {
+    /// Wrap the counters of a snapshot ([`Datapath::stats_snapshot`]). A card with fewer
+    /// than [`STATS_COUNTERS`] counters has no per-direction real-server counters and is
+    /// refused; further counters are kept in [`StatsSnapshot::raw`].
+    pub fn from_counters(counters: Vec<u64>) -> Result<StatsSnapshot, DatapathError> {
+        if counters.len() < STATS_COUNTERS {
+            return Err(DatapathError::BadParams {
+                register: "STATS.PARAMS.COUNTERS",
+                value: u32::try_from(counters.len()).unwrap_or(u32::MAX),
+                reason: "fewer than the 512 counters of the per-direction real-server map",
+            });
+        }
+        Ok(StatsSnapshot { counters })
+    }
+
+    /// Every counter by index.
+    pub fn raw(&self) -> &[u64] {
+        &self.counters
+    }
+
+    /// Counters of a port.
+    pub fn port(&self, p: Port) -> PortCounters {
+        let c = &self.counters[stats_index::port(p.bit() as usize)..];
+        PortCounters {
+            rx_frames: c[0],
+            rx_bytes: c[1],
+            tx_frames: c[2],
+            tx_bytes: c[3],
+            forwarded: c[4],
+            punted: c[5],
+            dropped: c[6],
+        }
+    }
+
+    /// Frames and bytes received for virtual service `v`.
+    ///
+    /// # Panics
+    /// If `v >= STATS_SERVICES`.
+    pub fn service(&self, v: usize) -> (u64, u64) {
+        assert!(v < STATS_SERVICES, "virtual service {v} has no counters");
+        let i = stats_index::service(v);
+        (self.counters[i], self.counters[i + 1])
+    }
+
+    /// Counters of real server `r`.
+    ///
+    /// # Panics
+    /// If `r >= STATS_SERVERS`.
+    pub fn server(&self, r: usize) -> ServerCounters {
+        assert!(r < STATS_SERVERS, "real server {r} has no counters");
+        let (i, d) = (stats_index::server(r), stats_index::server_dir(r));
+        ServerCounters {
+            frames: self.counters[i],
+            bytes: self.counters[i + 1],
+            in_frames: self.counters[d],
+            in_bytes: self.counters[d + 1],
+            out_frames: self.counters[d + 2],
+            out_bytes: self.counters[d + 3],
+        }
+    }
+
+    /// Frames per parser reason (named as in `eth_tcp_parser`; punted or dropped), then
+    /// frames with parser verdict OK that the classifier dropped, per why code (`DROP_*`;
+    /// ARP / ICMP / other / malformed frames carry a parser reason and are counted under
+    /// it, so of these only `DROP_NOMATCH` counts today). In counter-index order.
+    pub fn drop_reasons(&self) -> Vec<(&'static str, u64)> {
+        let parser = PARSER_REASONS
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| (n, self.counters[stats_index::parser_reason(k + 1)]));
+        let classifier = CLASSIFIER_DROPS
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| (n, self.counters[stats_index::classifier_drop(k + 1)]));
+        parser.chain(classifier).collect()
+    }
+}
+
 // ----- the API -------------------------------------------------------------------------
 
 /// The splicer data path of a card, borrowing its BAR.
@@ -1642,6 +1820,12 @@ impl<'a> Datapath<'a> {
         Ok(out)
     }
 
+    /// Take a snapshot and decode it ([`StatsSnapshot`]); fails on a card without the
+    /// per-direction real-server counters.
+    pub fn stats(&mut self) -> Result<StatsSnapshot, DriverError> {
+        Ok(StatsSnapshot::from_counters(self.stats_snapshot()?)?)
+    }
+
     /// Set `STATS.CTRL.CLEAR_ON_SNAPSHOT` (snapshots then report deltas).
     pub fn set_stats_clear_on_snapshot(&mut self, on: bool) -> Result<(), DriverError> {
         use regs::stats::{self, ctrl as c};
@@ -2066,7 +2250,7 @@ mod tests {
         b.set(regs::punt::PARAMS, 2048 << 16 | 16);
         b.set(regs::inject::PARAMS, 2048 << 16 | 8);
         b.set(regs::evq::PARAMS, 64);
-        b.set(regs::stats::PARAMS, 256);
+        b.set(regs::stats::PARAMS, 512);
         b.set(regs::stats::STATUS, 1);
         b
     }
@@ -2078,7 +2262,7 @@ mod tests {
                 punt: HashMap::new(),
                 injected: Vec::new(),
                 commits: Vec::new(),
-                counters: (0..256u64).map(|i| i << 40 | i).collect(),
+                counters: (0..512u64).map(|i| i << 40 | i).collect(),
                 events: VecDeque::new(),
                 flows: HashMap::new(),
                 busy_reads: 0,
@@ -2468,12 +2652,100 @@ mod tests {
         let mut dp = Datapath::new(&mut m).unwrap();
         dp.set_stats_clear_on_snapshot(true).unwrap();
         let v = dp.stats_snapshot().unwrap();
-        assert_eq!(v.len(), 256);
+        assert_eq!(v.len(), 512);
         assert_eq!(v[3], 3 << 40 | 3);
         assert_eq!(v[255], 255 << 40 | 255);
+        assert_eq!(v[511], 511 << 40 | 511);
         assert_eq!(m.get(regs::stats::SNAPSHOTS), 1);
         // CLEAR_ON_SNAPSHOT was kept when the snapshot was requested.
         assert_eq!(m.get(regs::stats::CTRL), 2);
+    }
+
+    #[test]
+    fn stats_decodes_a_snapshot_read_from_the_card() {
+        let mut m = Model::new();
+        let mut dp = Datapath::new(&mut m).unwrap();
+        let s = dp.stats().unwrap();
+        assert_eq!(s.raw().len(), STATS_COUNTERS);
+        assert_eq!(s.server(63).out_bytes, 511 << 40 | 511);
+    }
+
+    #[test]
+    fn stats_decoder_follows_the_counter_map() {
+        // counter i holds i
+        let s = StatsSnapshot::from_counters((0..512).collect()).unwrap();
+        assert_eq!(
+            s.port(Port::Client),
+            PortCounters {
+                rx_frames: 0,
+                rx_bytes: 1,
+                tx_frames: 2,
+                tx_bytes: 3,
+                forwarded: 4,
+                punted: 5,
+                dropped: 6,
+            }
+        );
+        assert_eq!(s.port(Port::Server).rx_frames, 8);
+        assert_eq!(s.port(Port::Server).dropped, 14);
+        assert_eq!(s.service(0), (16, 17));
+        assert_eq!(s.service(31), (78, 79));
+        assert_eq!(
+            s.server(0),
+            ServerCounters {
+                frames: 80,
+                bytes: 81,
+                in_frames: 256,
+                in_bytes: 257,
+                out_frames: 258,
+                out_bytes: 259,
+            }
+        );
+        assert_eq!(
+            s.server(9),
+            ServerCounters {
+                frames: 98,
+                bytes: 99,
+                in_frames: 292,
+                in_bytes: 293,
+                out_frames: 294,
+                out_bytes: 295,
+            }
+        );
+        assert_eq!(s.server(63).frames, 206);
+        assert_eq!(s.server(63).bytes, 207);
+        assert_eq!(s.server(63).out_bytes, 511);
+
+        let d = s.drop_reasons();
+        assert_eq!(d.len(), 18);
+        assert_eq!(d[0], ("OTHER_L3", 209));
+        assert_eq!(d[1], ("OTHER_L4", 210));
+        assert_eq!(d[2], ("MAC_ERR", 211));
+        assert_eq!(d[8], ("IP_CSUM", 217));
+        assert_eq!(d[12], ("TCP_DOFF", 221));
+        assert_eq!(d[13], ("DROP_ARP", 225));
+        assert_eq!(d[17], ("DROP_NOMATCH", 229));
+        let mut names: Vec<_> = d.iter().map(|x| x.0).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), d.len(), "reason names are unique");
+    }
+
+    #[test]
+    fn stats_decoder_refuses_a_map_without_directional_counters() {
+        let e = StatsSnapshot::from_counters(vec![0; 256]).unwrap_err();
+        assert!(
+            matches!(e, DatapathError::BadParams { value: 256, .. }),
+            "{e:?}"
+        );
+        assert!(StatsSnapshot::from_counters(vec![0; 1024]).is_ok());
+    }
+
+    #[test]
+    #[should_panic(expected = "real server 64")]
+    fn stats_decoder_server_index_is_bounded() {
+        let s = StatsSnapshot::from_counters(vec![0; 512]).unwrap();
+        let _ = s.server(STATS_SERVERS);
     }
 
     #[test]

@@ -4,11 +4,13 @@
 //! simulated one) is opened into a [`Card`], which identifies the card and offers firmware
 //! loading ([`firmware`]), the mailbox ([`mailbox`]) with the flow manager's commands
 //! ([`flowmgr`]), the firmware log ([`log`]) and, on a card with the splicer, the data path
-//! ([`datapath`]).
+//! ([`datapath`]). [`config`] reads keepalived-style configuration files with URL rules and
+//! pools, plans them onto the card's indices and compiles the rules for the L7 matcher.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bar;
 pub mod card;
+pub mod config;
 pub mod datapath;
 pub mod error;
 pub mod firmware;
@@ -27,8 +29,9 @@ pub use datapath::{Datapath, DatapathError};
 pub use error::DriverError;
 pub use firmware::{FirmwareError, FirmwareImage, LoadReport};
 pub use flowmgr::{
-    FlowStats, PoolConfig, RealServer, Scheduler, ServerStats, ServiceMode, SetupTimers,
-    TcpTimeoutState,
+    CaptureCursor, CaptureInfo, CapturedFrame, ConfigMap, FlowInfo, FlowStats, PoolConfig,
+    PoolInfo, RealServer, RulesetInfo, RulesetState, Scheduler, ServerInfo, ServerStats,
+    ServiceInfo, ServiceMode, SetupTimers, TcpTimeoutState,
 };
 pub use log::{LogLine, LogReader};
 pub use socket::{default_sim_socket, SimInfo, SocketBar};

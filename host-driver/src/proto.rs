@@ -13,6 +13,8 @@ const OP_READ: u8 = 1;
 const OP_WRITE: u8 = 2;
 const OP_INFO: u8 = 3;
 const OP_SHUTDOWN: u8 = 4;
+const OP_SEND_FRAME: u8 = 5;
+const OP_RECV_FRAMES: u8 = 6;
 const ST_OK: u8 = 0;
 const ST_ERR: u8 = 1;
 
@@ -27,6 +29,10 @@ pub enum Request {
     Info,
     /// Stop the server after replying.
     Shutdown,
+    /// Put an Ethernet frame on the wire into port `port` (0 client side, 1 server side).
+    SendFrame { port: u8, data: Vec<u8> },
+    /// Take up to `max` frames the card sent out of port `port`, oldest first.
+    RecvFrames { port: u8, max: u32 },
 }
 
 /// A reply from the server.
@@ -42,6 +48,8 @@ pub enum Reply {
         cycles: u64,
         clk_hz: u64,
     },
+    /// Frames the card sent (answer to RECV_FRAMES), oldest first.
+    Frames(Vec<Vec<u8>>),
     /// The request failed; the text says why.
     Error(String),
 }
@@ -101,6 +109,16 @@ impl Request {
             }
             Request::Info => v.push(OP_INFO),
             Request::Shutdown => v.push(OP_SHUTDOWN),
+            Request::SendFrame { port, data } => {
+                v.push(OP_SEND_FRAME);
+                v.push(*port);
+                v.extend_from_slice(data);
+            }
+            Request::RecvFrames { port, max } => {
+                v.push(OP_RECV_FRAMES);
+                v.push(*port);
+                v.extend_from_slice(&max.to_le_bytes());
+            }
         }
         v
     }
@@ -128,6 +146,21 @@ impl Request {
             }
             OP_INFO => Ok(Request::Info),
             OP_SHUTDOWN => Ok(Request::Shutdown),
+            OP_SEND_FRAME => {
+                let [port] = take::<1>(&mut rest, "SEND_FRAME port")?;
+                Ok(Request::SendFrame {
+                    port,
+                    data: rest.to_vec(),
+                })
+            }
+            OP_RECV_FRAMES => {
+                let [port] = take::<1>(&mut rest, "RECV_FRAMES port")?;
+                let max = u32::from_le_bytes(take::<4>(&mut rest, "RECV_FRAMES max")?);
+                if !rest.is_empty() {
+                    return Err(ProtoError::Truncated("RECV_FRAMES has trailing bytes"));
+                }
+                Ok(Request::RecvFrames { port, max })
+            }
             other => Err(ProtoError::UnknownOp(other)),
         }
     }
@@ -155,6 +188,13 @@ impl Reply {
                 v.extend_from_slice(&cycles.to_le_bytes());
                 v.extend_from_slice(&clk_hz.to_le_bytes());
             }
+            Reply::Frames(frames) => {
+                v.push(ST_OK);
+                for f in frames {
+                    v.extend_from_slice(&(f.len() as u32).to_le_bytes());
+                    v.extend_from_slice(f);
+                }
+            }
             Reply::Error(msg) => {
                 v.push(ST_ERR);
                 v.extend_from_slice(msg.as_bytes());
@@ -176,7 +216,21 @@ impl Reply {
             Request::Read { count, .. } => {
                 Ok(Reply::Words(words(rest, *count as usize, "READ reply")?))
             }
-            Request::Write { .. } | Request::Shutdown => {
+            Request::RecvFrames { .. } => {
+                let mut frames = Vec::new();
+                while !rest.is_empty() {
+                    let len = u32::from_le_bytes(take::<4>(&mut rest, "RECV_FRAMES length")?);
+                    let len = len as usize;
+                    if rest.len() < len {
+                        return Err(ProtoError::Truncated("RECV_FRAMES frame"));
+                    }
+                    let (f, r) = rest.split_at(len);
+                    frames.push(f.to_vec());
+                    rest = r;
+                }
+                Ok(Reply::Frames(frames))
+            }
+            Request::Write { .. } | Request::Shutdown | Request::SendFrame { .. } => {
                 if rest.is_empty() {
                     Ok(Reply::Done)
                 } else {
@@ -248,9 +302,18 @@ mod tests {
             },
             Request::Info,
             Request::Shutdown,
+            Request::SendFrame {
+                port: 1,
+                data: vec![1, 2, 3],
+            },
+            Request::RecvFrames { port: 0, max: 8 },
         ] {
             assert_eq!(Request::decode(&req.encode()).unwrap(), req);
         }
+        assert!(matches!(
+            Request::decode(&[OP_RECV_FRAMES, 0, 1]),
+            Err(ProtoError::Truncated(_))
+        ));
     }
 
     #[test]
@@ -267,6 +330,12 @@ mod tests {
             clk_hz: 156_250_000,
         };
         assert_eq!(Reply::decode_for(&Request::Info, &i.encode()).unwrap(), i);
+        let recv = Request::RecvFrames { port: 0, max: 4 };
+        let f = Reply::Frames(vec![vec![1, 2, 3], vec![], vec![9; 60]]);
+        assert_eq!(Reply::decode_for(&recv, &f.encode()).unwrap(), f);
+        let mut cut = f.encode();
+        cut.pop();
+        assert!(Reply::decode_for(&recv, &cut).is_err());
         let e = Reply::Error("boom".into());
         assert_eq!(Reply::decode_for(&read, &e.encode()).unwrap(), e);
     }

@@ -1309,7 +1309,7 @@ pub mod stats {
     /// Reset value and fields of BLKID.
     pub mod blkid {
         /// Reset value.
-        pub const RESET: u32 = 0x00160100;
+        pub const RESET: u32 = 0x00160101;
     }
     /// Snapshot control (rw)
     pub const CTRL: u64 = BASE + 0x004;
@@ -1351,10 +1351,10 @@ pub mod stats {
     pub mod rd_idx {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
-        /// Counter index (docs/datapath.md)
+        /// Counter index, below PARAMS.COUNTERS (docs/datapath.md)
         pub const INDEX_SHIFT: u32 = 0;
         /// Mask of INDEX (unshifted).
-        pub const INDEX_MASK: u32 = 0xff;
+        pub const INDEX_MASK: u32 = 0x1ff;
     }
     /// Counter bits 31:0 read by RD_IDX (ro)
     pub const RD_LO: u64 = BASE + 0x010;

@@ -51,6 +51,9 @@ pub struct SocketBar {
     size: u64,
 }
 
+/// Frames a simulated card's server keeps per TX port for `recv_frames`.
+pub const SIM_TX_BACKLOG: usize = 4096;
+
 impl SocketBar {
     /// Connect to the simulated card listening on `path` and ask it for its BAR size.
     pub fn connect(path: impl AsRef<Path>) -> Result<SocketBar, DriverError> {
@@ -98,6 +101,27 @@ impl SocketBar {
         match self.round_trip(&Request::Shutdown)? {
             Reply::Done => Ok(()),
             other => Err(unexpected("SHUTDOWN", &other).into()),
+        }
+    }
+
+    /// Puts an Ethernet frame on the wire into the card's port `port` (0 = client side,
+    /// 1 = server side): the simulated card's network, for rigs and tests.
+    pub fn send_frame(&mut self, port: u8, frame: &[u8]) -> Result<(), DriverError> {
+        match self.round_trip(&Request::SendFrame {
+            port,
+            data: frame.to_vec(),
+        })? {
+            Reply::Done => Ok(()),
+            other => Err(unexpected("SEND_FRAME", &other).into()),
+        }
+    }
+
+    /// Takes up to `max` frames the card sent out of port `port`, oldest first. The server
+    /// keeps the last [`SIM_TX_BACKLOG`] frames of each port; older ones are dropped.
+    pub fn recv_frames(&mut self, port: u8, max: u32) -> Result<Vec<Vec<u8>>, DriverError> {
+        match self.round_trip(&Request::RecvFrames { port, max })? {
+            Reply::Frames(f) => Ok(f),
+            other => Err(unexpected("RECV_FRAMES", &other).into()),
         }
     }
 
@@ -219,6 +243,8 @@ mod tests {
         let server = std::thread::spawn(move || {
             let (mut s, _) = listener.accept().unwrap();
             let mut mem = vec![0u32; 64];
+            // Frames "sent" by the test come back on the same port (a loopback wire).
+            let mut frames: Vec<(u8, Vec<u8>)> = Vec::new();
             while let Some(body) = read_frame(&mut s).unwrap() {
                 let reply = match Request::decode(&body).unwrap() {
                     Request::Info => Reply::Info {
@@ -235,6 +261,18 @@ mod tests {
                         mem[o..o + data.len()].copy_from_slice(&data);
                         Reply::Done
                     }
+                    Request::SendFrame { port, data } => {
+                        frames.push((port, data));
+                        Reply::Done
+                    }
+                    Request::RecvFrames { port, max } => Reply::Frames(
+                        frames
+                            .iter()
+                            .filter(|(p, _)| *p == port)
+                            .take(max as usize)
+                            .map(|(_, f)| f.clone())
+                            .collect(),
+                    ),
                     Request::Shutdown => {
                         write_frame(&mut s, &Reply::Done.encode()).unwrap();
                         break;
@@ -249,6 +287,9 @@ mod tests {
         let mut out = [0u32; 4];
         bar.read_block(4, &mut out).unwrap();
         assert_eq!(out, [0, 1, 2, 3]);
+        bar.send_frame(1, &[0xaa; 60]).unwrap();
+        assert_eq!(bar.recv_frames(0, 8).unwrap(), Vec::<Vec<u8>>::new());
+        assert_eq!(bar.recv_frames(1, 8).unwrap(), vec![vec![0xaa; 60]]);
         assert_eq!(bar.read32(12).unwrap(), 2);
         assert!(matches!(bar.read32(256), Err(BarError::OutOfRange { .. })));
         assert_eq!(bar.info().unwrap().cycles, 5);

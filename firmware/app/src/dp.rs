@@ -4,7 +4,7 @@
 use splicenic_fw_logic::flowhash::FourTuple;
 use splicenic_fw_logic::flowmgr::Slot;
 use splicenic_fw_logic::splicer::frame::Offload;
-use splicenic_fw_logic::splicer::{FlowStatus, Hw, Port, PuntInfo, STATIC_WORDS};
+use splicenic_fw_logic::splicer::{FlowStatus, Hw, Port, PuntInfo, DYN_WORDS, STATIC_WORDS};
 use splicenic_pac::{Dp, Evq, Flow, Inject, Punt, L7};
 
 use crate::soc::{now, write_reg};
@@ -262,6 +262,19 @@ impl Hw for DataPath {
             *w = self.flow.state_static(i).read().bits();
         }
         self.flow.state_dyn(0).read().bits()
+    }
+
+    fn state_read_dyn(
+        &mut self,
+        slot: Slot,
+        words: &mut [u32; STATIC_WORDS],
+        dyn_words: &mut [u32; DYN_WORDS],
+    ) {
+        // One READ command fills STATE_STATIC and STATE_DYN from the same entry.
+        dyn_words[0] = self.state_read(slot, words);
+        for (i, w) in dyn_words.iter_mut().enumerate().skip(1) {
+            *w = self.flow.state_dyn(i).read().bits();
+        }
     }
 
     fn flow_entries(&mut self) -> u32 {

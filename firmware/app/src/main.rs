@@ -15,7 +15,11 @@ use splicenic_fw_logic::mailbox::{
     self, handle_request, parse_decimal_u32, parse_version_component, BuildInfo, Env, Response,
     Version, MAX_WORDS,
 };
-use splicenic_fw_logic::splicer::{ReqBufs, SlotList, Splicer, PENDING};
+use splicenic_fw_logic::splicer::capture::CaptureBuf;
+use splicenic_fw_logic::splicer::record::RulesetBuf;
+use splicenic_fw_logic::splicer::{
+    Pool, Pools, ReqBufs, SlotList, Splicer, Tables, MAX_POOLS, PENDING,
+};
 use splicenic_pac::ctrl::fw_state::State;
 use splicenic_pac::{Ctrl, Peripherals};
 
@@ -57,17 +61,30 @@ defmt::timestamp!(
     splicenic_fw_logic::time::cycles_to_us(now(), soc::clk_hz())
 );
 
-// The two large tables live in `.uninit`, which riscv-rt does not zero at boot: zeroing
-// their 66 KiB took most of the boot time. Both types consist of integers only, so every bit
-// pattern is a valid value; the host loader zero-fills the whole DMEM before it releases the
-// core anyway, and `Splicer::new` resets the free list's bookkeeping (head, length, bitmap),
-// so the ring's and the buffers' old contents are never read before they are written.
+// The large tables live in `.uninit`, which riscv-rt does not zero at boot: zeroing their
+// 174 KiB would take most of the boot time. All of them but POOLS consist of integers only,
+// so every bit pattern is a valid value; the host loader zero-fills the whole DMEM before it
+// releases the core anyway, and `Splicer::new` resets the free list's bookkeeping (head,
+// length, bitmap), so the ring's and the buffers' old contents are never read before they
+// are written (the rule-set record and the capture ring keep their lengths and positions in
+// the splicer). POOLS holds `Option`s, so main writes `None` into each entry before it
+// creates a reference (a few stores, not a 60 KiB fill).
 /// The free list of flow slots.
 #[link_section = ".uninit.splicenic.free_list"]
 static mut FREE_LIST: MaybeUninit<SlotList> = MaybeUninit::uninit();
 /// Request buffers of the connections in setup.
 #[link_section = ".uninit.splicenic.req_bufs"]
 static mut REQ_BUFS: MaybeUninit<ReqBufs> = MaybeUninit::uninit();
+/// The pools (servers and scheduler state): outside the splicer, so neither main's stack
+/// frame nor `Splicer::new`'s holds them.
+#[link_section = ".uninit.splicenic.pools"]
+static mut POOLS: MaybeUninit<Pools> = MaybeUninit::uninit();
+/// The rule-set record the host stores (RULESET_*).
+#[link_section = ".uninit.splicenic.ruleset"]
+static mut RULESET: MaybeUninit<RulesetBuf> = MaybeUninit::uninit();
+/// The packet-capture ring (CAPTURE_*), read by the host through the DMEM window.
+#[link_section = ".uninit.splicenic.capture"]
+static mut CAPTURE: MaybeUninit<CaptureBuf> = MaybeUninit::uninit();
 
 /// The dispatcher's view of the SoC.
 struct FwEnv<'a, 'b> {
@@ -179,23 +196,41 @@ fn main() -> ! {
     // SAFETY: the only place that takes the data-path blocks; the mailbox's DP_INFO only
     // reads read-only DP registers.
     let mut datapath = unsafe { dp::DataPath::take() };
-    // SAFETY: FREE_LIST and REQ_BUFS are used only through these two references, created
-    // once here; main never returns, so they live as long as the program. Their memory is
-    // initialised: integer-only types (any bit pattern is valid) in DMEM that the loader
-    // zero-filled (see their declaration).
-    let (free, bufs) = unsafe {
+    // SAFETY: FREE_LIST, REQ_BUFS, RULESET and CAPTURE are used only through these
+    // references, created once here; main never returns, so they live as long as the
+    // program. Their memory is initialised: integer-only types (any bit pattern is valid) in
+    // DMEM that the loader zero-filled (see their declaration). The host reads the capture
+    // ring through the DMEM window, which does not alias a Rust reference on the core.
+    let (free, bufs, ruleset, capture) = unsafe {
         (
             (*core::ptr::addr_of_mut!(FREE_LIST)).assume_init_mut(),
             (*core::ptr::addr_of_mut!(REQ_BUFS)).assume_init_mut(),
+            (*core::ptr::addr_of_mut!(RULESET)).assume_init_mut(),
+            (*core::ptr::addr_of_mut!(CAPTURE)).assume_init_mut(),
         )
     };
+    // SAFETY: POOLS is used only through this reference, created once here (main never
+    // returns). Every entry is initialised with `None` through a raw pointer into the static
+    // before the reference is created, so it refers to a valid `[Option<Pool>; MAX_POOLS]`.
+    let pools = unsafe {
+        let first = core::ptr::addr_of_mut!(POOLS).cast::<Option<Pool>>();
+        for i in 0..MAX_POOLS {
+            first.add(i).write(None);
+        }
+        (*core::ptr::addr_of_mut!(POOLS)).assume_init_mut()
+    };
+    // The core address the host finds the ring at (CAPTURE_INFO); DMEM addresses fit 32 bits.
+    let capture_addr = capture.as_ptr() as usize as u32;
     let (k0, k1) = isn_secret();
     let slots = if splicer_present {
         datapath.flow_slots() as usize
     } else {
         1
     };
-    let mut splicer = Splicer::new(clk_hz, slots, free, bufs, k0, k1);
+    let tables = Tables { free, bufs, pools };
+    let mut splicer = Splicer::new(clk_hz, slots, tables, k0, k1);
+    splicer.attach_ruleset(ruleset);
+    splicer.attach_capture(capture, capture_addr);
     if splicer_present {
         // After a watchdog restart the data path still holds the flows: take them over.
         splicer.rebuild(&mut datapath);

@@ -7,8 +7,9 @@
 
 use crate::flowhash::{bench_flow_setup, FlowTable};
 
-/// Mailbox API version reported by VERSION.
-pub const API_VERSION: u32 = 1;
+/// Mailbox API version reported by VERSION: 2 adds the control-plane commands
+/// (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1.
+pub const API_VERSION: u32 = 2;
 /// First response word of PING ("PONG" in ASCII).
 pub const PONG: u32 = 0x504F_4E47;
 /// Number of `REQ_DATA` / `RSP_DATA` words.
@@ -66,6 +67,47 @@ pub mod cmd {
     /// present, bit 1 overloaded), pool, connections total].
     pub const SERVER_STATS: u32 = 0x0028;
 
+    // Control plane: listing the configuration and the flows, zeroing counters, the rule-set
+    // record and the packet capture (docs/interfaces.md, "Flow manager commands").
+
+    /// One virtual service: [index] -> [present, VIP, port, mode (1 L4, 2 L7), pool]; an
+    /// index without a service answers OK with word 0 = 0.
+    pub const SVC_GET: u32 = 0x0029;
+    /// One pool: [pool] -> [present, scheduler, flags, persistence timeout s, persistence
+    /// netmask, servers in the pool].
+    pub const POOL_GET: u32 = 0x002A;
+    /// One real server: [rs] -> [flags (bit 0 present, bit 1 overloaded), pool, IP, port,
+    /// MAC hi, MAC lo, weight, upper threshold, lower threshold, active, inactive,
+    /// connections total].
+    pub const SERVER_GET: u32 = 0x002B;
+    /// Which indexes are set up: [] -> [service bitmap, pool bitmap, real servers 0-31,
+    /// real servers 32-63].
+    pub const CONFIG_MAP: u32 = 0x002C;
+    /// The timeout of every IPVS TCP state in milliseconds, in `TcpState::ALL` order.
+    pub const TIMEOUT_GET: u32 = 0x002D;
+    /// Zeroes the flow manager's event counters (FLOW_STATS totals, connections per real
+    /// server); gauges are kept.
+    pub const ZERO: u32 = 0x002E;
+    /// Flow slots in use from a cursor: [cursor] -> [next cursor (0xFFFFFFFF at the end),
+    /// slot, ...] (at most 15 slots, at most 1024 slots examined per call).
+    pub const FLOW_LIST: u32 = 0x002F;
+    /// One flow: [slot] -> 16 words (addresses, state, expiry, counters).
+    pub const FLOW_GET: u32 = 0x0030;
+    /// Rule-set record data: [offset in words, data words (0..=15)]; offset 0 starts a new
+    /// record, later writes continue where the previous one ended.
+    pub const RULESET_PUT: u32 = 0x0031;
+    /// Ends a record: [length in bytes, FNV-1a hash, (optional) loaded-by tag].
+    pub const RULESET_COMMIT: u32 = 0x0032;
+    /// Reads the committed record: [offset in words] -> up to 16 words.
+    pub const RULESET_GET: u32 = 0x0033;
+    /// The record's [length in bytes, generation, hash, state, loaded-by tag, capacity].
+    pub const RULESET_INFO: u32 = 0x0034;
+    /// Packet capture of punted frames: [enable, (optional) snap length in bytes].
+    pub const CAPTURE_SET: u32 = 0x0035;
+    /// The capture ring: [enabled, DMEM address, size, write position, oldest record,
+    /// frames captured, frames overwritten, snap length, copy cycles lo, hi].
+    pub const CAPTURE_INFO: u32 = 0x0036;
+
     /// Fault injection for watchdog tests: the firmware stops (no answer, heartbeat frozen)
     /// until the core is reset. The data path keeps forwarding.
     pub const DEBUG_HANG: u32 = 0x00F0;
@@ -88,6 +130,20 @@ pub mod cmd {
             SETUP_SET => Some("SETUP_SET"),
             FLOW_STATS => Some("FLOW_STATS"),
             SERVER_STATS => Some("SERVER_STATS"),
+            SVC_GET => Some("SVC_GET"),
+            POOL_GET => Some("POOL_GET"),
+            SERVER_GET => Some("SERVER_GET"),
+            CONFIG_MAP => Some("CONFIG_MAP"),
+            TIMEOUT_GET => Some("TIMEOUT_GET"),
+            ZERO => Some("ZERO"),
+            FLOW_LIST => Some("FLOW_LIST"),
+            FLOW_GET => Some("FLOW_GET"),
+            RULESET_PUT => Some("RULESET_PUT"),
+            RULESET_COMMIT => Some("RULESET_COMMIT"),
+            RULESET_GET => Some("RULESET_GET"),
+            RULESET_INFO => Some("RULESET_INFO"),
+            CAPTURE_SET => Some("CAPTURE_SET"),
+            CAPTURE_INFO => Some("CAPTURE_INFO"),
             DEBUG_HANG => Some("DEBUG_HANG"),
             _ => None,
         }
@@ -497,10 +553,33 @@ mod tests {
             (0, 1, 2, 3)
         );
         assert_eq!(&PONG.to_be_bytes(), b"PONG");
-        assert_eq!(API_VERSION, 1);
+        assert_eq!(API_VERSION, 2);
         assert_eq!(cmd::name(0x10), Some("BENCH"));
         assert_eq!(status::name(3), Some("BAD_ARGUMENT"));
         assert_eq!(cmd::name(0x99), None);
+        // The control-plane commands follow SERVER_STATS without a gap.
+        let control = [
+            "SVC_GET",
+            "POOL_GET",
+            "SERVER_GET",
+            "CONFIG_MAP",
+            "TIMEOUT_GET",
+            "ZERO",
+            "FLOW_LIST",
+            "FLOW_GET",
+            "RULESET_PUT",
+            "RULESET_COMMIT",
+            "RULESET_GET",
+            "RULESET_INFO",
+            "CAPTURE_SET",
+            "CAPTURE_INFO",
+        ];
+        for (i, name) in control.iter().enumerate() {
+            assert_eq!(cmd::name(cmd::SERVER_STATS + 1 + i as u32), Some(*name));
+        }
+        assert_eq!(cmd::CAPTURE_INFO, 0x36);
+        assert_eq!(cmd::name(0x37), None);
+        assert_eq!(cmd::name(cmd::DEBUG_HANG), Some("DEBUG_HANG"));
     }
 
     #[test]

@@ -19,7 +19,11 @@ use splicenic_driver::bar::check_access;
 use splicenic_driver::proto::{read_frame, write_frame, Reply, Request};
 use splicenic_driver::Bar;
 
-use crate::{SimCard, SimConfig, SimError, BAR_SIZE, CLK_HZ};
+use std::collections::VecDeque;
+
+use splicenic_driver::socket::SIM_TX_BACKLOG;
+
+use crate::{Port, SimCard, SimConfig, SimError, BAR_SIZE, CLK_HZ};
 
 /// Cycles simulated per batch while no request is pending.
 pub const FREE_RUN_BATCH: u64 = 256;
@@ -81,11 +85,21 @@ fn card_loop(
     jobs: &Receiver<Job>,
     flushed: &Receiver<()>,
 ) -> Result<(), SimError> {
+    // Frames the card sent, per TX port, until a client takes them.
+    let mut tx: [VecDeque<Vec<u8>>; 2] = [VecDeque::new(), VecDeque::new()];
     loop {
+        for (q, port) in tx.iter_mut().zip([Port::Client, Port::Server]) {
+            while let Some(f) = card.pop_frame(port) {
+                if q.len() == SIM_TX_BACKLOG {
+                    q.pop_front();
+                }
+                q.push_back(f);
+            }
+        }
         match jobs.try_recv() {
             Ok(job) => {
                 let shutdown = job.req == Request::Shutdown;
-                let reply = handle(card, job.req);
+                let reply = handle(card, &mut tx, job.req);
                 let sent = job.reply.send(reply).is_ok();
                 if shutdown {
                     if sent {
@@ -106,8 +120,33 @@ fn card_loop(
     }
 }
 
-fn handle(card: &mut SimCard, req: Request) -> Reply {
+fn port_of(port: u8) -> Result<Port, String> {
+    match port {
+        0 => Ok(Port::Client),
+        1 => Ok(Port::Server),
+        n => Err(format!(
+            "port {n} does not exist (0 client side, 1 server side)"
+        )),
+    }
+}
+
+fn handle(card: &mut SimCard, tx: &mut [VecDeque<Vec<u8>>; 2], req: Request) -> Reply {
     match req {
+        Request::SendFrame { port, data } => match port_of(port) {
+            Ok(p) => match card.push_frame(p, &data) {
+                Ok(()) => Reply::Done,
+                Err(e) => Reply::Error(e.to_string()),
+            },
+            Err(e) => Reply::Error(e),
+        },
+        Request::RecvFrames { port, max } => match port_of(port) {
+            Ok(_) => {
+                let q = &mut tx[usize::from(port)];
+                let n = q.len().min(max as usize);
+                Reply::Frames(q.drain(..n).collect())
+            }
+            Err(e) => Reply::Error(e),
+        },
         Request::Read { offset, count } => {
             if let Err(e) = check_access(offset, u64::from(count) * 4, BAR_SIZE) {
                 return Reply::Error(e.to_string());

@@ -13,6 +13,15 @@ use splicenic_driver::{
     VfioBar,
 };
 
+mod adm;
+mod apply;
+mod cardlock;
+mod cmds;
+mod exporter;
+mod ipvs;
+mod monitor;
+mod pcap;
+mod progress;
 mod sim;
 
 /// Default firmware ELF for `nicctl log`, relative to the current directory.
@@ -32,12 +41,14 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// Show the card's identity, status and firmware version.
+    #[command(after_help = "Examples:\n  nicctl info\n  nicctl --card 0000:03:00.0 info --json")]
     Info {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
     /// Load firmware (and optionally a bitstream), verify it and boot the core.
+    #[command(after_help = "Examples:\n  nicctl program --firmware target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw\n  nicctl --card 0000:03:00.0 program --bitstream card.bit --board ulx3s --firmware splicenic-fw")]
     Program {
         /// Firmware ELF (RV32, linked for the card's IMEM/DMEM).
         #[arg(long, value_name = "FILE")]
@@ -50,6 +61,7 @@ enum Cmd {
         board: Option<String>,
     },
     /// Print the firmware log (defmt, decoded with the firmware ELF).
+    #[command(after_help = "Examples:\n  nicctl log\n  nicctl log --follow --elf /path/to/splicenic-fw")]
     Log {
         /// Keep polling for new lines until interrupted (Ctrl-C).
         #[arg(long, short)]
@@ -59,14 +71,17 @@ enum Cmd {
         elf: Option<PathBuf>,
     },
     /// Send PING through the mailbox.
+    #[command(after_help = "Example:\n  nicctl ping")]
     Ping,
     /// Send words through the mailbox ECHO command and check they come back.
+    #[command(after_help = "Example:\n  nicctl echo 1 0xdeadbeef 42")]
     Echo {
         /// Up to 16 words (decimal or 0x-prefixed hex).
         #[arg(value_parser = parse_word, num_args = 0..=16)]
         words: Vec<u32>,
     },
     /// Run a firmware benchmark routine through the mailbox.
+    #[command(after_help = "Example:\n  nicctl bench --routine 1 --iterations 10000")]
     Bench {
         /// Routine number (1 = flow setup).
         #[arg(long, default_value_t = 1)]
@@ -75,9 +90,145 @@ enum Cmd {
         iterations: u32,
     },
     /// Run and control the simulated card.
+    #[command(after_help = "Examples:\n  nicctl sim start\n  nicctl sim start --cpu vexriscv --socket /tmp/card2.sock\n  nicctl sim status\n  nicctl sim stop")]
     Sim {
         #[command(subcommand)]
         cmd: sim::SimCmd,
+    },
+    /// Check, load, show and compare rule sets (keepalived-style configuration files).
+    #[command(after_help = RULES_EXAMPLES)]
+    Rules {
+        #[command(subcommand)]
+        cmd: RulesCmd,
+    },
+    /// ipvsadm's commands and listings on the card: nicctl ipvsadm -L -n, -A, -a, -S, -R ...
+    #[command(
+        disable_help_flag = true,
+        after_help = IPVSADM_EXAMPLES
+    )]
+    Ipvsadm {
+        /// ipvsadm arguments, exactly as for ipvsadm (`nicctl ipvsadm -h` lists them).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<String>,
+    },
+    /// List the spliced connections: both halves, state, expiry and counters.
+    #[command(
+        after_help = "Examples:\n  nicctl flows\n  nicctl flows --json | jq '.[] | select(.state == \"ESTABLISHED\")'"
+    )]
+    Flows {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show per-service, per-server and per-port statistics, with IPVS-style rates.
+    #[command(
+        after_help = "Examples:\n  nicctl stats\n  nicctl stats --watch --interval 2\n  nicctl stats --json"
+    )]
+    Stats {
+        /// Refresh every --interval until interrupted (rates are the IPVS 2 s EWMA).
+        #[arg(long, short)]
+        watch: bool,
+        /// Seconds between refreshes with --watch.
+        #[arg(long, default_value_t = 2.0, value_name = "SECS")]
+        interval: f64,
+        /// Print one JSON object per refresh.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serve the card's metrics in Prometheus text format on http://ADDR/metrics.
+    #[command(
+        after_help = "Examples:\n  nicctl exporter --listen 127.0.0.1:9433\n  curl -s http://127.0.0.1:9433/metrics | grep splicenic_flow"
+    )]
+    Exporter {
+        /// Address and port to listen on.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9433")]
+        listen: std::net::SocketAddr,
+    },
+    /// Capture the frames the data path punts to the firmware into a pcap file.
+    #[command(
+        after_help = "Examples:\n  nicctl capture -w punted.pcap --count 100\n  nicctl capture -w punted.pcap --duration 10 && tshark -r punted.pcap"
+    )]
+    Capture {
+        /// pcap file to write (nanosecond timestamps of the card's clock).
+        #[arg(short = 'w', long = "write", value_name = "FILE")]
+        file: PathBuf,
+        /// Stop after this many frames.
+        #[arg(long, short = 'c')]
+        count: Option<u64>,
+        /// Stop after this many seconds.
+        #[arg(long, value_name = "SECS")]
+        duration: Option<f64>,
+        /// Bytes kept per frame (0 = whole frames).
+        #[arg(long, short = 's', default_value_t = 0)]
+        snaplen: u32,
+    },
+    /// Health-check the real servers of a configuration file and adjust their weights
+    /// (keepalived's checkers, dynamic-feedback weights).
+    #[command(
+        after_help = "Examples:\n  nicctl monitor examples/splicenic.conf\n  nicctl monitor --apply /etc/splicenic/lb.conf"
+    )]
+    Monitor {
+        /// The configuration file (the one loaded with `rules load`).
+        file: PathBuf,
+        /// Load the file into the card first (as `rules load`).
+        #[arg(long)]
+        apply: bool,
+        /// Stop after this many seconds (default: until interrupted).
+        #[arg(long, value_name = "SECS")]
+        duration: Option<f64>,
+    },
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  nicctl completions bash > /etc/bash_completion.d/nicctl\n  nicctl completions zsh > ~/.zfunc/_nicctl"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+const RULES_EXAMPLES: &str = "Examples:
+  nicctl rules check examples/splicenic.conf     (no card needed; exit 1 on any error)
+  nicctl rules diff  examples/splicenic.conf     (what a load would change)
+  nicctl rules load  examples/splicenic.conf
+  nicctl rules show";
+
+const IPVSADM_EXAMPLES: &str = "Examples:
+  nicctl ipvsadm -A -t 10.0.0.100:80 -s wlc
+  nicctl ipvsadm -a -t 10.0.0.100:80 -r 192.168.1.10:8080 -m -w 3 --mac 02:00:00:00:01:0a
+  nicctl ipvsadm -L -n --stats
+  nicctl ipvsadm -S -n > lvs.rules && nicctl ipvsadm -R < lvs.rules";
+
+#[derive(Subcommand, Debug)]
+enum RulesCmd {
+    /// Check a configuration file without a card, like `keepalived -t` (exit 1 on errors).
+    Check {
+        /// The configuration file.
+        file: PathBuf,
+    },
+    /// Load a configuration file: pools, servers, the URL rules (into the inactive bank,
+    /// then one atomic bank switch) and services. Nothing is sent if the file has an error.
+    Load {
+        /// The configuration file.
+        file: PathBuf,
+        /// No progress output.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Show the rule set loaded on the card.
+    Show {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show what loading a file would change in the card's rule set.
+    Diff {
+        /// The configuration file.
+        file: PathBuf,
     },
 }
 
@@ -120,12 +271,83 @@ fn parse_card(s: &str) -> Result<CardSpec> {
     }
 }
 
-fn open_card(spec: &CardSpec) -> Result<Card> {
+/// A card opened for this process, held exclusively until dropped (see [`cardlock`]).
+pub struct OpenCard {
+    card: Card,
+    _lock: cardlock::CardLock,
+}
+
+impl std::ops::Deref for OpenCard {
+    type Target = Card;
+    fn deref(&self) -> &Card {
+        &self.card
+    }
+}
+
+impl std::ops::DerefMut for OpenCard {
+    fn deref_mut(&mut self) -> &mut Card {
+        &mut self.card
+    }
+}
+
+/// Opens the card, waiting for other `nicctl` processes to release it.
+fn open_card(spec: &CardSpec) -> Result<OpenCard> {
+    let lock = match spec {
+        // An absent simulated card is reported by the connect below, not by the lock.
+        CardSpec::Sim(p) if !p.exists() => None,
+        _ => Some(cardlock::CardLock::acquire(spec, cardlock::LOCK_WAIT)?),
+    };
     let bar: Box<dyn splicenic_driver::Bar> = match spec {
         CardSpec::Sim(p) => Box::new(SocketBar::connect(p)?),
         CardSpec::Pci(a) => Box::new(VfioBar::open(a)?),
     };
-    Ok(Card::open(bar)?)
+    let mut card = Card::open(bar)?;
+    if let CardSpec::Sim(_) = spec {
+        // A simulated second is long: give the firmware wall-clock time to answer.
+        card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT);
+    }
+    match lock {
+        Some(l) => Ok(OpenCard { card, _lock: l }),
+        None => bail!("internal: card opened without its lock"),
+    }
+}
+
+/// Mailbox timeout on a simulated card (wall-clock time).
+const SIM_MAILBOX_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A positive number of seconds from the command line.
+fn secs(opt: &str, v: f64) -> Result<Duration> {
+    if !(v.is_finite() && v > 0.0 && v < 1e9) {
+        bail!("{opt} {v}: give a positive number of seconds");
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+/// `nicctl ipvsadm ARGS`.
+fn ipvsadm(spec: &CardSpec, args: &[String]) -> Result<()> {
+    let cmd = ipvs::args::parse(args).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if matches!(
+        cmd,
+        ipvs::args::IpvsCommand::Help | ipvs::args::IpvsCommand::Version
+    ) {
+        // No card needed.
+        let mut out = std::io::stdout().lock();
+        match cmd {
+            ipvs::args::IpvsCommand::Help => out.write_all(ipvs::args::usage().as_bytes())?,
+            _ => writeln!(
+                out,
+                "ipvsadm v1.31 compatible (nicctl {})",
+                env!("CARGO_PKG_VERSION")
+            )?,
+        }
+        return Ok(());
+    }
+    let mut card = open_card(spec)?;
+    let text = adm::execute(&mut card, &cmd)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -209,6 +431,48 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Sim { cmd } => sim::run(cmd, &spec),
+        Cmd::Rules { cmd } => match cmd {
+            RulesCmd::Check { file } => cmds::rules_check(&file),
+            RulesCmd::Load { file, quiet } => cmds::rules_load(&spec, &file, quiet),
+            RulesCmd::Show { json } => cmds::rules_show(&spec, json),
+            RulesCmd::Diff { file } => cmds::rules_diff(&spec, &file),
+        },
+        Cmd::Ipvsadm { args } => ipvsadm(&spec, &args),
+        Cmd::Flows { json } => cmds::flows(&spec, json),
+        Cmd::Stats {
+            watch,
+            interval,
+            json,
+        } => cmds::stats(&spec, watch, secs("--interval", interval)?, json),
+        Cmd::Exporter { listen } => cmds::exporter(&spec, listen),
+        Cmd::Capture {
+            file,
+            count,
+            duration,
+            snaplen,
+        } => cmds::capture(
+            &spec,
+            &file,
+            count,
+            duration.map(|d| secs("--duration", d)).transpose()?,
+            snaplen,
+        ),
+        Cmd::Monitor {
+            file,
+            apply,
+            duration,
+        } => cmds::monitor(
+            &spec,
+            &file,
+            apply,
+            duration.map(|d| secs("--duration", d)).transpose()?,
+        ),
+        Cmd::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "nicctl", &mut std::io::stdout());
+            Ok(())
+        }
     }
 }
 

@@ -201,3 +201,73 @@ fn simulated_card_starts_answers_and_stops() {
         &["no simulated card is listening"],
     );
 }
+
+#[test]
+fn every_command_has_help_with_examples_and_completions_exist() {
+    for cmd in [
+        "info",
+        "program",
+        "log",
+        "ping",
+        "echo",
+        "bench",
+        "sim",
+        "rules",
+        "flows",
+        "stats",
+        "exporter",
+        "capture",
+        "monitor",
+        "completions",
+    ] {
+        let out = nicctl(&[cmd, "--help"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{cmd} --help");
+        assert!(
+            text.contains("Example"),
+            "{cmd} --help has no example:\n{text}"
+        );
+    }
+    let out = nicctl(&["ipvsadm", "-h"]);
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("-L|l [virtual-service] [options]")
+            || String::from_utf8_lossy(&out.stdout).contains("-L")
+    );
+    for shell in ["bash", "zsh", "fish"] {
+        let out = nicctl(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("ipvsadm"),
+            "{shell}"
+        );
+    }
+}
+
+#[test]
+fn rules_check_locates_every_error_without_a_card() {
+    let dir = std::env::temp_dir().join(format!("nicctl-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.conf");
+    std::fs::write(
+        &f,
+        "virtual_server 10.0.0.300 80 {\n    default_pool web\n}\npool web {\n    lvs_shed wlc\n}\n",
+    )
+    .unwrap();
+    let out = nicctl(&["rules", "check", f.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.ends_with("bad.conf: 2 errors\n"), "{stderr}");
+    assert!(stderr.contains("bad.conf:1:16:"), "{stderr}");
+    assert!(
+        stderr.contains("bad.conf:5:5:") && stderr.contains("lvs_sched"),
+        "{stderr}"
+    );
+    let ok = nicctl(&["rules", "check", "../../examples/splicenic.conf"]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -157,6 +157,8 @@ fn bench() -> Result<()> {
     hil_bench("spine-bench")?;
     step("flow manager: soft-core cycles per spliced connection (PicoRV32 and VexRiscv)");
     hil_bench("splice-bench")?;
+    step("rule sets: compile 1K/10K/100K rules, load a full bank into the simulated card");
+    hil_bench("rules-bench")?;
     for (pkg, test) in DATAPATH_BENCHES {
         step(&format!("data-path figures: {pkg}"));
         run(cargo().args(["test", "-q", "-p", pkg, "--test", test, "--", "--nocapture"]))?;

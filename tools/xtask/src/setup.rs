@@ -8,7 +8,9 @@ use crate::regen::{FORM_VERSION, SVD2RUST_VERSION};
 use crate::{root, run, step, tool_path};
 
 /// Debian packages: gateware tools, the firmware toolchain (rustc with library sources for
-/// `-Zbuild-std`, lld-22, which makes Debian's rust-lld work), zlib for FST waveforms, Python venv support.
+/// `-Zbuild-std`, lld-22, which makes Debian's rust-lld work), zlib for FST waveforms, Python venv support,
+/// tshark (reads back `nicctl capture` files in the tests) and python3 (the HTTP server
+/// the monitor tests check).
 pub const APT_PACKAGES: &[&str] = &[
     "verilator",
     "iverilog",
@@ -21,6 +23,8 @@ pub const APT_PACKAGES: &[&str] = &[
     "rust-web-src",
     "lld-22",
     "python3-venv",
+    "python3",
+    "tshark",
 ];
 
 fn is_root() -> bool {

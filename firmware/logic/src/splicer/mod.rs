@@ -8,10 +8,14 @@
 //! and the aging scan end flows. It also serves the flow-manager mailbox commands
 //! ([`Splicer::command`]).
 //!
-//! Everything is fixed-size; the two large tables (free list, request buffers) are borrowed
-//! so the firmware can place them in zero-initialised memory.
+//! Everything is fixed-size; the large tables (free list, request buffers, and the optional
+//! rule-set record and capture ring) are borrowed so the firmware can place them in memory
+//! that is not initialised at boot.
 
+pub mod capture;
+mod control;
 pub mod frame;
+pub mod record;
 
 use crate::flowhash::FourTuple;
 use crate::flowmgr::aging::{AgingScan, SlotAge};
@@ -19,11 +23,14 @@ use crate::flowmgr::freelist::{bitmap_words, FreeList};
 use crate::flowmgr::isn::IsnGen;
 use crate::flowmgr::splice::{seq_after, Isns, SpliceEntry};
 use crate::flowmgr::tcpopts::{parse_syn_options, Handshake, OptionsPolicy, Timestamps};
-use crate::flowmgr::timeouts::{TcpState, Timeouts};
+use crate::flowmgr::timeouts::{TcpState, Timeouts, DEFAULT_SECS, STATES};
 use crate::flowmgr::{FlowState, Slot};
 use crate::mailbox::{cmd, status, Response, MAX_WORDS};
 use crate::sched::{Kind, SchedConfig, Scheduler, ServerConfig, ServerSet, MAX_WEIGHT};
+use capture::CaptureRing;
+pub use control::{FLOW_GET_WORDS, FLOW_LIST_BUDGET, FLOW_LIST_DONE, FLOW_LIST_MAX};
 use frame::{tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
+use record::RulesetStore;
 
 /// Flow slots the firmware manages (the data path may have more; the rest stay unused).
 pub const FW_SLOTS: usize = 16384;
@@ -41,6 +48,9 @@ pub const PENDING: usize = 32;
 pub const REQ_BUF: usize = 1024;
 /// Request buffers of all connections in setup.
 pub type ReqBufs = [[u8; REQ_BUF]; PENDING];
+/// The pools (about 7.5 KiB each: servers and scheduler state). Borrowed like the other
+/// large tables so the flow manager itself stays small (it lives on the firmware's stack).
+pub type Pools = [Option<Pool>; MAX_POOLS];
 /// Largest frame handled.
 pub const MAX_FRAME: usize = 2048;
 /// First local (server-side) port: the flow slot is added to it.
@@ -94,6 +104,9 @@ pub enum FlowStatus {
 
 /// Static flow entry words.
 pub const STATIC_WORDS: usize = 13;
+/// Dynamic flow entry words: last seen, packets C→S, packets S→C, bytes C→S (48 bits) and
+/// bytes S→C (48 bits), packed as in `flow_state_mem` (bits 96..144 and 144..192).
+pub const DYN_WORDS: usize = 6;
 
 /// What the flow manager needs from the data path.
 pub trait Hw {
@@ -122,6 +135,18 @@ pub trait Hw {
     fn state_write(&mut self, slot: Slot, words: &[u32; STATIC_WORDS], last_seen: Option<u32>);
     /// Read the static entry of `slot`; returns the last-seen tick.
     fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32;
+    /// Read the static and the dynamic entry of `slot` (one read of the flow memory, so the
+    /// counters belong to the entry read). The default reads the static entry and reports
+    /// the last-seen tick with zero counters.
+    fn state_read_dyn(
+        &mut self,
+        slot: Slot,
+        words: &mut [u32; STATIC_WORDS],
+        dyn_words: &mut [u32; DYN_WORDS],
+    ) {
+        *dyn_words = [0; DYN_WORDS];
+        dyn_words[0] = self.state_read(slot, words);
+    }
     /// `FLOW.ENTRIES`: lookup keys in the flow table.
     fn flow_entries(&mut self) -> u32;
     /// Match an assembled request with the L7 command path (result: REQUEST_MATCHED event
@@ -271,10 +296,13 @@ const NO_SERVICE: Service = Service {
     pool: 0,
 };
 
-struct Pool {
+/// One pool: its real servers and scheduler (opaque; see [`Pools`]).
+pub struct Pool {
     present: bool,
     servers: ServerSet,
     sched: Scheduler,
+    /// Persistence timeout as POOL_SET gave it, in seconds (0 off).
+    persist_secs: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -388,6 +416,17 @@ const NO_PENDING: Pending = Pending {
     cycles: 0,
 };
 
+/// The large tables the flow manager borrows (the firmware places them in memory that is
+/// not initialised at boot, the tests on the heap).
+pub struct Tables<'a> {
+    /// The free list of flow slots.
+    pub free: &'a mut SlotList,
+    /// Request buffers of the connections in setup.
+    pub bufs: &'a mut ReqBufs,
+    /// The pools.
+    pub pools: &'a mut Pools,
+}
+
 /// Setup timers (SETUP_SET), in milliseconds, and SYN transmissions per server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetupTimers {
@@ -418,12 +457,14 @@ pub struct Splicer<'a> {
     isn: IsnGen,
     timeouts: Timeouts,
     setup: SetupTimers,
+    /// The timeouts as TIMEOUT_SET gave them, in ms (TIMEOUT_GET), `TcpState` order.
+    timeout_ms: [u32; STATES],
     policy: OptionsPolicy,
     aging: AgingScan,
     services: [Service; MAX_SERVICES],
     /// Created by the first POOL_SET (so boot does not initialise eight schedulers); never
     /// dropped again, so a deleted pool's draining servers keep their counts.
-    pools: [Option<Pool>; MAX_POOLS],
+    pools: &'a mut Pools,
     rs: [RealServer; MAX_RS],
     pend: [Pending; PENDING],
     /// Active and inactive flows per real-server index found by [`Splicer::rebuild`], counted
@@ -433,6 +474,10 @@ pub struct Splicer<'a> {
     to_l7: bool,
     /// Counters (FLOW_STATS).
     pub stats: Stats,
+    /// The rule-set record (RULESET_*), when the firmware gave it memory.
+    record: Option<RulesetStore<'a>>,
+    /// The capture ring (CAPTURE_*), when the firmware gave it memory.
+    capture: Option<CaptureRing<'a>>,
     frame: [u8; MAX_FRAME],
     out: [u8; MAX_FRAME],
 }
@@ -448,15 +493,13 @@ fn tick_after(now: u32, deadline: u32) -> bool {
 
 impl<'a> Splicer<'a> {
     /// A flow manager over `slots` flow slots (at most [`FW_SLOTS`]; DP.FLOW_SLOTS) at
-    /// `clk_hz`, with the ISN secret `(k0, k1)`. `free` is reset to hold every slot.
-    pub fn new(
-        clk_hz: u32,
-        slots: usize,
-        free: &'a mut SlotList,
-        bufs: &'a mut ReqBufs,
-        k0: u64,
-        k1: u64,
-    ) -> Self {
+    /// `clk_hz`, with the ISN secret `(k0, k1)`. `free` is reset to hold every slot and
+    /// every pool in `pools` is cleared.
+    pub fn new(clk_hz: u32, slots: usize, tables: Tables<'a>, k0: u64, k1: u64) -> Self {
+        let Tables { free, bufs, pools } = tables;
+        for p in pools.iter_mut() {
+            *p = None;
+        }
         let slots = slots.clamp(1, FW_SLOTS);
         // Slots never used are handed out in order from `fresh` first, so the list only ever
         // holds freed slots: no 16K-entry fill at boot, and a freed slot is still reused only
@@ -475,15 +518,24 @@ impl<'a> Splicer<'a> {
                 Timeouts::new(1_000_000).expect("1 MHz is a valid clock")
             }),
             setup: SetupTimers::DEFAULT,
+            timeout_ms: {
+                let mut ms = [0; STATES];
+                for (m, s) in ms.iter_mut().zip(DEFAULT_SECS) {
+                    *m = s * 1000;
+                }
+                ms
+            },
             policy: OptionsPolicy::DEFAULT,
             aging: AgingScan::new(slots).expect("1..=16384 slots"),
             services: [NO_SERVICE; MAX_SERVICES],
-            pools: [const { None }; MAX_POOLS],
+            pools,
             rs: [NO_RS; MAX_RS],
             pend: [NO_PENDING; PENDING],
             restored: [(0, 0); MAX_RS],
             to_l7: false,
             stats: Stats::default(),
+            record: None,
+            capture: None,
             frame: [0; MAX_FRAME],
             out: [0; MAX_FRAME],
         }
@@ -492,6 +544,18 @@ impl<'a> Splicer<'a> {
     /// Flow slots managed.
     pub fn slots(&self) -> usize {
         self.slots
+    }
+
+    /// Gives the flow manager memory for the rule-set record (RULESET_PUT, _COMMIT, _GET,
+    /// _INFO; without it they answer NO_SPACE).
+    pub fn attach_ruleset(&mut self, buf: &'a mut record::RulesetBuf) {
+        self.record = Some(RulesetStore::new(buf));
+    }
+
+    /// Gives the flow manager the capture ring, seen by the host at core address `addr`
+    /// (CAPTURE_SET, CAPTURE_INFO; without it they answer NO_SPACE). Capture starts off.
+    pub fn attach_capture(&mut self, ring: &'a mut capture::CaptureBuf, addr: u32) {
+        self.capture = Some(CaptureRing::new(ring, addr));
     }
 
     /// Rebuilds the flow manager's view from the data path after a firmware restart (the
@@ -638,6 +702,12 @@ impl<'a> Splicer<'a> {
         let hit = p.meta[0] >> 20 & 1 != 0;
         let server_half = p.meta[0] >> 21 & 1 != 0;
         let slot = (p.meta[1] & 0xffff) as Slot;
+        if let Some(c) = self.capture.as_mut().filter(|c| c.enabled()) {
+            // The frame as received, before anything looks at it.
+            let start = hw.cycles();
+            c.push(port, &self.frame[..len], p.len, start);
+            c.account(hw.cycles().wrapping_sub(start));
+        }
         // The data path fed this segment to the inline L7 matcher (flow in state REQUEST).
         self.to_l7 = p.meta[0] >> 22 & 1 != 0;
         match frame::parse(&self.frame[..len]) {
@@ -1684,6 +1754,20 @@ impl<'a> Splicer<'a> {
             cmd::SETUP_SET => self.cmd_setup(req),
             cmd::FLOW_STATS => len(req, 0).map(|()| self.flow_stats(rsp)),
             cmd::SERVER_STATS => self.cmd_server_stats(req, rsp),
+            cmd::SVC_GET => self.cmd_svc_get(req, rsp),
+            cmd::POOL_GET => self.cmd_pool_get(req, rsp),
+            cmd::SERVER_GET => self.cmd_server_get(req, rsp),
+            cmd::CONFIG_MAP => len(req, 0).map(|()| self.config_map(rsp)),
+            cmd::TIMEOUT_GET => len(req, 0).map(|()| self.timeout_get(rsp)),
+            cmd::ZERO => len(req, 0).map(|()| self.zero()),
+            cmd::FLOW_LIST => self.cmd_flow_list(req, rsp),
+            cmd::FLOW_GET => self.cmd_flow_get(hw, req, rsp),
+            cmd::RULESET_PUT => self.cmd_ruleset_put(req),
+            cmd::RULESET_COMMIT => self.cmd_ruleset_commit(req),
+            cmd::RULESET_GET => self.cmd_ruleset_get(req, rsp),
+            cmd::RULESET_INFO => self.cmd_ruleset_info(req, rsp),
+            cmd::CAPTURE_SET => self.cmd_capture_set(req),
+            cmd::CAPTURE_INFO => self.cmd_capture_info(req, rsp),
             _ => return None,
         };
         Some(r.unwrap_or_else(Response::error))
@@ -1747,8 +1831,8 @@ impl<'a> Splicer<'a> {
         cfg.fallback = flags & 1 != 0;
         cfg.hash_port = flags & 2 != 0;
         cfg.expire_quiescent = flags & 4 != 0;
-        if req[3] != 0 {
-            let secs = req[3];
+        let secs = req[3];
+        if secs != 0 {
             let ticks = crate::flowmgr::timeouts::secs_to_ticks(secs, self.clk_hz)
                 .map_err(|_| status::BAD_ARGUMENT)?;
             cfg = cfg.with_persistence(ticks, req[4]);
@@ -1759,12 +1843,14 @@ impl<'a> Splicer<'a> {
                     pool.sched = Scheduler::new(cfg);
                 }
                 pool.present = true;
+                pool.persist_secs = secs;
             }
             slot @ None => {
                 *slot = Some(Pool {
                     present: true,
                     servers: ServerSet::new(),
                     sched: Scheduler::new(cfg),
+                    persist_secs: secs,
                 })
             }
         }
@@ -1887,10 +1973,12 @@ impl<'a> Splicer<'a> {
             self.timeouts
                 .set_ms(st, req[1])
                 .map_err(|_| status::BAD_ARGUMENT)?;
+            self.timeout_ms[st.index()] = req[1];
         } else {
             self.timeouts
                 .set(st, req[1])
                 .map_err(|_| status::BAD_ARGUMENT)?;
+            self.timeout_ms[st.index()] = req[1].saturating_mul(1000);
         }
         Ok(Response::ok(0))
     }

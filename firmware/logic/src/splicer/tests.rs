@@ -26,6 +26,10 @@ struct Fake {
     sent: Vec<(Port, Vec<u8>)>,
     vips: [(u32, u16, bool); 8],
     l7: Vec<(Vec<u8>, u16)>,
+    /// Dynamic words 1-5 (packet and byte counters) per slot; word 0 is `mem`'s last seen.
+    counters: HashMap<Slot, [u32; DYN_WORDS]>,
+    /// Readings of the cycle counter so far (each one advances it by a cycle).
+    cycle_reads: u64,
 }
 
 impl Fake {
@@ -73,7 +77,8 @@ impl Hw for Fake {
         self.now
     }
     fn cycles(&mut self) -> u64 {
-        u64::from(self.now) << 16
+        self.cycle_reads += 1;
+        (u64::from(self.now) << 16) + self.cycle_reads
     }
     fn port_mac(&mut self, port: Port) -> [u8; 6] {
         match port {
@@ -131,6 +136,15 @@ impl Hw for Fake {
             .unwrap_or(([0; STATIC_WORDS], 0));
         *words = e.0;
         e.1
+    }
+    fn state_read_dyn(
+        &mut self,
+        slot: Slot,
+        words: &mut [u32; STATIC_WORDS],
+        dyn_words: &mut [u32; DYN_WORDS],
+    ) {
+        *dyn_words = self.counters.get(&slot).copied().unwrap_or_default();
+        dyn_words[0] = self.state_read(slot, words);
     }
     fn flow_entries(&mut self) -> u32 {
         self.table.len() as u32
@@ -202,12 +216,24 @@ fn configure(sp: &mut Splicer, hw: &mut Fake, mode: u32) {
 struct World {
     free: Box<SlotList>,
     bufs: Box<ReqBufs>,
+    pools: Box<Pools>,
+}
+
+impl World {
+    fn tables(&mut self) -> Tables<'_> {
+        Tables {
+            free: &mut self.free,
+            bufs: &mut self.bufs,
+            pools: &mut self.pools,
+        }
+    }
 }
 
 fn world() -> World {
     World {
         free: Box::new(SlotList::empty()),
         bufs: Box::new([[0; REQ_BUF]; PENDING]),
+        pools: Box::new([const { None }; MAX_POOLS]),
     }
 }
 
@@ -318,7 +344,7 @@ fn l7_connection_is_answered_matched_connected_spliced_and_aged() {
         now: 1000,
         ..Fake::default()
     };
-    let mut sp = Splicer::new(CLK, 64, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     assert_eq!(hw.vips[0], (VIP, 80, true));
     let isn = 0xffff_fff0; // the request crosses 2^32
@@ -418,7 +444,7 @@ fn l7_connection_is_answered_matched_connected_spliced_and_aged() {
 fn split_request_goes_through_the_buffer_matcher() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 64, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     let (slot, card_isn) = connect(&mut sp, &mut hw, 40001, 5000, b"GET /a HTTP/1.1\r\nHo");
     hw.take_sent();
@@ -470,7 +496,7 @@ fn split_request_goes_through_the_buffer_matcher() {
 fn server_reset_tries_the_next_server_then_resets_the_client() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 64, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 1);
     let (slot, _) = connect(&mut sp, &mut hw, 40002, 77, b"GET / HTTP/1.1\r\n\r\n");
     let mut tried = Vec::new();
@@ -512,7 +538,7 @@ fn server_reset_tries_the_next_server_then_resets_the_client() {
 fn full_table_refuses_with_reset_and_counts() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 2, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 2, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     for port in 0..3u16 {
         hw.arrive(
@@ -546,7 +572,7 @@ fn full_table_refuses_with_reset_and_counts() {
 fn commands_validate_their_arguments() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
     let mut rsp = [0u32; MAX_WORDS];
     let mut st = |sp: &mut Splicer, c: u32, req: &[u32]| {
         sp.command(&mut hw, c, req, &mut rsp).unwrap().status
@@ -629,7 +655,7 @@ fn half_entries_round_trip() {
 fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     hw.arrive(
         Port::Client,
@@ -703,7 +729,7 @@ fn restart_keeps_spliced_flows_and_drops_half_open_ones() {
         now: 1000,
         ..Fake::default()
     };
-    let mut sp = Splicer::new(CLK, 64, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 1);
     // Two spliced connections (L4 service: the server is chosen at the handshake ACK).
     for port in [7000u16, 7001] {
@@ -741,7 +767,7 @@ fn restart_keeps_spliced_flows_and_drops_half_open_ones() {
     assert_eq!(hw.table.len(), 5);
     // The firmware restarts: new state, same data path.
     let mut w2 = world();
-    let mut sp = Splicer::new(CLK, 64, &mut w2.free, &mut w2.bufs, 3, 4);
+    let mut sp = Splicer::new(CLK, 64, w2.tables(), 3, 4);
     assert_eq!(sp.rebuild(&mut hw), 2);
     assert_eq!(hw.table.len(), 4, "the half-open flow's key is gone");
     assert_eq!(sp.slots_in_use(), 2);
@@ -767,7 +793,7 @@ fn restart_keeps_spliced_flows_and_drops_half_open_ones() {
 fn syn_flood_falls_back_to_cookies_and_real_clients_still_connect() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 256, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 256, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     // A flood from spoofed ports fills every setup entry.
     for port in 0..PENDING as u16 {
@@ -860,7 +886,7 @@ fn syn_flood_falls_back_to_cookies_and_real_clients_still_connect() {
 fn request_with_fin_is_acknowledged_and_replayed_with_the_fin() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     hw.arrive(
         Port::Client,
@@ -949,7 +975,7 @@ fn request_with_fin_is_acknowledged_and_replayed_with_the_fin() {
 fn silent_server_gets_retransmissions_then_the_next_server_is_tried() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 1);
     let mut rsp = [0u32; MAX_WORDS];
     // 2 ms between SYNs, 2 SYNs per server.
@@ -992,7 +1018,7 @@ fn silent_server_gets_retransmissions_then_the_next_server_is_tried() {
 fn rest_of_the_head_buffered_before_the_incomplete_verdict_is_matched_at_once() {
     let mut w = world();
     let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, &mut w.free, &mut w.bufs, 1, 2);
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     let (slot, card_isn) = connect(&mut sp, &mut hw, 40005, 7000, b"GET /a HTTP/1.1\r\nHo");
     // The rest of the head arrives before the inline verdict on the first part.
@@ -1019,4 +1045,583 @@ fn rest_of_the_head_buffered_before_the_incomplete_verdict_is_matched_at_once() 
         "the whole head is matched without waiting for more bytes"
     );
     assert_eq!(hw.l7[0].0, b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n".to_vec());
+}
+
+// ----- control-plane commands -----------------------------------------------------------
+
+/// Runs a command and returns its status and response words.
+fn call(sp: &mut Splicer, hw: &mut Fake, c: u32, req: &[u32]) -> (u32, Vec<u32>) {
+    let mut rsp = [0xAAAA_AAAA; MAX_WORDS];
+    let r = sp.command(hw, c, req, &mut rsp).unwrap();
+    (r.status, rsp[..r.len].to_vec())
+}
+
+/// `call` that must succeed.
+fn ok_words(sp: &mut Splicer, hw: &mut Fake, c: u32, req: &[u32]) -> Vec<u32> {
+    let (st, w) = call(sp, hw, c, req);
+    assert_eq!(st, status::OK, "command {c:#x} {req:?}");
+    w
+}
+
+/// An L4 connection from client port `cport`, spliced; returns its slot.
+fn splice_l4(sp: &mut Splicer, hw: &mut Fake, cport: u16) -> Slot {
+    let (slot, _) = connect(sp, hw, cport, 100, b"GET / HTTP/1.1\r\n\r\n");
+    let syn = hw
+        .take_sent()
+        .into_iter()
+        .find(|(p, s, _)| *p == Port::Server && s.has(tf::SYN))
+        .unwrap()
+        .1;
+    let opts = [4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 102, 1, 1, 1, 1];
+    let mut sa = seg(
+        (syn.dst_ip, 8080),
+        (LOCAL, syn.src_port),
+        9,
+        101,
+        tf::SYN | tf::ACK,
+        &opts,
+        &[],
+        CMAC,
+    );
+    sa[0..6].copy_from_slice(&CARD_S);
+    hw.arrive(Port::Server, sa);
+    sp.poll(hw);
+    hw.take_sent();
+    assert_eq!(
+        hw.entry(slot)[0] & 0xff,
+        u32::from(FlowState::Spliced.raw())
+    );
+    slot
+}
+
+#[test]
+fn configuration_reads_back_as_it_was_set() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::CONFIG_MAP, &[]),
+        [0, 0, 0, 0]
+    );
+    configure(&mut sp, &mut hw, 2);
+    // Pool 3: mh with fallback and expire-quiescent, persistence 360 s per /24.
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::POOL_SET,
+        &[3, 10, 0b101, 360, 0xFFFF_FF00],
+    );
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::SERVER_SET,
+        &[
+            3 | 40 << 8,
+            0x0a00_0009,
+            443,
+            0x0211_2233,
+            0x4455_0000,
+            7,
+            100,
+            50,
+        ],
+    );
+    ok_words(&mut sp, &mut hw, cmd::SVC_SET, &[5, VIP, 443, 1, 3]);
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::CONFIG_MAP, &[]),
+        [1 | 1 << 5, 1 << 1 | 1 << 3, 0b11, 1 << 8]
+    );
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::SVC_GET, &[0]),
+        [1, VIP, 80, 2, 1]
+    );
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::SVC_GET, &[5]),
+        [1, VIP, 443, 1, 3]
+    );
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::SVC_GET, &[4]), [0; 5]);
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::POOL_GET, &[1]),
+        [1, 0, 0, 0, u32::MAX, 2]
+    );
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::POOL_GET, &[3]),
+        [1, 10, 0b101, 360, 0xFFFF_FF00, 1]
+    );
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::POOL_GET, &[0]), [0; 6]);
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::SERVER_GET, &[40]),
+        [
+            1,
+            3,
+            0x0a00_0009,
+            443,
+            0x0211_2233,
+            0x4455_0000,
+            7,
+            100,
+            50,
+            0,
+            0,
+            0
+        ]
+    );
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::SERVER_GET, &[1]),
+        [
+            1,
+            1,
+            SRV[1],
+            8080,
+            0x0200_0000,
+            0x0011_0000,
+            1,
+            0,
+            0,
+            0,
+            0,
+            0
+        ]
+    );
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::SERVER_GET, &[2]), [0; 12]);
+    // A deleted pool and server read back as absent.
+    ok_words(&mut sp, &mut hw, cmd::SERVER_DEL, &[40]);
+    ok_words(&mut sp, &mut hw, cmd::POOL_DEL, &[3]);
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::SERVER_GET, &[40]), [0; 12]);
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::POOL_GET, &[3]), [0; 6]);
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::CONFIG_MAP, &[]),
+        [1 | 1 << 5, 1 << 1, 0b11, 0]
+    );
+    // Validation.
+    for (c, bad) in [(cmd::SVC_GET, 8), (cmd::POOL_GET, 8), (cmd::SERVER_GET, 64)] {
+        assert_eq!(call(&mut sp, &mut hw, c, &[bad]).0, status::BAD_ARGUMENT);
+        assert_eq!(call(&mut sp, &mut hw, c, &[]).0, status::BAD_LENGTH);
+        assert_eq!(call(&mut sp, &mut hw, c, &[0, 0]).0, status::BAD_LENGTH);
+    }
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::CONFIG_MAP, &[0]).0,
+        status::BAD_LENGTH
+    );
+}
+
+#[test]
+fn timeouts_read_back_in_milliseconds() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+    let t = ok_words(&mut sp, &mut hw, cmd::TIMEOUT_GET, &[]);
+    let defaults: Vec<u32> = DEFAULT_SECS.iter().map(|s| s * 1000).collect();
+    assert_eq!(t, defaults);
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::TIMEOUT_SET,
+        &[TcpState::Established as u32, 3600],
+    );
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::TIMEOUT_SET,
+        &[TcpState::Close as u32, 1500, 1],
+    );
+    // A refused value changes nothing.
+    assert_eq!(
+        call(
+            &mut sp,
+            &mut hw,
+            cmd::TIMEOUT_SET,
+            &[TcpState::FinWait as u32, 0]
+        )
+        .0,
+        status::BAD_ARGUMENT
+    );
+    let t = ok_words(&mut sp, &mut hw, cmd::TIMEOUT_GET, &[]);
+    assert_eq!(t.len(), STATES);
+    assert_eq!(t[TcpState::Established as usize], 3_600_000);
+    assert_eq!(t[TcpState::Close as usize], 1500);
+    assert_eq!(t[TcpState::FinWait as usize], 120_000);
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::TIMEOUT_GET, &[1]).0,
+        status::BAD_LENGTH
+    );
+}
+
+#[test]
+fn zero_clears_totals_and_keeps_gauges() {
+    let mut w = world();
+    let mut hw = Fake {
+        now: 1000,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    let slot = splice_l4(&mut sp, &mut hw, 7100);
+    let rs = hw.entry(slot)[0] >> 24;
+    // A stray segment (ignored) and a FIN: more totals.
+    hw.events.push_back([4 | 0x11 << 16, u32::from(slot), 0, 0]);
+    sp.poll(&mut hw);
+    let before = ok_words(&mut sp, &mut hw, cmd::FLOW_STATS, &[]);
+    assert_eq!((before[0], before[3], before[8]), (1, 1, 1));
+    assert!(before[2] > 0 && before[10] > 0);
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::SERVER_STATS, &[rs])[5], 1);
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::ZERO, &[]), []);
+    let after = ok_words(&mut sp, &mut hw, cmd::FLOW_STATS, &[]);
+    assert_eq!(after[0], 1, "slots in use is a gauge");
+    assert_eq!(after[1], before[1], "capacity");
+    assert_eq!(after[14], before[14], "setups pending");
+    for i in (2..14).chain([15]) {
+        assert_eq!(after[i], 0, "word {i}");
+    }
+    let s = ok_words(&mut sp, &mut hw, cmd::SERVER_STATS, &[rs]);
+    assert_eq!(
+        (s[0], s[1], s[5]),
+        (0, 1, 0),
+        "inactive count kept, total zeroed"
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::ZERO, &[0]).0,
+        status::BAD_LENGTH
+    );
+    // Counting resumes: the flow ages out.
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::TIMEOUT_SET,
+        &[TcpState::FinWait as u32, 10, 1],
+    );
+    hw.now += 1000;
+    for _ in 0..2 {
+        sp.poll(&mut hw);
+    }
+    let s = ok_words(&mut sp, &mut hw, cmd::FLOW_STATS, &[]);
+    assert_eq!((s[0], s[7]), (0, 1));
+}
+
+#[test]
+fn flow_list_and_get_describe_live_flows() {
+    let mut w = world();
+    let mut hw = Fake {
+        now: 5000,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    let spliced = splice_l4(&mut sp, &mut hw, 7200);
+    let closing = splice_l4(&mut sp, &mut hw, 7201);
+    hw.events
+        .push_back([4 | 1 << 8 | 0x11 << 16, u32::from(closing), 0, 0]);
+    sp.poll(&mut hw);
+    // A flow in its handshake.
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 7202), (VIP, 80), 1, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    let handshake = hw.table[&FourTuple {
+        src_ip: CLIENT,
+        dst_ip: VIP,
+        src_port: 7202,
+        dst_port: 80,
+    }]
+        .0;
+    hw.take_sent();
+    let mut listed = ok_words(&mut sp, &mut hw, cmd::FLOW_LIST, &[0]);
+    assert_eq!(listed.remove(0), FLOW_LIST_DONE);
+    let mut expect = [spliced, closing, handshake];
+    expect.sort_unstable();
+    assert_eq!(
+        listed,
+        expect.iter().map(|&s| u32::from(s)).collect::<Vec<_>>()
+    );
+
+    // Counters as the data path keeps them: 48-bit byte counts.
+    let mut d = [0u32; DYN_WORDS];
+    d[1] = 11;
+    d[2] = 22;
+    put_bits(&mut d, 96, 48, 0x1234_5678_9abc);
+    put_bits(&mut d, 144, 48, 0xfedc_ba98_7654);
+    hw.counters.insert(spliced, d);
+    // 100 ticks idle.
+    hw.now += 100;
+    let g = ok_words(&mut sp, &mut hw, cmd::FLOW_GET, &[u32::from(spliced)]);
+    assert_eq!(g.len(), FLOW_GET_WORDS);
+    let e = hw.entry(spliced);
+    let rs = e[0] >> 24;
+    assert_eq!(g[0] & 0xff, u32::from(FlowState::Spliced.raw()));
+    assert_eq!(g[0] >> 8 & 0xff, e[0] >> 8 & 0xff, "flags");
+    assert!(g[0] >> 8 & u32::from(entry_flags::ACTIVE) != 0);
+    assert_eq!(
+        (g[0] >> 16 & 0xff, g[0] >> 24),
+        (rs, 0),
+        "real server, service"
+    );
+    assert_eq!(g[1..4], [CLIENT, 7200 << 16 | 80, VIP]);
+    let server = SRV[rs as usize];
+    assert_eq!(
+        g[4..7],
+        [
+            server,
+            8080 << 16 | u32::from(LOCAL_PORT_BASE + spliced),
+            LOCAL
+        ]
+    );
+    let tick_ms = |t: u64| (t << 16) * 1000 / u64::from(CLK);
+    let idle_ms = tick_ms(100) as u32;
+    let est = sp.timeouts.ticks(TcpState::Established);
+    assert_eq!(g[7], tick_ms(u64::from(est - 100)) as u32, "expires in");
+    assert_eq!(g[8], idle_ms);
+    assert_eq!(g[9..11], [11, 22]);
+    assert_eq!(g[11..15], [0x5678_9abc, 0x1234, 0xba98_7654, 0xfedc]);
+    assert_eq!(g[15], TcpState::Established as u32);
+
+    let g = ok_words(&mut sp, &mut hw, cmd::FLOW_GET, &[u32::from(closing)]);
+    assert_eq!(g[0] & 0xff, u32::from(FlowState::Closing.raw()));
+    assert_eq!(
+        (g[0] >> 8) as u8 & (entry_flags::FIN_SERVER | entry_flags::ACTIVE),
+        entry_flags::FIN_SERVER
+    );
+    assert_eq!(g[15], TcpState::FinWait as u32);
+
+    let g = ok_words(&mut sp, &mut hw, cmd::FLOW_GET, &[u32::from(handshake)]);
+    assert_eq!(g[0] & 0xff, u32::from(FlowState::Handshake.raw()));
+    assert_eq!(g[0] >> 16 & 0xff, 0xff, "no real server yet");
+    assert_eq!(g[1..4], [CLIENT, 7202 << 16 | 80, VIP]);
+    assert_eq!(g[4..7], [0, 0, 0], "no server half yet");
+    // The handshake deadline (SYN_RECV timeout) counts down from the SYN.
+    let syn_recv = sp.timeouts.ticks(TcpState::SynRecv);
+    assert_eq!(g[7], tick_ms(u64::from(syn_recv - 100)) as u32);
+    assert_eq!(g[15], 0xff);
+
+    // A free slot, a slot never used, one out of range, wrong lengths.
+    let free = (0..64u32)
+        .find(|s| !expect.contains(&(*s as Slot)))
+        .unwrap();
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::FLOW_GET, &[free]).0,
+        status::NOT_FOUND
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::FLOW_GET, &[63]).0,
+        status::NOT_FOUND
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::FLOW_GET, &[64]).0,
+        status::BAD_ARGUMENT
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::FLOW_GET, &[]).0,
+        status::BAD_LENGTH
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::FLOW_LIST, &[]).0,
+        status::BAD_LENGTH
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::FLOW_LIST, &[0x1_0000]).0,
+        status::BAD_ARGUMENT
+    );
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::FLOW_LIST, &[FLOW_LIST_DONE]),
+        [FLOW_LIST_DONE]
+    );
+}
+
+#[test]
+fn flow_list_is_bounded_per_call_and_resumes_at_its_cursor() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 4096, w.tables(), 1, 2);
+    // 3000 slots were handed out; 40 are still in use: 0..20, 1500..1510, 2990..3000.
+    let used: Vec<u32> = (0..20).chain(1500..1510).chain(2990..3000).collect();
+    sp.fresh = 3000;
+    for s in 0..3000u32 {
+        if !used.contains(&s) {
+            sp.free.free(s as Slot).unwrap();
+        }
+    }
+    let mut cursor = 0;
+    let mut calls = Vec::new();
+    let mut seen = Vec::new();
+    while cursor != FLOW_LIST_DONE {
+        let mut r = ok_words(&mut sp, &mut hw, cmd::FLOW_LIST, &[cursor]);
+        let next = r.remove(0);
+        assert!(r.len() <= FLOW_LIST_MAX);
+        if next != FLOW_LIST_DONE {
+            assert!(next > cursor && next - cursor <= FLOW_LIST_BUDGET as u32);
+        }
+        calls.push((cursor, r.len()));
+        seen.extend(r);
+        cursor = next;
+    }
+    assert_eq!(seen, used);
+    assert_eq!(
+        calls,
+        [(0, 15), (15, 5), (1039, 10), (2063, 10)],
+        "15 per call at most, 1024 slots examined at most"
+    );
+}
+
+#[test]
+fn ruleset_record_commands_store_and_return_the_blob() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+    // No memory given: refused.
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::RULESET_INFO, &[]).0,
+        status::NO_SPACE
+    );
+    let mut buf = Box::new([0u32; record::RULESET_WORDS]);
+    sp.attach_ruleset(&mut buf);
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::RULESET_INFO, &[]),
+        [0, 0, 0, 0, 0, 16384]
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::RULESET_GET, &[0]).0,
+        status::NOT_FOUND
+    );
+    let blob: Vec<u8> = (0..70u8).collect();
+    let words: Vec<u32> = blob
+        .chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        })
+        .collect();
+    let hash = record::fnv1a(record::FNV_BASIS, &blob);
+    for (i, chunk) in words.chunks(15).enumerate() {
+        let mut req = vec![(i * 15) as u32];
+        req.extend_from_slice(chunk);
+        ok_words(&mut sp, &mut hw, cmd::RULESET_PUT, &req);
+    }
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::RULESET_GET, &[0]).0,
+        status::BUSY
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::RULESET_PUT, &[3, 0]).0,
+        status::BAD_ARGUMENT
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::RULESET_COMMIT, &[70]).0,
+        status::BAD_LENGTH
+    );
+    ok_words(&mut sp, &mut hw, cmd::RULESET_COMMIT, &[70, hash, 0xC0FFEE]);
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::RULESET_INFO, &[]),
+        [70, 1, hash, 1, 0xC0FFEE, 16384]
+    );
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::RULESET_GET, &[0]),
+        words[..16]
+    );
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::RULESET_GET, &[16]),
+        words[16..]
+    );
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::RULESET_GET, &[18]), []);
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::RULESET_GET, &[19]).0,
+        status::BAD_ARGUMENT
+    );
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::RULESET_PUT, &[]).0,
+        status::BAD_LENGTH
+    );
+    // A wrong hash leaves nothing stored.
+    ok_words(&mut sp, &mut hw, cmd::RULESET_PUT, &[0, 1]);
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::RULESET_COMMIT, &[4, 0]).0,
+        status::BAD_ARGUMENT
+    );
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::RULESET_INFO, &[])[..4],
+        [0, 1, 0, 0]
+    );
+}
+
+#[test]
+fn capture_copies_punted_frames_as_received() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::CAPTURE_SET, &[1]).0,
+        status::NO_SPACE
+    );
+    let mut ring = Box::new([0u32; capture::CAPTURE_WORDS]);
+    sp.attach_capture(&mut ring, 0x1001_0000);
+    let info = ok_words(&mut sp, &mut hw, cmd::CAPTURE_INFO, &[]);
+    assert_eq!(info[..8], [0, 0x1001_0000, 32768, 0, 0, 0, 0, 0]);
+    // Off: nothing is copied.
+    let syn = seg((CLIENT, 9100), (VIP, 80), 1, 0, tf::SYN, &TS_SYN, &[], CMAC);
+    hw.arrive(Port::Client, syn.clone());
+    sp.poll(&mut hw);
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::CAPTURE_INFO, &[])[3], 0);
+    for bad in [&[2][..], &[1, 0x1_0000]] {
+        assert_eq!(
+            call(&mut sp, &mut hw, cmd::CAPTURE_SET, bad).0,
+            status::BAD_ARGUMENT
+        );
+    }
+    assert_eq!(
+        call(&mut sp, &mut hw, cmd::CAPTURE_SET, &[]).0,
+        status::BAD_LENGTH
+    );
+    ok_words(&mut sp, &mut hw, cmd::CAPTURE_SET, &[1]);
+    hw.now = 77;
+    hw.arrive(Port::Client, syn.clone());
+    let card_isn = {
+        sp.poll(&mut hw);
+        hw.take_sent()[0].1.seq
+    };
+    let rst = seg(
+        (SRV[0], 8080),
+        (LOCAL, 0x4444),
+        5,
+        card_isn,
+        tf::RST | tf::ACK,
+        &[],
+        &[],
+        CMAC,
+    );
+    hw.arrive(Port::Server, rst.clone());
+    sp.poll(&mut hw);
+    let info = ok_words(&mut sp, &mut hw, cmd::CAPTURE_INFO, &[]);
+    let len = |f: &Vec<u8>| capture::record_len(f.len()) as u32;
+    assert_eq!(info[0], 1);
+    assert_eq!(info[3], len(&syn) + len(&rst), "write position");
+    assert_eq!((info[4], info[5], info[6]), (0, 2, 0));
+    assert!(
+        u64::from(info[9]) << 32 | u64::from(info[8]) > 0,
+        "copy cycles"
+    );
+    // The records: header, cycle stamp, the frame bytes.
+    let bytes: Vec<u8> = sp
+        .capture
+        .as_ref()
+        .unwrap()
+        .words()
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let h0 = u32::from_le_bytes(bytes[0..4].try_into().unwrap());
+    assert_eq!(h0, syn.len() as u32 | (syn.len() as u32) << 16);
+    let stamp = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+    assert_eq!(stamp >> 16, 77, "the fake's cycle counter");
+    assert_eq!(&bytes[12..12 + syn.len()], &syn[..]);
+    let at = len(&syn) as usize;
+    let h1 = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!(h1, rst.len() as u32 | (rst.len() as u32) << 16 | 1 << 31);
+    assert_eq!(&bytes[at + 12..at + 12 + rst.len()], &rst[..]);
+    // Off again: positions stay.
+    ok_words(&mut sp, &mut hw, cmd::CAPTURE_SET, &[0, 0]);
+    hw.arrive(Port::Client, syn);
+    sp.poll(&mut hw);
+    let after = ok_words(&mut sp, &mut hw, cmd::CAPTURE_INFO, &[]);
+    assert_eq!((after[0], after[3], after[5]), (0, info[3], 2));
 }

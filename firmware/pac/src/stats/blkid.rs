@@ -12,7 +12,7 @@ impl crate::RegisterSpec for BlkidSpec {
 }
 #[doc = "`read()` method returns [`blkid::R`](R) reader structure"]
 impl crate::Readable for BlkidSpec {}
-#[doc = "`reset()` method sets BLKID to value 0x0016_0100"]
+#[doc = "`reset()` method sets BLKID to value 0x0016_0101"]
 impl crate::Resettable for BlkidSpec {
-    const RESET_VALUE: u32 = 0x0016_0100;
+    const RESET_VALUE: u32 = 0x0016_0101;
 }

@@ -2,19 +2,19 @@
 pub type R = crate::R<RdIdxSpec>;
 #[doc = "Register `RD_IDX` writer"]
 pub type W = crate::W<RdIdxSpec>;
-#[doc = "Field `INDEX` reader - Counter index (docs/datapath.md)"]
-pub type IndexR = crate::FieldReader;
-#[doc = "Field `INDEX` writer - Counter index (docs/datapath.md)"]
-pub type IndexW<'a, REG> = crate::FieldWriter<'a, REG, 8>;
+#[doc = "Field `INDEX` reader - Counter index, below PARAMS.COUNTERS (docs/datapath.md)"]
+pub type IndexR = crate::FieldReader<u16>;
+#[doc = "Field `INDEX` writer - Counter index, below PARAMS.COUNTERS (docs/datapath.md)"]
+pub type IndexW<'a, REG> = crate::FieldWriter<'a, REG, 9, u16>;
 impl R {
-    #[doc = "Bits 0:7 - Counter index (docs/datapath.md)"]
+    #[doc = "Bits 0:8 - Counter index, below PARAMS.COUNTERS (docs/datapath.md)"]
     #[inline(always)]
     pub fn index(&self) -> IndexR {
-        IndexR::new((self.bits & 0xff) as u8)
+        IndexR::new((self.bits & 0x01ff) as u16)
     }
 }
 impl W {
-    #[doc = "Bits 0:7 - Counter index (docs/datapath.md)"]
+    #[doc = "Bits 0:8 - Counter index, below PARAMS.COUNTERS (docs/datapath.md)"]
     #[inline(always)]
     pub fn index(&mut self) -> IndexW<'_, RdIdxSpec> {
         IndexW::new(self, 0)

@@ -190,6 +190,24 @@ fn driver_api_on_the_rtl() {
     assert_eq!(punt_ready, 1);
     let s = d.stats_snapshot().unwrap();
     assert_eq!((s[0], s[8], s[4], s[12], s[5]), (3, 2, 2, 2, 1));
+    // the same snapshot decoded: the flow's real server per direction agrees with the flow's
+    // own counters (same frame-length measure)
+    let t = d.stats().unwrap();
+    assert_eq!(t.raw().len(), 512);
+    let c = t.port(ApiPort::Client);
+    assert_eq!(
+        (c.rx_frames, c.forwarded, c.punted, c.dropped),
+        (3, 2, 1, 0)
+    );
+    assert_eq!(t.port(ApiPort::Server).forwarded, 2);
+    let rs = t.server(usize::from(f.rs));
+    assert_eq!((rs.in_frames, rs.out_frames, rs.frames), (2, 2, 4));
+    assert_eq!(
+        (rs.in_bytes, rs.out_bytes),
+        (counters.bytes_cs, counters.bytes_sc)
+    );
+    assert_eq!(rs.bytes, rs.in_bytes + rs.out_bytes);
+    assert!(t.drop_reasons().iter().all(|&(_, n)| n == 0));
 
     // L7 rules through the driver's encoder, then a buffer match
     d.l7_clear_inactive().unwrap();

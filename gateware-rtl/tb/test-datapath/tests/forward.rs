@@ -13,9 +13,12 @@ use splicenic_driver::regs;
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::reference;
 
+/// Every counter of a fresh snapshot (as many as `STATS.PARAMS.COUNTERS` reports).
 fn stats(dp: &mut Datapath) -> Vec<u64> {
+    let n = dp.read(r(regs::stats::PARAMS)) & regs::stats::params::COUNTERS_MASK;
+    assert_eq!(n, 512, "STATS.PARAMS.COUNTERS");
     dp.write(r(regs::stats::CTRL), 1);
-    (0..256u32)
+    (0..n)
         .map(|i| {
             dp.write(r(regs::stats::RD_IDX), i);
             while dp.read(r(regs::stats::STATUS)) & 2 != 0 {}
@@ -43,6 +46,7 @@ fn forward(width: u32, seed: u64, frames: usize) {
 
     let mut expect: [Vec<Vec<u8>>; 2] = [Vec::new(), Vec::new()];
     let mut sent = [[0u64; 2]; 2]; // [flow][dir] packets
+    let mut sent_bytes = [[0u64; 2]; 2]; // [flow][dir] bytes (frame length as received)
     let mut fin_rst = Vec::new();
     let mut rx_bytes = [0u64; 2];
     for i in 0..frames {
@@ -70,6 +74,7 @@ fn forward(width: u32, seed: u64, frames: usize) {
         let d = f.desc(port, l3, ihl, doff);
         expect[port.other() as usize].push(reference::rewrite(&bytes, &d));
         sent[fi][port as usize] += 1;
+        sent_bytes[fi][port as usize] += bytes.len() as u64;
         rx_bytes[port as usize] += bytes.len() as u64;
         if flags.fin || flags.rst {
             fin_rst.push((f.slot, port));
@@ -143,17 +148,49 @@ fn forward(width: u32, seed: u64, frames: usize) {
     assert_eq!(s[4] + s[12], total, "forwarded frames");
     assert_eq!(s[2], s_in, "tx frames C");
     assert_eq!(s[10], c_in, "tx frames S");
-    assert_eq!(
-        s[80 + 2 * 3],
-        sent[0][0] + sent[0][1],
-        "real server 3 frames"
-    );
-    assert_eq!(
-        s[80 + 2 * 9],
-        sent[1][0] + sent[1][1],
-        "real server 9 frames"
-    );
     assert_eq!(s[16], c_in, "VIP 0 frames");
+    // Per real server: 80+2r / 81+2r both directions; 256+4r.. frames and bytes client->server
+    // (arrived on port C), then server->client (arrived on port S). The two flows use real
+    // servers 3 and 9, every other real server stays at zero.
+    let mut want = vec![0u64; 512];
+    for (fi, f) in flows.iter().enumerate() {
+        let r = usize::from(f.rs);
+        want[80 + 2 * r] += sent[fi][0] + sent[fi][1];
+        want[81 + 2 * r] += sent_bytes[fi][0] + sent_bytes[fi][1];
+        for (dir, (&n, &b)) in sent[fi].iter().zip(&sent_bytes[fi]).enumerate() {
+            want[256 + 4 * r + 2 * dir] += n;
+            want[257 + 4 * r + 2 * dir] += b;
+        }
+    }
+    assert_eq!(
+        (flows[0].rs, flows[1].rs),
+        (3, 9),
+        "the flows use two different real servers"
+    );
+    for r in 0..64 {
+        for (i, what) in [(80 + 2 * r, "frames"), (81 + 2 * r, "bytes")] {
+            assert_eq!(s[i], want[i], "real server {r} {what} (counter {i})");
+        }
+        for (k, what) in [
+            "frames client->server",
+            "bytes client->server",
+            "frames server->client",
+            "bytes server->client",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let i = 256 + 4 * r + k;
+            assert_eq!(s[i], want[i], "real server {r} {what} (counter {i})");
+        }
+    }
+    for (fi, f) in flows.iter().enumerate() {
+        assert!(
+            sent[fi][0] > 0 && sent[fi][1] > 0,
+            "flow {} sent frames both ways",
+            f.slot
+        );
+    }
 }
 
 #[test]

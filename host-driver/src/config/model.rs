@@ -1,0 +1,272 @@
+//! The configuration model: what a parsed keepalived-style file describes.
+//!
+//! [`super::parse`] builds a [`Config`] from text; every item keeps the [`Loc`] it was
+//! declared at so that later checks (and the monitor) can point at the file.
+
+use std::net::{Ipv4Addr, SocketAddrV4};
+use std::time::Duration;
+
+use crate::flowmgr::Scheduler;
+
+/// Where something was declared: file, 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Loc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl std::fmt::Display for Loc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// A whole configuration file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Config {
+    /// `global_defs { lvs_timeouts tcp T tcpfin T udp T }`, seconds; `None` = unchanged.
+    pub timeouts: Timeouts,
+    /// `global_defs { router_id NAME }`.
+    pub router_id: Option<String>,
+    /// The card's own addresses: `global_defs { client_mac M; server_mac M; local_address
+    /// IP ... }` (SpliceNIC extensions).
+    pub card: CardAddresses,
+    /// Pools in declaration order: explicit `pool NAME { ... }` blocks, and the implicit
+    /// pool of every `virtual_server` that lists its `real_server`s directly (named
+    /// `"VIP:PORT"`, with `implicit` set).
+    pub pools: Vec<Pool>,
+    /// Virtual services in declaration order.
+    pub services: Vec<Service>,
+    /// URL rules in declaration order (the card's one rule table, shared by every L7
+    /// service).
+    pub rules: Vec<UrlRule>,
+}
+
+/// The card's Ethernet and IP addresses (`None`/empty: leave the card's current ones).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CardAddresses {
+    /// `client_mac`: source MAC of the frames the card sends to clients (port C).
+    pub client_mac: Option<[u8; 6]>,
+    /// `server_mac`: source MAC of the frames the card sends to real servers (port S).
+    pub server_mac: Option<[u8; 6]>,
+    /// `local_address IP [IP ...]`: the card's addresses on the server side (at most 4);
+    /// its connections to real servers come from the first.
+    pub local_addresses: Vec<Ipv4Addr>,
+    /// Where `local_address` was given (for capacity errors).
+    pub local_loc: Option<Loc>,
+}
+
+/// `lvs_timeouts` (seconds; `None` leaves the card's value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Timeouts {
+    pub tcp: Option<u32>,
+    pub tcpfin: Option<u32>,
+    pub udp: Option<u32>,
+}
+
+/// A virtual service: `virtual_server IP PORT { ... }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Service {
+    pub loc: Loc,
+    pub vip: Ipv4Addr,
+    pub port: u16,
+    /// Where its connections go.
+    pub mode: ServiceKind,
+}
+
+/// How a service picks the pool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServiceKind {
+    /// Every connection goes to this pool (the implicit pool of a keepalived-style
+    /// `virtual_server` with `real_server`s, or `pool NAME` inside it).
+    L4 { pool: String },
+    /// The URL rules pick the pool; `default_pool NAME` takes requests no rule matches
+    /// (and those whose rule points at a pool that is not set up).
+    L7 { default_pool: String },
+}
+
+/// A pool of real servers with its scheduler: `pool NAME { ... }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pool {
+    pub loc: Loc,
+    pub name: String,
+    /// Made from a `virtual_server`'s own `real_server` list.
+    pub implicit: bool,
+    /// `lvs_sched` (default wlc).
+    pub sched: Scheduler,
+    /// `lvs_flags`/`sh-fallback`/`mh-fallback`.
+    pub fallback: bool,
+    /// `sh-port`/`mh-port`.
+    pub hash_port: bool,
+    /// `persistence_timeout N` and `persistence_granularity MASK` (default
+    /// 255.255.255.255).
+    pub persistence: Option<(u32, Ipv4Addr)>,
+    /// `delay_loop` (default 60 s as keepalived): interval between health checks.
+    pub delay_loop: Duration,
+    /// `sorry_server IP PORT`: put in the pool when every real server is down.
+    pub sorry_server: Option<(SocketAddrV4, Loc)>,
+    /// `quorum N` (default 1), `hysteresis N` (default 0).
+    pub quorum: u32,
+    pub hysteresis: u32,
+    /// `alpha`: servers start as failed until their first check passes.
+    pub alpha: bool,
+    /// `omega`: run the quorum-down action also when the service is removed.
+    pub omega: bool,
+    /// `dynamic_feedback { ... }` (seed 004), `None` = weights stay as configured.
+    pub feedback: Option<Feedback>,
+    pub servers: Vec<Server>,
+}
+
+/// Dynamic-feedback weight adjustment of a pool (seed 004).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Feedback {
+    pub loc: Loc,
+    /// `interval` (default 5 s): load sampling period.
+    pub interval: Duration,
+    /// `coefficient` A (default 5): weight step scale.
+    pub coefficient: f64,
+    /// `threshold` (default 0.05): a new weight is applied only when it differs from the
+    /// current one by more than this fraction of the current weight.
+    pub threshold: f64,
+    /// `scale` (default 10): a weight is kept within [1, configured weight * scale].
+    pub scale: u32,
+    /// Load inputs and their ratios (they sum to 1): `connections R`, `response_time R`,
+    /// `load_command "CMD" R` (the command prints a load 0.0..=1.0+ on stdout).
+    pub inputs: Vec<(LoadInput, f64)>,
+}
+
+/// One load input of dynamic feedback.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadInput {
+    /// The server's active connections on the card relative to the pool's mean.
+    Connections,
+    /// Health-check response time relative to the pool's mean.
+    ResponseTime,
+    /// An external command's output (a number; 1.0 = fully loaded).
+    Command(String),
+}
+
+/// `real_server IP PORT { ... }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Server {
+    pub loc: Loc,
+    pub addr: SocketAddrV4,
+    /// `weight` (default 1, 0..=65535).
+    pub weight: u32,
+    /// `mac XX:XX:XX:XX:XX:XX` (SpliceNIC extension: the card sends the server's frames to
+    /// this MAC). `None`: looked up in the host's neighbour table when applied.
+    pub mac: Option<[u8; 6]>,
+    /// `inhibit_on_failure`: on failure set the weight to 0 instead of removing it
+    /// (inherited from the pool/virtual_server when given there).
+    pub inhibit_on_failure: bool,
+    /// `uthreshold` / `lthreshold` (0 = none).
+    pub uthreshold: u32,
+    pub lthreshold: u32,
+    pub checkers: Vec<Checker>,
+}
+
+/// A health checker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Checker {
+    Http(HttpCheck),
+    Tcp(TcpCheck),
+    Misc(MiscCheck),
+}
+
+/// Settings every connecting checker has.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckCommon {
+    pub loc: Loc,
+    /// `connect_ip`/`connect_port` (default: the real server's address and port).
+    pub connect_to: Option<SocketAddrV4>,
+    /// `connect_timeout` (default 5 s).
+    pub connect_timeout: Duration,
+    /// `retry` (default 1 for HTTP_GET, 1 for TCP_CHECK): failed attempts after the first
+    /// before the server is declared down: N retries = N + 1 failed attempts in a row, as
+    /// keepalived.
+    pub retry: u32,
+    /// `delay_before_retry` (default 1 s).
+    pub delay_before_retry: Duration,
+    /// `delay_loop` of the checker (default: the pool's).
+    pub delay_loop: Option<Duration>,
+}
+
+/// `HTTP_GET { url { ... } ... }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpCheck {
+    pub common: CheckCommon,
+    /// `virtualhost` of the checker (Host header; default the server address).
+    pub virtualhost: Option<String>,
+    pub urls: Vec<UrlCheck>,
+}
+
+/// One `url { path P; status_code N; digest HEX; virtualhost H }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlCheck {
+    pub loc: Loc,
+    pub path: String,
+    /// `status_code` (default: any 2xx).
+    pub status_code: Option<u16>,
+    /// `digest`: MD5 of the body (32 hex digits).
+    pub digest: Option<[u8; 16]>,
+    pub virtualhost: Option<String>,
+}
+
+/// `TCP_CHECK { connect_timeout N ... }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TcpCheck {
+    pub common: CheckCommon,
+}
+
+/// `MISC_CHECK { misc_path "CMD"; misc_timeout N; misc_dynamic }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MiscCheck {
+    pub loc: Loc,
+    /// Command line, run with `/bin/sh -c`.
+    pub path: String,
+    /// `misc_timeout` (default: the delay loop).
+    pub timeout: Option<Duration>,
+    /// `misc_dynamic`: exit code 0 ok, 1 failed, 2..=255 ok with weight = code - 2.
+    pub dynamic: bool,
+    /// `retry` (default 1): failed attempts after the first before the server is declared
+    /// down: N retries = N + 1 failed attempts in a row, as keepalived.
+    pub retry: u32,
+    /// `delay_before_retry` (default 1 s), as for the others.
+    pub delay_before_retry: Duration,
+}
+
+/// `url_rule [NAME] { host ...; path ... | path_prefix ...; priority N; pool NAME }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlRule {
+    pub loc: Loc,
+    pub name: Option<String>,
+    pub host: HostMatch,
+    pub path: PathMatch,
+    /// Lower wins (default 100); equal priorities: declaration order.
+    pub priority: u16,
+    /// Target pool name.
+    pub pool: String,
+    /// Location of the `pool` keyword (for "missing pool" errors).
+    pub pool_loc: Loc,
+}
+
+/// Host part of a rule. Hosts are lower-cased; a `:port` is not part of the pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostMatch {
+    Any,
+    /// `host www.example.com`
+    Exact(String),
+    /// `host *.example.com` (stored as the suffix `.example.com`).
+    Suffix(String),
+}
+
+/// Path part of a rule (case-sensitive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathMatch {
+    Any,
+    /// `path /exact`
+    Exact(String),
+    /// `path_prefix /static/`
+    Prefix(String),
+}

@@ -1,0 +1,517 @@
+//! Configuration files: the examples parse and plan; every broken file in `config-errors/`
+//! reports exactly the errors its `# expect: LINE:COL: fragment` lines name.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use splicenic_driver::config::{
+    self, compile_rules, ConfigError, HostMatch, Limits, Loc, PathMatch, RuleChange, RuleTable,
+    ServiceKind, UrlRule, NO_POOL,
+};
+use splicenic_driver::datapath::{HostKind, PathKind};
+use splicenic_driver::flowmgr::{Scheduler, ServiceMode};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn conf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "conf"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Parse errors, or when the file parses, the planning errors.
+fn errors_of(name: &str, text: &str) -> Vec<ConfigError> {
+    match config::parse(name, text) {
+        Err(e) => e.0,
+        Ok(c) => match config::plan(&c, &Limits::card_default()) {
+            Err(e) => e.0,
+            Ok(_) => Vec::new(),
+        },
+    }
+}
+
+#[test]
+fn every_example_parses_and_plans() {
+    let files = conf_files(&repo().join("examples"));
+    assert!(files.len() >= 2);
+    for f in files {
+        let c = config::load(&f).unwrap_or_else(|e| panic!("{}:\n{e}", f.display()));
+        let p = config::plan(&c, &Limits::card_default())
+            .unwrap_or_else(|e| panic!("{}:\n{e}", f.display()));
+        assert!(!p.services.is_empty(), "{}", f.display());
+        assert!(p.warnings.is_empty(), "{}: {:?}", f.display(), p.warnings);
+    }
+}
+
+#[test]
+fn the_example_describes_what_it_says() {
+    let c = config::load(&repo().join("examples/splicenic.conf")).unwrap();
+    assert_eq!(c.router_id.as_deref(), Some("splicenic-lb1"));
+    assert_eq!(c.timeouts.tcp, Some(900));
+    assert_eq!(c.timeouts.tcpfin, Some(120));
+    assert_eq!(c.timeouts.udp, Some(300));
+    let names: Vec<&str> = c.pools.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["web", "static", "api", "10.0.0.101:80"]);
+    assert_eq!(
+        c.services[0].mode,
+        ServiceKind::L7 {
+            default_pool: "web".into()
+        }
+    );
+    let web = &c.pools[0];
+    assert_eq!(web.sched, Scheduler::Wlc);
+    assert_eq!(web.servers.len(), 2);
+    assert!(web.servers[1].inhibit_on_failure);
+    assert!(!web.servers[0].inhibit_on_failure);
+    let config::Checker::Http(h) = &web.servers[0].checkers[0] else {
+        panic!("HTTP_GET expected");
+    };
+    assert_eq!(h.urls.len(), 2);
+    assert_eq!(h.urls[0].status_code, Some(200));
+    assert_eq!(h.urls[1].digest.unwrap()[0], 0x9b);
+    assert_eq!(h.common.retry, 3);
+    let api = &c.pools[2];
+    assert_eq!(api.sched, Scheduler::Wrr);
+    assert_eq!(
+        api.persistence,
+        Some((300, "255.255.255.0".parse().unwrap()))
+    );
+    let fb = api.feedback.as_ref().unwrap();
+    assert_eq!(fb.inputs.len(), 2);
+    let config::Checker::Misc(m) = &api.servers[0].checkers[0] else {
+        panic!("MISC_CHECK expected");
+    };
+    assert!(m.dynamic);
+    assert_eq!(m.path, "/usr/local/bin/check-api 10.0.3.1 8080");
+    assert_eq!(c.rules.len(), 5);
+    assert_eq!(
+        c.rules[2].host,
+        HostMatch::Suffix(".static.example.com".into())
+    );
+    assert_eq!(c.rules[4].priority, 100);
+    let l4 = &c.pools[3];
+    assert!(l4.implicit);
+    assert!(l4.fallback);
+    assert!(l4.sorry_server.is_some());
+
+    let p = config::plan(&c, &Limits::card_default()).unwrap();
+    assert_eq!(p.services[0].mode, ServiceMode::L7 { fallback_pool: 0 });
+    assert_eq!(p.services[1].mode, ServiceMode::L4 { pool: 3 });
+    assert_eq!(p.services[1].index, 1);
+    // Real-server indices run across pools in declaration order; sorry servers included.
+    let rs: Vec<u8> = p
+        .pools
+        .iter()
+        .flat_map(|p| p.servers.iter().chain(&p.sorry))
+        .map(|s| s.rs)
+        .collect();
+    assert_eq!(rs, (0..rs.len() as u8).collect::<Vec<_>>());
+    assert_eq!(p.pools[0].sorry.as_ref().unwrap().rs, 2);
+    assert_eq!(p.rules.default_pool, 0);
+    assert_eq!(p.rules.rules[0].rule.pool, 2);
+    assert_eq!(p.rules.rules[0].rule.rule_id, 0);
+    assert_eq!(p.rules.rules[0].rule.priority, 10);
+    assert_eq!(p.rules.rules[2].rule.host_kind, HostKind::Suffix);
+    assert_eq!(p.rules.rules[3].rule.path_kind, PathKind::Prefix);
+    // Every compiled rule fits the default card's word map.
+    for r in &p.rules.rules {
+        r.rule.encode(64).unwrap();
+    }
+}
+
+#[test]
+fn keepalived_file_reads_unchanged() {
+    let c = config::load(&repo().join("examples/keepalived-l4.conf")).unwrap();
+    assert_eq!(c.router_id.as_deref(), Some("LVS_DEVEL"));
+    let p = &c.pools[0];
+    assert_eq!(p.name, "192.168.200.100:443");
+    assert_eq!(p.sched, Scheduler::Rr);
+    assert_eq!(
+        p.persistence,
+        Some((50, "255.255.255.255".parse().unwrap()))
+    );
+    assert_eq!(p.delay_loop.as_secs(), 6);
+    assert_eq!(p.servers.len(), 2);
+    let config::Checker::Tcp(t) = &p.servers[0].checkers[0] else {
+        panic!("TCP_CHECK expected");
+    };
+    assert_eq!(t.common.retry, 3);
+    assert_eq!(t.common.connect_timeout.as_secs(), 3);
+}
+
+struct Expect {
+    line: u32,
+    col: u32,
+    fragment: String,
+}
+
+fn expectations(path: &Path, text: &str) -> Vec<Expect> {
+    let ex: Vec<Expect> = text
+        .lines()
+        .map_while(|l| l.strip_prefix("# expect: "))
+        .map(|rest| {
+            let mut it = rest.splitn(3, ':');
+            let line = it.next().unwrap().trim().parse().unwrap();
+            let col = it.next().unwrap().trim().parse().unwrap();
+            let fragment = it.next().unwrap().trim().to_string();
+            Expect {
+                line,
+                col,
+                fragment,
+            }
+        })
+        .collect();
+    assert!(
+        !ex.is_empty(),
+        "{}: the first line must be `# expect: LINE:COL: fragment`",
+        path.display()
+    );
+    ex
+}
+
+#[test]
+fn every_broken_file_reports_exactly_its_errors() {
+    let dir = repo().join("host-driver/tests/config-errors");
+    let files = conf_files(&dir);
+    assert!(files.len() >= 20, "only {} broken files", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = fs::read_to_string(f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let expected = expectations(f, &text);
+        let mut got = errors_of(&name, &text);
+        for e in &got {
+            assert_eq!(e.loc.file, name);
+        }
+        for x in &expected {
+            let pos = got.iter().position(|e| {
+                e.loc.line == x.line && e.loc.col == x.col && e.message.contains(&x.fragment)
+            });
+            match pos {
+                Some(i) => {
+                    got.remove(i);
+                }
+                None => failures.push(format!(
+                    "{name}: expected {}:{}: {}",
+                    x.line, x.col, x.fragment
+                )),
+            }
+        }
+        for e in got {
+            failures.push(format!("{name}: unexpected {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn several_errors_are_all_reported_in_file_order() {
+    let text =
+        fs::read_to_string(repo().join("host-driver/tests/config-errors/several-errors.conf"))
+            .unwrap();
+    let e = config::parse("several.conf", &text).unwrap_err();
+    assert_eq!(e.len(), 7);
+    let lines: Vec<u32> = e.errors().iter().map(|e| e.loc.line).collect();
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted);
+    // One `file:line:col: error: message` per line.
+    let shown = e.to_string();
+    assert_eq!(shown.lines().count(), 7);
+    assert!(shown
+        .lines()
+        .next()
+        .unwrap()
+        .starts_with("several.conf:10:5: error: unknown keyword `lvs_timeout`"));
+}
+
+#[test]
+fn an_unreadable_file_is_an_error_naming_it() {
+    let e = config::load(Path::new("/nonexistent/splicenic.conf")).unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert!(e
+        .to_string()
+        .starts_with("/nonexistent/splicenic.conf: error: cannot read"));
+}
+
+#[test]
+fn defaults_follow_keepalived() {
+    let c = config::parse(
+        "d.conf",
+        "virtual_server 10.0.0.1 80 { real_server 10.0.1.1 80 { HTTP_GET { url { path / } } } }",
+    )
+    .unwrap();
+    let p = &c.pools[0];
+    assert_eq!(p.sched, Scheduler::Wlc);
+    assert_eq!(p.delay_loop.as_secs(), 60);
+    assert_eq!((p.quorum, p.hysteresis), (1, 0));
+    assert_eq!(p.persistence, None);
+    let s = &p.servers[0];
+    assert_eq!(s.weight, 1);
+    let config::Checker::Http(h) = &s.checkers[0] else {
+        panic!()
+    };
+    assert_eq!(h.common.connect_timeout.as_secs(), 5);
+    assert_eq!(h.common.retry, 1);
+    assert_eq!(h.common.delay_before_retry.as_secs(), 1);
+    assert_eq!(h.common.connect_to, None);
+    assert_eq!(h.urls[0].status_code, None);
+}
+
+#[test]
+fn syntax_variants_are_accepted() {
+    // `{` on the next line, `;` separators, `!` comments, fractional delay_loop, the
+    // keepalived aliases, connect_port alone, pool-level inhibit_on_failure and virtualhost.
+    let text = "\
+virtual_server 10.0.0.1 80\n\
+{\n\
+    lb_algo sh; sh-port ; lvs_flags sh-fallback\n\
+    delay_loop 0.5 ! half a second\n\
+    persistence_timeout\n\
+    inhibit_on_failure\n\
+    virtualhost www.example.com\n\
+    real_server 10.0.1.1 80 { HTTP_GET { url { path /x } connect_port 8080 } }\n\
+}\n";
+    let c = config::parse("v.conf", text).unwrap();
+    let p = &c.pools[0];
+    assert_eq!(p.sched, Scheduler::Sh);
+    assert!(p.fallback && p.hash_port);
+    assert_eq!(p.delay_loop.as_millis(), 500);
+    assert_eq!(p.persistence.map(|x| x.0), Some(360));
+    let s = &p.servers[0];
+    assert!(s.inhibit_on_failure);
+    let config::Checker::Http(h) = &s.checkers[0] else {
+        panic!()
+    };
+    assert_eq!(h.virtualhost.as_deref(), Some("www.example.com"));
+    assert_eq!(h.common.connect_to, Some("10.0.1.1:8080".parse().unwrap()));
+}
+
+fn services_text(n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "virtual_server 10.0.0.{} 80 {{ real_server 10.0.1.1 80 }}\n",
+                i + 1
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn capacity_errors_say_what_fits() {
+    let c = config::parse("s.conf", &services_text(9)).unwrap();
+    let e = config::plan(&c, &Limits::card_default()).unwrap_err();
+    let msgs: Vec<String> = e.errors().iter().map(|e| e.message.clone()).collect();
+    assert!(
+        msgs.iter()
+            .any(|m| m == "9 virtual_servers declared; the card has 8"),
+        "{msgs:?}"
+    );
+    assert_eq!(e.errors()[0].loc.line, 9);
+
+    // 65 real servers in one pool.
+    let mut text = String::from("virtual_server 10.0.0.1 80 {\n");
+    for i in 0..65 {
+        text.push_str(&format!(
+            "  real_server 10.0.{}.{} 80\n",
+            i / 200,
+            i % 200 + 1
+        ));
+    }
+    text.push_str("}\n");
+    let c = config::parse("r.conf", &text).unwrap();
+    let e = config::plan(&c, &Limits::card_default()).unwrap_err();
+    assert_eq!(
+        e.errors()[0].message,
+        "65 real servers declared; the card has 64"
+    );
+    assert_eq!(e.errors()[0].loc.line, 66);
+
+    // 1000 rules.
+    let mut text = String::from(
+        "virtual_server 10.0.0.1 80 { default_pool web }\npool web { real_server 10.0.1.1 80 }\n",
+    );
+    for i in 0..1000 {
+        text.push_str(&format!("url_rule {{ path /p{i} ; pool web }}\n"));
+    }
+    let c = config::parse("u.conf", &text).unwrap();
+    let e = config::plan(&c, &Limits::card_default()).unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert_eq!(
+        e.errors()[0].message,
+        "the rule set has 1000 rules; the card's table holds 64 per bank"
+    );
+    assert_eq!(e.errors()[0].loc.line, 3 + 64);
+
+    // A card built with a bigger table takes them.
+    let big = Limits {
+        rules: 1024,
+        ..Limits::card_default()
+    };
+    assert_eq!(config::plan(&c, &big).unwrap().rules.rules.len(), 1000);
+}
+
+fn synthetic(n: usize) -> Vec<UrlRule> {
+    (0..n)
+        .map(|i| UrlRule {
+            loc: Loc {
+                file: "gen".into(),
+                line: i as u32 + 1,
+                col: 1,
+            },
+            name: Some(format!("r{i}")),
+            host: if i % 2 == 0 {
+                HostMatch::Exact(format!("h{i}.example.com"))
+            } else {
+                HostMatch::Suffix(format!(".d{i}.example.com"))
+            },
+            path: PathMatch::Prefix(format!("/p{i}/")),
+            priority: (i % 7) as u16,
+            pool: if i % 3 == 0 { "a" } else { "b" }.into(),
+            pool_loc: Loc::default(),
+        })
+        .collect()
+}
+
+#[test]
+fn large_rule_sets_compile_without_the_card_limit() {
+    let pools: HashMap<String, u16> = [("a".to_string(), 0), ("b".to_string(), 1)].into();
+    let limits = Limits {
+        rules: usize::MAX,
+        ..Limits::card_default()
+    };
+    let t = compile_rules(&synthetic(10_000), &pools, &limits).unwrap();
+    assert_eq!(t.rules.len(), 10_000);
+    assert_eq!(t.rules[9_999].rule.rule_id, 9_999);
+    assert_eq!(t.default_pool, NO_POOL);
+    let back = RuleTable::from_blob(&t.to_blob()).unwrap();
+    assert_eq!(back, t);
+    assert!(compile_rules(&synthetic(65), &pools, &Limits::card_default()).is_err());
+}
+
+fn table(text: &str) -> RuleTable {
+    let c = config::parse("t.conf", text).unwrap();
+    config::plan(&c, &Limits::card_default()).unwrap().rules
+}
+
+const BASE: &str = "\
+virtual_server 10.0.0.1 80 { default_pool web }
+pool web { real_server 10.0.1.1 80 }
+pool api { real_server 10.0.2.1 80 }
+";
+
+#[test]
+fn blob_round_trip_of_a_planned_table() {
+    let t = table(&format!(
+        "{BASE}url_rule api {{ host api.example.com; path_prefix /v1/; priority 10; pool api }}\n\
+         url_rule {{ host *.example.com; pool web }}\n"
+    ));
+    let blob = t.to_blob();
+    assert_eq!(RuleTable::from_blob(&blob).unwrap(), t);
+    for n in 0..blob.len() {
+        assert!(RuleTable::from_blob(&blob[..n]).is_err());
+    }
+}
+
+#[test]
+fn display_reads_back_as_the_same_rules() {
+    let t = table(&format!(
+        "{BASE}url_rule api {{ host api.example.com; path_prefix /v1/; priority 10; pool api }}\n\
+         url_rule {{ host *.example.com; path \"/a;b\"; pool web }}\n"
+    ));
+    let shown = t.to_string();
+    assert!(
+        shown.starts_with("# default_pool web (pool 0)\n"),
+        "{shown}"
+    );
+    assert!(shown.contains(
+        "url_rule api { host api.example.com; path_prefix /v1/; priority 10; pool api }"
+    ));
+    // Printed back into a file, the rules compile to the same table.
+    let again = table(&format!("{BASE}{shown}"));
+    assert_eq!(again.to_string(), shown);
+    assert_eq!(again.rules.len(), t.rules.len());
+    for (a, b) in again.rules.iter().zip(&t.rules) {
+        assert_eq!(a.rule, b.rule);
+        assert_eq!(a.name, b.name);
+    }
+}
+
+#[test]
+fn diff_names_added_removed_changed_and_moved_rules() {
+    let old = table(&format!(
+        "{BASE}url_rule api {{ host api.example.com; path_prefix /v1/; priority 10; pool api }}\n\
+         url_rule old {{ path /old; pool web }}\n\
+         url_rule a {{ path /a; priority 5; pool web }}\n\
+         url_rule b {{ path_prefix /a; priority 5; pool api }}\n\
+         url_rule {{ host www.example.com; pool web }}\n"
+    ));
+    let new = table(&format!(
+        "{BASE}url_rule b {{ path_prefix /a; priority 5; pool api }}\n\
+         url_rule a {{ path /a; priority 5; pool web }}\n\
+         url_rule api {{ host api.example.com; path_prefix /v2/; priority 10; pool api }}\n\
+         url_rule {{ host www.example.org; pool web }}\n\
+         url_rule new {{ path /new; priority 1; pool api }}\n"
+    ));
+    let d: Vec<String> = old.diff(&new).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        d,
+        [
+            "~ rule b: path_prefix /a priority 5 -> pool api (moved from #3 to #0, ahead of a \
+             rule of equal priority)",
+            "~ rule api: host api.example.com path_prefix /v2/ priority 10 -> pool api (was: \
+             host api.example.com path_prefix /v1/ priority 10 -> pool api)",
+            "~ rule #3: host www.example.org priority 100 -> pool web (was: host \
+             www.example.com priority 100 -> pool web)",
+            "+ rule new: path /new priority 1 -> pool api",
+            "- rule old: path /old priority 100 -> pool web",
+        ]
+    );
+    assert!(old.diff(&old).is_empty());
+    let none = RuleTable::default();
+    let d = none.diff(&old);
+    assert_eq!(d.len(), 6);
+    assert_eq!(d[0].to_string(), "~ default_pool (none) -> web");
+    assert!(matches!(d[1], RuleChange::Added { index: 0, .. }));
+}
+
+#[test]
+fn damaged_files_give_errors_not_panics() {
+    let text = fs::read_to_string(repo().join("examples/splicenic.conf")).unwrap();
+    let chars: Vec<char> = text.chars().collect();
+    // Every prefix: unclosed blocks, cut words and quotes.
+    for n in (0..chars.len()).step_by(7) {
+        let cut: String = chars[..n].iter().collect();
+        let _ = config::parse("cut.conf", &cut).map(|c| config::plan(&c, &Limits::card_default()));
+    }
+    // Random damage: characters replaced by syntax characters and odd bytes.
+    let junk = [
+        '{', '}', '"', ';', '#', '\n', ' ', '0', '*', '%', 'é', '\u{0}', ':', '/',
+    ];
+    let mut seed: u64 = 0x5eed;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    for _ in 0..300 {
+        let mut c = chars.clone();
+        for _ in 0..1 + next() % 4 {
+            let i = next() % c.len();
+            c[i] = junk[next() % junk.len()];
+        }
+        let damaged: String = c.into_iter().collect();
+        if let Ok(cfg) = config::parse("damaged.conf", &damaged) {
+            let _ = config::plan(&cfg, &Limits::card_default());
+        }
+    }
+}

@@ -1,0 +1,678 @@
+//! The control-plane commands: rule sets, flows, statistics, exporter, capture, monitor.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use serde_json::json;
+use splicenic_driver::config::{self, Limits, RuleTable};
+use splicenic_driver::datapath::Port;
+use splicenic_driver::flowmgr::FlowInfo;
+use splicenic_driver::{Card, DriverError, RealServer};
+
+use crate::adm::{self, Table};
+use crate::apply::{self, neighbours, resolve_mac};
+use crate::exporter::{
+    self, DropMetrics, FirmwareHealth, FlowTable, Metrics, PortMetrics, PortSide, ServerMetrics,
+    ServiceMetrics,
+};
+use crate::ipvs::args::ListOptions;
+use crate::ipvs::model::Counters;
+use crate::monitor::{self, Control, MonitoredPool};
+use crate::pcap::{PcapWriter, TsResolution};
+use crate::progress::Progress;
+use crate::{open_card, CardSpec};
+
+/// Set by SIGINT/SIGTERM: long-running commands stop at the next round.
+pub static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// Makes Ctrl-C and SIGTERM end long-running commands cleanly (pcap files complete, capture
+/// switched off).
+pub fn install_stop_handler() {
+    let handler: extern "C" fn(libc::c_int) = on_signal;
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+        unsafe {
+            libc::signal(sig, handler as libc::sighandler_t);
+        }
+    }
+}
+
+/// Sleeps `d` in small steps, returning early when a stop was asked for.
+fn nap(d: Duration) {
+    let end = Instant::now() + d;
+    while !STOP.load(Ordering::SeqCst) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20).min(end - Instant::now()));
+    }
+}
+
+fn print_diagnostics(e: &config::ConfigErrors) {
+    for err in e.errors() {
+        eprintln!("{err}");
+    }
+}
+
+/// Parses and plans `file` against `limits`, printing every error located; `Err` if any.
+fn checked(file: &Path, limits: &Limits, applying: bool) -> Result<(config::Config, config::Plan)> {
+    let tail = if applying {
+        "; nothing was applied"
+    } else {
+        ""
+    };
+    let cfg = match config::load(file) {
+        Ok(c) => c,
+        Err(e) => {
+            print_diagnostics(&e);
+            bail!(
+                "{}: {} error{}{tail}",
+                file.display(),
+                e.len(),
+                if e.len() == 1 { "" } else { "s" }
+            );
+        }
+    };
+    match config::plan(&cfg, limits) {
+        Ok(p) => {
+            for w in &p.warnings {
+                eprintln!("{w}");
+            }
+            Ok((cfg, p))
+        }
+        Err(e) => {
+            print_diagnostics(&e);
+            bail!(
+                "{}: {} error{}{tail}",
+                file.display(),
+                e.len(),
+                if e.len() == 1 { "" } else { "s" }
+            );
+        }
+    }
+}
+
+fn summary(plan: &config::Plan) -> String {
+    let servers: usize = plan.pools.iter().map(|p| p.servers.len()).sum();
+    format!(
+        "{} virtual service{}, {} pool{}, {} real server{}, {} URL rule{}",
+        plan.services.len(),
+        if plan.services.len() == 1 { "" } else { "s" },
+        plan.pools.len(),
+        if plan.pools.len() == 1 { "" } else { "s" },
+        servers,
+        if servers == 1 { "" } else { "s" },
+        plan.rules.rules.len(),
+        if plan.rules.rules.len() == 1 { "" } else { "s" },
+    )
+}
+
+/// `rules check FILE`: no card needed; the default gateware's limits.
+pub fn rules_check(file: &Path) -> Result<()> {
+    let (_, plan) = checked(file, &Limits::card_default(), false)?;
+    println!(
+        "configuration file {} syntax is OK: {}",
+        file.display(),
+        summary(&plan)
+    );
+    Ok(())
+}
+
+/// `rules load FILE`.
+pub fn rules_load(spec: &CardSpec, file: &Path, quiet: bool) -> Result<()> {
+    let mut card = open_card(spec)?;
+    let limits = apply::card_limits(&mut card)?;
+    let (cfg, plan) = checked(file, &limits, true)?;
+    let mut progress = Progress::new(quiet);
+    let r = apply::apply(&mut card, &cfg, &plan, &mut progress)?;
+    println!(
+        "loaded {}: {} services, {} pools, {} real servers, {} rules into bank {} ({:.2} s); removed {} services, {} servers, {} pools",
+        file.display(),
+        r.services,
+        r.pools,
+        r.servers,
+        r.rules,
+        r.active_bank,
+        r.rules_seconds,
+        r.removed_services,
+        r.removed_servers,
+        r.removed_pools
+    );
+    Ok(())
+}
+
+/// The rule table recorded on the card, if any.
+fn card_rules(card: &mut Card) -> Result<Option<RuleTable>> {
+    match card.ruleset_record_get()? {
+        None => Ok(None),
+        Some(blob) => Ok(Some(RuleTable::from_blob(&blob).context(
+            "the card's rule-set record does not decode (written by another version of nicctl?)",
+        )?)),
+    }
+}
+
+/// `rules show`.
+pub fn rules_show(spec: &CardSpec, as_json: bool) -> Result<()> {
+    let mut card = open_card(spec)?;
+    let status = card.datapath()?.l7_status()?;
+    let table = card_rules(&mut card)?;
+    if as_json {
+        let rules: Vec<_> = table
+            .iter()
+            .flat_map(|t| t.rules.iter())
+            .map(|r| {
+                json!({
+                    "name": r.name,
+                    "rule": r.summary(),
+                    "priority": r.rule.priority,
+                    "pool": r.pool,
+                    "pool_index": r.rule.pool,
+                })
+            })
+            .collect();
+        let v = json!({
+            "active_bank": status.active_bank,
+            "recorded": table.is_some(),
+            "default_pool": table.as_ref().map(|t| t.default_pool),
+            "rules": rules,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!("# active bank {}", status.active_bank);
+    match table {
+        None => println!(
+            "# no rule set has been loaded with `nicctl rules load` since the firmware started"
+        ),
+        Some(t) => print!("{t}"),
+    }
+    Ok(())
+}
+
+/// `rules diff FILE`: what `rules load FILE` would change in the rule table.
+pub fn rules_diff(spec: &CardSpec, file: &Path) -> Result<()> {
+    let mut card = open_card(spec)?;
+    let limits = apply::card_limits(&mut card)?;
+    let (_, plan) = checked(file, &limits, false)?;
+    let current = card_rules(&mut card)?.unwrap_or_default();
+    let changes = current.diff(&plan.rules);
+    if changes.is_empty() {
+        println!("no change: the card's rule set equals {}", file.display());
+    }
+    for c in changes {
+        println!("{c}");
+    }
+    Ok(())
+}
+
+/// `flows`.
+pub fn flows(spec: &CardSpec, as_json: bool) -> Result<()> {
+    let mut card = open_card(spec)?;
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let list = card.flows(|n| {
+        if tty {
+            eprint!("\rreading flows: {n}");
+        }
+    })?;
+    if tty {
+        eprintln!();
+    }
+    print!("{}", render_flows(&list, as_json)?);
+    Ok(())
+}
+
+fn fmt_expiry(d: Option<Duration>) -> String {
+    match d {
+        None => "-".into(),
+        Some(d) => {
+            let s = d.as_secs();
+            format!("{:02}:{:02}", s / 60, s % 60)
+        }
+    }
+}
+
+/// The `flows` listing.
+pub fn render_flows(list: &[FlowInfo], as_json: bool) -> Result<String> {
+    if as_json {
+        let v: Vec<_> = list
+            .iter()
+            .map(|f| {
+                json!({
+                    "slot": f.slot,
+                    "state": f.state.name(),
+                    "flow_state": format!("{:?}", f.flow_state),
+                    "client": f.client.to_string(),
+                    "virtual": f.vip.to_string(),
+                    "local": f.local.to_string(),
+                    "server": f.server.to_string(),
+                    "real_server": f.real_server,
+                    "service": f.service,
+                    "expires_in_ms": f.expires_in.map(|d| d.as_millis() as u64),
+                    "idle_ms": f.idle.as_millis() as u64,
+                    "packets_to_server": f.packets_to_server,
+                    "packets_to_client": f.packets_to_client,
+                    "bytes_to_server": f.bytes_to_server,
+                    "bytes_to_client": f.bytes_to_client,
+                })
+            })
+            .collect();
+        return Ok(serde_json::to_string_pretty(&v)? + "\n");
+    }
+    let mut out = format!(
+        "{:<5} {:<11} {:>6} {:<21} {:<21} {:<21} {:<21} {:>9} {:>9} {:>12} {:>12}\n",
+        "slot",
+        "state",
+        "expire",
+        "client",
+        "virtual",
+        "local",
+        "server",
+        "pkts c>s",
+        "pkts s>c",
+        "bytes c>s",
+        "bytes s>c"
+    );
+    for f in list {
+        out += &format!(
+            "{:<5} {:<11} {:>6} {:<21} {:<21} {:<21} {:<21} {:>9} {:>9} {:>12} {:>12}\n",
+            f.slot,
+            f.state.name(),
+            fmt_expiry(f.expires_in),
+            f.client.to_string(),
+            f.vip.to_string(),
+            f.local.to_string(),
+            f.server.to_string(),
+            f.packets_to_server,
+            f.packets_to_client,
+            f.bytes_to_server,
+            f.bytes_to_client
+        );
+    }
+    out += &format!(
+        "{} flow{}\n",
+        list.len(),
+        if list.len() == 1 { "" } else { "s" }
+    );
+    Ok(out)
+}
+
+/// Everything the exporter and `stats` show, read under one lock.
+pub fn metrics(spec: &CardSpec, restarts: u64) -> Result<Metrics> {
+    let mut card = open_card(spec)?;
+    metrics_of(&mut card, restarts)
+}
+
+fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
+    let status = card.status()?;
+    let up = card.ping().is_ok();
+    let table = Table::read(card)?;
+    let fs = card.flow_stats()?;
+    let st = card.datapath()?.stats()?;
+    let snap = table.snapshot(Some(&st), fs.slot_capacity);
+    let ctr = |c: &Counters| Counters {
+        conns: c.conns,
+        inpkts: c.inpkts,
+        outpkts: c.outpkts,
+        inbytes: c.inbytes,
+        outbytes: c.outbytes,
+    };
+    let services = snap
+        .services
+        .iter()
+        .map(|s| ServiceMetrics {
+            vip: s.vip.ip().to_string(),
+            port: s.vip.port(),
+            counters: ctr(&s.stats),
+        })
+        .collect();
+    let servers = table
+        .cfg
+        .servers
+        .iter()
+        .map(|(&rs, s)| {
+            let c = st.server(usize::from(rs));
+            ServerMetrics {
+                pool: format!("{}", s.server.pool),
+                server: s.server.addr.to_string(),
+                port: s.server.port,
+                counters: Counters {
+                    conns: u64::from(s.stats.connections),
+                    inpkts: c.in_frames,
+                    outpkts: c.out_frames,
+                    inbytes: c.in_bytes,
+                    outbytes: c.out_bytes,
+                },
+                active: u64::from(s.stats.active),
+                inactive: u64::from(s.stats.inactive),
+                weight: u64::from(s.server.weight),
+            }
+        })
+        .collect();
+    let ports = [
+        (Port::Client, PortSide::Client),
+        (Port::Server, PortSide::Server),
+    ]
+    .into_iter()
+    .map(|(p, side)| {
+        let c = st.port(p);
+        PortMetrics {
+            port: side,
+            rx_packets: c.rx_frames,
+            tx_packets: c.tx_frames,
+            rx_bytes: c.rx_bytes,
+            tx_bytes: c.tx_bytes,
+        }
+    })
+    .collect();
+    let mut drops: Vec<DropMetrics> = st
+        .drop_reasons()
+        .into_iter()
+        .map(|(reason, count)| DropMetrics {
+            reason: reason.to_string(),
+            count,
+        })
+        .collect();
+    drops.push(DropMetrics {
+        reason: "flow_table_full".into(),
+        count: u64::from(fs.refused_table_full),
+    });
+    drops.push(DropMetrics {
+        reason: "setup_failed".into(),
+        count: u64::from(fs.setup_failed),
+    });
+    Ok(Metrics {
+        services,
+        servers,
+        ports,
+        drops,
+        flow_table: FlowTable {
+            in_use: u64::from(fs.slots_in_use),
+            capacity: u64::from(fs.slot_capacity),
+        },
+        firmware: FirmwareHealth {
+            up,
+            heartbeat: u64::from(status.heartbeat),
+            restarts,
+        },
+    })
+}
+
+/// `exporter --listen ADDR`.
+pub fn exporter(spec: &CardSpec, listen: std::net::SocketAddr) -> Result<()> {
+    install_stop_handler();
+    eprintln!("serving Prometheus metrics on http://{listen}/metrics (Ctrl-C stops)");
+    let spec = spec.clone();
+    exporter::serve(listen, move || metrics(&spec, 0), &STOP)
+        .with_context(|| format!("serving metrics on {listen}"))?;
+    Ok(())
+}
+
+/// `stats [--watch]`.
+pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) -> Result<()> {
+    install_stop_handler();
+    let mut rates = adm::Rates2::default();
+    let opts = ListOptions {
+        numeric: true,
+        stats: true,
+        ..ListOptions::default()
+    };
+    loop {
+        let (mut snap, fs, ports, drops) = {
+            let mut card = open_card(spec)?;
+            let table = Table::read(&mut card)?;
+            let fs = card.flow_stats()?;
+            let st = card.datapath()?.stats()?;
+            let snap = table.snapshot(Some(&st), fs.slot_capacity);
+            (
+                snap,
+                fs,
+                [st.port(Port::Client), st.port(Port::Server)],
+                st.drop_reasons(),
+            )
+        };
+        rates.update(Instant::now(), &mut snap);
+        if as_json {
+            let v = json!({
+                "services": serde_json::from_str::<serde_json::Value>(&crate::ipvs::format::json(&snap, &ListOptions { rate: true, ..opts.clone() })?)?,
+                "ports": ports.iter().zip(["client", "server"]).map(|(p, n)| json!({
+                    "port": n, "rx_frames": p.rx_frames, "rx_bytes": p.rx_bytes,
+                    "tx_frames": p.tx_frames, "tx_bytes": p.tx_bytes, "forwarded": p.forwarded,
+                    "punted": p.punted, "dropped": p.dropped})).collect::<Vec<_>>(),
+                "drops": drops.iter().map(|(r, c)| json!({"reason": r, "count": c})).collect::<Vec<_>>(),
+                "flows": {"in_use": fs.slots_in_use, "capacity": fs.slot_capacity,
+                          "spliced_total": fs.spliced_total, "refused_table_full": fs.refused_table_full,
+                          "setup_failed": fs.setup_failed, "syn_cookies": fs.cookie_syn_acks},
+            });
+            println!("{}", serde_json::to_string(&v)?);
+        } else {
+            let mut out = String::new();
+            if watch {
+                out += "\x1b[H\x1b[2J";
+            }
+            out += &crate::ipvs::format::list(&snap, &opts)?;
+            out += &crate::ipvs::format::list(
+                &snap,
+                &ListOptions {
+                    rate: true,
+                    stats: false,
+                    ..opts.clone()
+                },
+            )?;
+            out +=
+                "Port    RxFrames    RxBytes  TxFrames    TxBytes  Forwarded   Punted  Dropped\n";
+            for (p, n) in ports.iter().zip(["client", "server"]) {
+                out += &format!(
+                    "{n:<6} {:>9} {:>10} {:>9} {:>10} {:>10} {:>8} {:>8}\n",
+                    p.rx_frames,
+                    p.rx_bytes,
+                    p.tx_frames,
+                    p.tx_bytes,
+                    p.forwarded,
+                    p.punted,
+                    p.dropped
+                );
+            }
+            out += &format!(
+                "Flows: {} in use of {}; {} spliced, {} refused (table full), {} setups failed, {} SYN cookies\n",
+                fs.slots_in_use,
+                fs.slot_capacity,
+                fs.spliced_total,
+                fs.refused_table_full,
+                fs.setup_failed,
+                fs.cookie_syn_acks
+            );
+            let nz: Vec<String> = drops
+                .iter()
+                .filter(|(_, c)| *c != 0)
+                .map(|(r, c)| format!("{r} {c}"))
+                .collect();
+            out += &format!(
+                "Drops: {}\n",
+                if nz.is_empty() {
+                    "none".to_string()
+                } else {
+                    nz.join(", ")
+                }
+            );
+            let mut o = std::io::stdout().lock();
+            o.write_all(out.as_bytes())?;
+            o.flush()?;
+        }
+        if !watch || STOP.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        nap(interval);
+        if STOP.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+    }
+}
+
+/// `capture -w FILE`.
+pub fn capture(
+    spec: &CardSpec,
+    file: &Path,
+    count: Option<u64>,
+    duration: Option<Duration>,
+    snaplen: u32,
+) -> Result<()> {
+    install_stop_handler();
+    let out = std::fs::File::create(file)
+        .with_context(|| format!("cannot create capture file {}", file.display()))?;
+    let mut w = PcapWriter::with_snaplen(
+        std::io::BufWriter::new(out),
+        TsResolution::Nano,
+        if snaplen == 0 { 65535 } else { snaplen },
+    )?;
+    let (mut cursor, clk) = {
+        let mut card = open_card(spec)?;
+        card.capture_set(true, snaplen)?;
+        let clk = f64::from(card.info().clk_hz);
+        (card.capture_reader()?, clk)
+    };
+    eprintln!(
+        "capturing punted frames of both ports into {} (Ctrl-C stops)",
+        file.display()
+    );
+    let start = Instant::now();
+    let mut n = 0u64;
+    let result = (|| -> Result<()> {
+        loop {
+            let frames = {
+                let mut card = open_card(spec)?;
+                card.capture_read(&mut cursor)?
+            };
+            for f in frames {
+                let ts = Duration::from_secs_f64(f.timestamp_cycles as f64 / clk);
+                w.write_frame(ts, &f.data)?;
+                n += 1;
+                if count.is_some_and(|c| n >= c) {
+                    return Ok(());
+                }
+            }
+            if STOP.load(Ordering::SeqCst) || duration.is_some_and(|d| start.elapsed() >= d) {
+                return Ok(());
+            }
+            nap(Duration::from_millis(100));
+        }
+    })();
+    // Switch the capture off whatever happened.
+    let off = open_card(spec).and_then(|mut c| Ok(c.capture_set(false, 0)?));
+    eprintln!(
+        "{n} frame{} written to {}{}",
+        if n == 1 { "" } else { "s" },
+        file.display(),
+        if cursor.lost > 0 {
+            format!("; {} lost (the card's ring overran)", cursor.lost)
+        } else {
+            String::new()
+        }
+    );
+    result?;
+    off
+}
+
+/// The monitor's hold on the card: opens it (under the lock) for each action.
+struct CardControl {
+    spec: CardSpec,
+    servers: std::collections::HashMap<u8, RealServer>,
+}
+
+impl CardControl {
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut Card) -> Result<T, DriverError>,
+    ) -> Result<T, DriverError> {
+        let mut c = open_card(&self.spec).map_err(|e| DriverError::MailboxResponse {
+            cmd: "open".into(),
+            reason: e.to_string(),
+        })?;
+        f(&mut c)
+    }
+}
+
+impl Control for CardControl {
+    type Error = DriverError;
+
+    fn add_server(
+        &mut self,
+        _pool: u8,
+        rs: u8,
+        _server: &config::Server,
+        weight: u32,
+    ) -> Result<(), DriverError> {
+        let mut s = self.servers[&rs];
+        s.weight = weight;
+        self.servers.insert(rs, s);
+        self.with(|c| c.server_set(&s))
+    }
+
+    fn remove_server(&mut self, _pool: u8, rs: u8) -> Result<(), DriverError> {
+        self.with(|c| c.server_delete(rs))
+    }
+
+    fn set_weight(&mut self, _pool: u8, rs: u8, weight: u32) -> Result<(), DriverError> {
+        let mut s = self.servers[&rs];
+        s.weight = weight;
+        self.servers.insert(rs, s);
+        self.with(|c| c.server_set(&s))
+    }
+
+    fn active_connections(&mut self, _pool: u8, rs: u8) -> Result<u32, DriverError> {
+        self.with(|c| c.server_stats(rs).map(|s| s.active))
+    }
+}
+
+/// `monitor FILE`: health checks and dynamic weights for the file's pools. With `apply`, the
+/// file is loaded first (as `rules load`).
+pub fn monitor(
+    spec: &CardSpec,
+    file: &Path,
+    apply_first: bool,
+    duration: Option<Duration>,
+) -> Result<()> {
+    install_stop_handler();
+    let (cfg, plan) = {
+        let mut card = open_card(spec)?;
+        let limits = apply::card_limits(&mut card)?;
+        let (cfg, plan) = checked(file, &limits, apply_first)?;
+        if apply_first {
+            apply::apply(&mut card, &cfg, &plan, &mut Progress::new(false))?;
+        }
+        (cfg, plan)
+    };
+    let neigh = neighbours();
+    let mut servers = std::collections::HashMap::new();
+    let mut pools = Vec::new();
+    for p in &plan.pools {
+        let Some(cp) = cfg.pools.iter().find(|c| c.name == p.name) else {
+            continue;
+        };
+        for s in p.servers.iter().chain(p.sorry.iter()) {
+            let mac = resolve_mac(s.addr, s.mac, &neigh, &s.loc.to_string())?;
+            servers.insert(s.rs, s.real_server(p.index, mac));
+        }
+        let rs: Vec<u8> = p.servers.iter().map(|s| s.rs).collect();
+        pools.push(
+            MonitoredPool::new(p.index, cp.clone(), &rs, p.sorry.as_ref().map(|s| s.rs))
+                .map_err(|e| anyhow::anyhow!("{e}"))?,
+        );
+    }
+    let control = CardControl {
+        spec: spec.clone(),
+        servers,
+    };
+    let mut m = monitor::Monitor::new(pools, control, monitor::Options::default())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    eprintln!(
+        "monitoring {} from {} (Ctrl-C stops)",
+        summary(&plan),
+        file.display()
+    );
+    m.run_until(&STOP, duration.map(|d| Instant::now() + d));
+    Ok(())
+}

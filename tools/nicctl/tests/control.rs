@@ -1,0 +1,811 @@
+//! The control plane end to end: `nicctl` processes driving a simulated card (the real
+//! gateware and the real firmware) through its socket, with TCP frames put on the card's
+//! wire by the test. Needs the firmware ELF (`cargo xtask build`; `SPLICENIC_FW_ELF`
+//! overrides the path), tshark and python3 (`cargo xtask setup` installs them).
+
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddrV4, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use etherparse::{PacketBuilder, SlicedPacket, TransportSlice};
+use splicenic_driver::SocketBar;
+
+const CLIENT_MAC: [u8; 6] = [0x02, 0, 0, 0, 0, 0x02];
+const CARD_MAC_C: [u8; 6] = [0x02, 0x5e, 0, 0, 0, 0x0c];
+const CARD_MAC_S: [u8; 6] = [0x02, 0x5e, 0, 0, 0, 0x05];
+const CLIENT: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
+const VIP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 100);
+const LOCAL: Ipv4Addr = Ipv4Addr::new(192, 168, 1, 1);
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn firmware_elf() -> PathBuf {
+    match std::env::var_os("SPLICENIC_FW_ELF") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            workspace().join("target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw")
+        }
+    }
+}
+
+/// A simulated card run by `nicctl sim start`, stopped on drop.
+struct Sim {
+    dir: PathBuf,
+    sock: PathBuf,
+}
+
+impl Sim {
+    fn start(name: &str) -> Sim {
+        let dir = std::env::temp_dir().join(format!("nicctl-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let sock = dir.join("card.sock");
+        let sim = Sim { dir, sock };
+        let elf = firmware_elf();
+        assert!(
+            elf.is_file(),
+            "firmware ELF {} missing: run `cargo xtask build` first",
+            elf.display()
+        );
+        sim.ok(&["sim", "start", "--socket", sim.sock.to_str().unwrap()]);
+        sim.ok(&["program", "--firmware", elf.to_str().unwrap()]);
+        sim
+    }
+
+    fn card(&self) -> String {
+        format!("sim:{}", self.sock.display())
+    }
+
+    fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_nicctl"));
+        c.arg("--card").arg(self.card()).args(args);
+        c
+    }
+
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let mut c = self.cmd(args);
+        c.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().expect("run nicctl");
+        if let Some(text) = stdin {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(text.as_bytes())
+                .unwrap();
+        } else {
+            drop(child.stdin.take());
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    /// Runs `nicctl args`, asserts success, returns stdout.
+    fn ok(&self, args: &[&str]) -> String {
+        self.ok_in(args, None)
+    }
+
+    fn ok_in(&self, args: &[&str], stdin: Option<&str>) -> String {
+        let out = self.run(args, stdin);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "nicctl {args:?} failed ({}): {stderr}",
+            out.status
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Runs `nicctl args`, asserts exit code 1 and that stderr names `needle`.
+    fn fails(&self, args: &[&str], needle: &str) -> String {
+        let out = self.run(args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: missing {needle:?} in {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        stderr
+    }
+
+    fn bar(&self) -> SocketBar {
+        SocketBar::connect(&self.sock).unwrap()
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        let _ = self
+            .cmd(&["sim", "stop", "--socket", self.sock.to_str().unwrap()])
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A TCP segment on the wire.
+struct Seg {
+    src: SocketAddrV4,
+    dst: SocketAddrV4,
+    dst_mac: [u8; 6],
+    seq: u32,
+    ack: u32,
+    syn: bool,
+    fin: bool,
+    payload: Vec<u8>,
+}
+
+fn frame(src_mac: [u8; 6], dst_mac: [u8; 6], s: &Seg) -> Vec<u8> {
+    let b = PacketBuilder::ethernet2(src_mac, dst_mac)
+        .ipv4(s.src.ip().octets(), s.dst.ip().octets(), 64)
+        .tcp(s.src.port(), s.dst.port(), s.seq, 64240);
+    let b = if s.syn {
+        b.syn()
+            .options(&[etherparse::TcpOptionElement::MaximumSegmentSize(1460)])
+            .unwrap()
+    } else {
+        b
+    };
+    let b = if s.ack != 0 || !s.syn {
+        b.ack(s.ack)
+    } else {
+        b
+    };
+    let b = if s.fin { b.fin() } else { b };
+    let b = if s.payload.is_empty() { b } else { b.psh() };
+    let mut out = Vec::new();
+    b.write(&mut out, &s.payload).unwrap();
+    out
+}
+
+/// Decodes a TCP frame: (src, dst, dst MAC, seq, ack, syn, payload).
+fn parse(f: &[u8]) -> Option<Seg> {
+    let p = SlicedPacket::from_ethernet(f).ok()?;
+    let eth = match p.link? {
+        etherparse::LinkSlice::Ethernet2(e) => e,
+        _ => return None,
+    };
+    let ip = match p.net? {
+        etherparse::NetSlice::Ipv4(ip) => ip,
+        _ => return None,
+    };
+    let TransportSlice::Tcp(t) = p.transport? else {
+        return None;
+    };
+    Some(Seg {
+        src: SocketAddrV4::new(ip.header().source_addr(), t.source_port()),
+        dst: SocketAddrV4::new(ip.header().destination_addr(), t.destination_port()),
+        dst_mac: eth.destination(),
+        seq: t.sequence_number(),
+        ack: t.acknowledgment_number(),
+        syn: t.syn(),
+        fin: t.fin(),
+        payload: t.payload().to_vec(),
+    })
+}
+
+/// Waits for a TCP frame out of `port` that `want` accepts (the card runs meanwhile).
+fn wait_for(bar: &mut SocketBar, port: u8, what: &str, want: impl Fn(&Seg) -> bool) -> Seg {
+    let end = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < end {
+        for f in bar.recv_frames(port, 64).unwrap() {
+            if let Some(s) = parse(&f) {
+                if want(&s) {
+                    return s;
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no {what} from the card on port {port} within 120 s");
+}
+
+fn test_config(sim: &Sim, extra: &str) -> PathBuf {
+    sim.write(
+        "lb.conf",
+        &format!(
+            "global_defs {{
+    lvs_timeouts tcp 900 tcpfin 120 udp 300
+    client_mac 02:5e:00:00:00:0c
+    server_mac 02:5e:00:00:00:05
+    local_address 192.168.1.1
+}}
+virtual_server 10.0.0.100 80 {{
+    lvs_method NAT
+    protocol TCP
+    default_pool web
+}}
+pool web {{
+    lvs_sched wlc
+    real_server 192.168.1.10 8080 {{
+        weight 2
+        mac 02:00:00:00:01:0a
+    }}
+}}
+pool static {{
+    lvs_sched rr
+    real_server 192.168.1.20 8080 {{
+        mac 02:00:00:00:01:14
+    }}
+}}
+url_rule static_files {{
+    path_prefix /static/
+    priority 10
+    pool static
+}}
+url_rule www {{
+    host www.example.com
+    priority 20
+    pool web
+}}
+{extra}"
+        ),
+    )
+}
+
+/// One spliced connection made by hand: handshake with the card, a request the URL rules
+/// send to pool `static`, the card's connection to 192.168.1.20, and the request replayed.
+fn splice_one(sim: &Sim, client_port: u16) -> (SocketAddrV4, Vec<u8>) {
+    let mut bar = sim.bar();
+    let client = SocketAddrV4::new(CLIENT, client_port);
+    let vip = SocketAddrV4::new(VIP, 80);
+    let isn = 1_000_000u32;
+    let syn = Seg {
+        src: client,
+        dst: vip,
+        dst_mac: CARD_MAC_C,
+        seq: isn,
+        ack: 0,
+        syn: true,
+        fin: false,
+        payload: vec![],
+    };
+    bar.send_frame(0, &frame(CLIENT_MAC, CARD_MAC_C, &syn))
+        .unwrap();
+    let synack = wait_for(&mut bar, 0, "SYN-ACK", |s| s.syn && s.dst == client);
+    assert_eq!(synack.ack, isn.wrapping_add(1));
+    assert_eq!(synack.dst_mac, CLIENT_MAC);
+    let request = b"GET /static/app.js HTTP/1.1\r\nHost: www.example.com\r\n\r\n".to_vec();
+    let req = Seg {
+        src: client,
+        dst: vip,
+        dst_mac: CARD_MAC_C,
+        seq: isn.wrapping_add(1),
+        ack: synack.seq.wrapping_add(1),
+        syn: false,
+        fin: false,
+        payload: request.clone(),
+    };
+    bar.send_frame(0, &frame(CLIENT_MAC, CARD_MAC_C, &req))
+        .unwrap();
+    // Rule static_files (priority 10) beats www (20): pool static, server .20.
+    let server_syn = wait_for(&mut bar, 1, "SYN to a real server", |s| s.syn);
+    let server = SocketAddrV4::new(Ipv4Addr::new(192, 168, 1, 20), 8080);
+    assert_eq!(
+        server_syn.dst, server,
+        "the URL rules chose the wrong server"
+    );
+    assert_eq!(server_syn.dst_mac, [0x02, 0, 0, 0, 0x01, 0x14]);
+    assert_eq!(*server_syn.src.ip(), LOCAL);
+    let synack_s = Seg {
+        src: server,
+        dst: server_syn.src,
+        dst_mac: CARD_MAC_S,
+        seq: 7_000_000,
+        ack: server_syn.seq.wrapping_add(1),
+        syn: true,
+        fin: false,
+        payload: vec![],
+    };
+    bar.send_frame(
+        1,
+        &frame([0x02, 0, 0, 0, 0x01, 0x14], CARD_MAC_S, &synack_s),
+    )
+    .unwrap();
+    let replayed = wait_for(&mut bar, 1, "replayed request", |s| !s.payload.is_empty());
+    assert_eq!(replayed.payload, request);
+    (server_syn.src, request)
+}
+
+/// Fetches http://addr/metrics.
+fn scrape(addr: SocketAddrV4) -> String {
+    let end = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(mut s) = TcpStream::connect(addr) {
+            s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+            s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .unwrap();
+            let mut r = String::new();
+            s.read_to_string(&mut r).unwrap();
+            return r;
+        }
+        assert!(Instant::now() < end, "exporter does not listen on {addr}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn golden(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden/card")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn stop(mut child: Child) -> Output {
+    // SAFETY: kill(2) on the child's pid; SIGTERM asks it to end cleanly.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let end = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < end, "nicctl did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn ipvsadm_commands_and_listings_on_the_card() {
+    let sim = Sim::start("ipvsadm");
+    sim.ok(&["ipvsadm", "-A", "-t", "10.0.0.100:80", "-s", "wlc"]);
+    sim.ok(&[
+        "ipvsadm",
+        "-a",
+        "-t",
+        "10.0.0.100:80",
+        "-r",
+        "192.168.1.10:8080",
+        "-m",
+        "-w",
+        "3",
+        "--mac",
+        "02:00:00:00:01:0a",
+    ]);
+    sim.ok(&[
+        "ipvsadm",
+        "-a",
+        "-t",
+        "10.0.0.100:80",
+        "-r",
+        "192.168.1.11:8080",
+        "-w",
+        "1",
+        "-x",
+        "100",
+        "-y",
+        "50",
+        "--mac",
+        "02:00:00:00:01:0b",
+    ]);
+    sim.ok(&[
+        "ipvsadm",
+        "-A",
+        "-t",
+        "10.0.0.101:443",
+        "-s",
+        "rr",
+        "-p",
+        "600",
+    ]);
+    sim.ok(&[
+        "ipvsadm",
+        "-a",
+        "-t",
+        "10.0.0.101:443",
+        "-r",
+        "192.168.1.12",
+        "--mac",
+        "02:00:00:00:01:0c",
+    ]);
+    sim.ok(&["ipvsadm", "--set", "3600", "60", "0"]);
+
+    assert_eq!(sim.ok(&["ipvsadm", "-L", "-n"]), golden("list.txt"));
+    assert_eq!(
+        sim.ok(&["ipvsadm", "-Ln", "--thresholds"]),
+        golden("thresholds.txt")
+    );
+    assert_eq!(
+        sim.ok(&["ipvsadm", "-L", "--timeout"]),
+        "Timeout (tcp tcpfin udp): 3600 60 300\n"
+    );
+    let saved = sim.ok(&["ipvsadm", "-S", "-n"]);
+    assert_eq!(saved, golden("save.txt"));
+    let stats = sim.ok(&["ipvsadm", "-L", "-n", "--stats"]);
+    assert!(stats.starts_with(&golden("stats-head.txt")), "{stats}");
+
+    // Errors ipvsadm users know.
+    sim.fails(
+        &["ipvsadm", "-A", "-t", "10.0.0.100:80"],
+        "Service already exists",
+    );
+    sim.fails(
+        &[
+            "ipvsadm",
+            "-a",
+            "-t",
+            "10.0.0.1:80",
+            "-r",
+            "192.168.1.10:80",
+            "--mac",
+            "02:00:00:00:00:01",
+        ],
+        "Service not defined",
+    );
+    sim.fails(
+        &[
+            "ipvsadm",
+            "-d",
+            "-t",
+            "10.0.0.100:80",
+            "-r",
+            "192.168.1.99:80",
+        ],
+        "No such destination",
+    );
+    sim.fails(&["ipvsadm", "-A", "-u", "10.0.0.100:53"], "TCP");
+    sim.fails(
+        &[
+            "ipvsadm",
+            "-a",
+            "-t",
+            "10.0.0.100:80",
+            "-r",
+            "192.168.1.77:80",
+            "-g",
+        ],
+        "masquerad",
+    );
+
+    // Edit and delete.
+    sim.ok(&[
+        "ipvsadm",
+        "-e",
+        "-t",
+        "10.0.0.100:80",
+        "-r",
+        "192.168.1.11:8080",
+        "-w",
+        "0",
+    ]);
+    assert!(sim
+        .ok(&["ipvsadm", "-L", "-n"])
+        .contains("  -> 192.168.1.11:8080            Masq    0      0          0"));
+    sim.ok(&[
+        "ipvsadm",
+        "-e",
+        "-t",
+        "10.0.0.100:80",
+        "-r",
+        "192.168.1.11:8080",
+        "-w",
+        "1",
+        "-x",
+        "100",
+        "-y",
+        "50",
+    ]);
+
+    // Save, clear, restore: the same table.
+    sim.ok(&["ipvsadm", "-C"]);
+    assert_eq!(
+        sim.ok(&["ipvsadm", "-L", "-n"]),
+        "IP Virtual Server version 1.2.1 (size=16384)\nProt LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\n"
+    );
+    sim.ok_in(&["ipvsadm", "-R"], Some(&saved));
+    assert_eq!(sim.ok(&["ipvsadm", "-S", "-n"]), saved);
+
+    // JSON listing.
+    let v: serde_json::Value =
+        serde_json::from_str(&sim.ok(&["ipvsadm", "-L", "-n", "--json"])).unwrap();
+    assert_eq!(v["services"].as_array().unwrap().len(), 2, "{v}");
+    sim.ok(&["ipvsadm", "-D", "-t", "10.0.0.101:443"]);
+    assert!(!sim.ok(&["ipvsadm", "-L", "-n"]).contains("10.0.0.101"));
+}
+
+#[test]
+fn rule_sets_traffic_flows_stats_exporter_and_capture() {
+    let sim = Sim::start("rules");
+    let conf = test_config(&sim, "");
+    sim.ok(&["rules", "check", conf.to_str().unwrap()]);
+    let bank0 = sim.ok(&["rules", "show"]);
+    assert!(bank0.contains("no rule set"), "{bank0}");
+    let load = sim.ok(&["rules", "load", "-q", conf.to_str().unwrap()]);
+    assert!(load.contains("2 rules into bank 1"), "{load}");
+    let shown = sim.ok(&["rules", "show"]);
+    assert!(shown.starts_with("# active bank 1\n"), "{shown}");
+    assert!(
+        shown.contains("url_rule static_files") && shown.contains("path_prefix /static/"),
+        "{shown}"
+    );
+    assert!(sim
+        .ok(&["rules", "diff", conf.to_str().unwrap()])
+        .starts_with("no change"));
+
+    // A changed file: diff names the changes; loading switches to the other bank.
+    let changed = sim.write(
+        "lb2.conf",
+        &std::fs::read_to_string(&conf)
+            .unwrap()
+            .replace("priority 20", "priority 5")
+            .replace("url_rule static_files", "url_rule assets"),
+    );
+    let diff = sim.ok(&["rules", "diff", changed.to_str().unwrap()]);
+    assert!(
+        diff.contains("static_files") && diff.contains("assets") && diff.contains("www"),
+        "{diff}"
+    );
+    sim.ok(&["rules", "load", "-q", changed.to_str().unwrap()]);
+    assert!(sim.ok(&["rules", "show"]).starts_with("# active bank 0\n"));
+    // Back to the first file (static_files must win for /static/ again).
+    sim.ok(&["rules", "load", "-q", conf.to_str().unwrap()]);
+
+    // A broken file changes nothing.
+    let broken = sim.write(
+        "broken.conf",
+        "pool x {\n    lvs_sched nope\n}\nurl_rule r {\n    path /a\n    pool missing\n}\n",
+    );
+    let e = sim.fails(
+        &["rules", "load", broken.to_str().unwrap()],
+        "nothing was applied",
+    );
+    assert!(
+        e.contains("broken.conf:2:") && e.contains("broken.conf:6:"),
+        "{e}"
+    );
+    assert!(sim.ok(&["rules", "show"]).contains("url_rule static_files"));
+
+    // Capture the punted frames while a connection is spliced by hand.
+    let pcap = sim.dir.join("punted.pcap");
+    let capture = sim
+        .cmd(&["capture", "-w", pcap.to_str().unwrap(), "--count", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Give the capture time to switch on.
+    let end = Instant::now() + Duration::from_secs(60);
+    while !pcap.exists() {
+        assert!(Instant::now() < end);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let (local, _) = splice_one(&sim, 40_000);
+    let out = stop(capture);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("frames written"), "{stderr}");
+    let tshark = Command::new("tshark")
+        .args([
+            "-r",
+            pcap.to_str().unwrap(),
+            "-T",
+            "fields",
+            "-e",
+            "ip.src",
+            "-e",
+            "tcp.dstport",
+            "-e",
+            "tcp.flags.syn",
+        ])
+        .output()
+        .expect("tshark (installed by cargo xtask setup)");
+    let fields = String::from_utf8_lossy(&tshark.stdout);
+    assert!(
+        tshark.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tshark.stderr)
+    );
+    assert!(
+        fields.lines().any(|l| l.starts_with("10.0.0.2\t80\t")),
+        "{fields}"
+    );
+
+    // The spliced flow, as flows and as ipvsadm -Lnc.
+    let flows = sim.ok(&["flows"]);
+    assert!(
+        flows.contains("10.0.0.2:40000")
+            && flows.contains("192.168.1.20:8080")
+            && flows.contains(&local.to_string()),
+        "{flows}"
+    );
+    let conns = sim.ok(&["ipvsadm", "-L", "-n", "-c"]);
+    assert!(
+        conns.contains("ESTABLISHED") && conns.contains("10.0.0.2:40000"),
+        "{conns}"
+    );
+    let stats = sim.ok(&["ipvsadm", "-L", "-n", "--stats", "--exact"]);
+    let svc = stats
+        .lines()
+        .find(|l| l.starts_with("TCP  10.0.0.100:80"))
+        .unwrap();
+    let cols: Vec<u64> = svc
+        .split_whitespace()
+        .skip(2)
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert!(
+        cols[0] >= 1 && cols[1] >= 2,
+        "Conns and InPkts of the service: {svc}"
+    );
+
+    // Exporter: parsed as Prometheus text.
+    let port = free_port();
+    let exp = sim
+        .cmd(&["exporter", "--listen", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let resp = scrape(SocketAddrV4::new(Ipv4Addr::LOCALHOST, port));
+    stop(exp);
+    let body = resp.split("\r\n\r\n").nth(1).unwrap_or_default();
+    assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
+    let lines: Vec<_> = body.lines().map(|l| Ok(l.to_string())).collect();
+    let scrape = prometheus_parse::Scrape::parse(lines.into_iter()).unwrap();
+    let get = |name: &str| {
+        scrape
+            .samples
+            .iter()
+            .find(|s| s.metric == name)
+            .unwrap_or_else(|| panic!("no {name} in {body}"))
+    };
+    match get("splicenic_flow_table_capacity").value {
+        prometheus_parse::Value::Gauge(v) => assert_eq!(v, 16384.0),
+        ref v => panic!("{v:?}"),
+    }
+    match get("splicenic_firmware_up").value {
+        prometheus_parse::Value::Gauge(v) => assert_eq!(v, 1.0),
+        ref v => panic!("{v:?}"),
+    }
+    assert!(scrape
+        .samples
+        .iter()
+        .any(|s| s.metric.starts_with("splicenic_server")
+            && s.labels.get("server") == Some("192.168.1.20")));
+    let stats = sim.ok(&["stats"]);
+    assert!(stats.contains("Flows: 1 in use"), "{stats}");
+}
+
+/// A python3 HTTP server on loopback (a real HTTP server for HTTP_GET checks).
+struct Http {
+    child: Child,
+}
+
+impl Http {
+    fn start(port: u16, dir: &Path) -> Http {
+        let child = Command::new("python3")
+            .args([
+                "-m",
+                "http.server",
+                "--bind",
+                "127.0.0.1",
+                &port.to_string(),
+                "--directory",
+            ])
+            .arg(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3");
+        let end = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < end, "python3 http.server did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Http { child }
+    }
+}
+
+impl Drop for Http {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `ipvsadm -L -n` until `line` is (or is not) in it.
+fn wait_listing(sim: &Sim, line: &str, present: bool, what: &str) {
+    let end = Instant::now() + Duration::from_secs(90);
+    loop {
+        let l = sim.ok(&["ipvsadm", "-L", "-n"]);
+        if l.contains(line) == present {
+            return;
+        }
+        assert!(
+            Instant::now() < end,
+            "{what}: `{line}` present={present} never true in:\n{l}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+#[test]
+fn monitor_follows_a_real_backend_and_misc_dynamic_weights() {
+    let sim = Sim::start("monitor");
+    let www = sim.dir.join("www");
+    std::fs::create_dir_all(&www).unwrap();
+    std::fs::write(www.join("healthz"), "ok\n").unwrap();
+    let port = free_port();
+    let conf = sim.write(
+        "mon.conf",
+        &format!(
+            "global_defs {{
+    client_mac 02:5e:00:00:00:0c
+    server_mac 02:5e:00:00:00:05
+    local_address 192.168.1.1
+}}
+virtual_server 10.0.0.100 80 {{
+    lvs_sched wlc
+    delay_loop 0.3
+    real_server 127.0.0.1 {port} {{
+        weight 4
+        inhibit_on_failure
+        mac 02:00:00:00:01:01
+        HTTP_GET {{
+            url {{
+                path /healthz
+                status_code 200
+            }}
+            connect_timeout 1
+            retry 1
+            delay_before_retry 0.2
+        }}
+    }}
+    real_server 127.0.0.2 8080 {{
+        weight 1
+        mac 02:00:00:00:01:02
+        MISC_CHECK {{
+            misc_path \"exit 9\"
+            misc_dynamic
+        }}
+    }}
+}}
+"
+        ),
+    );
+    let http = Http::start(port, &www);
+    let mon = sim
+        .cmd(&["monitor", "--apply", conf.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let up = format!("  -> 127.0.0.1:{port:<18} Masq    4 ");
+    let down = format!("  -> 127.0.0.1:{port:<18} Masq    0 ");
+    wait_listing(&sim, &up, true, "backend up");
+    // MISC_CHECK exit 9 with misc_dynamic: weight 9 - 2 = 7.
+    let misc = format!("  -> {:<28} Masq    7 ", "127.0.0.2:8080");
+    wait_listing(&sim, &misc, true, "misc_dynamic weight");
+    drop(http);
+    wait_listing(
+        &sim,
+        &down,
+        true,
+        "backend down: inhibit_on_failure sets weight 0",
+    );
+    let _http = Http::start(port, &www);
+    wait_listing(&sim, &up, true, "backend back: weight restored");
+    let out = stop(mon);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("127.0.0.1") && log.contains("weight"), "{log}");
+}
