@@ -119,10 +119,7 @@ impl Table {
         for (&i, s) in &self.cfg.services {
             let pools = self.pools_of(s.mode);
             let first = self.cfg.pools.get(&pools[0]).copied().unwrap_or_default();
-            let mut e = ServiceEntry::new(
-                SocketAddrV4::new(s.vip, s.port),
-                first.scheduler,
-            );
+            let mut e = ServiceEntry::new(SocketAddrV4::new(s.vip, s.port), first.scheduler);
             e.persistent = first
                 .persistence
                 .map(|(timeout, netmask)| Persistence { timeout, netmask });

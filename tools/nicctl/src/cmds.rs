@@ -406,8 +406,23 @@ pub fn exporter(spec: &CardSpec, listen: std::net::SocketAddr) -> Result<()> {
     install_stop_handler();
     eprintln!("serving Prometheus metrics on http://{listen}/metrics (Ctrl-C stops)");
     let spec = spec.clone();
-    exporter::serve(listen, move || metrics(&spec, 0), &STOP)
-        .with_context(|| format!("serving metrics on {listen}"))?;
+    // Firmware restarts this exporter saw: the heartbeat counter starts again from 0.
+    let mut last_heartbeat = 0u64;
+    let mut restarts = 0u64;
+    exporter::serve(
+        listen,
+        move || {
+            let mut m = metrics(&spec, restarts)?;
+            if m.firmware.heartbeat < last_heartbeat {
+                restarts += 1;
+                m.firmware.restarts = restarts;
+            }
+            last_heartbeat = m.firmware.heartbeat;
+            Ok(m)
+        },
+        &STOP,
+    )
+    .with_context(|| format!("serving metrics on {listen}"))?;
     Ok(())
 }
 
@@ -454,14 +469,17 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 out += "\x1b[H\x1b[2J";
             }
             out += &crate::ipvs::format::list(&snap, &opts)?;
-            out += &crate::ipvs::format::list(
-                &snap,
-                &ListOptions {
-                    rate: true,
-                    stats: false,
-                    ..opts.clone()
-                },
-            )?;
+            if watch {
+                // The estimator needs samples 2 s apart: rates read 0 in the first rounds.
+                out += &crate::ipvs::format::list(
+                    &snap,
+                    &ListOptions {
+                        rate: true,
+                        stats: false,
+                        ..opts.clone()
+                    },
+                )?;
+            }
             out +=
                 "Port    RxFrames    RxBytes  TxFrames    TxBytes  Forwarded   Punted  Dropped\n";
             for (p, n) in ports.iter().zip(["client", "server"]) {

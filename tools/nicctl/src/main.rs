@@ -48,7 +48,9 @@ enum Cmd {
         json: bool,
     },
     /// Load firmware (and optionally a bitstream), verify it and boot the core.
-    #[command(after_help = "Examples:\n  nicctl program --firmware target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw\n  nicctl --card 0000:03:00.0 program --bitstream card.bit --board ulx3s --firmware splicenic-fw")]
+    #[command(
+        after_help = "Examples:\n  nicctl program --firmware target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw\n  nicctl --card 0000:03:00.0 program --bitstream card.bit --board ulx3s --firmware splicenic-fw"
+    )]
     Program {
         /// Firmware ELF (RV32, linked for the card's IMEM/DMEM).
         #[arg(long, value_name = "FILE")]
@@ -61,7 +63,9 @@ enum Cmd {
         board: Option<String>,
     },
     /// Print the firmware log (defmt, decoded with the firmware ELF).
-    #[command(after_help = "Examples:\n  nicctl log\n  nicctl log --follow --elf /path/to/splicenic-fw")]
+    #[command(
+        after_help = "Examples:\n  nicctl log\n  nicctl log --follow --elf /path/to/splicenic-fw"
+    )]
     Log {
         /// Keep polling for new lines until interrupted (Ctrl-C).
         #[arg(long, short)]
@@ -90,7 +94,9 @@ enum Cmd {
         iterations: u32,
     },
     /// Run and control the simulated card.
-    #[command(after_help = "Examples:\n  nicctl sim start\n  nicctl sim start --cpu vexriscv --socket /tmp/card2.sock\n  nicctl sim status\n  nicctl sim stop")]
+    #[command(
+        after_help = "Examples:\n  nicctl sim start\n  nicctl sim start --cpu vexriscv --socket /tmp/card2.sock\n  nicctl sim status\n  nicctl sim stop"
+    )]
     Sim {
         #[command(subcommand)]
         cmd: sim::SimCmd,
