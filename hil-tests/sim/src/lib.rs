@@ -3,11 +3,13 @@
 //! [`SimCard`] implements [`splicenic_driver::Bar`], so the host driver talks to it exactly
 //! as to a real card. Clock, AXI4-Lite handshakes and Ethernet port queues run in C++
 //! (many cycles per call). [`server`] puts a card behind the Unix-socket protocol of
-//! docs/interfaces.md for `nicctl sim start`.
+//! docs/interfaces.md for `nicctl sim start`, optionally with its Ethernet ports bridged to
+//! Linux TAP devices ([`tap`]).
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod ffi;
 pub mod server;
+pub mod tap;
 
 use std::ffi::{c_void, CString};
 use std::fmt;
@@ -109,6 +111,12 @@ pub enum SimError {
     /// Another simulated card already serves this socket path.
     #[error("a simulated card is already serving {0}")]
     AlreadyServing(PathBuf),
+    /// A TAP device for a bridged port cannot be used.
+    #[error(transparent)]
+    Tap(#[from] tap::TapError),
+    /// Both ports were asked to bridge to the same TAP device.
+    #[error("the client and server ports cannot share the TAP device {0}")]
+    SameTap(String),
 }
 
 /// The Verilated card top with its host port and Ethernet queues.

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use splicenic_driver::SocketBar;
+use splicenic_sim::server::ServeOptions;
 use splicenic_sim::{Cpu, SimConfig};
 
 use crate::CardSpec;
@@ -16,9 +17,24 @@ use crate::CardSpec;
 /// How long `sim start` waits for the simulated card to answer.
 const START_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// Example of bridging the card's ports to Linux, shown by `nicctl sim start --help`.
+const START_EXAMPLE: &str = "\
+Bridging the ports to TAP devices (needs root or CAP_NET_ADMIN; a device that does not exist
+is created and disappears when the card stops):
+
+  nicctl sim start --tap-client snic-c --tap-server snic-s
+  ip netns add client && ip link set snic-c netns client
+  ip -n client addr add 10.0.0.2/24 dev snic-c && ip -n client link set snic-c up
+  ip link set snic-s up
+
+Bringing the links up is up to you. The card runs at well under 1 % of real time, so Linux
+timers (ARP, TCP retransmission) run fast compared with the card. Frame counters of each TAP
+go to the log when the card stops.";
+
 #[derive(Subcommand, Debug)]
 pub enum SimCmd {
     /// Start a simulated card in the background (or in the foreground).
+    #[command(after_long_help = START_EXAMPLE)]
     Start {
         /// Socket to listen on [default: the `--card sim:<path>` socket, else the default].
         #[arg(long, value_name = "P")]
@@ -32,6 +48,13 @@ pub enum SimCmd {
         /// Soft core of the simulated gateware.
         #[arg(long, value_enum, default_value_t = CpuArg::Picorv32)]
         cpu: CpuArg,
+        /// Bridge the client-side port to the TAP device NAME (created if missing; see
+        /// `--help` for an example).
+        #[arg(long, value_name = "NAME")]
+        tap_client: Option<String>,
+        /// Bridge the server-side port to the TAP device NAME (created if missing).
+        #[arg(long, value_name = "NAME")]
+        tap_server: Option<String>,
     },
     /// Serve the simulated card on a socket (what `sim start` runs detached).
     #[command(hide = true)]
@@ -42,6 +65,10 @@ pub enum SimCmd {
         trace: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = CpuArg::Picorv32)]
         cpu: CpuArg,
+        #[arg(long, value_name = "NAME")]
+        tap_client: Option<String>,
+        #[arg(long, value_name = "NAME")]
+        tap_server: Option<String>,
     },
     /// Stop the simulated card.
     Stop {
@@ -100,24 +127,66 @@ pub fn run(cmd: SimCmd, spec: &CardSpec) -> Result<()> {
             trace,
             foreground,
             cpu,
-        } => start(&socket_path(socket, spec)?, trace, foreground, cpu),
-        SimCmd::Serve { socket, trace, cpu } => serve(&socket, trace, cpu),
+            tap_client,
+            tap_server,
+        } => start(
+            &socket_path(socket, spec)?,
+            trace,
+            foreground,
+            cpu,
+            &ServeOptions {
+                tap_client,
+                tap_server,
+            },
+        ),
+        SimCmd::Serve {
+            socket,
+            trace,
+            cpu,
+            tap_client,
+            tap_server,
+        } => serve(
+            &socket,
+            trace,
+            cpu,
+            &ServeOptions {
+                tap_client,
+                tap_server,
+            },
+        ),
         SimCmd::Stop { socket } => stop(&socket_path(socket, spec)?),
         SimCmd::Status { socket } => status(&socket_path(socket, spec)?),
     }
 }
 
-fn serve(socket: &Path, trace: Option<PathBuf>, cpu: CpuArg) -> Result<()> {
+fn serve(socket: &Path, trace: Option<PathBuf>, cpu: CpuArg, opts: &ServeOptions) -> Result<()> {
     let cfg = SimConfig {
         cpu: cpu.cpu(),
         trace,
     };
-    splicenic_sim::server::serve(socket, cfg)
+    splicenic_sim::server::serve_with(socket, cfg, opts)
         .with_context(|| format!("simulated card on {}", socket.display()))?;
     Ok(())
 }
 
-fn start(socket: &Path, trace: Option<PathBuf>, foreground: bool, cpu: CpuArg) -> Result<()> {
+/// The last `n` non-empty lines of the server's log, to show why it ended.
+fn log_tail(log: &Path, n: usize) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..]
+        .iter()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn start(
+    socket: &Path,
+    trace: Option<PathBuf>,
+    foreground: bool,
+    cpu: CpuArg,
+    opts: &ServeOptions,
+) -> Result<()> {
     if SocketBar::connect(socket).is_ok() {
         bail!(
             "a simulated card is already running on {} (stop it with `nicctl sim stop`)",
@@ -135,7 +204,7 @@ fn start(socket: &Path, trace: Option<PathBuf>, foreground: bool, cpu: CpuArg) -
     }
     if foreground {
         eprintln!("simulated card serving on {}", socket.display());
-        return serve(socket, trace, cpu);
+        return serve(socket, trace, cpu, opts);
     }
 
     let log = log_path(socket);
@@ -151,6 +220,12 @@ fn start(socket: &Path, trace: Option<PathBuf>, foreground: bool, cpu: CpuArg) -
     if let Some(t) = &trace {
         let t = std::path::absolute(t).unwrap_or_else(|_| t.clone());
         cmd.arg("--trace").arg(t);
+    }
+    if let Some(t) = &opts.tap_client {
+        cmd.arg("--tap-client").arg(t);
+    }
+    if let Some(t) = &opts.tap_server {
+        cmd.arg("--tap-server").arg(t);
     }
     cmd.stdin(Stdio::null()).stdout(out).stderr(err);
     // SAFETY: the closure runs in the forked child before exec and only calls setsid(),
@@ -170,8 +245,15 @@ fn start(socket: &Path, trace: Option<PathBuf>, foreground: bool, cpu: CpuArg) -
     let t0 = Instant::now();
     loop {
         if let Some(st) = child.try_wait().context("waiting for the simulated card")? {
+            let tail = log_tail(&log, 5);
+            if tail.is_empty() {
+                bail!(
+                    "the simulated card exited ({st}) before it answered: see {}",
+                    log.display()
+                );
+            }
             bail!(
-                "the simulated card exited ({st}) before it answered: see {}",
+                "the simulated card exited ({st}) before it answered:\n{tail}\n(log: {})",
                 log.display()
             );
         }
