@@ -14,6 +14,7 @@ use std::time::Duration;
 
 pub mod net;
 pub mod splice_rig;
+pub mod topo;
 
 /// Boot timeout on the simulated card (wall clock). The card top simulates at 0.1-0.3 M
 /// cycles/s, slower still when tests run side by side, so the driver's defaults (made for a

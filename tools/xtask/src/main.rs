@@ -3,6 +3,7 @@
 
 mod demo;
 mod firmware;
+mod hil;
 mod regen;
 mod setup;
 mod test;
@@ -41,6 +42,13 @@ enum Cmd {
     Test,
     /// Set up, build, start the simulated card, program it, ping it, show info and the log.
     Demo,
+    /// Run the hardware-in-the-loop scenarios one by one on the simulated rig and print a
+    /// pass/fail table.
+    Hil {
+        /// Only the scenarios whose name contains this text.
+        #[arg(long, value_name = "NAME")]
+        filter: Option<String>,
+    },
     /// Print measured figures: simulated cycles/s, firmware load time, soft-core comparison,
     /// flow-manager cycles per connection,
     /// and the data-path modules' throughput and latency.
@@ -57,6 +65,7 @@ fn main() {
         Cmd::Test => test::test(),
         Cmd::Demo => demo::demo(),
         Cmd::Bench => bench(),
+        Cmd::Hil { filter } => hil::hil(filter.as_deref()),
     };
     if let Err(e) = r {
         eprintln!("xtask: error: {e:#}");

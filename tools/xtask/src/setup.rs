@@ -9,8 +9,8 @@ use crate::{root, run, step, tool_path};
 
 /// Debian packages: gateware tools, the firmware toolchain (rustc with library sources for
 /// `-Zbuild-std`, lld-22, which makes Debian's rust-lld work), zlib for FST waveforms, Python venv support,
-/// tshark (reads back `nicctl capture` files in the tests) and python3 (the HTTP server
-/// the monitor tests check).
+/// tshark (reads back `nicctl capture` files in the tests), python3 (the HTTP server
+/// the monitor tests check) and nginx-light (the real backends of the TAP rig, docs/rig.md).
 pub const APT_PACKAGES: &[&str] = &[
     "verilator",
     "iverilog",
@@ -25,6 +25,7 @@ pub const APT_PACKAGES: &[&str] = &[
     "python3-venv",
     "python3",
     "tshark",
+    "nginx-light",
 ];
 
 fn is_root() -> bool {

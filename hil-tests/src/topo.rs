@@ -1,0 +1,612 @@
+//! A topology of real Linux peers around the simulated card (docs/rig.md).
+//!
+//! ```text
+//!  client ns            card (sim)           LAN ns (bridge)         backend ns x N
+//!  10.0.0.2 ── TAP ── port 0 │ port 1 ── TAP ── br ── veth ───────── 192.168.1.10+i
+//!              VIP 10.0.0.100:80   local 192.168.1.1
+//! ```
+//!
+//! [`Topology::build`] creates the TAP devices, serves the simulated card (real gateware,
+//! real firmware) bridged to them in a thread, builds the namespaces, starts nginx in each
+//! backend namespace and programs the card (port MACs, local address, pools, real servers,
+//! an L7 service, URL rules). Dropping it, also while a test panics, stops the processes,
+//! deletes the namespaces and links and stops the card. Needs root.
+//!
+//! Every name carries the prefix `snic` and a per-run id.
+
+use crate::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
+use anyhow::{bail, Context, Result};
+use splicenic_driver::datapath::{HostKind, L7Rule, PathKind, Port};
+use splicenic_driver::{
+    Card, FirmwareImage, PoolConfig, RealServer, Scheduler, ServiceMode, SocketBar,
+};
+use splicenic_sim::server::{serve_with, ServeOptions};
+use splicenic_sim::SimConfig;
+use std::io::Read;
+use std::net::Ipv4Addr;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The virtual service's address (client side).
+pub const VIP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 100);
+/// The virtual service's port.
+pub const VIP_PORT: u16 = 80;
+/// The client namespace's address.
+pub const CLIENT_IP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
+/// The card's own address on the server LAN.
+pub const LOCAL_IP: Ipv4Addr = Ipv4Addr::new(192, 168, 1, 1);
+/// The port every backend's nginx listens on.
+pub const BACKEND_PORT: u16 = 8080;
+/// The card's client-side port MAC.
+pub const CARD_MAC_C: [u8; 6] = [0x02, 0x5e, 0, 0, 0, 0x01];
+/// The card's server-side port MAC.
+pub const CARD_MAC_S: [u8; 6] = [0x02, 0x5e, 0, 0, 0, 0x02];
+/// Size of `/static/blob` on every backend.
+pub const BLOB_LEN: usize = 1 << 20;
+
+/// A pool of backends.
+#[derive(Debug, Clone)]
+pub struct PoolSpec {
+    /// Card pool number, 0..8.
+    pub id: u8,
+    pub sched: Scheduler,
+    /// Indices into [`Opts::backends`].
+    pub backends: Vec<usize>,
+}
+
+/// How an L7 rule matches (one of path or Host; the other is "any").
+#[derive(Debug, Clone)]
+pub enum Match {
+    PathPrefix(String),
+    HostExact(String),
+}
+
+/// What [`Topology::build`] sets up.
+#[derive(Debug, Clone)]
+pub struct Opts {
+    /// Backend names; backend i gets 192.168.1.(10 + i).
+    pub backends: Vec<String>,
+    pub pools: Vec<PoolSpec>,
+    /// The L7 service's default pool.
+    pub default_pool: u8,
+    /// L7 rules in priority order: (match, pool).
+    pub rules: Vec<(Match, u8)>,
+}
+
+impl Opts {
+    /// Backends `web1`, `web2`, `static1`, `api1`; pool 1 `web` (rr, web1 + web2, default),
+    /// pool 2 `static` (`/static/`), pool 3 `api` (Host `api.example.com`).
+    pub fn three_pools() -> Opts {
+        Opts {
+            backends: ["web1", "web2", "static1", "api1"]
+                .map(String::from)
+                .to_vec(),
+            pools: vec![
+                PoolSpec {
+                    id: 1,
+                    sched: Scheduler::Rr,
+                    backends: vec![0, 1],
+                },
+                PoolSpec {
+                    id: 2,
+                    sched: Scheduler::Rr,
+                    backends: vec![2],
+                },
+                PoolSpec {
+                    id: 3,
+                    sched: Scheduler::Rr,
+                    backends: vec![3],
+                },
+            ],
+            default_pool: 1,
+            rules: vec![
+                (Match::PathPrefix("/static/".into()), 2),
+                (Match::HostExact("api.example.com".into()), 3),
+            ],
+        }
+    }
+}
+
+/// One backend namespace running nginx.
+#[derive(Debug)]
+pub struct Backend {
+    pub name: String,
+    pub ns: String,
+    pub ip: Ipv4Addr,
+    pub mac: [u8; 6],
+    /// nginx's prefix directory (config, docroot, logs).
+    pub dir: PathBuf,
+}
+
+/// The running topology. See the module documentation.
+pub struct Topology {
+    /// Per-run id in every name (`snic<id>...`).
+    pub id: String,
+    pub client_ns: String,
+    pub lan_ns: String,
+    pub backends: Vec<Backend>,
+    pub card: Option<Card>,
+    /// Wall time from the start of `build` until the card was programmed.
+    pub setup_time: Duration,
+    /// The known content of `/static/blob`.
+    pub blob: Vec<u8>,
+    dir: PathBuf,
+    socket: PathBuf,
+    taps: Vec<String>,
+    namespaces: Vec<String>,
+    children: Vec<Child>,
+    server: Option<JoinHandle<std::result::Result<(), splicenic_sim::SimError>>>,
+}
+
+/// True when running as root (TAP devices and namespaces need it).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+fn run(args: &[&str]) -> Result<Output> {
+    Command::new(args[0])
+        .args(&args[1..])
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("running {args:?}"))
+}
+
+/// Run a command that must succeed; its stdout.
+fn must(args: &[&str]) -> Result<String> {
+    let out = run(args)?;
+    if !out.status.success() {
+        bail!(
+            "{args:?} failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Output of a finished command in a namespace.
+#[derive(Debug)]
+pub struct ExecOutput {
+    pub ok: bool,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl ExecOutput {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+fn parse_mac(s: &str) -> Result<[u8; 6]> {
+    let v: Vec<u8> = s
+        .split(':')
+        .map(|b| u8::from_str_radix(b, 16))
+        .collect::<std::result::Result<_, _>>()
+        .with_context(|| format!("MAC {s:?}"))?;
+    v.try_into()
+        .map_err(|_| anyhow::anyhow!("MAC {s:?} is not 6 bytes"))
+}
+
+/// The deterministic content of `/static/blob`.
+pub fn blob_content() -> Vec<u8> {
+    // xorshift32: not compressible, not periodic within 1 MiB.
+    let mut x: u32 = 0x9e37_79b9;
+    let mut v = Vec::with_capacity(BLOB_LEN);
+    while v.len() < BLOB_LEN {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        v.extend_from_slice(&x.to_le_bytes());
+    }
+    v.truncate(BLOB_LEN);
+    v
+}
+
+static RUNS: AtomicU32 = AtomicU32::new(0);
+
+impl Topology {
+    /// Build and program everything; on error, whatever was made is torn down.
+    pub fn build(opts: &Opts) -> Result<Topology> {
+        let t0 = Instant::now();
+        let id = format!(
+            "{:x}{}",
+            std::process::id() & 0xfffff,
+            RUNS.fetch_add(1, Ordering::Relaxed)
+        );
+        let dir = std::env::temp_dir().join(format!("snic-topo-{id}"));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let mut t = Topology {
+            client_ns: format!("snic{id}c"),
+            lan_ns: format!("snic{id}l"),
+            socket: dir.join("card.sock"),
+            dir,
+            id,
+            backends: Vec::new(),
+            card: None,
+            setup_time: Duration::ZERO,
+            blob: blob_content(),
+            taps: Vec::new(),
+            namespaces: Vec::new(),
+            children: Vec::new(),
+            server: None,
+        };
+        t.start_card()?;
+        t.build_net(opts)?;
+        t.start_nginx()?;
+        t.program(opts)?;
+        t.setup_time = t0.elapsed();
+        Ok(t)
+    }
+
+    fn start_card(&mut self) -> Result<()> {
+        let fw = firmware_bytes()?;
+        let tap_c = format!("snic{}tc", self.id);
+        let tap_s = format!("snic{}ts", self.id);
+        for tap in [&tap_c, &tap_s] {
+            must(&["ip", "tuntap", "add", "dev", tap, "mode", "tap"])?;
+            self.taps.push(tap.clone());
+        }
+        let opts = ServeOptions {
+            tap_client: Some(tap_c),
+            tap_server: Some(tap_s),
+        };
+        let socket = self.socket.clone();
+        let server = std::thread::spawn(move || serve_with(&socket, SimConfig::default(), &opts));
+        let t0 = Instant::now();
+        while UnixStream::connect(&self.socket).is_err() {
+            if server.is_finished() {
+                bail!("card server ended: {:?}", server.join());
+            }
+            if t0.elapsed() > Duration::from_secs(60) {
+                bail!("card server did not start within 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.server = Some(server);
+        let bar = SocketBar::connect(&self.socket)?;
+        let mut card = Card::open(Box::new(bar))?;
+        let img = FirmwareImage::parse(&fw)?;
+        card.load_firmware_with_timeout(&img, SIM_BOOT_TIMEOUT * 2, |_, _| {})?;
+        card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT * 2);
+        self.card = Some(card);
+        Ok(())
+    }
+
+    fn add_ns(&mut self, ns: &str) -> Result<()> {
+        must(&["ip", "netns", "add", ns])?;
+        self.namespaces.push(ns.to_string());
+        // No IPv6 chatter towards the card; loopback up.
+        let _ = self.exec(
+            ns,
+            &["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"],
+            Duration::from_secs(10),
+        );
+        must(&["ip", "-n", ns, "link", "set", "lo", "up"])?;
+        Ok(())
+    }
+
+    fn build_net(&mut self, opts: &Opts) -> Result<()> {
+        let (tap_c, tap_s) = (self.taps[0].clone(), self.taps[1].clone());
+        let (cns, lns) = (self.client_ns.clone(), self.lan_ns.clone());
+        // Client side: the TAP in the client namespace, the VIP on-link.
+        self.add_ns(&cns)?;
+        must(&["ip", "link", "set", &tap_c, "netns", &cns])?;
+        must(&[
+            "ip",
+            "-n",
+            &cns,
+            "addr",
+            "add",
+            &format!("{CLIENT_IP}/24"),
+            "dev",
+            &tap_c,
+        ])?;
+        must(&["ip", "-n", &cns, "link", "set", &tap_c, "mtu", "1500", "up"])?;
+        // Server side: a bridge holding the TAP and one veth per backend.
+        self.add_ns(&lns)?;
+        must(&["ip", "link", "set", &tap_s, "netns", &lns])?;
+        let br = format!("snic{}br", self.id);
+        must(&["ip", "-n", &lns, "link", "add", &br, "type", "bridge"])?;
+        must(&["ip", "-n", &lns, "link", "set", &tap_s, "master", &br])?;
+        must(&["ip", "-n", &lns, "link", "set", &tap_s, "up"])?;
+        must(&["ip", "-n", &lns, "link", "set", &br, "up"])?;
+        for (i, name) in opts.backends.iter().enumerate() {
+            let ns = format!("snic{}b{i}", self.id);
+            self.add_ns(&ns)?;
+            let (vb, vp) = (
+                format!("snic{}v{i}", self.id),
+                format!("snic{}p{i}", self.id),
+            );
+            must(&[
+                "ip", "-n", &lns, "link", "add", &vb, "type", "veth", "peer", "name", &vp, "netns",
+                &ns,
+            ])?;
+            must(&["ip", "-n", &lns, "link", "set", &vb, "master", &br])?;
+            must(&["ip", "-n", &lns, "link", "set", &vb, "up"])?;
+            let ip = Ipv4Addr::new(192, 168, 1, 10 + i as u8);
+            must(&[
+                "ip",
+                "-n",
+                &ns,
+                "addr",
+                "add",
+                &format!("{ip}/24"),
+                "dev",
+                &vp,
+            ])?;
+            must(&["ip", "-n", &ns, "link", "set", &vp, "up"])?;
+            let link = must(&["ip", "-n", &ns, "-j", "link", "show", "dev", &vp])?;
+            let mac = link
+                .split("\"address\":\"")
+                .nth(1)
+                .and_then(|s| s.split('"').next())
+                .with_context(|| format!("no address in {link}"))?;
+            self.backends.push(Backend {
+                name: name.clone(),
+                ns,
+                ip,
+                mac: parse_mac(mac)?,
+                dir: self.dir.join(name),
+            });
+        }
+        Ok(())
+    }
+
+    fn start_nginx(&mut self) -> Result<()> {
+        let mut started = Vec::new();
+        for b in &self.backends {
+            let root = b.dir.join("www");
+            for sub in ["static", "api"] {
+                std::fs::create_dir_all(root.join(sub))?;
+            }
+            std::fs::create_dir_all(b.dir.join("logs"))?;
+            std::fs::create_dir_all(b.dir.join("tmp"))?;
+            std::fs::write(root.join("id"), format!("{}\n", b.name))?;
+            std::fs::write(root.join("api/x"), format!("api {}\n", b.name))?;
+            std::fs::write(root.join("static/blob"), &self.blob)?;
+            let d = b.dir.display();
+            let conf = format!(
+                "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
+                 error_log {d}/logs/error.log info;\nevents {{ worker_connections 64; }}\n\
+                 http {{\n  access_log {d}/logs/access.log;\n  client_body_temp_path {d}/tmp;\n\
+                 \x20 proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp;\n\
+                 \x20 uwsgi_temp_path {d}/tmp;\n  scgi_temp_path {d}/tmp;\n\
+                 \x20 default_type application/octet-stream;\n  keepalive_timeout 300s;\n\
+                 \x20 send_timeout 300s;\n  client_header_timeout 300s;\n\
+                 \x20 server {{\n    listen {ip}:{BACKEND_PORT};\n    root {d}/www;\n\
+                 \x20   add_header X-Backend {name} always;\n  }}\n}}\n",
+                ip = b.ip,
+                name = b.name,
+            );
+            let conf_path = b.dir.join("nginx.conf");
+            std::fs::write(&conf_path, conf)?;
+            let err = std::fs::File::create(b.dir.join("logs/stderr"))?;
+            let child = Command::new("ip")
+                .args(["netns", "exec", &b.ns, "nginx", "-c"])
+                .arg(&conf_path)
+                .arg("-p")
+                .arg(&b.dir)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(err)
+                .spawn()
+                .context("starting nginx (apt-get install nginx-light)")?;
+            started.push(child);
+        }
+        self.children.extend(started);
+        // Wait until every nginx listens.
+        let t0 = Instant::now();
+        for b in &self.backends {
+            loop {
+                let ss = self.exec(&b.ns, &["ss", "-ltnH"], Duration::from_secs(10))?;
+                if ss.text().contains(&format!("{}:{BACKEND_PORT}", b.ip)) {
+                    break;
+                }
+                if t0.elapsed() > Duration::from_secs(20) {
+                    let log =
+                        std::fs::read_to_string(b.dir.join("logs/stderr")).unwrap_or_default();
+                    bail!("nginx in {} does not listen: {log}", b.ns);
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        Ok(())
+    }
+
+    fn program(&mut self, opts: &Opts) -> Result<()> {
+        let card = self.card.as_mut().context("no card")?;
+        {
+            let mut dp = card.datapath()?;
+            dp.set_port_mac(Port::Client, CARD_MAC_C)?;
+            dp.set_port_mac(Port::Server, CARD_MAC_S)?;
+            dp.set_local(0, LOCAL_IP, true)?;
+            dp.l7_set_default_pool(opts.default_pool.into())?;
+            for (i, (m, pool)) in opts.rules.iter().enumerate() {
+                let (path_kind, path, host_kind, host) = match m {
+                    Match::PathPrefix(p) => (
+                        PathKind::Prefix,
+                        p.as_bytes().to_vec(),
+                        HostKind::Any,
+                        vec![],
+                    ),
+                    Match::HostExact(h) => (
+                        PathKind::Any,
+                        vec![],
+                        HostKind::Exact,
+                        h.as_bytes().to_vec(),
+                    ),
+                };
+                dp.l7_load_rule(
+                    i,
+                    &L7Rule {
+                        priority: 10 * (i as u16 + 1),
+                        path_kind,
+                        path,
+                        host_kind,
+                        host,
+                        rule_id: i as u16 + 1,
+                        pool: (*pool).into(),
+                    },
+                )?;
+            }
+            dp.l7_switch_banks()?;
+        }
+        for p in &opts.pools {
+            card.pool_set(p.id, &PoolConfig::new(p.sched))?;
+        }
+        for p in &opts.pools {
+            for &bi in &p.backends {
+                let b = &self.backends[bi];
+                card.server_set(&RealServer {
+                    pool: p.id,
+                    rs: bi as u8,
+                    addr: b.ip,
+                    port: BACKEND_PORT,
+                    mac: b.mac,
+                    weight: 1,
+                    upper_threshold: 0,
+                    lower_threshold: 0,
+                })?;
+            }
+        }
+        card.service_set(
+            0,
+            VIP,
+            VIP_PORT,
+            ServiceMode::L7 {
+                fallback_pool: opts.default_pool,
+            },
+        )?;
+        Ok(())
+    }
+
+    /// Run `cmd` in namespace `ns`, killed after `timeout`.
+    pub fn exec(&self, ns: &str, cmd: &[&str], timeout: Duration) -> Result<ExecOutput> {
+        let mut child = Command::new("ip")
+            .args(["netns", "exec", ns])
+            .args(cmd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("running {cmd:?} in {ns}"))?;
+        let mut so = child.stdout.take().expect("piped");
+        let mut se = child.stderr.take().expect("piped");
+        let ro = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = so.read_to_end(&mut v);
+            v
+        });
+        let re = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = se.read_to_end(&mut v);
+            v
+        });
+        let t0 = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait()? {
+                break Some(s);
+            }
+            if t0.elapsed() > timeout {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let stdout = ro.join().unwrap_or_default();
+        let mut stderr = String::from_utf8_lossy(&re.join().unwrap_or_default()).into_owned();
+        if status.is_none() {
+            stderr.push_str(&format!("\n(killed after {timeout:?})"));
+        }
+        Ok(ExecOutput {
+            ok: status.is_some_and(|s| s.success()),
+            stdout,
+            stderr,
+        })
+    }
+
+    /// `nstat -az NAME` in `ns`: the counter's absolute value.
+    pub fn nstat(&self, ns: &str, name: &str) -> Result<u64> {
+        let out = self.exec(ns, &["nstat", "-az", name], Duration::from_secs(10))?;
+        for line in out.text().lines() {
+            let mut f = line.split_whitespace();
+            if f.next() == Some(name) {
+                return Ok(f.next().unwrap_or("0").parse()?);
+            }
+        }
+        bail!("no {name} in nstat output: {}", out.text())
+    }
+
+    /// Lines of the backends' nginx error logs at level error or worse ("[error]", "[crit]",
+    /// "[alert]", "[emerg]").
+    pub fn peer_errors(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for b in &self.backends {
+            let log = std::fs::read_to_string(b.dir.join("logs/error.log")).unwrap_or_default();
+            for l in log.lines() {
+                if ["[error]", "[crit]", "[alert]", "[emerg]"]
+                    .iter()
+                    .any(|lv| l.contains(lv))
+                {
+                    v.push(format!("{}: {l}", b.name));
+                }
+            }
+        }
+        v
+    }
+
+    /// The backend of that name.
+    pub fn backend(&self, name: &str) -> Option<&Backend> {
+        self.backends.iter().find(|b| b.name == name)
+    }
+
+    /// The temp directory (per-backend nginx dirs, the card socket).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for Topology {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        // Anything else still running in our namespaces.
+        for ns in &self.namespaces {
+            if let Ok(out) = run(&["ip", "netns", "pids", ns]) {
+                for pid in String::from_utf8_lossy(&out.stdout).split_whitespace() {
+                    if let Ok(pid) = pid.parse::<i32>() {
+                        // SAFETY: kill has no memory preconditions; the pid is one in our
+                        // own namespace.
+                        unsafe { libc::kill(pid, libc::SIGKILL) };
+                    }
+                }
+            }
+        }
+        drop(self.card.take());
+        if let Some(server) = self.server.take() {
+            if let Ok(bar) = SocketBar::connect(&self.socket) {
+                let _ = bar.shutdown();
+            }
+            let _ = server.join();
+        }
+        for ns in self.namespaces.iter().rev() {
+            for t in &self.taps {
+                let _ = run(&["ip", "-n", ns, "link", "del", t]);
+            }
+            let _ = run(&["ip", "netns", "del", ns]);
+        }
+        for t in &self.taps {
+            let _ = run(&["ip", "link", "del", t]);
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
