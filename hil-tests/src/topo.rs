@@ -562,6 +562,53 @@ impl Topology {
         v
     }
 
+    /// Point real server `backend` (an index into [`Topology::backends`]) of pool `pool` at
+    /// `port` on that backend instead of nginx's [`BACKEND_PORT`] (e.g. a helper server a
+    /// scenario starts with [`Topology::spawn`]). The server is deleted and added again; only
+    /// new connections see the change.
+    pub fn set_backend_port(&mut self, pool: u8, backend: usize, port: u16) -> Result<()> {
+        let b = self
+            .backends
+            .get(backend)
+            .with_context(|| format!("no backend {backend}"))?;
+        let rs = RealServer {
+            pool,
+            rs: backend as u8,
+            addr: b.ip,
+            port,
+            mac: b.mac,
+            weight: 1,
+            upper_threshold: 0,
+            lower_threshold: 0,
+        };
+        // SERVER_SET edits only the weight and thresholds of a server it knows: delete it
+        // and add it again with the new port.
+        let card = self.card.as_mut().context("no card")?;
+        card.server_delete(rs.rs)?;
+        card.server_set(&rs)?;
+        Ok(())
+    }
+
+    /// Start `cmd` in namespace `ns` in the background, its stdout and stderr appended to
+    /// `log`; it is killed when the topology is dropped.
+    pub fn spawn(&mut self, ns: &str, cmd: &[&str], log: &Path) -> Result<()> {
+        let out = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .with_context(|| format!("opening {}", log.display()))?;
+        let child = Command::new("ip")
+            .args(["netns", "exec", ns])
+            .args(cmd)
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out)
+            .spawn()
+            .with_context(|| format!("starting {cmd:?} in {ns}"))?;
+        self.children.push(child);
+        Ok(())
+    }
+
     /// The backend of that name.
     pub fn backend(&self, name: &str) -> Option<&Backend> {
         self.backends.iter().find(|b| b.name == name)

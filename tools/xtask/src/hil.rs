@@ -17,6 +17,8 @@ const SUITES: &[(&str, &str)] = &[
     ("splicenic-hil", "spine"),
     ("splicenic-hil", "splice"),
     ("splicenic-hil", "peers"),
+    ("splicenic-hil", "peers_tcp"),
+    ("splicenic-hil", "peers_load"),
     ("nicctl", "control"),
 ];
 

@@ -10,7 +10,8 @@ use crate::{root, run, step, tool_path};
 /// Debian packages: gateware tools, the firmware toolchain (rustc with library sources for
 /// `-Zbuild-std`, lld-22, which makes Debian's rust-lld work), zlib for FST waveforms, Python venv support,
 /// tshark (reads back `nicctl capture` files in the tests), python3 (the HTTP server
-/// the monitor tests check) and nginx-light (the real backends of the TAP rig, docs/rig.md).
+/// the monitor tests check), nginx-light (the real backends of the TAP rig, docs/rig.md), wrk
+/// and python3-scapy (load and SYN-flood clients of `hil-tests/tests/peers_load.rs`).
 pub const APT_PACKAGES: &[&str] = &[
     "verilator",
     "iverilog",
@@ -26,6 +27,8 @@ pub const APT_PACKAGES: &[&str] = &[
     "python3",
     "tshark",
     "nginx-light",
+    "wrk",
+    "python3-scapy",
 ];
 
 fn is_root() -> bool {

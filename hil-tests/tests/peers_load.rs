@@ -1,0 +1,536 @@
+//! Load and abuse scenarios with real peers through the simulated card (docs/rig.md): wrk
+//! load, a SYN flood while legitimate clients connect, a full flow table, malformed frames.
+//!
+//! Needs root, nginx, wrk and python3-scapy (`cargo xtask setup`) and the firmware ELF;
+//! without them a scenario prints a note and passes. Each scenario builds its own topology;
+//! they run one at a time (a lock) so the simulated card gets the machine to itself.
+
+use splicenic_driver::{SetupTimers, TcpTimeoutState};
+use splicenic_hil::topo::{is_root, Opts, Topology, CARD_MAC_C, VIP};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The system Python (the one with Debian's scapy).
+const PYTHON: &str = "/usr/bin/python3";
+const EXEC_TIMEOUT: Duration = Duration::from_secs(150);
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Whether the rig can run here; prints why not.
+fn rig_available(tools: &[&[&str]]) -> bool {
+    if !is_root() {
+        eprintln!("note: not root, skipping (TAP devices, namespaces)");
+        return false;
+    }
+    let mut all: Vec<&[&str]> = vec![&["nginx", "-v"]];
+    all.extend_from_slice(tools);
+    for cmd in all {
+        let ok = Command::new(cmd[0])
+            .args(&cmd[1..])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("note: {cmd:?} fails (cargo xtask setup), skipping");
+            return false;
+        }
+    }
+    true
+}
+
+fn build() -> Topology {
+    let t = Topology::build(&Opts::three_pools()).expect("building the topology");
+    eprintln!(
+        "topology {} ready in {:.1?} (client {})",
+        t.id, t.setup_time, t.client_ns
+    );
+    t
+}
+
+/// The client namespace's TAP device (named as `Topology` names it).
+fn client_tap(t: &Topology) -> String {
+    format!("snic{}tc", t.id)
+}
+
+/// Result of one curl run: exit code, X-Backend, body.
+struct Curl {
+    code: i32,
+    backend: String,
+    status: String,
+    body: Vec<u8>,
+    stderr: String,
+}
+
+/// One curl GET of `path` on the VIP from the client namespace (a new connection).
+fn curl(t: &Topology, path: &str, max_time: u32) -> Curl {
+    let url = format!("http://{VIP}{path}");
+    let script = format!(
+        "curl -sS --max-time {max_time} -D /dev/stderr -o /dev/stdout '{url}'; echo \"curl-rc=$?\" >&2"
+    );
+    let out = t
+        .exec(&t.client_ns, &["sh", "-c", &script], EXEC_TIMEOUT)
+        .expect("running curl");
+    let code = out
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("curl-rc="))
+        .and_then(|c| c.trim().parse().ok())
+        .unwrap_or(-1);
+    let header = |name: &str| {
+        out.stderr
+            .lines()
+            .find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+            })
+            .unwrap_or_default()
+    };
+    let status = out
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("HTTP/"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or_default()
+        .to_string();
+    Curl {
+        code,
+        backend: header("x-backend"),
+        status,
+        body: out.stdout,
+        stderr: out.stderr,
+    }
+}
+
+/// A GET /id that must return 200 from web1 or web2 with the backend's name as body.
+fn curl_ok(t: &Topology, what: &str) -> usize {
+    let t0 = Instant::now();
+    let c = curl(t, "/id", 60);
+    assert!(
+        c.code == 0 && c.status == "200",
+        "{what}: curl rc {} status {:?}: {}",
+        c.code,
+        c.status,
+        c.stderr
+    );
+    assert!(
+        c.backend == "web1" || c.backend == "web2",
+        "{what}: answered by {:?}",
+        c.backend
+    );
+    assert_eq!(String::from_utf8_lossy(&c.body).trim(), c.backend, "{what}");
+    eprintln!(
+        "  {what}: 200 from {} ({} bytes) in {:.1?}",
+        c.backend,
+        c.body.len(),
+        t0.elapsed()
+    );
+    c.body.len()
+}
+
+/// Print the scenario's totals and fail on errors logged by the backends.
+fn report(name: &str, t: &Topology, connections: usize, bytes: usize, wall: Duration) {
+    let errs = t.peer_errors();
+    eprintln!(
+        "{name}: {connections} connections, {bytes} bytes moved and verified, {wall:.1?} wall, peer errors: {}",
+        if errs.is_empty() {
+            "none".to_string()
+        } else {
+            errs.join("; ")
+        }
+    );
+    assert!(errs.is_empty(), "{name}: errors on the peers: {errs:?}");
+}
+
+/// A python3 script in the client namespace, running in the background.
+fn spawn_py(t: &Topology, script: &str, args: &[&str]) -> Child {
+    Command::new("ip")
+        .args(["netns", "exec", &t.client_ns, PYTHON, "-c", script])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting python3")
+}
+
+/// Wait for a background child (killed after `timeout`): (success, stdout, stderr).
+fn finish(mut child: Child, timeout: Duration) -> (bool, String, String) {
+    let t0 = Instant::now();
+    let ok = loop {
+        if let Some(s) = child.try_wait().expect("waiting") {
+            break s.success();
+        }
+        if t0.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().expect("collecting output");
+    (
+        ok,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// wrk's "Requests/sec: 3.21" style values.
+fn wrk_field<'a>(out: &'a str, key: &str) -> Option<&'a str> {
+    out.lines()
+        .find_map(|l| l.trim().strip_prefix(key))
+        .map(str::trim)
+}
+
+/// One wrk run from the client namespace: (completed requests, Requests/sec, MB/s, output).
+fn run_wrk(t: &Topology, secs: u32, extra: &[&str]) -> (u64, String, f64, String) {
+    let dur = format!("-d{secs}s");
+    let url = format!("http://{VIP}/id");
+    let mut cmd = vec!["wrk", "-t1", "-c4", &dur, "--timeout", "30s"];
+    cmd.extend_from_slice(extra);
+    cmd.push(&url);
+    let out = t
+        .exec(&t.client_ns, &cmd, Duration::from_secs(60))
+        .expect("running wrk");
+    let text = out.text();
+    eprintln!("{text}");
+    assert!(out.ok, "wrk failed: {}", out.stderr);
+    let completed: u64 = text
+        .lines()
+        .find_map(|l| {
+            let l = l.trim();
+            l.contains(" requests in ")
+                .then(|| l.split_whitespace().next()?.parse().ok())?
+        })
+        .unwrap_or_else(|| panic!("no request count in wrk output: {text} {}", out.stderr));
+    let rps = wrk_field(&text, "Requests/sec:").unwrap_or("?").to_string();
+    let tps = wrk_field(&text, "Transfer/sec:").unwrap_or("?");
+    let (num, unit) = tps.split_at(tps.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(0));
+    let mb_s = num.parse::<f64>().unwrap_or(0.0)
+        * match unit {
+            "B" => 1.0,
+            "KB" => 1024.0,
+            "MB" => 1024.0 * 1024.0,
+            "GB" => 1024.0 * 1024.0 * 1024.0,
+            _ => 0.0,
+        }
+        / 1e6;
+    (completed, rps, mb_s, text)
+}
+
+#[test]
+fn wrk_load() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !rig_available(&[&["sh", "-c", "command -v wrk"]]) {
+        return;
+    }
+    let t0 = Instant::now();
+    let mut t = build();
+    // Keep-alive: after the first request the card's gateware forwards the spliced flow.
+    let (completed, rps, mb_s, text) = run_wrk(&t, 5, &[]);
+    eprintln!(
+        "simulated rig throughput: {rps} requests/s, {mb_s:.4} MB/s (wrk -c4 keep-alive, {completed} requests of /id)"
+    );
+    assert!(completed > 0, "wrk completed no request");
+    assert!(
+        !text.contains("Socket errors"),
+        "wrk saw socket errors: {text}"
+    );
+    assert!(
+        !text.contains("Non-2xx"),
+        "wrk saw non-2xx responses: {text}"
+    );
+    let s1 = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    // One connection per request: every request is a setup in the card's firmware.
+    let (completed_c, rps_c, mb_s_c, text_c) = run_wrk(&t, 3, &["-H", "Connection: close"]);
+    eprintln!(
+        "simulated rig throughput: {rps_c} requests/s, {mb_s_c:.4} MB/s (wrk -c4, a new connection per request, {completed_c} requests)"
+    );
+    assert!(
+        completed_c > 0,
+        "wrk (Connection: close) completed no request"
+    );
+    if text_c.contains("Socket errors") || text_c.contains("Non-2xx") {
+        eprintln!("note: wrk with Connection: close reported errors (see above)");
+    }
+    let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    eprintln!(
+        "card: {} spliced ({} in the keep-alive run), {} setups failed ({} in the keep-alive run), {} refused (table full)",
+        s.spliced_total, s1.spliced_total, s.setup_failed, s1.setup_failed, s.refused_table_full
+    );
+    // wrk stops mid-connection: a connection it opened just before the end (nginx closes a
+    // keep-alive connection after 1000 requests) may carry no request yet and counts as a
+    // failed setup on the card.
+    assert!(
+        s1.setup_failed <= 1,
+        "setups failed in the keep-alive run: {s1:?}"
+    );
+    report("wrk load", &t, s.spliced_total as usize, 0, t0.elapsed());
+    drop(t);
+    eprintln!("wrk load: whole test {:.1?}", t0.elapsed());
+}
+
+const SYN_FLOOD: &str = r#"
+import sys, random, logging
+logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
+from scapy.all import Ether, IP, TCP, sendp, conf
+conf.verb = 0
+iface, dmac, vip, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+rnd = random.Random(7)
+frames = [Ether(dst=dmac) / IP(src="10.0.0.%d" % (150 + i % 100), dst=vip) /
+          TCP(sport=rnd.randint(1024, 65535), dport=80, flags="S", seq=rnd.getrandbits(32),
+              options=[("MSS", 1460)]) for i in range(n)]
+sendp(frames, iface=iface, inter=0.01)
+print("sent", n)
+"#;
+
+#[test]
+fn syn_flood_with_legitimate_clients() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !rig_available(&[&[PYTHON, "-c", "import scapy.all"]]) {
+        return;
+    }
+    let t0 = Instant::now();
+    let mut t = build();
+    let before = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let mac = CARD_MAC_C.map(|b| format!("{b:02x}")).join(":");
+    let n = 250;
+    let flood = spawn_py(
+        &t,
+        SYN_FLOOD,
+        &[&client_tap(&t), &mac, &VIP.to_string(), &n.to_string()],
+    );
+    let (mut conns, mut bytes) = (0, 0);
+    std::thread::sleep(Duration::from_millis(1500));
+    for i in 0..3 {
+        bytes += curl_ok(&t, &format!("during the flood #{i}"));
+        conns += 1;
+    }
+    let (ok, so, se) = finish(flood, Duration::from_secs(60));
+    assert!(ok, "SYN flood script failed: {so} {se}");
+    eprintln!("  flood: {}", so.trim());
+    for i in 0..2 {
+        bytes += curl_ok(&t, &format!("after the flood #{i}"));
+        conns += 1;
+    }
+    let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    eprintln!(
+        "card: {} SYN-ACKs, {} cookie SYN-ACKs, {} spliced, {} setups failed, {} refused, {} aged out",
+        s.syn_acks_sent - before.syn_acks_sent,
+        s.cookie_syn_acks,
+        s.spliced_total,
+        s.setup_failed,
+        s.refused_table_full,
+        s.aged_out
+    );
+    assert!(s.cookie_syn_acks > 0, "no SYN cookies during the flood");
+    assert_eq!(
+        s.spliced_total as usize, conns,
+        "legitimate connections spliced"
+    );
+    report("SYN flood", &t, conns, bytes, t0.elapsed());
+    drop(t);
+    eprintln!("SYN flood: whole test {:.1?}", t0.elapsed());
+}
+
+/// Opens N keep-alive connections, completes one request on each, prints "held", keeps
+/// them open until the file argv[2] exists, then closes them.
+const HOLDER: &str = r#"
+import sys, socket, time, os
+n, release, vip = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+socks = []
+for i in range(n):
+    s = socket.create_connection((vip, 80), timeout=60)
+    s.sendall(b"GET /id HTTP/1.1\r\nHost: www.example.com\r\n\r\n")
+    data = b""
+    while b"\r\n\r\n" not in data or not data.rstrip().endswith((b"web1", b"web2")):
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    assert b" 200 " in data.split(b"\r\n")[0], data
+    socks.append(s)
+print("held", n, flush=True)
+t0 = time.time()
+while not os.path.exists(release) and time.time() - t0 < 60:
+    time.sleep(0.05)
+for s in socks:
+    s.close()
+print("closed", flush=True)
+"#;
+
+#[test]
+fn flow_table_full_refuses_then_recovers() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !rig_available(&[]) {
+        return;
+    }
+    let t0 = Instant::now();
+    let mut t = build();
+    {
+        let card = t.card.as_mut().expect("card");
+        card.setup_timers_set(&SetupTimers {
+            flow_limit: 2,
+            ..Default::default()
+        })
+        .expect("SETUP_SET");
+        for st in [
+            TcpTimeoutState::FinWait,
+            TcpTimeoutState::TimeWait,
+            TcpTimeoutState::Close,
+            TcpTimeoutState::CloseWait,
+            TcpTimeoutState::LastAck,
+        ] {
+            card.timeout_set_ms(st, 10).expect("TIMEOUT_SET");
+        }
+    }
+    let release = t.dir().join("release-holders");
+    let mut holder = spawn_py(
+        &t,
+        HOLDER,
+        &["2", release.to_str().expect("utf-8"), &VIP.to_string()],
+    );
+    let mut line = String::new();
+    BufReader::new(holder.stdout.as_mut().expect("piped"))
+        .read_line(&mut line)
+        .expect("reading the holder");
+    assert!(
+        line.starts_with("held"),
+        "holders did not connect: {line:?}"
+    );
+    let (mut conns, mut bytes) = (2, 2 * 5);
+    let before = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    eprintln!(
+        "  2 connections held open, {} slots in use",
+        before.slots_in_use
+    );
+    let c = curl(&t, "/id", 30);
+    eprintln!(
+        "  third connection: curl rc {} ({})",
+        c.code,
+        c.stderr.lines().next().unwrap_or("")
+    );
+    assert!(
+        c.code == 7 || c.code == 56,
+        "the third connection was not refused with a RST: rc {} {}",
+        c.code,
+        c.stderr
+    );
+    let after = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    assert!(
+        after.refused_table_full > before.refused_table_full,
+        "refused_table_full did not increase: {before:?} -> {after:?}"
+    );
+    std::fs::write(&release, b"").expect("release file");
+    let (ok, so, se) = finish(holder, Duration::from_secs(60));
+    assert!(ok, "holder failed: {so} {se}");
+    // Wait for the closed flows to age out of the card.
+    let t1 = Instant::now();
+    loop {
+        let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+        if s.slots_in_use == 0 {
+            eprintln!("  flows aged out after {:.1?}", t1.elapsed());
+            break;
+        }
+        if t1.elapsed() > Duration::from_secs(30) {
+            let flows = t.card.as_mut().expect("card").flows(|_| {});
+            panic!("flows still in use 30 s after closing: {s:?}\n{flows:#?}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    for i in 0..2 {
+        bytes += curl_ok(&t, &format!("after release #{i}"));
+        conns += 1;
+    }
+    let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    eprintln!(
+        "card: {} spliced, {} refused (table full), {} closed, {} aged out",
+        s.spliced_total, s.refused_table_full, s.closed, s.aged_out
+    );
+    report("flow table full", &t, conns, bytes, t0.elapsed());
+    drop(t);
+    eprintln!("flow table full: whole test {:.1?}", t0.elapsed());
+}
+
+/// Sends malformed frames to the card's client port with a raw AF_PACKET socket.
+const MALFORMED: &str = r#"
+import sys, socket, struct
+iface, dmac = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", ""))
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((iface, 0))
+smac = s.getsockname()[4]
+def csum(b):
+    if len(b) % 2: b += b"\0"
+    t = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while t >> 16: t = (t & 0xffff) + (t >> 16)
+    return (~t) & 0xffff
+def ip(proto, payload, ver=4, bad=False, tot=None):
+    h = struct.pack("!BBHHHBBH4s4s", (ver << 4) | 5, 0, tot or 20 + len(payload), 1, 0, 64,
+                    proto, 0, socket.inet_aton("10.0.0.2"), socket.inet_aton("10.0.0.100"))
+    c = csum(h) ^ (0x1234 if bad else 0)
+    return h[:10] + struct.pack("!H", c) + h[12:] + payload
+eth = lambda et, p: dmac + smac + struct.pack("!H", et) + p
+tcp = struct.pack("!HHIIBBHHH", 40000, 80, 1, 0, 5 << 4, 0x02, 1024, 0xdead, 0)
+frames = {
+    "garbage ethertype": eth(0x88b5, bytes(range(50))),
+    "truncated IPv4": eth(0x0800, ip(6, tcp)[:12]),
+    "IP version 6": eth(0x0800, ip(6, tcp, ver=6)),
+    "bad IP checksum": eth(0x0800, ip(6, tcp, bad=True)),
+    "IP length too big": eth(0x0800, ip(6, tcp, tot=1400)),
+    "truncated TCP": eth(0x0800, ip(6, tcp[:8])),
+}
+n = 0
+for _ in range(5):
+    for name, f in frames.items():
+        s.send(f + b"\0" * max(0, 60 - len(f)))
+        n += 1
+print("sent", n)
+"#;
+
+#[test]
+fn malformed_frames_are_dropped_and_counted() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !rig_available(&[]) {
+        return;
+    }
+    let t0 = Instant::now();
+    let mut t = build();
+    let mut drops = || {
+        let card = t.card.as_mut().expect("card");
+        let mut dp = card.datapath().expect("datapath");
+        dp.stats().expect("stats").drop_reasons()
+    };
+    let before = drops();
+    let mac = CARD_MAC_C.map(|b| format!("{b:02x}")).join(":");
+    let py = spawn_py(&t, MALFORMED, &[&client_tap(&t), &mac]);
+    let (ok, so, se) = finish(py, Duration::from_secs(30));
+    assert!(ok, "malformed-frame script failed: {so} {se}");
+    eprintln!("  {}", so.trim());
+    let mut bytes = curl_ok(&t, "after the malformed frames");
+    bytes += curl_ok(&t, "again");
+    let mut drops = || {
+        let card = t.card.as_mut().expect("card");
+        let mut dp = card.datapath().expect("datapath");
+        dp.stats().expect("stats").drop_reasons()
+    };
+    let after = drops();
+    let mut total = 0;
+    for ((name, b), (_, a)) in before.iter().zip(&after) {
+        if a != b {
+            eprintln!("  drop reason {name}: +{}", a - b);
+        }
+        total += a - b;
+    }
+    assert!(
+        total >= 25,
+        "parser drop counters rose by only {total}: {before:?} -> {after:?}"
+    );
+    let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    assert_eq!(s.spliced_total, 2);
+    report("malformed frames", &t, 2, bytes, t0.elapsed());
+    drop(t);
+    eprintln!("malformed frames: whole test {:.1?}", t0.elapsed());
+}
