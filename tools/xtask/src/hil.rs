@@ -19,6 +19,8 @@ const SUITES: &[(&str, &str)] = &[
     ("splicenic-hil", "peers"),
     ("splicenic-hil", "peers_tcp"),
     ("splicenic-hil", "peers_load"),
+    ("splicenic-hil", "peers_sched"),
+    ("splicenic-hil", "peers_ops"),
     ("nicctl", "control"),
 ];
 

@@ -1,0 +1,453 @@
+//! Operations under load with real peers through the simulated card (docs/rig.md,
+//! "Operations under load"): the L7 rule set replaced, and the firmware restarted, while a
+//! python3 client keeps four keep-alive connections busy.
+//!
+//! Needs root, nginx, python3, curl and the firmware ELF; without them a scenario prints a
+//! note and passes. Each scenario builds its own topology; they run one at a time (a lock).
+
+use splicenic_driver::datapath::{HostKind, L7Rule, PathKind};
+use splicenic_driver::{FirmwareImage, PoolConfig, RealServer, ServiceMode};
+use splicenic_hil::topo::{is_root, Opts, Topology, BACKEND_PORT, VIP, VIP_PORT};
+use splicenic_hil::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+const EXEC_TIMEOUT: Duration = Duration::from_secs(150);
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+/// Keep-alive client: argv = vip, connections, interval s, minimum run s, stop file, ready
+/// file, summary file. Opens the connections, GETs /id once on each (then writes the ready
+/// file), and then GETs /id on every connection each interval until the minimum time has
+/// passed and the stop file exists; after each round the ready file holds "requests errors". Every response must be 200 from the connection's first
+/// backend with the backend's name as body; a failure counts an error and reconnects.
+const CLIENT_PY: &str = r#"
+import os, socket, sys, time
+vip, n, interval, mindur = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+stop, ready, out = sys.argv[5], sys.argv[6], sys.argv[7]
+st = {"requests": 0, "bytes": 0, "errors": 0, "reconnects": 0, "conns": 0}
+def connect():
+    s = socket.create_connection((vip, 80), timeout=30)
+    st["conns"] += 1
+    return {"s": s, "buf": b"", "backend": None}
+def get(c):
+    s = c["s"]
+    s.sendall(b"GET /id HTTP/1.1\r\nHost: www.example.com\r\n\r\n")
+    buf = c["buf"]
+    while b"\r\n\r\n" not in buf:
+        d = s.recv(65536)
+        if not d:
+            raise EOFError("closed before headers")
+        buf += d
+    head, rest = buf.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    hdr = {}
+    for l in lines[1:]:
+        k, v = l.split(":", 1)
+        hdr[k.strip().lower()] = v.strip()
+    ln = int(hdr.get("content-length", "0"))
+    while len(rest) < ln:
+        d = s.recv(65536)
+        if not d:
+            raise EOFError("closed in body")
+        rest += d
+    body, c["buf"] = rest[:ln], rest[ln:]
+    st["bytes"] += len(head) + 4 + ln
+    return lines[0].split()[1], hdr.get("x-backend", ""), body
+def check(c):
+    try:
+        status, be, body = get(c)
+        if c["backend"] is None:
+            c["backend"] = be
+        if status != "200" or be != c["backend"] or body != (be + "\n").encode():
+            raise ValueError("status %s backend %r (first %r) body %r" % (status, be, c["backend"], body))
+        st["requests"] += 1
+        return c
+    except Exception as e:
+        st["errors"] += 1
+        print("error: %s" % e, file=sys.stderr, flush=True)
+        try:
+            c["s"].close()
+        except Exception:
+            pass
+        st["reconnects"] += 1
+        return connect()
+conns = [check(connect()) for _ in range(n)]
+open(ready, "w").write("ready\n")
+t0 = time.time()
+while True:
+    el = time.time() - t0
+    if (el >= mindur and os.path.exists(stop)) or el > 240:
+        break
+    conns = [check(c) for c in conns]
+    with open(ready + ".tmp", "w") as f:
+        f.write("%d %d\n" % (st["requests"], st["errors"]))
+    os.rename(ready + ".tmp", ready)
+    time.sleep(interval)
+first = ",".join(c["backend"] or "?" for c in conns)
+with open(out + ".tmp", "w") as f:
+    f.write("conns=%d requests=%d bytes=%d errors=%d reconnects=%d backends=%s\n" % (
+        st["conns"], st["requests"], st["bytes"], st["errors"], st["reconnects"], first))
+os.rename(out + ".tmp", out)
+"#;
+
+fn python() -> &'static str {
+    if Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    }
+}
+
+/// The topology for one scenario, or `None` (with a note) when the rig cannot run here.
+fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
+    if !is_root() {
+        eprintln!("note: not root, skipping {name} (TAP devices, namespaces)");
+        return None;
+    }
+    for tool in ["nginx", python(), "curl"] {
+        let arg = if tool == "nginx" { "-v" } else { "--version" };
+        if std::process::Command::new(tool).arg(arg).output().is_err() {
+            eprintln!("note: {tool} not installed (cargo xtask setup), skipping {name}");
+            return None;
+        }
+    }
+    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let t0 = Instant::now();
+    let t = Topology::build(&Opts::three_pools()).expect("building the topology");
+    eprintln!("{name}: topology {} ready in {:.1?}", t.id, t.setup_time);
+    Some((guard, t, t0))
+}
+
+/// The keep-alive client's files.
+struct Client {
+    stop: PathBuf,
+    ready: PathBuf,
+    out: PathBuf,
+    log: PathBuf,
+}
+
+/// Start the keep-alive client (4 connections, a request on each every 100 ms, at least
+/// `min_secs`) and wait until every connection has had its first response.
+fn start_client(t: &mut Topology, min_secs: u32) -> Client {
+    let d = t.dir().to_path_buf();
+    let c = Client {
+        stop: d.join("client.stop"),
+        ready: d.join("client.ready"),
+        out: d.join("client.out"),
+        log: d.join("client.log"),
+    };
+    let (vip, min) = (VIP.to_string(), min_secs.to_string());
+    let ns = t.client_ns.clone();
+    let args = [
+        python(),
+        "-c",
+        CLIENT_PY,
+        &vip,
+        "4",
+        "0.1",
+        &min,
+        c.stop.to_str().unwrap(),
+        c.ready.to_str().unwrap(),
+        c.out.to_str().unwrap(),
+    ];
+    t.spawn(&ns, &args, &c.log).expect("starting the client");
+    wait_file(&c.ready, Duration::from_secs(60), &c.log);
+    c
+}
+
+fn wait_file(p: &Path, limit: Duration, log: &Path) {
+    let t0 = Instant::now();
+    while !p.exists() {
+        assert!(
+            t0.elapsed() < limit,
+            "{} did not appear within {limit:?}; client log: {}",
+            p.display(),
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The client's summary as (key, value) pairs, after telling it to stop.
+fn stop_client(c: &Client) -> (String, Vec<(String, String)>) {
+    std::fs::write(&c.stop, "stop\n").expect("stop file");
+    wait_file(&c.out, Duration::from_secs(120), &c.log);
+    let line = std::fs::read_to_string(&c.out).expect("summary");
+    let kv = line
+        .split_whitespace()
+        .filter_map(|f| f.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    (line.trim().to_string(), kv)
+}
+
+/// (requests, errors) the client has counted so far (after a full round).
+fn progress(c: &Client) -> (u64, u64) {
+    let t0 = Instant::now();
+    loop {
+        let s = std::fs::read_to_string(&c.ready).unwrap_or_default();
+        let v: Vec<u64> = s
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        if v.len() == 2 {
+            return (v[0], v[1]);
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "no client progress: {s:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn num(kv: &[(String, String)], key: &str) -> u64 {
+    kv.iter()
+        .find(|(k, _)| k == key)
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in the client summary {kv:?}"))
+}
+
+/// One curl GET (a new connection) of `path` with `host`: (X-Backend, body), asserting 200.
+fn curl(t: &Topology, host: &str, path: &str) -> (String, Vec<u8>) {
+    let script = format!(
+        "curl -sS --max-time 60 -H 'Host: {host}' -D /dev/stderr -o /dev/stdout 'http://{VIP}{path}'; echo \"curl-rc=$?\" >&2"
+    );
+    let out = t
+        .exec(&t.client_ns, &["sh", "-c", &script], EXEC_TIMEOUT)
+        .expect("running curl");
+    let ok = out.stderr.contains("curl-rc=0")
+        && out
+            .stderr
+            .lines()
+            .any(|l| l.starts_with("HTTP/") && l.split_whitespace().nth(1) == Some("200"));
+    assert!(ok, "curl {host} {path}: {}", out.stderr);
+    let backend = out
+        .stderr
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case("x-backend")
+                .then(|| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    (backend, out.stdout)
+}
+
+/// GET /static/blob with `host`: must come from one of `from`, body compared. Its length.
+fn blob_from(t: &Topology, host: &str, from: &[&str]) -> usize {
+    let (be, body) = curl(t, host, "/static/blob");
+    assert!(
+        from.contains(&be.as_str()),
+        "/static/blob with Host {host} from {be:?}, want one of {from:?}"
+    );
+    assert!(body == t.blob, "/static/blob body from {be} differs");
+    body.len()
+}
+
+/// A rule: (path prefix or Host exact, priority, pool).
+fn rule(path: Option<&str>, host: Option<&str>, priority: u16, id: u16, pool: u16) -> L7Rule {
+    L7Rule {
+        priority,
+        path_kind: if path.is_some() {
+            PathKind::Prefix
+        } else {
+            PathKind::Any
+        },
+        path: path.map(|p| p.as_bytes().to_vec()).unwrap_or_default(),
+        host_kind: if host.is_some() {
+            HostKind::Exact
+        } else {
+            HostKind::Any
+        },
+        host: host.map(|h| h.as_bytes().to_vec()).unwrap_or_default(),
+        rule_id: id,
+        pool,
+    }
+}
+
+/// Write `rules` and default pool 1 into the inactive L7 bank and switch banks.
+fn replace_rules(t: &mut Topology, rules: &[L7Rule]) -> u8 {
+    let card = t.card.as_mut().expect("card");
+    let mut dp = card.datapath().expect("datapath");
+    dp.l7_clear_inactive().expect("clear");
+    dp.l7_set_default_pool(1).expect("default pool");
+    for (i, r) in rules.iter().enumerate() {
+        dp.l7_load_rule(i, r).expect("load rule");
+    }
+    dp.l7_switch_banks().expect("switch")
+}
+
+fn finish(
+    name: &str,
+    t: &mut Topology,
+    summary: &str,
+    connections: u64,
+    bytes: usize,
+    t0: Instant,
+) {
+    let errs = t.peer_errors();
+    let fs = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_stats()
+        .expect("flow stats");
+    eprintln!(
+        "{name}: {connections} connections, {bytes} bytes verified (client: {summary}), card spliced {} setup_failed {}, peer errors: {}, {:.1?} wall",
+        fs.spliced_total,
+        fs.setup_failed,
+        if errs.is_empty() { "none".to_string() } else { errs.join("; ") },
+        t0.elapsed()
+    );
+    assert!(errs.is_empty(), "{name}: errors on the peers: {errs:?}");
+}
+
+/// 1. The L7 rule set is replaced twice (inactive bank written, banks switched) while four
+///    keep-alive connections send a request every 100 ms: none of them sees an error or has
+///    to reconnect, and new connections follow the new rules.
+#[test]
+fn rule_set_replaced_under_load() {
+    let name = "rule_set_replaced_under_load";
+    let Some((_g, mut t, t0)) = setup(name) else {
+        return;
+    };
+    let client = start_client(&mut t, 6);
+    let before = progress(&client);
+    let mut bytes = 0;
+    // Before: /static/ (priority 10) wins over Host api.example.com (priority 20).
+    bytes += blob_from(&t, "api.example.com", &["static1"]);
+    // Swap the priorities: the Host rule wins now.
+    let b1 = replace_rules(
+        &mut t,
+        &[
+            rule(None, Some("api.example.com"), 10, 1, 3),
+            rule(Some("/static/"), None, 20, 2, 2),
+        ],
+    );
+    bytes += blob_from(&t, "api.example.com", &["api1"]);
+    bytes += blob_from(&t, "www.example.com", &["static1"]);
+    std::thread::sleep(Duration::from_secs(1));
+    // /static/ to pool web.
+    let b2 = replace_rules(
+        &mut t,
+        &[
+            rule(None, Some("api.example.com"), 10, 1, 3),
+            rule(Some("/static/"), None, 20, 2, 1),
+        ],
+    );
+    assert_ne!(b1, b2, "the active bank did not change");
+    bytes += blob_from(&t, "www.example.com", &["web1", "web2"]);
+    bytes += blob_from(&t, "api.example.com", &["api1"]);
+    let after = progress(&client);
+    eprintln!(
+        "{name}: banks {b1} then {b2}; requests during the replacements: {}, errors {}",
+        after.0 - before.0,
+        after.1
+    );
+    assert!(
+        after.0 >= before.0 + 8,
+        "the client made no requests meanwhile: {before:?} {after:?}"
+    );
+    let (summary, kv) = stop_client(&client);
+    assert_eq!(num(&kv, "errors"), 0, "client: {summary}");
+    assert_eq!(num(&kv, "reconnects"), 0, "client: {summary}");
+    assert_eq!(num(&kv, "conns"), 4, "client: {summary}");
+    assert!(num(&kv, "requests") >= 4 * 20, "client: {summary}");
+    bytes += num(&kv, "bytes") as usize;
+    finish(name, &mut t, &summary, 4 + 5, bytes, t0);
+}
+
+/// 2. The firmware is restarted (core reset, image reloaded) and its configuration sent
+///    again while four keep-alive connections send a request every 100 ms: the spliced
+///    connections keep working throughout, and new connections work after the restart.
+#[test]
+fn firmware_restart_under_load() {
+    let name = "firmware_restart_under_load";
+    let Some((_g, mut t, t0)) = setup(name) else {
+        return;
+    };
+    let image = FirmwareImage::parse(&firmware_bytes().expect("firmware")).expect("image");
+    let client = start_client(&mut t, 6);
+    std::thread::sleep(Duration::from_millis(500));
+    let opts = Opts::three_pools();
+    let servers: Vec<RealServer> = opts
+        .pools
+        .iter()
+        .flat_map(|p| p.backends.iter().map(move |&bi| (p.id, bi)))
+        .map(|(pool, bi)| {
+            let b = &t.backends[bi];
+            RealServer {
+                pool,
+                rs: bi as u8,
+                addr: b.ip,
+                port: BACKEND_PORT,
+                mac: b.mac,
+                weight: 1,
+                upper_threshold: 0,
+                lower_threshold: 0,
+            }
+        })
+        .collect();
+    let before = progress(&client);
+    let card = t.card.as_mut().expect("card");
+    let r0 = Instant::now();
+    card.restart_firmware(&image, SIM_BOOT_TIMEOUT * 2)
+        .expect("restarting the firmware");
+    card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT * 2);
+    let booted = r0.elapsed();
+    for p in &opts.pools {
+        card.pool_set(p.id, &PoolConfig::new(p.sched))
+            .expect("pool");
+    }
+    for s in &servers {
+        card.server_set(s).expect("server");
+    }
+    card.service_set(
+        0,
+        VIP,
+        VIP_PORT,
+        ServiceMode::L7 {
+            fallback_pool: opts.default_pool,
+        },
+    )
+    .expect("service");
+    eprintln!(
+        "{name}: firmware restarted in {booted:.1?}, configured again after {:.1?}",
+        r0.elapsed()
+    );
+    // Wait for two more full rounds: the established connections answered meanwhile.
+    std::thread::sleep(Duration::from_millis(500));
+    let after = progress(&client);
+    eprintln!(
+        "{name}: requests during the restart and reconfiguration: {}, errors {}",
+        after.0 - before.0,
+        after.1
+    );
+    assert!(
+        after.0 >= before.0 + 8,
+        "the client made no requests meanwhile: {before:?} {after:?}"
+    );
+    assert_eq!(after.1, 0, "client errors during the restart");
+    // New connections after the restart, every pool.
+    let mut bytes = 0;
+    let (be, body) = curl(&t, "www.example.com", "/id");
+    assert!(be == "web1" || be == "web2", "/id from {be:?}");
+    assert_eq!(body, format!("{be}\n").into_bytes());
+    bytes += body.len();
+    let (be, body) = curl(&t, "api.example.com", "/api/x");
+    assert_eq!(be, "api1");
+    assert_eq!(body, b"api api1\n");
+    bytes += body.len();
+    bytes += blob_from(&t, "www.example.com", &["static1"]);
+    let (summary, kv) = stop_client(&client);
+    assert_eq!(num(&kv, "errors"), 0, "client: {summary}");
+    assert_eq!(num(&kv, "reconnects"), 0, "client: {summary}");
+    assert_eq!(num(&kv, "conns"), 4, "client: {summary}");
+    assert!(num(&kv, "requests") >= 4 * 20, "client: {summary}");
+    bytes += num(&kv, "bytes") as usize;
+    finish(name, &mut t, &summary, 4 + 3, bytes, t0);
+}
