@@ -142,6 +142,48 @@ pub struct Topology {
     server: Option<JoinHandle<std::result::Result<(), splicenic_sim::SimError>>>,
 }
 
+/// python3 with the distribution's packages (scapy): `/usr/bin/python3` when present.
+pub fn python() -> &'static str {
+    if Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    }
+}
+
+/// Serialises the scenarios of one test binary: each builds its own topology.
+static SCENARIO: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Whether a scenario can run here: root (TAP devices, namespaces) and every tool of
+/// `tools` (`(program, version flag)`) installed; prints a note naming what is missing.
+pub fn rig_available(name: &str, tools: &[(&str, &str)]) -> bool {
+    if !is_root() {
+        eprintln!("note: not root, skipping {name} (TAP devices, namespaces)");
+        return false;
+    }
+    for (tool, arg) in tools {
+        if Command::new(tool).arg(arg).output().is_err() {
+            eprintln!("note: {tool} not installed (cargo xtask setup), skipping {name}");
+            return false;
+        }
+    }
+    true
+}
+
+/// The start of a scenario: `None` (with a note) when the rig cannot run here, else the
+/// lock that keeps the binary's scenarios one at a time and the start time. Build the
+/// topology after taking it.
+pub fn scenario(
+    name: &str,
+    tools: &[(&str, &str)],
+) -> Option<(std::sync::MutexGuard<'static, ()>, Instant)> {
+    if !rig_available(name, tools) {
+        return None;
+    }
+    let guard = SCENARIO.lock().unwrap_or_else(|e| e.into_inner());
+    Some((guard, Instant::now()))
+}
+
 /// True when running as root (TAP devices and namespaces need it).
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.

@@ -7,15 +7,13 @@
 
 use splicenic_driver::datapath::{HostKind, L7Rule, PathKind};
 use splicenic_driver::{FirmwareImage, PoolConfig, RealServer, ServiceMode};
-use splicenic_hil::topo::{is_root, Opts, Topology, BACKEND_PORT, VIP, VIP_PORT};
+use splicenic_hil::topo::{python, scenario, Opts, Topology, BACKEND_PORT, VIP, VIP_PORT};
 use splicenic_hil::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 const EXEC_TIMEOUT: Duration = Duration::from_secs(150);
-
-static LOCK: Mutex<()> = Mutex::new(());
 
 /// Keep-alive client: argv = vip, connections, interval s, minimum run s, stop file, ready
 /// file, summary file. Opens the connections, GETs /id once on each (then writes the ready
@@ -92,29 +90,14 @@ with open(out + ".tmp", "w") as f:
 os.rename(out + ".tmp", out)
 "#;
 
-fn python() -> &'static str {
-    if Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3"
-    } else {
-        "python3"
-    }
-}
-
 /// The topology for one scenario, or `None` (with a note) when the rig cannot run here.
 fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
-    if !is_root() {
-        eprintln!("note: not root, skipping {name} (TAP devices, namespaces)");
-        return None;
-    }
-    for tool in ["nginx", python(), "curl"] {
-        let arg = if tool == "nginx" { "-v" } else { "--version" };
-        if std::process::Command::new(tool).arg(arg).output().is_err() {
-            eprintln!("note: {tool} not installed (cargo xtask setup), skipping {name}");
-            return None;
-        }
-    }
-    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let t0 = Instant::now();
+    let tools = [
+        ("nginx", "-v"),
+        (python(), "--version"),
+        ("curl", "--version"),
+    ];
+    let (guard, t0) = scenario(name, &tools)?;
     let t = Topology::build(&Opts::three_pools()).expect("building the topology");
     eprintln!("{name}: topology {} ready in {:.1?}", t.id, t.setup_time);
     Some((guard, t, t0))

@@ -7,17 +7,15 @@
 //! tested; they run one at a time (a lock), since the simulated card needs a core of its own.
 
 use splicenic_driver::Scheduler;
-use splicenic_hil::topo::{is_root, Opts, Topology, VIP};
+use splicenic_hil::topo::{scenario, Opts, Topology, VIP};
 use std::collections::BTreeMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 const CURL_TIMEOUT: &str = "120";
 const EXEC_TIMEOUT: Duration = Duration::from_secs(150);
 /// Pool web (web1 = real server 0, web2 = real server 1).
 const WEB_POOL: u8 = 1;
-
-static LOCK: Mutex<()> = Mutex::new(());
 
 /// What a scenario saw.
 #[derive(Default)]
@@ -44,18 +42,7 @@ fn setup(
     sched: Scheduler,
     weights: Option<[u32; 2]>,
 ) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
-    if !is_root() {
-        eprintln!("note: not root, skipping {name} (TAP devices, namespaces)");
-        return None;
-    }
-    for (tool, arg) in [("nginx", "-v"), ("curl", "--version")] {
-        if std::process::Command::new(tool).arg(arg).output().is_err() {
-            eprintln!("note: {tool} not installed (cargo xtask setup), skipping {name}");
-            return None;
-        }
-    }
-    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let t0 = Instant::now();
+    let (guard, t0) = scenario(name, &[("nginx", "-v"), ("curl", "--version")])?;
     let mut opts = Opts::three_pools();
     let web = opts
         .pools

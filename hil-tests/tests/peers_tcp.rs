@@ -8,16 +8,14 @@
 
 use sha2::{Digest, Sha256};
 use splicenic_fw_logic::flowmgr::FlowState;
-use splicenic_hil::topo::{is_root, Opts, Topology, BACKEND_PORT, VIP};
-use std::sync::{Mutex, MutexGuard};
+use splicenic_hil::topo::{python, scenario, Opts, Topology, BACKEND_PORT, VIP};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 const CURL_TIMEOUT: &str = "120";
 const EXEC_TIMEOUT: Duration = Duration::from_secs(150);
 /// The port of the python3 helper server (scenarios 3 and 4a).
 const UPLOAD_PORT: u16 = 8081;
-
-static LOCK: Mutex<()> = Mutex::new(());
 
 /// Totals printed by every scenario.
 #[derive(Default)]
@@ -26,29 +24,14 @@ struct Tally {
     bytes: usize,
 }
 
-fn python() -> &'static str {
-    if std::path::Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3"
-    } else {
-        "python3"
-    }
-}
-
 /// The topology for one scenario, or `None` (with a note) when the rig cannot run here.
 fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
-    if !is_root() {
-        eprintln!("note: not root, skipping {name} (TAP devices, namespaces)");
-        return None;
-    }
-    for tool in ["nginx", python(), "curl"] {
-        let arg = if tool == "nginx" { "-v" } else { "--version" };
-        if std::process::Command::new(tool).arg(arg).output().is_err() {
-            eprintln!("note: {tool} not installed (cargo xtask setup), skipping {name}");
-            return None;
-        }
-    }
-    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let t0 = Instant::now();
+    let tools = [
+        ("nginx", "-v"),
+        (python(), "--version"),
+        ("curl", "--version"),
+    ];
+    let (guard, t0) = scenario(name, &tools)?;
     let t = Topology::build(&Opts::three_pools()).expect("building the topology");
     eprintln!("{name}: topology {} ready in {:.1?}", t.id, t.setup_time);
     Some((guard, t, t0))
