@@ -1,8 +1,10 @@
 //! SpliceNIC rigs and shared helpers for the hardware-in-the-loop tests.
 //!
 //! The simulated rig (the default) is the real card top under Verilator running the real
-//! firmware ELF, driven in-process. Lab rigs (a real card through VFIO) arrive with the
-//! data-path tests.
+//! firmware ELF, driven in-process ([`boot_shared`], [`splice_rig`]) or served on TAP devices
+//! for real Linux peers ([`topo`]). A lab rig (a real card through VFIO, host interfaces
+//! cabled to its ports) is described by a rig file ([`rig`]); the real-peer scenarios run on
+//! either.
 
 use anyhow::{bail, Context, Result};
 use splicenic_driver::{Bar, BarError, Card, FirmwareImage, LoadReport};
@@ -13,6 +15,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 pub mod net;
+pub mod peer;
+pub mod rig;
 pub mod splice_rig;
 pub mod topo;
 
@@ -22,6 +26,15 @@ pub mod topo;
 pub const SIM_BOOT_TIMEOUT: Duration = Duration::from_secs(120);
 /// Mailbox answer timeout on the simulated card (wall clock); see [`SIM_BOOT_TIMEOUT`].
 pub const SIM_MAILBOX_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Set to `1` to record a waveform (FST) of the simulated card in a scenario: the real-peer
+/// topology keeps it beside the pcaps of a failed scenario (`target/hil-failures/`).
+pub const WAVES_ENV: &str = "SPLICENIC_WAVES";
+
+/// Whether `$SPLICENIC_WAVES` asks for a waveform.
+pub fn waves_requested() -> bool {
+    std::env::var(WAVES_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
+}
 
 /// Where `cargo xtask build` puts the firmware ELF, relative to the repository root.
 pub const FIRMWARE_ELF: &str = "target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw";

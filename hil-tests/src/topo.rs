@@ -1,24 +1,30 @@
-//! A topology of real Linux peers around the simulated card (docs/rig.md).
+//! A topology of real Linux peers around the card (docs/rig.md).
 //!
 //! ```text
-//!  client ns            card (sim)           LAN ns (bridge)         backend ns x N
-//!  10.0.0.2 ── TAP ── port 0 │ port 1 ── TAP ── br ── veth ───────── 192.168.1.10+i
+//!  client ns            card                 LAN ns (bridge)         backend ns x N
+//!  10.0.0.2 ── link ── port 0 │ port 1 ── link ── br ── veth ──────── 192.168.1.10+i
 //!              VIP 10.0.0.100:80   local 192.168.1.1
 //! ```
 //!
-//! [`Topology::build`] creates the TAP devices, serves the simulated card (real gateware,
-//! real firmware) bridged to them in a thread, builds the namespaces, starts nginx in each
-//! backend namespace and programs the card (port MACs, local address, pools, real servers,
-//! an L7 service, URL rules). Dropping it, also while a test panics, stops the processes,
-//! deletes the namespaces and links and stops the card. Needs root.
+//! On the simulated rig (the default) the links are TAP devices and the card (real gateware,
+//! real firmware) is served in a thread; on a lab rig ([`crate::rig`], `$SPLICENIC_RIG`) they
+//! are the host interfaces cabled to a real card opened through VFIO. [`Topology::build`]
+//! brings up the card, builds the namespaces, starts nginx in each backend namespace,
+//! captures both card ports to pcap files and programs the card (port MACs, local address,
+//! pools, real servers, an L7 service, URL rules). Dropping it, also while a test panics,
+//! stops the processes, deletes the namespaces and links (a lab rig's interfaces go back to
+//! the host) and stops the card; after a failure it keeps the pcaps, the backends' logs and
+//! (simulated card, `SPLICENIC_WAVES=1`) the waveform under `target/hil-failures/` and says
+//! where. Needs root.
 //!
 //! Every name carries the prefix `snic` and a per-run id.
 
+use crate::rig::{Addresses, Rig, RigKind};
 use crate::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use anyhow::{bail, Context, Result};
 use splicenic_driver::datapath::{HostKind, L7Rule, PathKind, Port};
 use splicenic_driver::{
-    Card, FirmwareImage, PoolConfig, RealServer, Scheduler, ServiceMode, SocketBar,
+    Card, FirmwareImage, PoolConfig, RealServer, Scheduler, ServiceMode, SocketBar, VfioBar,
 };
 use splicenic_sim::server::{serve_with, ServeOptions};
 use splicenic_sim::SimConfig;
@@ -30,6 +36,9 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+// The default rig's addresses ([`Addresses::default`]); scenarios use `Topology::addrs`,
+// which a lab rig file may change.
 
 /// The virtual service's address (client side).
 pub const VIP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 100);
@@ -68,7 +77,7 @@ pub enum Match {
 /// What [`Topology::build`] sets up.
 #[derive(Debug, Clone)]
 pub struct Opts {
-    /// Backend names; backend i gets 192.168.1.(10 + i).
+    /// Backend names; backend i gets [`Addresses::backend`]`(i)` (192.168.1.(10 + i)).
     pub backends: Vec<String>,
     pub pools: Vec<PoolSpec>,
     /// The L7 service's default pool.
@@ -126,6 +135,15 @@ pub struct Backend {
 pub struct Topology {
     /// Per-run id in every name (`snic<id>...`).
     pub id: String,
+    /// The rig it runs on.
+    pub rig: Rig,
+    /// The addresses (the rig's).
+    pub addrs: Addresses,
+    /// The link to the card's client port, in the client namespace (a TAP device on the
+    /// simulated rig, the host interface on a lab rig).
+    pub client_if: String,
+    /// The link to the card's server port, in the LAN namespace's bridge.
+    pub server_if: String,
     pub client_ns: String,
     pub lan_ns: String,
     pub backends: Vec<Backend>,
@@ -137,8 +155,14 @@ pub struct Topology {
     dir: PathBuf,
     socket: PathBuf,
     taps: Vec<String>,
+    /// A lab rig's host interfaces moved into namespaces: (interface, namespace).
+    moved: Vec<(String, String)>,
     namespaces: Vec<String>,
     children: Vec<Child>,
+    /// The port captures (dumpcap), stopped with SIGINT so the files are complete.
+    captures: Vec<Child>,
+    /// The scenario's name (the test thread's), for the failure directory.
+    scenario: String,
     server: Option<JoinHandle<std::result::Result<(), splicenic_sim::SimError>>>,
 }
 
@@ -253,8 +277,15 @@ pub fn blob_content() -> Vec<u8> {
 static RUNS: AtomicU32 = AtomicU32::new(0);
 
 impl Topology {
-    /// Build and program everything; on error, whatever was made is torn down.
+    /// Build and program everything on the rig `$SPLICENIC_RIG` names (the simulated card
+    /// without it); on error, whatever was made is torn down.
     pub fn build(opts: &Opts) -> Result<Topology> {
+        let rig = Rig::from_env()?;
+        Topology::build_on(rig, opts)
+    }
+
+    /// Like [`Topology::build`] on a given rig.
+    pub fn build_on(rig: Rig, opts: &Opts) -> Result<Topology> {
         let t0 = Instant::now();
         let id = format!(
             "{:x}{}",
@@ -263,10 +294,18 @@ impl Topology {
         );
         let dir = std::env::temp_dir().join(format!("snic-topo-{id}"));
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let scenario = std::thread::current()
+            .name()
+            .unwrap_or("scenario")
+            .replace("::", "-");
         let mut t = Topology {
             client_ns: format!("snic{id}c"),
             lan_ns: format!("snic{id}l"),
             socket: dir.join("card.sock"),
+            addrs: rig.addrs.clone(),
+            rig,
+            client_if: String::new(),
+            server_if: String::new(),
             dir,
             id,
             backends: Vec::new(),
@@ -274,49 +313,166 @@ impl Topology {
             setup_time: Duration::ZERO,
             blob: blob_content(),
             taps: Vec::new(),
+            moved: Vec::new(),
             namespaces: Vec::new(),
             children: Vec::new(),
+            captures: Vec::new(),
+            scenario,
             server: None,
         };
+        if opts.backends.len() > usize::from(crate::rig::MAX_BACKENDS) {
+            bail!(
+                "{} backends; a topology has at most {}",
+                opts.backends.len(),
+                crate::rig::MAX_BACKENDS
+            );
+        }
         t.start_card()?;
         t.build_net(opts)?;
+        t.start_captures()?;
         t.start_nginx()?;
         t.program(opts)?;
         t.setup_time = t0.elapsed();
         Ok(t)
     }
 
+    /// Where a failed scenario's files are kept: `target/hil-failures/<scenario>-<id>`.
+    fn failure_dir(&self) -> PathBuf {
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+        target
+            .join("hil-failures")
+            .join(format!("{}-{}", self.scenario, self.id))
+    }
+
+    /// The simulated card's waveform file, when `$SPLICENIC_WAVES` asks for one.
+    fn waves_path(&self) -> Option<PathBuf> {
+        crate::waves_requested().then(|| self.dir.join("card.fst"))
+    }
+
     fn start_card(&mut self) -> Result<()> {
         let fw = firmware_bytes()?;
-        let tap_c = format!("snic{}tc", self.id);
-        let tap_s = format!("snic{}ts", self.id);
-        for tap in [&tap_c, &tap_s] {
-            must(&["ip", "tuntap", "add", "dev", tap, "mode", "tap"])?;
-            self.taps.push(tap.clone());
-        }
-        let opts = ServeOptions {
-            tap_client: Some(tap_c),
-            tap_server: Some(tap_s),
+        let (mut card, boot, mailbox) = match self.rig.kind.clone() {
+            RigKind::Sim { cpu } => {
+                let tap_c = format!("snic{}tc", self.id);
+                let tap_s = format!("snic{}ts", self.id);
+                for tap in [&tap_c, &tap_s] {
+                    must(&["ip", "tuntap", "add", "dev", tap, "mode", "tap"])?;
+                    self.taps.push(tap.clone());
+                }
+                self.client_if = tap_c.clone();
+                self.server_if = tap_s.clone();
+                let opts = ServeOptions {
+                    tap_client: Some(tap_c),
+                    tap_server: Some(tap_s),
+                };
+                let cfg = SimConfig {
+                    cpu,
+                    trace: self.waves_path(),
+                };
+                let socket = self.socket.clone();
+                let server = std::thread::spawn(move || serve_with(&socket, cfg, &opts));
+                let t0 = Instant::now();
+                while UnixStream::connect(&self.socket).is_err() {
+                    if server.is_finished() {
+                        bail!("card server ended: {:?}", server.join());
+                    }
+                    if t0.elapsed() > Duration::from_secs(60) {
+                        bail!("card server did not start within 60 s");
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                self.server = Some(server);
+                let bar = SocketBar::connect(&self.socket)?;
+                (
+                    Card::open(Box::new(bar))?,
+                    SIM_BOOT_TIMEOUT * 2,
+                    SIM_MAILBOX_TIMEOUT * 2,
+                )
+            }
+            RigKind::Lab(lab) => {
+                let file = self
+                    .rig
+                    .file
+                    .as_ref()
+                    .map_or(String::new(), |f| format!("rig file {}: ", f.display()));
+                for (field, ifname) in [
+                    ("ports.client", &lab.client_if),
+                    ("ports.server", &lab.server_if),
+                ] {
+                    if !Path::new("/sys/class/net").join(ifname).exists() {
+                        bail!("{file}{field}: no interface `{ifname}` on this host (ip link)");
+                    }
+                }
+                let bar = VfioBar::open(&lab.pci)
+                    .with_context(|| format!("{file}card.pci: cannot open the card {}", lab.pci))?;
+                self.client_if = lab.client_if.clone();
+                self.server_if = lab.server_if.clone();
+                // A real card boots and answers in milliseconds; the bounds only catch a
+                // card that does not.
+                (
+                    Card::open(Box::new(bar))?,
+                    Duration::from_secs(10),
+                    Duration::from_secs(5),
+                )
+            }
         };
-        let socket = self.socket.clone();
-        let server = std::thread::spawn(move || serve_with(&socket, SimConfig::default(), &opts));
-        let t0 = Instant::now();
-        while UnixStream::connect(&self.socket).is_err() {
-            if server.is_finished() {
-                bail!("card server ended: {:?}", server.join());
-            }
-            if t0.elapsed() > Duration::from_secs(60) {
-                bail!("card server did not start within 60 s");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        self.server = Some(server);
-        let bar = SocketBar::connect(&self.socket)?;
-        let mut card = Card::open(Box::new(bar))?;
         let img = FirmwareImage::parse(&fw)?;
-        card.load_firmware_with_timeout(&img, SIM_BOOT_TIMEOUT * 2, |_, _| {})?;
-        card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT * 2);
+        card.load_firmware_with_timeout(&img, boot, |_, _| {})?;
+        card.set_mailbox_timeout(mailbox);
         self.card = Some(card);
+        Ok(())
+    }
+
+    /// Move link `dev` into namespace `ns` (a lab rig's interface is moved back on drop).
+    fn move_link(&mut self, dev: &str, ns: &str) -> Result<()> {
+        must(&["ip", "link", "set", dev, "netns", ns])?;
+        if !self.taps.iter().any(|t| t == dev) {
+            self.moved.push((dev.to_string(), ns.to_string()));
+        }
+        Ok(())
+    }
+
+    /// dumpcap on both card ports (client link in the client namespace, server link in the
+    /// LAN namespace), 256 bytes of each frame, into the run's directory.
+    fn start_captures(&mut self) -> Result<()> {
+        for (ns, dev, file) in [
+            (
+                self.client_ns.clone(),
+                self.client_if.clone(),
+                "client-port.pcap",
+            ),
+            (
+                self.lan_ns.clone(),
+                self.server_if.clone(),
+                "server-port.pcap",
+            ),
+        ] {
+            let path = self.dir.join(file);
+            let log = std::fs::File::create(self.dir.join(format!("{file}.log")))?;
+            let child = Command::new("ip")
+                .args([
+                    "netns", "exec", &ns, "dumpcap", "-q", "-P", "-s", "256", "-i", &dev, "-w",
+                ])
+                .arg(&path)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(log)
+                .spawn()
+                .context("starting dumpcap (apt-get install tshark)")?;
+            self.captures.push(child);
+            // Capturing once the file has its header.
+            let t0 = Instant::now();
+            while std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
+                if t0.elapsed() > Duration::from_secs(20) {
+                    let log = std::fs::read_to_string(self.dir.join(format!("{file}.log")))
+                        .unwrap_or_default();
+                    bail!("dumpcap on {dev} in {ns} did not start: {}", log.trim());
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         Ok(())
     }
 
@@ -334,25 +490,27 @@ impl Topology {
     }
 
     fn build_net(&mut self, opts: &Opts) -> Result<()> {
-        let (tap_c, tap_s) = (self.taps[0].clone(), self.taps[1].clone());
+        let (tap_c, tap_s) = (self.client_if.clone(), self.server_if.clone());
         let (cns, lns) = (self.client_ns.clone(), self.lan_ns.clone());
-        // Client side: the TAP in the client namespace, the VIP on-link.
+        // Client side: the link in the client namespace, the VIP on-link.
         self.add_ns(&cns)?;
-        must(&["ip", "link", "set", &tap_c, "netns", &cns])?;
+        self.move_link(&tap_c, &cns)?;
+        must(&["ip", "-n", &cns, "addr", "flush", "dev", &tap_c])?;
         must(&[
             "ip",
             "-n",
             &cns,
             "addr",
             "add",
-            &format!("{CLIENT_IP}/24"),
+            &format!("{}/24", self.addrs.client),
             "dev",
             &tap_c,
         ])?;
         must(&["ip", "-n", &cns, "link", "set", &tap_c, "mtu", "1500", "up"])?;
-        // Server side: a bridge holding the TAP and one veth per backend.
+        // Server side: a bridge holding the link and one veth per backend.
         self.add_ns(&lns)?;
-        must(&["ip", "link", "set", &tap_s, "netns", &lns])?;
+        self.move_link(&tap_s, &lns)?;
+        must(&["ip", "-n", &lns, "addr", "flush", "dev", &tap_s])?;
         let br = format!("snic{}br", self.id);
         must(&["ip", "-n", &lns, "link", "add", &br, "type", "bridge"])?;
         must(&["ip", "-n", &lns, "link", "set", &tap_s, "master", &br])?;
@@ -371,7 +529,7 @@ impl Topology {
             ])?;
             must(&["ip", "-n", &lns, "link", "set", &vb, "master", &br])?;
             must(&["ip", "-n", &lns, "link", "set", &vb, "up"])?;
-            let ip = Ipv4Addr::new(192, 168, 1, 10 + i as u8);
+            let ip = self.addrs.backend(i);
             must(&[
                 "ip",
                 "-n",
@@ -421,9 +579,10 @@ impl Topology {
                  \x20 uwsgi_temp_path {d}/tmp;\n  scgi_temp_path {d}/tmp;\n\
                  \x20 default_type application/octet-stream;\n  keepalive_timeout 300s;\n\
                  \x20 send_timeout 300s;\n  client_header_timeout 300s;\n\
-                 \x20 server {{\n    listen {ip}:{BACKEND_PORT};\n    root {d}/www;\n\
+                 \x20 server {{\n    listen {ip}:{port};\n    root {d}/www;\n\
                  \x20   add_header X-Backend {name} always;\n  }}\n}}\n",
                 ip = b.ip,
+                port = self.addrs.backend_port,
                 name = b.name,
             );
             let conf_path = b.dir.join("nginx.conf");
@@ -447,7 +606,10 @@ impl Topology {
         for b in &self.backends {
             loop {
                 let ss = self.exec(&b.ns, &["ss", "-ltnH"], Duration::from_secs(10))?;
-                if ss.text().contains(&format!("{}:{BACKEND_PORT}", b.ip)) {
+                if ss
+                    .text()
+                    .contains(&format!("{}:{}", b.ip, self.addrs.backend_port))
+                {
                     break;
                 }
                 if t0.elapsed() > Duration::from_secs(20) {
@@ -465,9 +627,9 @@ impl Topology {
         let card = self.card.as_mut().context("no card")?;
         {
             let mut dp = card.datapath()?;
-            dp.set_port_mac(Port::Client, CARD_MAC_C)?;
-            dp.set_port_mac(Port::Server, CARD_MAC_S)?;
-            dp.set_local(0, LOCAL_IP, true)?;
+            dp.set_port_mac(Port::Client, self.addrs.card_mac_client)?;
+            dp.set_port_mac(Port::Server, self.addrs.card_mac_server)?;
+            dp.set_local(0, self.addrs.local, true)?;
             dp.l7_set_default_pool(opts.default_pool.into())?;
             for (i, (m, pool)) in opts.rules.iter().enumerate() {
                 let (path_kind, path, host_kind, host) = match m {
@@ -509,7 +671,7 @@ impl Topology {
                     pool: p.id,
                     rs: bi as u8,
                     addr: b.ip,
-                    port: BACKEND_PORT,
+                    port: self.addrs.backend_port,
                     mac: b.mac,
                     weight: 1,
                     upper_threshold: 0,
@@ -519,8 +681,8 @@ impl Topology {
         }
         card.service_set(
             0,
-            VIP,
-            VIP_PORT,
+            self.addrs.vip,
+            self.addrs.vip_port,
             ServiceMode::L7 {
                 fallback_pool: opts.default_pool,
             },
@@ -605,8 +767,9 @@ impl Topology {
     }
 
     /// Point real server `backend` (an index into [`Topology::backends`]) of pool `pool` at
-    /// `port` on that backend instead of nginx's [`BACKEND_PORT`] (e.g. a helper server a
-    /// scenario starts with [`Topology::spawn`]). The server is deleted and added again; only
+    /// `port` on that backend instead of nginx's port (`addrs.backend_port`), e.g. a helper
+    /// server a scenario starts with [`Topology::spawn`].
+    /// The server is deleted and added again; only
     /// new connections see the change.
     pub fn set_backend_port(&mut self, pool: u8, backend: usize, port: u16) -> Result<()> {
         let b = self
@@ -662,12 +825,74 @@ impl Topology {
     }
 }
 
+impl Topology {
+    /// Stop the port captures: SIGINT, so dumpcap writes out what it has.
+    fn stop_captures(&mut self) {
+        for c in &mut self.captures {
+            if let Ok(pid) = i32::try_from(c.id()) {
+                // SAFETY: kill has no memory preconditions; the pid is our own child's.
+                unsafe { libc::kill(pid, libc::SIGINT) };
+            }
+        }
+        let t0 = Instant::now();
+        for c in &mut self.captures {
+            while matches!(c.try_wait(), Ok(None)) && t0.elapsed() < Duration::from_secs(5) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        self.captures.clear();
+    }
+
+    /// After a failure: copy the port captures, the backends' logs, the card's waveform and
+    /// the card server's files into [`Topology::failure_dir`] and say where.
+    fn keep_failure_files(&self) {
+        let dest = self.failure_dir();
+        if std::fs::create_dir_all(&dest).is_err() {
+            eprintln!(
+                "note: cannot create {} for the failure files",
+                dest.display()
+            );
+            return;
+        }
+        let mut kept = Vec::new();
+        let mut copy = |from: PathBuf, to: &str| {
+            if from.exists() && std::fs::copy(&from, dest.join(to)).is_ok() {
+                kept.push(to.to_string());
+            }
+        };
+        copy(self.dir.join("client-port.pcap"), "client-port.pcap");
+        copy(self.dir.join("server-port.pcap"), "server-port.pcap");
+        copy(self.dir.join("card.fst"), "card.fst");
+        for b in &self.backends {
+            for log in ["error.log", "access.log"] {
+                copy(b.dir.join("logs").join(log), &format!("{}-{log}", b.name));
+            }
+        }
+        eprintln!(
+            "{} failed on the {}: kept {} in {}",
+            self.scenario,
+            self.rig.kind_name(),
+            kept.join(", "),
+            dest.display()
+        );
+        if self.rig.is_sim() && !crate::waves_requested() {
+            eprintln!(
+                "  for a waveform of the card, run it again with {}=1 (cargo xtask hil does)",
+                crate::WAVES_ENV
+            );
+        }
+    }
+}
+
 impl Drop for Topology {
     fn drop(&mut self) {
         for c in &mut self.children {
             let _ = c.kill();
             let _ = c.wait();
         }
+        self.stop_captures();
         // Anything else still running in our namespaces.
         for ns in &self.namespaces {
             if let Ok(out) = run(&["ip", "netns", "pids", ns]) {
@@ -685,7 +910,17 @@ impl Drop for Topology {
             if let Ok(bar) = SocketBar::connect(&self.socket) {
                 let _ = bar.shutdown();
             }
+            // The simulated card closes its waveform file as the server ends.
             let _ = server.join();
+        }
+        if std::thread::panicking() {
+            self.keep_failure_files();
+        }
+        // A lab rig's interfaces go back to the host.
+        for (dev, ns) in &self.moved {
+            let _ = run(&["ip", "-n", ns, "addr", "flush", "dev", dev]);
+            let _ = run(&["ip", "-n", ns, "link", "set", dev, "nomaster"]);
+            let _ = run(&["ip", "-n", ns, "link", "set", dev, "netns", "1"]);
         }
         for ns in self.namespaces.iter().rev() {
             for t in &self.taps {
