@@ -36,6 +36,27 @@ pub fn waves_requested() -> bool {
     std::env::var(WAVES_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
+/// `cfg` with a waveform file added when `$SPLICENIC_WAVES` asks for one (and `cfg` has
+/// none): `target/hil-failures/<test name>/card.fst`, announced on stderr.
+pub fn with_waves(mut cfg: SimConfig) -> SimConfig {
+    if cfg.trace.is_none() && waves_requested() {
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+        let name = std::thread::current()
+            .name()
+            .unwrap_or("sim")
+            .replace("::", "-");
+        let dir = target.join("hil-failures").join(name);
+        if std::fs::create_dir_all(&dir).is_ok() {
+            let path = dir.join("card.fst");
+            eprintln!("waveform of the simulated card: {}", path.display());
+            cfg.trace = Some(path);
+        }
+    }
+    cfg
+}
+
 /// Where `cargo xtask build` puts the firmware ELF, relative to the repository root.
 pub const FIRMWARE_ELF: &str = "target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw";
 
@@ -64,7 +85,7 @@ pub fn firmware_bytes() -> Result<Vec<u8>> {
 
 /// Open an in-process simulated card without loading firmware.
 pub fn open_sim(cfg: SimConfig) -> Result<Card> {
-    let sim = SimCard::new(cfg).context("starting the simulated card")?;
+    let sim = SimCard::new(with_waves(cfg)).context("starting the simulated card")?;
     Ok(Card::open(Box::new(sim) as Box<dyn Bar>)?)
 }
 
@@ -146,7 +167,7 @@ impl Bar for SharedSim {
 /// Open an in-process simulated card without loading firmware, keeping a second handle for
 /// its Ethernet ports and clock.
 pub fn open_shared(cfg: SimConfig) -> Result<(Card, SharedSim)> {
-    let sim = SharedSim::new(SimCard::new(cfg).context("starting the simulated card")?);
+    let sim = SharedSim::new(SimCard::new(with_waves(cfg)).context("starting the simulated card")?);
     let card = Card::open(Box::new(sim.clone()) as Box<dyn Bar>)?;
     Ok((card, sim))
 }

@@ -8,6 +8,8 @@
 //!
 //! [card]
 //! pci = "0000:03:00.0"         # lab: the card, bound to vfio-pci
+//! # socket = "/run/card.sock"  # lab: or a simulated card served with TAP ports
+//! #                            # (nicctl sim start --tap-client A --tap-server B)
 //! # cpu = "vexriscv"           # sim: the soft core of the simulated card
 //!
 //! [ports]                      # lab: host interfaces cabled to the card's ports
@@ -103,11 +105,31 @@ impl Addresses {
     }
 }
 
-/// A lab rig: a real card through VFIO and two host interfaces cabled to its ports.
+/// How a lab rig reaches its card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LabCard {
+    /// A real card through VFIO at this PCI address, normalised (`DDDD:BB:DD.F`).
+    Pci(String),
+    /// A simulated card someone else serves on this socket with its ports on host
+    /// interfaces (`nicctl sim start --tap-client A --tap-server B`): rehearses a lab rig
+    /// file without a card.
+    Socket(PathBuf),
+}
+
+impl fmt::Display for LabCard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabCard::Pci(a) => write!(f, "card {a}"),
+            LabCard::Socket(p) => write!(f, "simulated card at {}", p.display()),
+        }
+    }
+}
+
+/// A lab rig: a card and two host interfaces cabled to its ports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LabRig {
-    /// The card's PCI address, normalised (`DDDD:BB:DD.F`).
-    pub pci: String,
+    /// The card.
+    pub card: LabCard,
     /// Host interface cabled to the card's client port (port 0).
     pub client_if: String,
     /// Host interface cabled to the card's server port (port 1).
@@ -149,8 +171,8 @@ impl fmt::Display for Rig {
             RigKind::Sim { cpu } => write!(f, "simulated rig ({cpu:?})")?,
             RigKind::Lab(l) => write!(
                 f,
-                "lab rig (card {}, client port on {}, server port on {})",
-                l.pci, l.client_if, l.server_if
+                "lab rig ({}, client port on {}, server port on {})",
+                l.card, l.client_if, l.server_if
             )?,
         }
         if let Some(p) = &self.file {
@@ -163,7 +185,7 @@ impl fmt::Display for Rig {
 /// Keys each table may have (anything else is reported as unknown, with a suggestion).
 const KEYS: &[(&str, &[&str])] = &[
     ("", &["rig", "card", "ports", "addresses"]),
-    ("card", &["pci", "cpu"]),
+    ("card", &["pci", "socket", "cpu"]),
     ("ports", &["client", "server"]),
     (
         "addresses",
@@ -364,7 +386,7 @@ impl Rig {
         let addresses = table(&ctx, &root, "addresses")?;
         let kind = match kind {
             "sim" => {
-                if let Some(k) = ["pci"]
+                if let Some(k) = ["pci", "socket"]
                     .iter()
                     .find(|k| card.is_some_and(|c| c.contains_key(**k)))
                 {
@@ -379,12 +401,14 @@ impl Rig {
                 let cpu = match string(&ctx, card, "card", "cpu")? {
                     None | Some("picorv32") => Cpu::PicoRv32,
                     Some("vexriscv") => Cpu::VexRiscv,
-                    Some(o) => return Err(ctx.err(
-                        "card.cpu",
-                        format!(
+                    Some(o) => {
+                        return Err(ctx.err(
+                            "card.cpu",
+                            format!(
                             "`{o}` is not a soft core of the simulated card (picorv32, vexriscv)"
                         ),
-                    )),
+                        ))
+                    }
                 };
                 RigKind::Sim { cpu }
             }
@@ -395,18 +419,37 @@ impl Rig {
                         "only for `rig = \"sim\"` (a lab card's soft core is in its bitstream)",
                     ));
                 }
-                let pci = string(&ctx, card, "card", "pci")?.ok_or_else(|| {
-                    ctx.err(
-                        "card.pci",
-                        "missing: the card's PCI address, e.g. `pci = \"0000:03:00.0\"` under `[card]`",
-                    )
-                })?;
-                let pci = splicenic_driver::vfio::parse_pci_address(pci).map_err(|_| {
-                    ctx.err(
-                        "card.pci",
-                        format!("`{pci}` is not a PCI address (DDDD:BB:DD.F, e.g. 0000:03:00.0)"),
-                    )
-                })?;
+                let lab_card = match (
+                    string(&ctx, card, "card", "pci")?,
+                    string(&ctx, card, "card", "socket")?,
+                ) {
+                    (Some(_), Some(_)) => {
+                        return Err(ctx.err(
+                            "card.socket",
+                            "give either card.pci (a real card) or card.socket (a simulated card), not both",
+                        ))
+                    }
+                    (None, None) => {
+                        return Err(ctx.err(
+                            "card.pci",
+                            "missing: the card's PCI address, e.g. `pci = \"0000:03:00.0\"` under `[card]`",
+                        ))
+                    }
+                    (Some(pci), None) => {
+                        LabCard::Pci(splicenic_driver::vfio::parse_pci_address(pci).map_err(|_| {
+                            ctx.err(
+                                "card.pci",
+                                format!("`{pci}` is not a PCI address (DDDD:BB:DD.F, e.g. 0000:03:00.0)"),
+                            )
+                        })?)
+                    }
+                    (None, Some(sock)) => {
+                        if sock.is_empty() {
+                            return Err(ctx.err("card.socket", "empty path"));
+                        }
+                        LabCard::Socket(PathBuf::from(sock))
+                    }
+                };
                 let port = |key: &str, which: &str| -> Result<String, RigError> {
                     let field = format!("ports.{key}");
                     let s = string(&ctx, ports, "ports", key)?.ok_or_else(|| {
@@ -426,7 +469,7 @@ impl Rig {
                     ));
                 }
                 RigKind::Lab(LabRig {
-                    pci,
+                    card: lab_card,
                     client_if,
                     server_if,
                 })
@@ -572,7 +615,7 @@ mod tests {
         assert_eq!(
             r.kind,
             RigKind::Lab(LabRig {
-                pci: "0000:03:00.0".into(),
+                card: LabCard::Pci("0000:03:00.0".into()),
                 client_if: "enp4s0f0".into(),
                 server_if: "enp4s0f1".into()
             })
@@ -616,6 +659,8 @@ mod tests {
             ("rig = \"lab\"", "card.pci: missing"),
             ("rig = \"lab\"\n[card]\npci = \"3:0\"", "card.pci: `3:0` is not a PCI address"),
             ("rig = \"lab\"\n[card]\npci = 7", "card.pci: must be a string, not a integer"),
+            ("rig = \"lab\"\n[card]\npci = \"03:00.0\"\nsocket = \"/s\"", "card.socket: give either"),
+            ("rig = \"sim\"\n[card]\nsocket = \"/s\"", "card.socket: only for `rig = \"lab\"`"),
             ("rig = \"lab\"\ncard = 1", "lab.toml: card: must be a table"),
             ("rig = \"lab\"\n[card]\npci = \"03:00.0\"", "ports.client: missing"),
             ("rig = \"lab\"\n[card]\npci = \"03:00.0\"\n[ports]\nclient = \"a\"", "ports.server: missing"),

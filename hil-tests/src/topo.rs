@@ -19,7 +19,7 @@
 //!
 //! Every name carries the prefix `snic` and a per-run id.
 
-use crate::rig::{Addresses, Rig, RigKind};
+use crate::rig::{Addresses, LabCard, Rig, RigKind};
 use crate::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use anyhow::{bail, Context, Result};
 use splicenic_driver::datapath::{HostKind, L7Rule, PathKind, Port};
@@ -405,17 +405,32 @@ impl Topology {
                         bail!("{file}{field}: no interface `{ifname}` on this host (ip link)");
                     }
                 }
-                let bar = VfioBar::open(&lab.pci)
-                    .with_context(|| format!("{file}card.pci: cannot open the card {}", lab.pci))?;
                 self.client_if = lab.client_if.clone();
                 self.server_if = lab.server_if.clone();
-                // A real card boots and answers in milliseconds; the bounds only catch a
-                // card that does not.
-                (
-                    Card::open(Box::new(bar))?,
-                    Duration::from_secs(10),
-                    Duration::from_secs(5),
-                )
+                match &lab.card {
+                    LabCard::Pci(pci) => {
+                        let bar = VfioBar::open(pci).with_context(|| {
+                            format!("{file}card.pci: cannot open the card {pci}")
+                        })?;
+                        // A real card boots and answers in milliseconds; the bounds only
+                        // catch a card that does not.
+                        (
+                            Card::open(Box::new(bar))?,
+                            Duration::from_secs(10),
+                            Duration::from_secs(5),
+                        )
+                    }
+                    LabCard::Socket(p) => {
+                        let bar = SocketBar::connect(p).with_context(|| {
+                            format!("{file}card.socket: no simulated card on {}", p.display())
+                        })?;
+                        (
+                            Card::open(Box::new(bar))?,
+                            SIM_BOOT_TIMEOUT * 2,
+                            SIM_MAILBOX_TIMEOUT * 2,
+                        )
+                    }
+                }
             }
         };
         let img = FirmwareImage::parse(&fw)?;

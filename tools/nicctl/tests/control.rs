@@ -51,7 +51,19 @@ impl Sim {
             "firmware ELF {} missing: run `cargo xtask build` first",
             elf.display()
         );
-        sim.ok(&["sim", "start", "--socket", sim.sock.to_str().unwrap()]);
+        let mut start = vec!["sim", "start", "--socket", sim.sock.to_str().unwrap()];
+        // SPLICENIC_WAVES=1 (cargo xtask hil's rerun of a failed scenario): a waveform.
+        let waves = workspace()
+            .join("target/hil-failures")
+            .join(format!("control-{name}"))
+            .join("card.fst");
+        let waves_on = std::env::var("SPLICENIC_WAVES").is_ok_and(|v| !v.is_empty() && v != "0");
+        if waves_on {
+            std::fs::create_dir_all(waves.parent().unwrap()).unwrap();
+            eprintln!("waveform of the simulated card: {}", waves.display());
+            start.extend(["--trace", waves.to_str().unwrap()]);
+        }
+        sim.ok(&start);
         sim.ok(&["program", "--firmware", elf.to_str().unwrap()]);
         sim
     }

@@ -42,12 +42,15 @@ enum Cmd {
     Test,
     /// Set up, build, start the simulated card, program it, ping it, show info and the log.
     Demo,
-    /// Run the hardware-in-the-loop scenarios one by one on the simulated rig and print a
-    /// pass/fail table.
+    /// Run the hardware-in-the-loop scenarios one by one (simulated rig, or the lab rig a
+    /// rig file describes) and print a pass/fail table.
     Hil {
         /// Only the scenarios whose name contains this text.
         #[arg(long, value_name = "NAME")]
         filter: Option<String>,
+        /// Rig file (hil-tests/rigs/lab.toml is an example); default: the simulated rig.
+        #[arg(long, value_name = "FILE")]
+        rig: Option<std::path::PathBuf>,
     },
     /// Print measured figures: simulated cycles/s, firmware load time, soft-core comparison,
     /// flow-manager cycles per connection,
@@ -65,7 +68,7 @@ fn main() {
         Cmd::Test => test::test(),
         Cmd::Demo => demo::demo(),
         Cmd::Bench => bench(),
-        Cmd::Hil { filter } => hil::hil(filter.as_deref()),
+        Cmd::Hil { filter, rig } => hil::hil(filter.as_deref(), rig.as_deref()),
     };
     if let Err(e) = r {
         eprintln!("xtask: error: {e:#}");
