@@ -185,7 +185,8 @@ pub fn rig_available(name: &str, tools: &[(&str, &str)]) -> bool {
         eprintln!("note: not root, skipping {name} (TAP devices, namespaces)");
         return false;
     }
-    for (tool, arg) in tools {
+    // dumpcap records both card ports of every topology.
+    for (tool, arg) in tools.iter().chain(&[("dumpcap", "-v")]) {
         if Command::new(tool).arg(arg).output().is_err() {
             eprintln!("note: {tool} not installed (cargo xtask setup), skipping {name}");
             return false;

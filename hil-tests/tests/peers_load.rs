@@ -6,148 +6,87 @@
 //! they run one at a time (a lock) so the simulated card gets the machine to itself.
 
 use splicenic_driver::{SetupTimers, TcpTimeoutState};
-use splicenic_hil::topo::{is_root, Opts, Topology, CARD_MAC_C, VIP};
+use splicenic_hil::peer::Tally;
+use splicenic_hil::topo::{python, scenario, Opts, Topology};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
-/// The system Python (the one with Debian's scapy).
-const PYTHON: &str = "/usr/bin/python3";
-const EXEC_TIMEOUT: Duration = Duration::from_secs(150);
+/// How long one GET /id may take (it was curl's `--max-time`).
+const GET_LIMIT: Duration = Duration::from_secs(60);
 
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// Whether the rig can run here; prints why not.
-fn rig_available(tools: &[&[&str]]) -> bool {
-    if !is_root() {
-        eprintln!("note: not root, skipping (TAP devices, namespaces)");
-        return false;
-    }
-    let mut all: Vec<&[&str]> = vec![&["nginx", "-v"]];
+/// The topology for one scenario, or `None` (with a note) when the rig cannot run here:
+/// nginx and curl, plus `tools` (`(program, version flag)`), and the python3 modules
+/// `modules` importable.
+fn setup(
+    name: &str,
+    tools: &[(&str, &str)],
+    modules: &[&str],
+) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
+    let mut all = vec![("nginx", "-v"), ("curl", "--version")];
     all.extend_from_slice(tools);
-    for cmd in all {
-        let ok = Command::new(cmd[0])
-            .args(&cmd[1..])
+    let (guard, t0) = scenario(name, &all)?;
+    for m in modules {
+        let ok = Command::new(python())
+            .args(["-c", &format!("import {m}")])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success());
         if !ok {
-            eprintln!("note: {cmd:?} fails (cargo xtask setup), skipping");
-            return false;
+            eprintln!(
+                "note: {} cannot import {m} (cargo xtask setup), skipping {name}",
+                python()
+            );
+            return None;
         }
     }
-    true
-}
-
-fn build() -> Topology {
     let t = Topology::build(&Opts::three_pools()).expect("building the topology");
     eprintln!(
-        "topology {} ready in {:.1?} (client {})",
+        "{name}: topology {} ready in {:.1?} (client {})",
         t.id, t.setup_time, t.client_ns
     );
-    t
+    Some((guard, t, t0))
 }
 
-/// The client namespace's TAP device (named as `Topology` names it).
-fn client_tap(t: &Topology) -> String {
-    format!("snic{}tc", t.id)
-}
-
-/// Result of one curl run: exit code, X-Backend, body.
-struct Curl {
-    code: i32,
-    backend: String,
-    status: String,
-    body: Vec<u8>,
-    stderr: String,
-}
-
-/// One curl GET of `path` on the VIP from the client namespace (a new connection).
-fn curl(t: &Topology, path: &str, max_time: u32) -> Curl {
-    let url = format!("http://{VIP}{path}");
-    let script = format!(
-        "curl -sS --max-time {max_time} -D /dev/stderr -o /dev/stdout '{url}'; echo \"curl-rc=$?\" >&2"
-    );
-    let out = t
-        .exec(&t.client_ns, &["sh", "-c", &script], EXEC_TIMEOUT)
-        .expect("running curl");
-    let code = out
-        .stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("curl-rc="))
-        .and_then(|c| c.trim().parse().ok())
-        .unwrap_or(-1);
-    let header = |name: &str| {
-        out.stderr
-            .lines()
-            .find_map(|l| {
-                let (k, v) = l.split_once(':')?;
-                k.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
-            })
-            .unwrap_or_default()
-    };
-    let status = out
-        .stderr
-        .lines()
-        .find(|l| l.starts_with("HTTP/"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .unwrap_or_default()
-        .to_string();
-    Curl {
-        code,
-        backend: header("x-backend"),
-        status,
-        body: out.stdout,
-        stderr: out.stderr,
-    }
-}
-
-/// A GET /id that must return 200 from web1 or web2 with the backend's name as body.
-fn curl_ok(t: &Topology, what: &str) -> usize {
-    let t0 = Instant::now();
-    let c = curl(t, "/id", 60);
+/// A GET /id (Host: the VIP) that must return 200 within [`GET_LIMIT`] from web1 or web2
+/// with the backend's name as body; counted in `tally`.
+fn get_id(t: &Topology, what: &str, tally: &mut Tally) {
+    let r = t
+        .get(&t.addrs.vip.to_string(), "/id", tally)
+        .unwrap_or_else(|e| panic!("{what}: {e:#}"));
+    assert!(r.wall < GET_LIMIT, "{what}: took {:.1?}", r.wall);
     assert!(
-        c.code == 0 && c.status == "200",
-        "{what}: curl rc {} status {:?}: {}",
-        c.code,
-        c.status,
-        c.stderr
-    );
-    assert!(
-        c.backend == "web1" || c.backend == "web2",
+        r.backend == "web1" || r.backend == "web2",
         "{what}: answered by {:?}",
-        c.backend
+        r.backend
     );
-    assert_eq!(String::from_utf8_lossy(&c.body).trim(), c.backend, "{what}");
-    eprintln!(
-        "  {what}: 200 from {} ({} bytes) in {:.1?}",
-        c.backend,
-        c.body.len(),
-        t0.elapsed()
-    );
-    c.body.len()
+    assert_eq!(String::from_utf8_lossy(&r.body).trim(), r.backend, "{what}");
 }
 
-/// Print the scenario's totals and fail on errors logged by the backends.
-fn report(name: &str, t: &Topology, connections: usize, bytes: usize, wall: Duration) {
-    let errs = t.peer_errors();
-    eprintln!(
-        "{name}: {connections} connections, {bytes} bytes moved and verified, {wall:.1?} wall, peer errors: {}",
-        if errs.is_empty() {
-            "none".to_string()
-        } else {
-            errs.join("; ")
-        }
-    );
-    assert!(errs.is_empty(), "{name}: errors on the peers: {errs:?}");
+/// curl's exit code from its message (`curl: (7) Failed to connect ...`), -1 if none.
+fn curl_exit_code(stderr: &str) -> i32 {
+    stderr
+        .split("curl: (")
+        .nth(1)
+        .and_then(|s| s.split(')').next())
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(-1)
+}
+
+/// The card's client-side MAC as `aa:bb:...`.
+fn card_mac_client(t: &Topology) -> String {
+    t.addrs
+        .card_mac_client
+        .map(|b| format!("{b:02x}"))
+        .join(":")
 }
 
 /// A python3 script in the client namespace, running in the background.
 fn spawn_py(t: &Topology, script: &str, args: &[&str]) -> Child {
     Command::new("ip")
-        .args(["netns", "exec", &t.client_ns, PYTHON, "-c", script])
+        .args(["netns", "exec", &t.client_ns, python(), "-c", script])
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -157,7 +96,7 @@ fn spawn_py(t: &Topology, script: &str, args: &[&str]) -> Child {
 }
 
 /// Wait for a background child (killed after `timeout`): (success, stdout, stderr).
-fn finish(mut child: Child, timeout: Duration) -> (bool, String, String) {
+fn wait_child(mut child: Child, timeout: Duration) -> (bool, String, String) {
     let t0 = Instant::now();
     let ok = loop {
         if let Some(s) = child.try_wait().expect("waiting") {
@@ -188,7 +127,7 @@ fn wrk_field<'a>(out: &'a str, key: &str) -> Option<&'a str> {
 /// One wrk run from the client namespace: (completed requests, Requests/sec, MB/s, output).
 fn run_wrk(t: &Topology, secs: u32, extra: &[&str]) -> (u64, String, f64, String) {
     let dur = format!("-d{secs}s");
-    let url = format!("http://{VIP}/id");
+    let url = format!("http://{}:{}/id", t.addrs.vip, t.addrs.vip_port);
     let mut cmd = vec!["wrk", "-t1", "-c4", &dur, "--timeout", "30s"];
     cmd.extend_from_slice(extra);
     cmd.push(&url);
@@ -223,12 +162,10 @@ fn run_wrk(t: &Topology, secs: u32, extra: &[&str]) -> (u64, String, f64, String
 
 #[test]
 fn wrk_load() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !rig_available(&[&["sh", "-c", "command -v wrk"]]) {
+    let name = "wrk load";
+    let Some((_g, mut t, t0)) = setup(name, &[("wrk", "--version")], &[]) else {
         return;
-    }
-    let t0 = Instant::now();
-    let mut t = build();
+    };
     // Keep-alive: after the first request the card's gateware forwards the spliced flow.
     let (completed, rps, mb_s, text) = run_wrk(&t, 5, &[]);
     eprintln!(
@@ -268,9 +205,14 @@ fn wrk_load() {
         s1.setup_failed <= 1,
         "setups failed in the keep-alive run: {s1:?}"
     );
-    report("wrk load", &t, s.spliced_total as usize, 0, t0.elapsed());
+    // wrk's responses are not checked byte for byte: no bytes verified.
+    let tally = Tally {
+        connections: s.spliced_total as usize,
+        ..Default::default()
+    };
+    t.finish(name, &tally, t0);
     drop(t);
-    eprintln!("wrk load: whole test {:.1?}", t0.elapsed());
+    eprintln!("{name}: whole test {:.1?}", t0.elapsed());
 }
 
 const SYN_FLOOD: &str = r#"
@@ -278,43 +220,46 @@ import sys, random, logging
 logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
 from scapy.all import Ether, IP, TCP, sendp, conf
 conf.verb = 0
-iface, dmac, vip, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+iface, dmac, vip, port, client, n = sys.argv[1:6] + [int(sys.argv[6])]
+net = client.rsplit(".", 1)[0]
 rnd = random.Random(7)
-frames = [Ether(dst=dmac) / IP(src="10.0.0.%d" % (150 + i % 100), dst=vip) /
-          TCP(sport=rnd.randint(1024, 65535), dport=80, flags="S", seq=rnd.getrandbits(32),
-              options=[("MSS", 1460)]) for i in range(n)]
+frames = [Ether(dst=dmac) / IP(src="%s.%d" % (net, 150 + i % 100), dst=vip) /
+          TCP(sport=rnd.randint(1024, 65535), dport=int(port), flags="S",
+              seq=rnd.getrandbits(32), options=[("MSS", 1460)]) for i in range(n)]
 sendp(frames, iface=iface, inter=0.01)
 print("sent", n)
 "#;
 
 #[test]
 fn syn_flood_with_legitimate_clients() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !rig_available(&[&[PYTHON, "-c", "import scapy.all"]]) {
+    let name = "SYN flood";
+    let Some((_g, mut t, t0)) = setup(name, &[], &["scapy.all"]) else {
         return;
-    }
-    let t0 = Instant::now();
-    let mut t = build();
+    };
+    let mut tally = Tally::default();
     let before = t.card.as_mut().expect("card").flow_stats().expect("stats");
-    let mac = CARD_MAC_C.map(|b| format!("{b:02x}")).join(":");
     let n = 250;
     let flood = spawn_py(
         &t,
         SYN_FLOOD,
-        &[&client_tap(&t), &mac, &VIP.to_string(), &n.to_string()],
+        &[
+            &t.client_if,
+            &card_mac_client(&t),
+            &t.addrs.vip.to_string(),
+            &t.addrs.vip_port.to_string(),
+            &t.addrs.client.to_string(),
+            &n.to_string(),
+        ],
     );
-    let (mut conns, mut bytes) = (0, 0);
     std::thread::sleep(Duration::from_millis(1500));
     for i in 0..3 {
-        bytes += curl_ok(&t, &format!("during the flood #{i}"));
-        conns += 1;
+        get_id(&t, &format!("during the flood #{i}"), &mut tally);
     }
-    let (ok, so, se) = finish(flood, Duration::from_secs(60));
+    let (ok, so, se) = wait_child(flood, Duration::from_secs(60));
     assert!(ok, "SYN flood script failed: {so} {se}");
     eprintln!("  flood: {}", so.trim());
     for i in 0..2 {
-        bytes += curl_ok(&t, &format!("after the flood #{i}"));
-        conns += 1;
+        get_id(&t, &format!("after the flood #{i}"), &mut tally);
     }
     let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
     eprintln!(
@@ -328,22 +273,22 @@ fn syn_flood_with_legitimate_clients() {
     );
     assert!(s.cookie_syn_acks > 0, "no SYN cookies during the flood");
     assert_eq!(
-        s.spliced_total as usize, conns,
+        s.spliced_total as usize, tally.connections,
         "legitimate connections spliced"
     );
-    report("SYN flood", &t, conns, bytes, t0.elapsed());
+    t.finish(name, &tally, t0);
     drop(t);
-    eprintln!("SYN flood: whole test {:.1?}", t0.elapsed());
+    eprintln!("{name}: whole test {:.1?}", t0.elapsed());
 }
 
 /// Opens N keep-alive connections, completes one request on each, prints "held", keeps
 /// them open until the file argv[2] exists, then closes them.
 const HOLDER: &str = r#"
 import sys, socket, time, os
-n, release, vip = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+n, release, vip, port = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 socks = []
 for i in range(n):
-    s = socket.create_connection((vip, 80), timeout=60)
+    s = socket.create_connection((vip, port), timeout=60)
     s.sendall(b"GET /id HTTP/1.1\r\nHost: www.example.com\r\n\r\n")
     data = b""
     while b"\r\n\r\n" not in data or not data.rstrip().endswith((b"web1", b"web2")):
@@ -364,12 +309,10 @@ print("closed", flush=True)
 
 #[test]
 fn flow_table_full_refuses_then_recovers() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !rig_available(&[]) {
+    let name = "flow table full";
+    let Some((_g, mut t, t0)) = setup(name, &[], &[]) else {
         return;
-    }
-    let t0 = Instant::now();
-    let mut t = build();
+    };
     {
         let card = t.card.as_mut().expect("card");
         card.setup_timers_set(&SetupTimers {
@@ -391,7 +334,12 @@ fn flow_table_full_refuses_then_recovers() {
     let mut holder = spawn_py(
         &t,
         HOLDER,
-        &["2", release.to_str().expect("utf-8"), &VIP.to_string()],
+        &[
+            "2",
+            release.to_str().expect("utf-8"),
+            &t.addrs.vip.to_string(),
+            &t.addrs.vip_port.to_string(),
+        ],
     );
     let mut line = String::new();
     BufReader::new(holder.stdout.as_mut().expect("piped"))
@@ -401,22 +349,28 @@ fn flow_table_full_refuses_then_recovers() {
         line.starts_with("held"),
         "holders did not connect: {line:?}"
     );
-    let (mut conns, mut bytes) = (2, 2 * 5);
+    // Each holder's response body is "web1" or "web2" (5 bytes with the newline).
+    let mut tally = Tally {
+        connections: 2,
+        bytes: 2 * 5,
+        ..Default::default()
+    };
     let before = t.card.as_mut().expect("card").flow_stats().expect("stats");
     eprintln!(
         "  2 connections held open, {} slots in use",
         before.slots_in_use
     );
-    let c = curl(&t, "/id", 30);
+    let c = t
+        .curl(&t.addrs.vip.to_string(), "/id", &["--max-time", "30"])
+        .expect("running curl");
+    let code = curl_exit_code(&c.stderr);
     eprintln!(
-        "  third connection: curl rc {} ({})",
-        c.code,
+        "  third connection: curl rc {code} ({})",
         c.stderr.lines().next().unwrap_or("")
     );
     assert!(
-        c.code == 7 || c.code == 56,
-        "the third connection was not refused with a RST: rc {} {}",
-        c.code,
+        !c.ok && (code == 7 || code == 56),
+        "the third connection was not refused with a RST: rc {code} {}",
         c.stderr
     );
     let after = t.card.as_mut().expect("card").flow_stats().expect("stats");
@@ -425,7 +379,7 @@ fn flow_table_full_refuses_then_recovers() {
         "refused_table_full did not increase: {before:?} -> {after:?}"
     );
     std::fs::write(&release, b"").expect("release file");
-    let (ok, so, se) = finish(holder, Duration::from_secs(60));
+    let (ok, so, se) = wait_child(holder, Duration::from_secs(60));
     assert!(ok, "holder failed: {so} {se}");
     // Wait for the closed flows to age out of the card.
     let t1 = Instant::now();
@@ -442,23 +396,23 @@ fn flow_table_full_refuses_then_recovers() {
         std::thread::sleep(Duration::from_millis(200));
     }
     for i in 0..2 {
-        bytes += curl_ok(&t, &format!("after release #{i}"));
-        conns += 1;
+        get_id(&t, &format!("after release #{i}"), &mut tally);
     }
     let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
     eprintln!(
         "card: {} spliced, {} refused (table full), {} closed, {} aged out",
         s.spliced_total, s.refused_table_full, s.closed, s.aged_out
     );
-    report("flow table full", &t, conns, bytes, t0.elapsed());
+    t.finish(name, &tally, t0);
     drop(t);
-    eprintln!("flow table full: whole test {:.1?}", t0.elapsed());
+    eprintln!("{name}: whole test {:.1?}", t0.elapsed());
 }
 
 /// Sends malformed frames to the card's client port with a raw AF_PACKET socket.
 const MALFORMED: &str = r#"
 import sys, socket, struct
 iface, dmac = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", ""))
+src, dst, dport = socket.inet_aton(sys.argv[3]), socket.inet_aton(sys.argv[4]), int(sys.argv[5])
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((iface, 0))
 smac = s.getsockname()[4]
@@ -469,11 +423,11 @@ def csum(b):
     return (~t) & 0xffff
 def ip(proto, payload, ver=4, bad=False, tot=None):
     h = struct.pack("!BBHHHBBH4s4s", (ver << 4) | 5, 0, tot or 20 + len(payload), 1, 0, 64,
-                    proto, 0, socket.inet_aton("10.0.0.2"), socket.inet_aton("10.0.0.100"))
+                    proto, 0, src, dst)
     c = csum(h) ^ (0x1234 if bad else 0)
     return h[:10] + struct.pack("!H", c) + h[12:] + payload
 eth = lambda et, p: dmac + smac + struct.pack("!H", et) + p
-tcp = struct.pack("!HHIIBBHHH", 40000, 80, 1, 0, 5 << 4, 0x02, 1024, 0xdead, 0)
+tcp = struct.pack("!HHIIBBHHH", 40000, dport, 1, 0, 5 << 4, 0x02, 1024, 0xdead, 0)
 frames = {
     "garbage ethertype": eth(0x88b5, bytes(range(50))),
     "truncated IPv4": eth(0x0800, ip(6, tcp)[:12]),
@@ -492,25 +446,33 @@ print("sent", n)
 
 #[test]
 fn malformed_frames_are_dropped_and_counted() {
-    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !rig_available(&[]) {
+    let name = "malformed frames";
+    let Some((_g, mut t, t0)) = setup(name, &[], &[]) else {
         return;
-    }
-    let t0 = Instant::now();
-    let mut t = build();
+    };
     let mut drops = || {
         let card = t.card.as_mut().expect("card");
         let mut dp = card.datapath().expect("datapath");
         dp.stats().expect("stats").drop_reasons()
     };
     let before = drops();
-    let mac = CARD_MAC_C.map(|b| format!("{b:02x}")).join(":");
-    let py = spawn_py(&t, MALFORMED, &[&client_tap(&t), &mac]);
-    let (ok, so, se) = finish(py, Duration::from_secs(30));
+    let py = spawn_py(
+        &t,
+        MALFORMED,
+        &[
+            &t.client_if,
+            &card_mac_client(&t),
+            &t.addrs.client.to_string(),
+            &t.addrs.vip.to_string(),
+            &t.addrs.vip_port.to_string(),
+        ],
+    );
+    let (ok, so, se) = wait_child(py, Duration::from_secs(30));
     assert!(ok, "malformed-frame script failed: {so} {se}");
     eprintln!("  {}", so.trim());
-    let mut bytes = curl_ok(&t, "after the malformed frames");
-    bytes += curl_ok(&t, "again");
+    let mut tally = Tally::default();
+    get_id(&t, "after the malformed frames", &mut tally);
+    get_id(&t, "again", &mut tally);
     let mut drops = || {
         let card = t.card.as_mut().expect("card");
         let mut dp = card.datapath().expect("datapath");
@@ -530,7 +492,7 @@ fn malformed_frames_are_dropped_and_counted() {
     );
     let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
     assert_eq!(s.spliced_total, 2);
-    report("malformed frames", &t, 2, bytes, t0.elapsed());
+    t.finish(name, &tally, t0);
     drop(t);
-    eprintln!("malformed frames: whole test {:.1?}", t0.elapsed());
+    eprintln!("{name}: whole test {:.1?}", t0.elapsed());
 }

@@ -8,21 +8,13 @@
 
 use sha2::{Digest, Sha256};
 use splicenic_fw_logic::flowmgr::FlowState;
-use splicenic_hil::topo::{python, scenario, Opts, Topology, BACKEND_PORT, VIP};
+use splicenic_hil::peer::{header_values, Tally, EXEC_TIMEOUT};
+use splicenic_hil::topo::{python, scenario, Opts, Topology};
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
-const CURL_TIMEOUT: &str = "120";
-const EXEC_TIMEOUT: Duration = Duration::from_secs(150);
 /// The port of the python3 helper server (scenarios 3 and 4a).
 const UPLOAD_PORT: u16 = 8081;
-
-/// Totals printed by every scenario.
-#[derive(Default)]
-struct Tally {
-    connections: usize,
-    bytes: usize,
-}
 
 /// The topology for one scenario, or `None` (with a note) when the rig cannot run here.
 fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
@@ -37,59 +29,13 @@ fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
     Some((guard, t, t0))
 }
 
-/// Backend's header value `name` from a block of HTTP headers.
-fn headers<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
-    text.lines()
-        .filter_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
-        })
+/// The statuses of the HTTP responses in a block of headers (several requests), in order.
+fn statuses(headers: &str) -> Vec<&str> {
+    headers
+        .lines()
+        .filter(|l| l.starts_with("HTTP/"))
+        .filter_map(|l| l.split_whitespace().nth(1))
         .collect()
-}
-
-/// Checksum errors in the client and backend namespaces (must be 0), the peers' error
-/// logs (must be empty); prints the scenario's totals.
-fn finish(name: &str, t: &Topology, tally: &Tally, extra_errors: Vec<String>, t0: Instant) {
-    let mut nss = vec![t.client_ns.clone()];
-    nss.extend(t.backends.iter().map(|b| b.ns.clone()));
-    let mut csum_total = 0;
-    for ns in &nss {
-        let csum = t.nstat(ns, "TcpInCsumErrors").expect("nstat");
-        let retrans = t.nstat(ns, "TcpRetransSegs").unwrap_or(0);
-        if csum != 0 || retrans != 0 {
-            eprintln!("  {ns}: TcpInCsumErrors {csum}, TcpRetransSegs {retrans}");
-        }
-        csum_total += csum;
-        assert_eq!(csum, 0, "{name}: {ns}: TCP checksum errors");
-    }
-    let mut errs = t.peer_errors();
-    errs.extend(extra_errors);
-    eprintln!(
-        "{name}: {} connections, {} bytes moved and verified, TcpInCsumErrors {csum_total} in {} namespaces, peer errors: {}, {:.1?} wall",
-        tally.connections,
-        tally.bytes,
-        nss.len(),
-        if errs.is_empty() { "none".to_string() } else { errs.join("; ") },
-        t0.elapsed()
-    );
-    assert!(errs.is_empty(), "{name}: errors on the peers: {errs:?}");
-}
-
-fn wait_listen(t: &Topology, ns: &str, addr: &str) {
-    let t0 = Instant::now();
-    loop {
-        let ss = t
-            .exec(ns, &["ss", "-ltnH"], Duration::from_secs(10))
-            .expect("ss");
-        if ss.text().contains(addr) {
-            return;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(30),
-            "nothing listens on {addr} in {ns}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// 1. One curl invocation, three URLs on one connection: a single connect, and every
@@ -101,72 +47,48 @@ fn keepalive_stays_on_one_server() {
         return;
     };
     let mut tally = Tally::default();
-    let urls: Vec<String> = ["/id", "/api/x", "/id"]
-        .iter()
-        .map(|p| format!("http://{VIP}{p}"))
-        .collect();
-    let mut cmd = vec![
-        "curl",
-        "-sS",
-        "--fail",
-        "--max-time",
-        CURL_TIMEOUT,
-        "-H",
-        "Host: www.example.com",
-        "-D",
-        "/dev/stderr",
-        "-w",
-        "%{stderr}num_connects=%{num_connects}\n",
-    ];
-    cmd.extend(urls.iter().map(String::as_str));
-    let out = t.exec(&t.client_ns, &cmd, EXEC_TIMEOUT).expect("curl");
-    assert!(out.ok, "curl failed: {}", out.stderr);
-    let connects: usize = out
-        .stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("num_connects="))
-        .map(|n| n.trim().parse::<usize>().expect("num_connects"))
-        .sum();
-    let backends = headers(&out.stderr, "x-backend");
+    let url = |p: &str| format!("http://{}:{}{p}", t.addrs.vip, t.addrs.vip_port);
+    let (id, api) = (url("/id"), url("/api/x"));
+    // curl fetches the extra URLs first, then its own: /id, /api/x, /id. The client's
+    // active opens count its connections.
+    let opens0 = t.nstat(&t.client_ns, "TcpActiveOpens").expect("nstat");
+    let r = t
+        .curl("www.example.com", "/id", &[&id, &api])
+        .expect("running curl");
+    let connects = t.nstat(&t.client_ns, "TcpActiveOpens").expect("nstat") - opens0;
+    assert!(r.ok, "curl failed: {}", r.stderr);
+    let backends = header_values(&r.headers, "x-backend");
     eprintln!("  backends {backends:?}, {connects} connect(s)");
-    tally.connections += connects;
+    tally.connections += connects as usize;
     assert_eq!(connects, 1, "curl opened more than one connection");
-    assert_eq!(backends.len(), 3, "three responses: {}", out.stderr);
+    assert_eq!(backends.len(), 3, "three responses: {}", r.headers);
+    assert_eq!(
+        statuses(&r.headers),
+        ["200"; 3],
+        "three 200 responses: {}",
+        r.headers
+    );
     let b = backends[0];
     assert!(b == "web1" || b == "web2", "pool web answered from {b:?}");
     assert!(backends.iter().all(|x| *x == b), "backends {backends:?}");
     let want = format!("{b}\napi {b}\n{b}\n");
-    assert_eq!(out.text(), want, "bodies");
-    tally.bytes += out.stdout.len();
+    assert_eq!(String::from_utf8_lossy(&r.body), want, "bodies");
+    tally.bytes += r.body.len();
     // A second invocation (a new connection) is balanced to the other server.
-    let out2 = t
-        .exec(
-            &t.client_ns,
-            &[
-                "curl",
-                "-sS",
-                "--fail",
-                "--max-time",
-                CURL_TIMEOUT,
-                &urls[0],
-            ],
-            EXEC_TIMEOUT,
-        )
-        .expect("curl");
-    assert!(out2.ok, "curl failed: {}", out2.stderr);
-    tally.connections += 1;
-    tally.bytes += out2.stdout.len();
+    let r2 = t
+        .get(&t.addrs.vip.to_string(), "/id", &mut tally)
+        .unwrap_or_else(|e| panic!("{e:#}"));
     assert_ne!(
-        out2.text().trim(),
+        String::from_utf8_lossy(&r2.body).trim(),
         b,
         "rr: the next connection goes elsewhere"
     );
-    finish(name, &t, &tally, vec![], t0);
+    t.finish(name, &tally, t0);
 }
 
 const PIPELINE_PY: &str = r#"
 import socket, sys
-s = socket.create_connection((sys.argv[1], 80), timeout=60)
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=60)
 paths = ["/id", "/api/x", "/id"]
 s.sendall(b"".join(("GET %s HTTP/1.1\r\nHost: www.example.com\r\n\r\n" % p).encode() for p in paths))
 buf = b""
@@ -199,11 +121,11 @@ fn pipelined_requests() {
         return;
     };
     let mut tally = Tally::default();
-    let vip = VIP.to_string();
+    let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
     let out = t
         .exec(
             &t.client_ns,
-            &[python(), "-c", PIPELINE_PY, &vip],
+            &[python(), "-c", PIPELINE_PY, &vip, &port],
             EXEC_TIMEOUT,
         )
         .expect("python3");
@@ -227,7 +149,7 @@ fn pipelined_requests() {
         tally.bytes += r[3].parse::<usize>().unwrap_or(0);
     }
     assert!(text.contains("leftover\t0"), "extra bytes: {text}");
-    finish(name, &t, &tally, vec![], t0);
+    t.finish(name, &tally, t0);
 }
 
 const HELPER_PY: &str = r#"
@@ -273,77 +195,56 @@ fn mib_upload() {
     std::fs::write(&file, &data).expect("writing the upload");
     let want = format!("{:x}", Sha256::digest(&data));
     let at = format!("@{}", file.display());
-    let url = format!("http://{VIP}/upload");
-    let t1 = Instant::now();
-    let out = t
-        .exec(
-            &t.client_ns,
+    let r = t
+        .curl(
+            "api.example.com",
+            "/upload",
             &[
-                "curl",
-                "-sS",
-                "--fail",
-                "--max-time",
-                CURL_TIMEOUT,
-                "-H",
-                "Host: api.example.com",
                 "-H",
                 "Expect:",
                 "-H",
                 "Content-Type: application/octet-stream",
-                "-D",
-                "/dev/stderr",
                 "--data-binary",
                 &at,
-                &url,
             ],
-            EXEC_TIMEOUT,
         )
-        .expect("curl");
-    let dt = t1.elapsed();
-    assert!(out.ok, "upload failed after {dt:.1?}: {}", out.stderr);
+        .expect("running curl");
+    let dt = r.wall;
+    assert!(
+        r.ok && r.status == 200,
+        "upload failed after {dt:.1?}: status {}, {}",
+        r.status,
+        r.stderr
+    );
     tally.connections += 1;
-    let text = out.text();
+    let text = String::from_utf8_lossy(&r.body);
     let got = text.split_whitespace().next().unwrap_or("");
+    let backends = header_values(&r.headers, "x-backend");
     eprintln!(
-        "  upload: {} bytes in {dt:.1?} = {:.2} MB/s, backend {:?}, sha256 {}",
+        "  upload: {} bytes in {dt:.1?} = {:.2} MB/s, backend {backends:?}, sha256 {}",
         data.len(),
         data.len() as f64 / 1e6 / dt.as_secs_f64(),
-        headers(&out.stderr, "x-backend"),
         if got == want { "matches" } else { "DIFFERS" }
     );
-    assert_eq!(headers(&out.stderr, "x-backend"), ["helper"]);
+    assert_eq!(backends, ["helper"]);
     assert_eq!(got, want, "server's sha256 of the body: {text}");
     assert!(text.contains(&format!(" {}", data.len())), "length: {text}");
     tally.bytes += data.len();
     // Put nginx back and check the pool still answers from it.
-    t.set_backend_port(3, bi, BACKEND_PORT).expect("SERVER_SET");
-    let out = t
-        .exec(
-            &t.client_ns,
-            &[
-                "curl",
-                "-sS",
-                "--fail",
-                "--max-time",
-                CURL_TIMEOUT,
-                "-H",
-                "Host: api.example.com",
-                &format!("http://{VIP}/api/x"),
-            ],
-            EXEC_TIMEOUT,
-        )
-        .expect("curl");
-    assert!(out.ok, "GET /api/x: {}", out.stderr);
-    assert_eq!(out.text(), "api api1\n");
-    tally.connections += 1;
-    tally.bytes += out.stdout.len();
-    finish(name, &t, &tally, helper_errors(&log), t0);
+    let port = t.addrs.backend_port;
+    t.set_backend_port(3, bi, port).expect("SERVER_SET");
+    let r = t
+        .get("api.example.com", "/api/x", &mut tally)
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(r.body, b"api api1\n");
+    tally.errors.extend(helper_errors(&log));
+    t.finish(name, &tally, t0);
 }
 
 const HALF_CLOSE_PY: &str = r#"
 import socket, hashlib, sys
-s = socket.create_connection((sys.argv[1], 80), timeout=60)
-s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (sys.argv[3], sys.argv[2])).encode())
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=60)
+s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (sys.argv[4], sys.argv[3])).encode())
 s.shutdown(socket.SHUT_WR)
 buf = b""
 while True:
@@ -364,7 +265,7 @@ print(hashlib.sha256(body).hexdigest())
 
 const RST_PY: &str = r#"
 import socket, struct, sys
-s = socket.create_connection((sys.argv[1], 80), timeout=60)
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=60)
 print(s.getsockname()[1], flush=True)
 s.sendall(b"GET /static/blob HTTP/1.1\r\nHost: www.example.com\r\n\r\n")
 got = 0
@@ -394,7 +295,8 @@ fn start_helper(t: &mut Topology) -> (usize, std::path::PathBuf) {
     let port = UPLOAD_PORT.to_string();
     t.spawn(&ns, &[python(), "-c", HELPER_PY, &ip, &port, &blob], &log)
         .expect("starting the helper server");
-    wait_listen(t, &ns, &format!("{ip}:{UPLOAD_PORT}"));
+    t.wait_listen(&ns, &format!("{ip}:{UPLOAD_PORT}"))
+        .expect("the helper server listens");
     t.set_backend_port(3, bi, UPLOAD_PORT).expect("SERVER_SET");
     (bi, log)
 }
@@ -411,11 +313,11 @@ fn helper_errors(log: &std::path::Path) -> Vec<String> {
 
 /// One half-closing GET through the card: (status line, X-Backend, body length, sha256).
 fn half_close_get(t: &Topology, host: &str, path: &str) -> (String, String, usize, String) {
-    let vip = VIP.to_string();
+    let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
     let out = t
         .exec(
             &t.client_ns,
-            &[python(), "-c", HALF_CLOSE_PY, &vip, host, path],
+            &[python(), "-c", HALF_CLOSE_PY, &vip, &port, host, path],
             EXEC_TIMEOUT,
         )
         .expect("python3");
@@ -463,7 +365,8 @@ fn half_close() {
     assert!(backend == "web1" || backend == "web2", "{backend}");
     assert_eq!(sha, format!("{:x}", Sha256::digest(format!("{backend}\n"))));
     tally.bytes += len;
-    finish(name, &t, &tally, helper_errors(&log), t0);
+    tally.errors.extend(helper_errors(&log));
+    t.finish(name, &tally, t0);
 }
 
 /// 4b. The client resets its connection (SO_LINGER 0) in the middle of a 1 MiB response:
@@ -483,9 +386,13 @@ fn client_rst() {
         .flow_stats()
         .expect("FLOW_STATS")
         .closed;
-    let vip = VIP.to_string();
+    let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
     let out = t
-        .exec(&t.client_ns, &[python(), "-c", RST_PY, &vip], EXEC_TIMEOUT)
+        .exec(
+            &t.client_ns,
+            &[python(), "-c", RST_PY, &vip, &port],
+            EXEC_TIMEOUT,
+        )
         .expect("python3");
     assert!(out.ok, "RST client failed: {}", out.stderr);
     tally.connections += 1;
@@ -550,24 +457,10 @@ fn client_rst() {
         t2.elapsed()
     );
     // A new connection works.
-    let out = t
-        .exec(
-            &t.client_ns,
-            &[
-                "curl",
-                "-sS",
-                "--fail",
-                "--max-time",
-                CURL_TIMEOUT,
-                &format!("http://{VIP}/id"),
-            ],
-            EXEC_TIMEOUT,
-        )
-        .expect("curl");
-    assert!(out.ok, "new connection after the RST: {}", out.stderr);
-    let body = out.text();
+    let r = t
+        .get(&t.addrs.vip.to_string(), "/id", &mut tally)
+        .unwrap_or_else(|e| panic!("new connection after the RST: {e:#}"));
+    let body = String::from_utf8_lossy(&r.body);
     assert!(body == "web1\n" || body == "web2\n", "{body:?}");
-    tally.connections += 1;
-    tally.bytes += out.stdout.len();
-    finish(name, &t, &tally, vec![], t0);
+    t.finish(name, &tally, t0);
 }
