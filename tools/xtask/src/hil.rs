@@ -26,7 +26,10 @@ const SUITES: &[(&str, &str, bool)] = &[
     ("splicenic-hil", "peers_load", true),
     ("splicenic-hil", "peers_sched", true),
     ("splicenic-hil", "peers_fail", true),
+    ("splicenic-hil", "peers_client", true),
+    ("splicenic-hil", "peers_stream", true),
     ("splicenic-hil", "peers_ops", true),
+    ("splicenic-hil", "rig", false),
     ("nicctl", "control", false),
 ];
 
