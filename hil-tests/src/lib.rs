@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+pub mod baseline;
 pub mod net;
 pub mod peer;
 pub mod rig;

@@ -11,7 +11,8 @@ use crate::{root, run, step, tool_path};
 /// `-Zbuild-std`, lld-22, which makes Debian's rust-lld work), zlib for FST waveforms, Python venv support,
 /// tshark (reads back `nicctl capture` files in the tests), python3 (the HTTP server
 /// the monitor tests check), nginx-light (the real backends of the TAP rig, docs/rig.md), wrk
-/// and python3-scapy (load and SYN-flood clients of `hil-tests/tests/peers_load.rs`).
+/// and python3-scapy (load and SYN-flood clients of `hil-tests/tests/peers_load.rs`), haproxy
+/// (the software baseline of `hil-tests/src/bin/proxy-bench.rs`, docs/performance.md).
 pub const APT_PACKAGES: &[&str] = &[
     "verilator",
     "iverilog",
@@ -29,6 +30,7 @@ pub const APT_PACKAGES: &[&str] = &[
     "nginx-light",
     "wrk",
     "python3-scapy",
+    "haproxy",
 ];
 
 fn is_root() -> bool {
