@@ -50,15 +50,15 @@
 //! run do not exhaust the ports. Needs root, haproxy, nginx-light, wrk and curl
 //! (`cargo xtask setup`).
 
+use crate::netns::{must, Namespaces, NginxSite};
 use crate::topo::{blob_content, is_root, ExecOutput, BACKEND_PORT, BLOB_LEN, CLIENT_IP, LOCAL_IP};
 use crate::topo::{VIP, VIP_PORT};
 use anyhow::{bail, ensure, Context, Result};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::io::Read;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -120,27 +120,6 @@ pub fn haproxy_version() -> Result<String> {
         .with_context(|| format!("no version in `haproxy -v` output: {text:?}"))
 }
 
-fn run(args: &[&str]) -> Result<Output> {
-    Command::new(args[0])
-        .args(&args[1..])
-        .stdin(Stdio::null())
-        .output()
-        .with_context(|| format!("running {args:?}"))
-}
-
-/// Run a command that must succeed; its stdout.
-fn must(args: &[&str]) -> Result<String> {
-    let out = run(args)?;
-    if !out.status.success() {
-        bail!(
-            "{args:?} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
 /// One backend namespace running nginx.
 #[derive(Debug)]
 pub struct BaselineBackend {
@@ -167,7 +146,7 @@ pub struct HaproxyRig {
     /// Wall time of [`HaproxyRig::build`].
     pub setup_time: Duration,
     dir: PathBuf,
-    namespaces: Vec<String>,
+    namespaces: Namespaces,
     children: Vec<Child>,
 }
 
@@ -199,7 +178,7 @@ impl HaproxyRig {
             haproxy_version,
             setup_time: Duration::ZERO,
             dir,
-            namespaces: Vec::new(),
+            namespaces: Namespaces::default(),
             children: Vec::new(),
         };
         r.build_net()
@@ -212,15 +191,7 @@ impl HaproxyRig {
     }
 
     fn add_ns(&mut self, ns: &str) -> Result<()> {
-        must(&["ip", "netns", "add", ns])?;
-        self.namespaces.push(ns.to_string());
-        let _ = self.exec(
-            ns,
-            &["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"],
-            Duration::from_secs(10),
-        );
-        must(&["ip", "-n", ns, "link", "set", "lo", "up"])?;
-        Ok(())
+        self.namespaces.add(ns)
     }
 
     /// Widen the ephemeral ports and reuse TIME_WAIT ports for new outgoing connections in
@@ -306,67 +277,20 @@ impl HaproxyRig {
         Ok(())
     }
 
-    /// nginx in every backend namespace, configured as in the card's topology
-    /// (`topo.rs`, `start_nginx`): the same files, the same `X-Backend` header.
+    /// nginx in every backend namespace, configured as in the card's topology (the same
+    /// files, the same `X-Backend` header: [`crate::netns::start_nginx`]).
     fn start_nginx(&mut self) -> Result<()> {
-        let blob = blob_content();
-        let mut started = Vec::new();
-        for b in &self.backends {
-            let root = b.dir.join("www");
-            for sub in ["static", "api"] {
-                let d = root.join(sub);
-                std::fs::create_dir_all(&d).with_context(|| format!("creating {}", d.display()))?;
-            }
-            for sub in ["logs", "tmp"] {
-                let d = b.dir.join(sub);
-                std::fs::create_dir_all(&d).with_context(|| format!("creating {}", d.display()))?;
-            }
-            std::fs::write(root.join("id"), format!("{}\n", b.name))?;
-            std::fs::write(root.join("api/x"), format!("api {}\n", b.name))?;
-            std::fs::write(root.join("static/blob"), &blob)?;
-            let d = b.dir.display();
-            let conf = format!(
-                "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
-                 error_log {d}/logs/error.log info;\nevents {{ worker_connections 64; }}\n\
-                 http {{\n  access_log {d}/logs/access.log;\n  client_body_temp_path {d}/tmp;\n\
-                 \x20 proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp;\n\
-                 \x20 uwsgi_temp_path {d}/tmp;\n  scgi_temp_path {d}/tmp;\n\
-                 \x20 default_type application/octet-stream;\n  keepalive_timeout 300s;\n\
-                 \x20 send_timeout 300s;\n  client_header_timeout 300s;\n\
-                 \x20 server {{\n    listen {ip}:{port};\n    root {d}/www;\n\
-                 \x20   add_header X-Backend {name} always;\n  }}\n}}\n",
-                ip = b.ip,
-                port = BACKEND_PORT,
-                name = b.name,
-            );
-            let conf_path = b.dir.join("nginx.conf");
-            std::fs::write(&conf_path, conf)
-                .with_context(|| format!("writing {}", conf_path.display()))?;
-            let err = std::fs::File::create(b.dir.join("logs/stderr"))?;
-            let child = Command::new("ip")
-                .args(["netns", "exec", &b.ns, "nginx", "-c"])
-                .arg(&conf_path)
-                .arg("-p")
-                .arg(&b.dir)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(err)
-                .spawn()
-                .with_context(|| {
-                    format!("starting nginx in {} (apt-get install nginx-light)", b.ns)
-                })?;
-            started.push(child);
-        }
-        self.children.extend(started);
-        let listening: Vec<_> = self
+        let sites: Vec<NginxSite> = self
             .backends
             .iter()
-            .map(|b| (b.ns.clone(), b.ip, b.dir.join("logs/stderr")))
+            .map(|b| NginxSite {
+                name: b.name.clone(),
+                ns: b.ns.clone(),
+                ip: b.ip,
+                dir: b.dir.clone(),
+            })
             .collect();
-        for (ns, ip, log) in listening {
-            self.wait_listen(&ns, ip, BACKEND_PORT, "nginx", &log)?;
-        }
-        Ok(())
+        crate::netns::start_nginx(&sites, BACKEND_PORT, &blob_content(), &mut self.children)
     }
 
     /// HAProxy's configuration ([`haproxy_config`]).
@@ -474,48 +398,7 @@ impl HaproxyRig {
 
     /// Run `cmd` in namespace `ns`, killed after `timeout`.
     pub fn exec(&self, ns: &str, cmd: &[&str], timeout: Duration) -> Result<ExecOutput> {
-        let mut child = Command::new("ip")
-            .args(["netns", "exec", ns])
-            .args(cmd)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .with_context(|| format!("running {cmd:?} in {ns}"))?;
-        let mut so = child.stdout.take().context("no stdout pipe")?;
-        let mut se = child.stderr.take().context("no stderr pipe")?;
-        let ro = std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = so.read_to_end(&mut v);
-            v
-        });
-        let re = std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = se.read_to_end(&mut v);
-            v
-        });
-        let t0 = Instant::now();
-        let status = loop {
-            if let Some(s) = child.try_wait()? {
-                break Some(s);
-            }
-            if t0.elapsed() > timeout {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let stdout = ro.join().unwrap_or_default();
-        let mut stderr = String::from_utf8_lossy(&re.join().unwrap_or_default()).into_owned();
-        if status.is_none() {
-            stderr.push_str(&format!("\n(killed after {timeout:?})"));
-        }
-        Ok(ExecOutput {
-            ok: status.is_some_and(|s| s.success()),
-            stdout,
-            stderr,
-        })
+        crate::netns::exec(ns, cmd, timeout)
     }
 
     /// One request with curl from the client namespace: (X-Backend value, body).
@@ -740,22 +623,9 @@ pub fn load_average() -> Option<f64> {
 
 impl Drop for HaproxyRig {
     fn drop(&mut self) {
-        for c in &mut self.children {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
+        crate::netns::kill_children(&mut self.children);
         // Anything else still running in our namespaces.
-        for ns in &self.namespaces {
-            if let Ok(out) = run(&["ip", "netns", "pids", ns]) {
-                for pid in String::from_utf8_lossy(&out.stdout).split_whitespace() {
-                    if let Ok(pid) = pid.parse::<i32>() {
-                        // SAFETY: kill has no memory preconditions; the pid is a process in
-                        // one of our own namespaces.
-                        unsafe { libc::kill(pid, libc::SIGKILL) };
-                    }
-                }
-            }
-        }
+        self.namespaces.kill_all();
         if std::thread::panicking() {
             eprintln!(
                 "HAProxy baseline {}: failed; HAProxy's log was:\n{}",
@@ -764,9 +634,7 @@ impl Drop for HaproxyRig {
             );
         }
         // Deleting a namespace deletes the veths in it and their peers.
-        for ns in self.namespaces.iter().rev() {
-            let _ = run(&["ip", "netns", "del", ns]);
-        }
+        self.namespaces.delete_all();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

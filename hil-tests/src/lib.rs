@@ -16,6 +16,7 @@ use std::time::Duration;
 
 pub mod baseline;
 pub mod net;
+pub mod netns;
 pub mod peer;
 pub mod rig;
 pub mod splice_rig;

@@ -28,11 +28,10 @@ use splicenic_driver::{
 };
 use splicenic_sim::server::{serve_with, ServeOptions};
 use splicenic_sim::SimConfig;
-use std::io::Read;
 use std::net::Ipv4Addr;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -157,7 +156,7 @@ pub struct Topology {
     taps: Vec<String>,
     /// A lab rig's host interfaces moved into namespaces: (interface, namespace).
     moved: Vec<(String, String)>,
-    namespaces: Vec<String>,
+    namespaces: Namespaces,
     children: Vec<Child>,
     /// The port captures (dumpcap), stopped with SIGINT so the files are complete.
     captures: Vec<Child>,
@@ -215,40 +214,8 @@ pub fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-fn run(args: &[&str]) -> Result<Output> {
-    Command::new(args[0])
-        .args(&args[1..])
-        .stdin(Stdio::null())
-        .output()
-        .with_context(|| format!("running {args:?}"))
-}
-
-/// Run a command that must succeed; its stdout.
-fn must(args: &[&str]) -> Result<String> {
-    let out = run(args)?;
-    if !out.status.success() {
-        bail!(
-            "{args:?} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-/// Output of a finished command in a namespace.
-#[derive(Debug)]
-pub struct ExecOutput {
-    pub ok: bool,
-    pub stdout: Vec<u8>,
-    pub stderr: String,
-}
-
-impl ExecOutput {
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
+pub use crate::netns::ExecOutput;
+use crate::netns::{must, run, Namespaces, NginxSite};
 
 fn parse_mac(s: &str) -> Result<[u8; 6]> {
     let v: Vec<u8> = s
@@ -315,7 +282,7 @@ impl Topology {
             blob: blob_content(),
             taps: Vec::new(),
             moved: Vec::new(),
-            namespaces: Vec::new(),
+            namespaces: Namespaces::default(),
             children: Vec::new(),
             captures: Vec::new(),
             scenario,
@@ -493,16 +460,7 @@ impl Topology {
     }
 
     fn add_ns(&mut self, ns: &str) -> Result<()> {
-        must(&["ip", "netns", "add", ns])?;
-        self.namespaces.push(ns.to_string());
-        // No IPv6 chatter towards the card; loopback up.
-        let _ = self.exec(
-            ns,
-            &["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"],
-            Duration::from_secs(10),
-        );
-        must(&["ip", "-n", ns, "link", "set", "lo", "up"])?;
-        Ok(())
+        self.namespaces.add(ns)
     }
 
     fn build_net(&mut self, opts: &Opts) -> Result<()> {
@@ -575,68 +533,22 @@ impl Topology {
     }
 
     fn start_nginx(&mut self) -> Result<()> {
-        let mut started = Vec::new();
-        for b in &self.backends {
-            let root = b.dir.join("www");
-            for sub in ["static", "api"] {
-                std::fs::create_dir_all(root.join(sub))?;
-            }
-            std::fs::create_dir_all(b.dir.join("logs"))?;
-            std::fs::create_dir_all(b.dir.join("tmp"))?;
-            std::fs::write(root.join("id"), format!("{}\n", b.name))?;
-            std::fs::write(root.join("api/x"), format!("api {}\n", b.name))?;
-            std::fs::write(root.join("static/blob"), &self.blob)?;
-            let d = b.dir.display();
-            let conf = format!(
-                "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
-                 error_log {d}/logs/error.log info;\nevents {{ worker_connections 64; }}\n\
-                 http {{\n  access_log {d}/logs/access.log;\n  client_body_temp_path {d}/tmp;\n\
-                 \x20 proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp;\n\
-                 \x20 uwsgi_temp_path {d}/tmp;\n  scgi_temp_path {d}/tmp;\n\
-                 \x20 default_type application/octet-stream;\n  keepalive_timeout 300s;\n\
-                 \x20 send_timeout 300s;\n  client_header_timeout 300s;\n\
-                 \x20 server {{\n    listen {ip}:{port};\n    root {d}/www;\n\
-                 \x20   add_header X-Backend {name} always;\n  }}\n}}\n",
-                ip = b.ip,
-                port = self.addrs.backend_port,
-                name = b.name,
-            );
-            let conf_path = b.dir.join("nginx.conf");
-            std::fs::write(&conf_path, conf)?;
-            let err = std::fs::File::create(b.dir.join("logs/stderr"))?;
-            let child = Command::new("ip")
-                .args(["netns", "exec", &b.ns, "nginx", "-c"])
-                .arg(&conf_path)
-                .arg("-p")
-                .arg(&b.dir)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(err)
-                .spawn()
-                .context("starting nginx (apt-get install nginx-light)")?;
-            started.push(child);
-        }
-        self.children.extend(started);
-        // Wait until every nginx listens.
-        let t0 = Instant::now();
-        for b in &self.backends {
-            loop {
-                let ss = self.exec(&b.ns, &["ss", "-ltnH"], Duration::from_secs(10))?;
-                if ss
-                    .text()
-                    .contains(&format!("{}:{}", b.ip, self.addrs.backend_port))
-                {
-                    break;
-                }
-                if t0.elapsed() > Duration::from_secs(20) {
-                    let log =
-                        std::fs::read_to_string(b.dir.join("logs/stderr")).unwrap_or_default();
-                    bail!("nginx in {} does not listen: {log}", b.ns);
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        }
-        Ok(())
+        let sites: Vec<NginxSite> = self
+            .backends
+            .iter()
+            .map(|b| NginxSite {
+                name: b.name.clone(),
+                ns: b.ns.clone(),
+                ip: b.ip,
+                dir: b.dir.clone(),
+            })
+            .collect();
+        crate::netns::start_nginx(
+            &sites,
+            self.addrs.backend_port,
+            &self.blob,
+            &mut self.children,
+        )
     }
 
     fn program(&mut self, opts: &Opts) -> Result<()> {
@@ -708,48 +620,7 @@ impl Topology {
 
     /// Run `cmd` in namespace `ns`, killed after `timeout`.
     pub fn exec(&self, ns: &str, cmd: &[&str], timeout: Duration) -> Result<ExecOutput> {
-        let mut child = Command::new("ip")
-            .args(["netns", "exec", ns])
-            .args(cmd)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .with_context(|| format!("running {cmd:?} in {ns}"))?;
-        let mut so = child.stdout.take().expect("piped");
-        let mut se = child.stderr.take().expect("piped");
-        let ro = std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = so.read_to_end(&mut v);
-            v
-        });
-        let re = std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = se.read_to_end(&mut v);
-            v
-        });
-        let t0 = Instant::now();
-        let status = loop {
-            if let Some(s) = child.try_wait()? {
-                break Some(s);
-            }
-            if t0.elapsed() > timeout {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let stdout = ro.join().unwrap_or_default();
-        let mut stderr = String::from_utf8_lossy(&re.join().unwrap_or_default()).into_owned();
-        if status.is_none() {
-            stderr.push_str(&format!("\n(killed after {timeout:?})"));
-        }
-        Ok(ExecOutput {
-            ok: status.is_some_and(|s| s.success()),
-            stdout,
-            stderr,
-        })
+        crate::netns::exec(ns, cmd, timeout)
     }
 
     /// `nstat -az NAME` in `ns`: the counter's absolute value.
@@ -904,23 +775,10 @@ impl Topology {
 
 impl Drop for Topology {
     fn drop(&mut self) {
-        for c in &mut self.children {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
+        crate::netns::kill_children(&mut self.children);
         self.stop_captures();
         // Anything else still running in our namespaces.
-        for ns in &self.namespaces {
-            if let Ok(out) = run(&["ip", "netns", "pids", ns]) {
-                for pid in String::from_utf8_lossy(&out.stdout).split_whitespace() {
-                    if let Ok(pid) = pid.parse::<i32>() {
-                        // SAFETY: kill has no memory preconditions; the pid is one in our
-                        // own namespace.
-                        unsafe { libc::kill(pid, libc::SIGKILL) };
-                    }
-                }
-            }
-        }
+        self.namespaces.kill_all();
         drop(self.card.take());
         if let Some(server) = self.server.take() {
             if let Ok(bar) = SocketBar::connect(&self.socket) {
@@ -938,12 +796,12 @@ impl Drop for Topology {
             let _ = run(&["ip", "-n", ns, "link", "set", dev, "nomaster"]);
             let _ = run(&["ip", "-n", ns, "link", "set", dev, "netns", "1"]);
         }
-        for ns in self.namespaces.iter().rev() {
+        for ns in self.namespaces.names() {
             for t in &self.taps {
                 let _ = run(&["ip", "-n", ns, "link", "del", t]);
             }
-            let _ = run(&["ip", "netns", "del", ns]);
         }
+        self.namespaces.delete_all();
         for t in &self.taps {
             let _ = run(&["ip", "link", "del", t]);
         }
