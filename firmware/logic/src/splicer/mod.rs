@@ -1297,6 +1297,9 @@ impl<'a> Splicer<'a> {
             );
             match first {
                 Some(s) if p.tried & 1 << s == 0 => Some(s),
+                // No server by the scheduler's rules (IPVS answers ICMP unreachable): the
+                // client is refused.
+                None if p.tried == 0 => None,
                 // The scheduler's choice already failed this connection: the next eligible
                 // server in order.
                 _ => pool.servers.ids().find(|&s| {

@@ -1625,3 +1625,65 @@ fn capture_copies_punted_frames_as_received() {
     let after = ok_words(&mut sp, &mut hw, cmd::CAPTURE_INFO, &[]);
     assert_eq!((after[0], after[3], after[5]), (0, info[3], 2));
 }
+
+#[test]
+fn no_server_by_the_schedulers_rules_resets_the_client() {
+    // ovf with weights 1/1: once each server holds two active connections, IPVS's ovf has
+    // no server (active > weight everywhere). The card must refuse, not fall back to a
+    // server the scheduler ruled out.
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    let ovf = Kind::ALL.iter().position(|&k| k == Kind::Ovf).unwrap() as u32;
+    ok_words(&mut sp, &mut hw, cmd::POOL_SET, &[1, ovf, 0, 0, u32::MAX]);
+    for cport in 41001..41005 {
+        splice_l4(&mut sp, &mut hw, cport);
+    }
+    assert_eq!(sp.stats.setup_failed, 0);
+    // The fifth: handshake, then the request (which makes the card schedule).
+    let syn = seg(
+        (CLIENT, 41005),
+        (VIP, 80),
+        100,
+        0,
+        tf::SYN,
+        &TS_SYN,
+        &[],
+        CMAC,
+    );
+    hw.arrive(Port::Client, syn);
+    sp.poll(&mut hw);
+    let card_isn = hw.take_sent()[0].1.seq;
+    for (flags, tsv, data) in [
+        (tf::ACK, 101, &b""[..]),
+        (tf::ACK | tf::PSH, 102, &b"GET / HTTP/1.1\r\n\r\n"[..]),
+    ] {
+        hw.arrive(
+            Port::Client,
+            seg(
+                (CLIENT, 41005),
+                (VIP, 80),
+                101,
+                card_isn.wrapping_add(1),
+                flags,
+                &ts(tsv, 0),
+                data,
+                CMAC,
+            ),
+        );
+        sp.poll(&mut hw);
+    }
+    let sent = hw.take_sent();
+    assert!(
+        !sent
+            .iter()
+            .any(|(p, s, _)| *p == Port::Server && s.has(tf::SYN)),
+        "a server connection was opened although the scheduler has no server"
+    );
+    assert!(sent
+        .iter()
+        .any(|(p, s, _)| *p == Port::Client && s.has(tf::RST)));
+    assert_eq!(sp.stats.setup_failed, 1);
+    assert_eq!(sp.stats.server_retries, 0);
+}
