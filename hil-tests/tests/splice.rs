@@ -755,10 +755,6 @@ fn lost_handshake_ack_first_request_segment_completes_the_handshake() {
 }
 
 #[test]
-#[ignore = "firmware bug: the inline L7 verdict of the out-of-order segment is stashed \
-            (Splicer::on_event, phase Request) and applied to the request line when it \
-            arrives (Splicer::on_request_data): the card connects to alpha (default pool) \
-            on the request line alone instead of waiting for the Host header (beta)"]
 fn out_of_order_request_segments_are_not_spliced_until_the_head_is_whole() {
     let mut rig = rig().expect("rig");
     let beta = SocketAddrV4::new(SERVERS[1].1, 8080);
@@ -1020,10 +1016,6 @@ fn client_rst_during_server_setup_frees_the_flow() {
 }
 
 #[test]
-#[ignore = "firmware bug: after a client RST during server setup the card neither resets \
-            the server (Splicer::abort sends nothing there) nor answers the server's \
-            SYN-ACK with RST (Splicer::on_server_seg ignores a segment without a flow): \
-            the server keeps a half-open connection"]
 fn client_rst_during_server_setup_resets_the_server() {
     let mut rig = rig().expect("rig");
     with_pcap(&mut rig, "rst-connecting-server", |rig| {

@@ -352,8 +352,14 @@ struct Pending {
     /// Phase deadline (DP.NOW tick).
     deadline: u32,
     req_len: u16,
-    /// Inline L7 result that arrived before its segment was processed: (flags, pool).
+    /// The first inline L7 result, when it arrived before its segment was processed:
+    /// (flags, pool).
     stashed: Option<(u32, u16)>,
+    /// Punted segments of this flow that the data path fed to the inline matcher.
+    l7_fed: u8,
+    /// Inline L7 results received for this flow (they come in the order the segments were
+    /// fed).
+    l7_verdicts: u8,
     /// A buffer match is outstanding.
     buf_match: bool,
     /// Request bytes the last L7 match (inline or buffer) saw.
@@ -399,6 +405,8 @@ const NO_PENDING: Pending = Pending {
     deadline: 0,
     req_len: 0,
     stashed: None,
+    l7_fed: 0,
+    l7_verdicts: 0,
     buf_match: false,
     matched_len: 0,
     client_fin: false,
@@ -798,9 +806,11 @@ impl<'a> Splicer<'a> {
             self.stats.ignored += 1;
             return None;
         };
+        if self.to_l7 {
+            self.pend[i].l7_fed = self.pend[i].l7_fed.saturating_add(1);
+        }
         if seg.has(tf::RST) {
-            self.abort(hw, i, false);
-            return None;
+            return self.on_client_rst(hw, i, seg);
         }
         let p = self.pend[i];
         if seg.has(tf::SYN) {
@@ -833,6 +843,35 @@ impl<'a> Splicer<'a> {
         self.pend[i].client_win = seg.window;
         if seg.payload_len() > 0 || seg.has(tf::FIN) {
             self.on_request_data(hw, i, seg);
+        }
+        Some(i)
+    }
+
+    /// A client RST during setup (RFC 793 SYN-RECEIVED and later, with RFC 5961 §3.2):
+    /// exactly at the next expected sequence number it ends the setup (and resets the
+    /// server when the card's SYN is out); elsewhere in the receive window it gets a
+    /// challenge ACK (a client that really reset answers that with a RST at the ACK's
+    /// number); outside the window it is dropped. A blind RST must hit the exact number.
+    fn on_client_rst(&mut self, hw: &mut impl Hw, i: usize, seg: &TcpSeg) -> Option<usize> {
+        let p = self.pend[i];
+        let rcv_nxt = p
+            .client_isn
+            .wrapping_add(1)
+            .wrapping_add(u32::from(p.req_len))
+            .wrapping_add(u32::from(p.client_fin));
+        let off = seg.seq.wrapping_sub(rcv_nxt) as usize;
+        if off == 0 {
+            if p.phase == Phase::Connecting {
+                self.reset_server(hw, i);
+            }
+            self.abort(hw, i, false);
+            return None;
+        }
+        if off < REQ_BUF - usize::from(p.req_len) {
+            fw_log!(debug, "slot {=u16}: RST in window, challenge ACK", p.slot);
+            self.ack_client(hw, i);
+        } else {
+            self.stats.ignored += 1;
         }
         Some(i)
     }
@@ -1172,16 +1211,20 @@ impl<'a> Splicer<'a> {
             Phase::Request => {
                 // Later segments must not reach the inline matcher on their own.
                 self.write_entry(hw, i, FlowState::Connecting, now);
-                if self.to_l7 {
+                if self.to_l7 && self.pend[i].l7_fed == 1 {
+                    // The first segment the inline matcher saw is exactly this one: the first
+                    // inline result is its verdict.
                     self.pend[i].phase = Phase::Matching;
-                    // The inline matcher sees exactly this segment.
                     self.pend[i].matched_len = self.pend[i].req_len;
-                    if let Some((flags, pool)) = self.pend[i].stashed {
+                    if let Some((flags, pool)) = self.pend[i].stashed.take() {
                         self.on_match(hw, i, flags, pool);
                     }
                 } else {
                     // The segment was decided before the flow entered REQUEST (it followed
-                    // the handshake ACK closely): match the buffer instead.
+                    // the handshake ACK closely), or an out-of-order or duplicate segment
+                    // reached the inline matcher before it (the first inline result is that
+                    // segment's, not the buffered bytes'): match the buffer instead.
+                    self.pend[i].stashed = None;
                     self.pend[i].phase = Phase::Assembling;
                     self.match_buffer(hw, i);
                 }
@@ -1214,8 +1257,17 @@ impl<'a> Splicer<'a> {
                 };
                 let start = hw.cycles();
                 match (self.pend[i].phase, from_buffer) {
-                    (Phase::Request, false) => self.pend[i].stashed = Some((flags, pool)),
-                    (Phase::Matching, false) => self.on_match(hw, i, flags, pool),
+                    (phase, false) => {
+                        // Only the first inline result can be the buffered segment's (see
+                        // `on_request_data`); later ones are other segments'.
+                        let n = self.pend[i].l7_verdicts.saturating_add(1);
+                        self.pend[i].l7_verdicts = n;
+                        match phase {
+                            Phase::Request if n == 1 => self.pend[i].stashed = Some((flags, pool)),
+                            Phase::Matching if n == 1 => self.on_match(hw, i, flags, pool),
+                            _ => self.stats.ignored += 1,
+                        }
+                    }
                     (Phase::Assembling, true) => {
                         self.pend[i].buf_match = false;
                         self.on_match(hw, i, flags, pool)
@@ -1403,6 +1455,24 @@ impl<'a> Splicer<'a> {
         self.send(hw, Port::Server, &out);
     }
 
+    /// RST to the server whose SYN is out, when the connection's setup ends (the card aborts
+    /// its SYN-SENT connection: seq = the SYN's + 1, no ACK, which a server in SYN-RECEIVED
+    /// accepts; as IPVS, which forwards the client's RST, the server is not left half-open).
+    fn reset_server(&mut self, hw: &mut impl Hw, i: usize) {
+        let p = self.pend[i];
+        let mac = hw.port_mac(Port::Server);
+        let out = TcpOut {
+            seq: p.client_isn.wrapping_add(1),
+            ack: 0,
+            flags: tf::RST,
+            window: 0,
+            opts: &[],
+            payload: &[],
+            ..p.server.segment(mac)
+        };
+        self.send(hw, Port::Server, &out);
+    }
+
     /// The server of a connection in setup failed (RST or no answer): count it and try the
     /// next one.
     fn server_failed(&mut self, hw: &mut impl Hw, i: usize) {
@@ -1433,6 +1503,15 @@ impl<'a> Splicer<'a> {
             _ => None,
         };
         let Some(i) = i else {
+            if hit.is_none()
+                && !seg.has(tf::RST)
+                && (0..4).any(|k| hw.local_ip(k) == Some(seg.dst_ip))
+            {
+                // A segment to a card address that belongs to no connection (e.g. the
+                // SYN-ACK to the SYN of a setup the client ended): RST, as a host with no
+                // such connection (seq = its ACK), so the server is not left half-open.
+                self.send_rst_reply(hw, Port::Server, seg);
+            }
             self.stats.ignored += 1;
             return None;
         };

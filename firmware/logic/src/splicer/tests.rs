@@ -1687,3 +1687,253 @@ fn no_server_by_the_schedulers_rules_resets_the_client() {
     assert_eq!(sp.stats.setup_failed, 1);
     assert_eq!(sp.stats.server_retries, 0);
 }
+
+/// The handshake of a connection from client port `cport` (no request yet); returns the
+/// card's ISN.
+fn handshake(sp: &mut Splicer, hw: &mut Fake, cport: u16, isn: u32) -> u32 {
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, cport),
+            (VIP, 80),
+            isn,
+            0,
+            tf::SYN,
+            &TS_SYN,
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(hw);
+    let card_isn = hw.take_sent()[0].1.seq;
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, cport),
+            (VIP, 80),
+            isn.wrapping_add(1),
+            card_isn.wrapping_add(1),
+            tf::ACK,
+            &ts(101, 0),
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(hw);
+    assert!(hw.take_sent().is_empty());
+    card_isn
+}
+
+fn server_syn(sent: &[(Port, TcpSeg, Vec<u8>)]) -> Option<TcpSeg> {
+    sent.iter()
+        .find(|(p, s, _)| *p == Port::Server && s.has(tf::SYN))
+        .map(|x| x.1)
+}
+
+#[test]
+fn out_of_order_segments_inline_verdict_is_not_applied_to_the_request_line() {
+    // The headers arrive before the request line. Both reach the inline matcher (the flow is
+    // in REQUEST when each is decided); the first inline result is the headers' (which are
+    // not buffered), whether it comes before the request line is handled (`early`) or after.
+    for early in [true, false] {
+        let mut w = world();
+        let mut hw = Fake::default();
+        let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+        configure(&mut sp, &mut hw, 2);
+        let (cport, isn) = (40100, 9000u32);
+        let card_isn = handshake(&mut sp, &mut hw, cport, isn);
+        let slot = sp.pend.iter().find(|p| p.used).unwrap().slot;
+        let ack = card_isn.wrapping_add(1);
+        let line = b"GET /x HTTP/1.1\r\n";
+        let headers = b"Host: b\r\n\r\n";
+        let at = |off: usize| isn.wrapping_add(1 + off as u32);
+        let client_seg = |seq: u32, tsv: u32, data: &[u8]| {
+            seg(
+                (CLIENT, cport),
+                (VIP, 80),
+                seq,
+                ack,
+                tf::ACK | tf::PSH,
+                &ts(tsv, 0),
+                data,
+                CMAC,
+            )
+        };
+        // Inline results: matched (pool 1) and incomplete; the buffer's too.
+        let inline = |flags: u32| [2 | flags << 13, u32::from(slot), 1 << 16, 0];
+        let buffer = |flags: u32| [2 | 1 << 8 | flags << 13, u32::from(slot), 1 << 16, 0];
+        hw.arrive(Port::Client, client_seg(at(line.len()), 102, headers));
+        if early {
+            sp.poll(&mut hw);
+            let sent = hw.take_sent();
+            assert_eq!(sent.len(), 1, "early {early}");
+            assert_eq!(sent[0].1.ack, at(0), "not buffered, re-acknowledged");
+            hw.events.push_back(inline(1));
+            sp.poll(&mut hw);
+        }
+        hw.arrive(Port::Client, client_seg(at(0), 103, line));
+        sp.poll(&mut hw);
+        if !early {
+            hw.events.push_back(inline(1));
+            sp.poll(&mut hw);
+        }
+        let sent = hw.take_sent();
+        assert_eq!(
+            server_syn(&sent),
+            None,
+            "early {early}: connected on the out-of-order segment's verdict"
+        );
+        assert_eq!(sent.last().unwrap().1.ack, at(line.len()));
+        assert_eq!(hw.l7, vec![(line.to_vec(), slot)], "early {early}");
+        // The request line's own inline result (incomplete) and the buffer's.
+        hw.events.push_back(inline(2));
+        hw.events.push_back(buffer(2));
+        sp.poll(&mut hw);
+        assert_eq!(server_syn(&hw.take_sent()), None, "early {early}");
+        assert_eq!(hw.l7.len(), 1, "early {early}");
+        // The client retransmits the headers: the whole head is matched from the buffer.
+        hw.arrive(Port::Client, client_seg(at(line.len()), 104, headers));
+        sp.poll(&mut hw);
+        let head = [&line[..], &headers[..]].concat();
+        assert_eq!(hw.l7.len(), 2, "early {early}");
+        assert_eq!(hw.l7[1].0, head);
+        assert_eq!(hw.take_sent().last().unwrap().1.ack, at(head.len()));
+        hw.events.push_back(buffer(1));
+        sp.poll(&mut hw);
+        assert!(server_syn(&hw.take_sent()).is_some(), "early {early}");
+        assert_eq!(sp.stats.setup_failed, 0);
+    }
+}
+
+#[test]
+fn client_reset_while_the_server_syn_is_out_resets_the_server() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    let req = b"GET / HTTP/1.1\r\n\r\n";
+    let (cport, isn) = (40200, 300u32);
+    let (_, card_isn) = connect(&mut sp, &mut hw, cport, isn, req);
+    let syn = server_syn(&hw.take_sent()).expect("the server SYN");
+    let end = isn.wrapping_add(1 + req.len() as u32);
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, cport),
+            (VIP, 80),
+            end,
+            card_isn.wrapping_add(1),
+            tf::RST | tf::ACK,
+            &[],
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let (port, rst, _) = &sent[0];
+    assert_eq!(*port, Port::Server);
+    assert_eq!(rst.flags, tf::RST);
+    assert_eq!(rst.seq, syn.seq.wrapping_add(1), "the SYN's seq + 1");
+    assert_eq!(
+        (rst.src_ip, rst.src_port, rst.dst_ip, rst.dst_port),
+        (syn.src_ip, syn.src_port, syn.dst_ip, syn.dst_port)
+    );
+    assert_eq!(sp.pending(), 0);
+    assert!(hw.table.is_empty());
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(sp.stats.setup_failed, 0, "the client ended the setup");
+    // The server's SYN-ACK crossed the RST: it belongs to no connection, RST (seq = its ACK).
+    let server = (syn.dst_ip, syn.dst_port);
+    let local = (LOCAL, syn.src_port);
+    let mss = [2, 4, 0x05, 0xb4];
+    let sa = seg(
+        server,
+        local,
+        0x5555,
+        syn.seq.wrapping_add(1),
+        tf::SYN | tf::ACK,
+        &mss,
+        &[],
+        CMAC,
+    );
+    hw.arrive(Port::Server, sa);
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let (port, rst, _) = &sent[0];
+    assert_eq!(*port, Port::Server);
+    assert_eq!((rst.flags, rst.seq), (tf::RST, syn.seq.wrapping_add(1)));
+    assert_eq!((rst.dst_ip, rst.dst_port), server);
+    // A RST is never answered; nor is a segment to an address that is not the card's.
+    let rst = seg(server, local, 0x5556, 0, tf::RST, &[], &[], CMAC);
+    hw.arrive(Port::Server, rst);
+    let other = seg(
+        server,
+        (LOCAL + 1, syn.src_port),
+        1,
+        2,
+        tf::ACK,
+        &[],
+        &[],
+        CMAC,
+    );
+    hw.arrive(Port::Server, other);
+    sp.poll(&mut hw);
+    assert!(hw.take_sent().is_empty());
+}
+
+#[test]
+fn client_reset_during_setup_must_hit_the_next_sequence_number() {
+    // RFC 5961 §3.2: only a RST at exactly RCV.NXT ends the setup; one elsewhere in the
+    // window gets a challenge ACK, one outside the window is dropped.
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let (cport, isn) = (40300, 500u32);
+    let part = b"GET /a HTTP/1.1\r\nHo";
+    let (slot, card_isn) = connect(&mut sp, &mut hw, cport, isn, part);
+    hw.take_sent();
+    let nxt = isn.wrapping_add(1 + part.len() as u32);
+    let rst = |seq: u32| seg((CLIENT, cport), (VIP, 80), seq, 0, tf::RST, &[], &[], CMAC);
+    let window = (REQ_BUF - part.len()) as u32;
+    for (seq, challenged) in [
+        (nxt + 1, true),
+        (nxt + window - 1, true),
+        (nxt + window, false),
+        (nxt - 1, false),
+        (nxt.wrapping_add(0x8000_0000), false),
+    ] {
+        hw.arrive(Port::Client, rst(seq));
+        sp.poll(&mut hw);
+        let sent = hw.take_sent();
+        if challenged {
+            assert_eq!(sent.len(), 1, "RST at {seq}: {sent:?}");
+            let (port, a, _) = &sent[0];
+            assert_eq!(*port, Port::Client);
+            assert_eq!(
+                (a.flags, a.seq, a.ack),
+                (tf::ACK, card_isn.wrapping_add(1), nxt),
+                "challenge ACK"
+            );
+        } else {
+            assert!(sent.is_empty(), "RST at {seq}: {sent:?}");
+        }
+        assert_eq!(sp.pending(), 1, "RST at {seq} ended the setup");
+    }
+    // The setup is still going on.
+    assert_eq!(
+        hw.entry(slot)[0] & 0xff,
+        u32::from(FlowState::Connecting.raw())
+    );
+    // The client's answer to the challenge ACK (seq = its ACK number) ends the setup.
+    hw.arrive(Port::Client, rst(nxt));
+    sp.poll(&mut hw);
+    assert!(hw.take_sent().is_empty(), "no server SYN was out");
+    assert_eq!(sp.pending(), 0);
+    assert!(hw.table.is_empty());
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(sp.stats.setup_failed, 0);
+}
