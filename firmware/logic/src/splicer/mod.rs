@@ -1142,7 +1142,10 @@ impl<'a> Splicer<'a> {
         let p = self.pend[i];
         let space = (REQ_BUF - usize::from(p.req_len)) as u32;
         let shift = p.hs.client_wscale.unwrap_or(0);
-        let window = (space >> shift).min(0xffff) as u16;
+        // Rounded up: rounded down, any room under one unit (1 KiB at Linux's usual shift
+        // of 10) would be a zero window the client waits on for ever. A client that sends
+        // more than the room gets the part that fits acknowledged (`on_request_data`).
+        let window = space.div_ceil(1 << shift).min(0xffff) as u16;
         let mut opts = [0u8; 12];
         let o: &[u8] = if p.hs.timestamps {
             ts_option(&mut opts, now, p.client_tsval);

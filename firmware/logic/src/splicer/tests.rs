@@ -1937,3 +1937,38 @@ fn client_reset_during_setup_must_hit_the_next_sequence_number() {
     assert_eq!(sp.slots_in_use(), 0);
     assert_eq!(sp.stats.setup_failed, 0);
 }
+
+#[test]
+fn request_acks_never_advertise_a_zero_window_while_the_buffer_has_room() {
+    // The client's window scale is 7 (TS_SYN): 24 bytes of room are 0.19 units. Rounded
+    // down the card would advertise a zero window and the client would wait for a window
+    // update that never comes (Linux clients use shift 10 with large receive buffers).
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let (cport, isn) = (40200, 7000u32);
+    let card_isn = handshake(&mut sp, &mut hw, cport, isn);
+    let head = vec![b'a'; REQ_BUF - 24];
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, cport),
+            (VIP, 80),
+            isn.wrapping_add(1),
+            card_isn.wrapping_add(1),
+            tf::ACK | tf::PSH,
+            &ts(102, 0),
+            &head,
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    let ack = sent.last().expect("an ACK").1;
+    assert_eq!(ack.ack, isn.wrapping_add(1 + head.len() as u32));
+    assert_eq!(
+        ack.window, 1,
+        "24 bytes of room at shift 7: one unit, not zero"
+    );
+}
