@@ -859,6 +859,8 @@ impl WrkResult {
 /// One figure of the baseline.
 #[derive(Debug, Clone)]
 pub struct Figure {
+    /// Key in the bench results (`bench_out`).
+    pub key: &'static str,
     pub name: &'static str,
     pub value: f64,
     pub unit: &'static str,
@@ -895,24 +897,28 @@ impl Baseline {
         };
         vec![
             Figure {
+                key: "baseline.haproxy.conn_per_s",
                 name: "new connections/s (GET /id, Connection: close)",
                 value: self.new_conn.rate(),
                 unit: "connections/s",
                 how: how(&self.new_conn),
             },
             Figure {
+                key: "baseline.haproxy.keepalive_req_per_s",
                 name: "keep-alive requests/s (GET /id)",
                 value: self.keepalive.rate(),
                 unit: "requests/s",
                 how: how(&self.keepalive),
             },
             Figure {
+                key: "baseline.haproxy.blob_mb_per_s",
                 name: "1 MiB GET /static/blob throughput",
                 value: self.blob.mb_per_sec(),
                 unit: "MB/s",
                 how: format!("{} (bytes read incl. headers / 10^6 / s)", how(&self.blob)),
             },
             Figure {
+                key: "baseline.haproxy.blob_req_per_s",
                 name: "1 MiB GET /static/blob requests/s",
                 value: self.blob.rate(),
                 unit: "requests/s",

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 pub mod baseline;
+pub mod bench_out;
 pub mod net;
 pub mod netns;
 pub mod peer;

@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use splicenic_hil::baseline::{
     haproxy_version, missing_prerequisites, BenchOpts, HaproxyRig, NBTHREAD,
 };
+use splicenic_hil::bench_out::{BenchOut, Kind};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -73,12 +74,26 @@ fn bench() -> Result<()> {
         "{:<w$}  {:>12}  {:<14}  how obtained",
         "figure", "value", "unit"
     );
+    let mut out = BenchOut::new(
+        "baseline",
+        "cargo run --release -p splicenic-hil --bin proxy-bench",
+    );
     for f in &figures {
         println!(
             "{:<w$}  {:>12.1}  {:<14}  {}",
             f.name, f.value, f.unit, f.how
         );
+        out.figure(f.key, f.name, f.value, f.unit, Kind::Measured, &f.how);
     }
+    out.figure(
+        "baseline.haproxy.version_nbthread",
+        &format!("HAProxy {version}"),
+        f64::from(NBTHREAD),
+        "threads",
+        Kind::Measured,
+        "nbthread in the generated configuration",
+    );
+    out.write()?;
     println!();
     for r in b.runs() {
         println!(

@@ -6,6 +6,7 @@
 
 use anyhow::{Context, Result};
 use splicenic_driver::FirmwareImage;
+use splicenic_hil::bench_out::{BenchOut, Kind};
 use splicenic_hil::{boot_sim, firmware_bytes, open_sim};
 use splicenic_sim::{Cpu, SimCard, SimConfig};
 use std::time::Instant;
@@ -21,7 +22,7 @@ fn cfg(cpu: Cpu) -> SimConfig {
     }
 }
 
-fn sim_speed() -> Result<()> {
+fn sim_speed(out: &mut BenchOut) -> Result<()> {
     // The firmware runs its main loop (polling the mailbox) while the clock advances.
     let (card, _) = boot_sim(SimConfig::default())?;
     let mut bar = card.into_bar();
@@ -36,10 +37,18 @@ fn sim_speed() -> Result<()> {
         SimCard::clk_hz() as f64 / (SPEED_CYCLES as f64 / dt),
         SimCard::clk_hz() as f64 / 1e6
     );
+    out.figure(
+        "sim.card_top.cycles_per_s",
+        "simulated rig speed: card top (PicoRV32, firmware running, idle data path)",
+        SPEED_CYCLES as f64 / dt,
+        "cycles/s",
+        Kind::Measured,
+        &format!("{SPEED_CYCLES} cycles in-process, wall clock on this machine"),
+    );
     Ok(())
 }
 
-fn load_time() -> Result<()> {
+fn load_time(out: &mut BenchOut) -> Result<()> {
     let img = FirmwareImage::parse(&firmware_bytes()?)?;
     let mut card = open_sim(SimConfig::default())?;
     let mut best = None::<splicenic_driver::LoadReport>;
@@ -63,6 +72,14 @@ fn load_time() -> Result<()> {
         r.boot.as_secs_f64() * 1e3,
         (r.write + r.verify + r.boot).as_secs_f64() * 1e3
     );
+    out.figure(
+        "sim.firmware_load_ms",
+        "firmware load (write, verify, boot) on the in-process simulated card",
+        (r.write + r.verify + r.boot).as_secs_f64() * 1e3,
+        "ms",
+        Kind::Measured,
+        &format!("best of {LOADS}, wall clock"),
+    );
     Ok(())
 }
 
@@ -75,12 +92,24 @@ fn core_cycles(cpu: Cpu) -> Result<(u64, u32)> {
 }
 
 fn main() -> Result<()> {
-    sim_speed()?;
-    load_time()?;
+    let mut out = BenchOut::new(
+        "spine",
+        "cargo run --release -p splicenic-hil --features vexriscv --bin spine-bench",
+    );
+    sim_speed(&mut out)?;
+    load_time(&mut out)?;
     let (pico, pico_sum) = core_cycles(Cpu::PicoRv32)?;
     println!(
         "core compare   BENCH flow-setup x{BENCH_ITERATIONS}: PicoRV32 {pico} cycles ({:.1} cycles/connection)",
         pico as f64 / BENCH_ITERATIONS as f64
+    );
+    out.figure(
+        "core.picorv32.bench1_cycles",
+        "BENCH 1 (hash + insert) per connection, PicoRV32",
+        pico as f64 / BENCH_ITERATIONS as f64,
+        "cycles/connection",
+        Kind::Exact,
+        &format!("{BENCH_ITERATIONS} iterations on the simulated SoC"),
     );
     match core_cycles(Cpu::VexRiscv) {
         Ok((vex, vex_sum)) => {
@@ -93,8 +122,17 @@ fn main() -> Result<()> {
                 vex as f64 / BENCH_ITERATIONS as f64,
                 pico as f64 / vex as f64
             );
+            out.figure(
+                "core.vexriscv.bench1_cycles",
+                "BENCH 1 (hash + insert) per connection, VexRiscv",
+                vex as f64 / BENCH_ITERATIONS as f64,
+                "cycles/connection",
+                Kind::Exact,
+                &format!("{BENCH_ITERATIONS} iterations on the simulated SoC"),
+            );
         }
         Err(e) => println!("core compare   VexRiscv not measured: {e:#}"),
     }
+    out.write()?;
     Ok(())
 }
