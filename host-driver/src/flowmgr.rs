@@ -27,7 +27,7 @@ use std::time::Duration;
 use splicenic_fw_logic::flowmgr::FlowState;
 use splicenic_fw_logic::mailbox::{cmd, status};
 use splicenic_fw_logic::sched::{self, Kind};
-use splicenic_fw_logic::splicer::{capture, entry_flags, record};
+use splicenic_fw_logic::splicer::{capture, entry_flags, profile, record};
 
 use crate::card::Card;
 use crate::datapath::Port;
@@ -656,6 +656,231 @@ impl Card {
     }
 }
 
+// ----- cycle profile (FLOW_PROFILE) -----------------------------------------------------
+
+/// Entries of the firmware's cycle profile (handler kinds, then steps).
+pub const PROFILE_ENTRIES: usize = profile::ENTRIES;
+/// Handler kinds in the profile (entries `0..PROFILE_HANDLERS`; the steps follow).
+pub const PROFILE_HANDLERS: usize = profile::HANDLERS;
+/// Profile entries per FLOW_PROFILE response.
+pub const PROFILE_PER_PAGE: usize = profile::PER_PAGE;
+/// Entry names in FLOW_PROFILE order (`syn`, `syn_cookie`, ... `other`, then `punt_read`,
+/// `parse`, ... `l7_submit`; docs/flowmgr.md, "Cycle profile").
+pub const PROFILE_NAMES: [&str; PROFILE_ENTRIES] = profile::NAMES;
+
+/// What a profile entry times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProfileGroup {
+    /// A handler kind: every soft-core cycle the flow manager spends on a punted frame, an
+    /// event or a setup timer is charged to exactly one.
+    Handler,
+    /// A step inside the handlers (flow-table command, entry write, ...): its cycles are part
+    /// of the handler it ran in (the punt read and the parse are outside every handler).
+    Step,
+}
+
+/// One entry of the cycle profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProfileEntry {
+    /// The entry's name ([`PROFILE_NAMES`]).
+    pub name: &'static str,
+    /// Handler kind or step.
+    pub group: ProfileGroup,
+    /// Soft-core cycles spent (SoC cycle counter).
+    pub cycles: u64,
+    /// Times it ran (for `aging_free`: flows freed).
+    pub count: u32,
+}
+
+impl ProfileEntry {
+    /// Mean cycles per run (`None` before the first).
+    pub fn mean_cycles(&self) -> Option<f64> {
+        (self.count != 0).then(|| self.cycles as f64 / f64::from(self.count))
+    }
+}
+
+/// The flow manager's cycle profile (FLOW_PROFILE): cycles and runs per handler kind and
+/// per step, since the firmware started or the last ZERO.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlowProfile {
+    /// Cycles an empty timed step reports on the card: the measurement's own share of every
+    /// step run (subtract `count * empty_step_cycles` from a step for its net cost).
+    pub empty_step_cycles: u32,
+    /// The firmware times the steps ([`Card::flow_profile_steps`]); when off, the step
+    /// entries do not grow.
+    pub steps_timed: bool,
+    /// All [`PROFILE_ENTRIES`] entries, in FLOW_PROFILE order.
+    pub entries: Vec<ProfileEntry>,
+}
+
+impl FlowProfile {
+    /// The entry named `name`.
+    pub fn get(&self, name: &str) -> Option<&ProfileEntry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// The handler kinds.
+    pub fn handlers(&self) -> impl Iterator<Item = &ProfileEntry> {
+        self.entries
+            .iter()
+            .filter(|e| e.group == ProfileGroup::Handler)
+    }
+
+    /// The steps.
+    pub fn steps(&self) -> impl Iterator<Item = &ProfileEntry> {
+        self.entries
+            .iter()
+            .filter(|e| e.group == ProfileGroup::Step)
+    }
+
+    /// Cycles of all handler kinds together.
+    pub fn handler_cycles(&self) -> u64 {
+        self.handlers().map(|e| e.cycles).sum()
+    }
+
+    /// What happened between `earlier` and this profile (cycles and counts subtracted,
+    /// wrapping like the counters on the card).
+    pub fn since(&self, earlier: &FlowProfile) -> FlowProfile {
+        FlowProfile {
+            empty_step_cycles: self.empty_step_cycles,
+            steps_timed: self.steps_timed,
+            entries: self
+                .entries
+                .iter()
+                .zip(&earlier.entries)
+                .map(|(a, b)| ProfileEntry {
+                    cycles: a.cycles.wrapping_sub(b.cycles),
+                    count: a.count.wrapping_sub(b.count),
+                    ..*a
+                })
+                .collect(),
+        }
+    }
+
+    /// Decodes FLOW_PROFILE responses: `pages[k]` answers the request for entry
+    /// `k * PROFILE_PER_PAGE`.
+    pub fn from_pages(pages: &[Vec<u32>]) -> Result<Self, DriverError> {
+        const CMD: &str = "FLOW_PROFILE";
+        let mut entries = Vec::with_capacity(PROFILE_ENTRIES);
+        let mut empty_step_cycles = 0;
+        let mut steps_timed = false;
+        for (k, w) in pages.iter().enumerate() {
+            let first = k * PROFILE_PER_PAGE;
+            let header = *w.first().ok_or_else(|| short_response(CMD, w))?;
+            let n = (header & 0xff) as usize;
+            if n != PROFILE_ENTRIES {
+                return Err(bad_response(
+                    CMD,
+                    format!(
+                        "the firmware has {n} profile entries, this driver knows {PROFILE_ENTRIES} \
+                         (firmware and driver versions differ)"
+                    ),
+                ));
+            }
+            if first == 0 {
+                empty_step_cycles = header >> 16;
+                steps_timed = header >> 8 & 1 != 0;
+            }
+            let expect = PROFILE_PER_PAGE.min(n.saturating_sub(first));
+            if w.len() != 1 + 3 * expect {
+                return Err(bad_response(
+                    CMD,
+                    format!(
+                        "{} data words from entry {first}, expected {}",
+                        w.len(),
+                        1 + 3 * expect
+                    ),
+                ));
+            }
+            for (i, e) in w[1..].chunks_exact(3).enumerate() {
+                let index = first + i;
+                entries.push(ProfileEntry {
+                    name: PROFILE_NAMES[index],
+                    group: if index < PROFILE_HANDLERS {
+                        ProfileGroup::Handler
+                    } else {
+                        ProfileGroup::Step
+                    },
+                    cycles: u64::from(e[1]) << 32 | u64::from(e[0]),
+                    count: e[2],
+                });
+            }
+        }
+        if entries.len() != PROFILE_ENTRIES {
+            return Err(bad_response(
+                CMD,
+                format!("{} of {PROFILE_ENTRIES} entries read", entries.len()),
+            ));
+        }
+        Ok(Self {
+            empty_step_cycles,
+            steps_timed,
+            entries,
+        })
+    }
+}
+
+impl fmt::Display for FlowProfile {
+    /// A table: name, runs, cycles, mean cycles per run.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<16} {:>10} {:>16} {:>10}",
+            "entry", "runs", "cycles", "mean"
+        )?;
+        for e in &self.entries {
+            if e.group == ProfileGroup::Step && e.name == PROFILE_NAMES[PROFILE_HANDLERS] {
+                writeln!(f, "-- steps (inside the handlers above) --")?;
+            }
+            let mean = e
+                .mean_cycles()
+                .map_or("-".to_string(), |m| format!("{m:.0}"));
+            writeln!(
+                f,
+                "{:<16} {:>10} {:>16} {:>10}",
+                e.name, e.count, e.cycles, mean
+            )?;
+        }
+        write!(
+            f,
+            "empty step: {} cycles; steps {}",
+            self.empty_step_cycles,
+            if self.steps_timed {
+                "timed"
+            } else {
+                "not timed"
+            }
+        )
+    }
+}
+
+impl Card {
+    /// FLOW_PROFILE: where the flow manager's soft-core cycles went, per handler kind and
+    /// per step (docs/flowmgr.md, "Cycle profile"). Reads every page; the first request
+    /// takes the snapshot the others read. [`Card::zero_counters`] clears it.
+    pub fn flow_profile(&mut self) -> Result<FlowProfile, DriverError> {
+        let pages = PROFILE_ENTRIES.div_ceil(PROFILE_PER_PAGE);
+        let mut words = Vec::with_capacity(pages);
+        for k in 0..pages {
+            words.push(self.call_ok(cmd::FLOW_PROFILE, &[(k * PROFILE_PER_PAGE) as u32], 1)?);
+        }
+        FlowProfile::from_pages(&words)
+    }
+
+    /// FLOW_PROFILE word 1: turns the firmware's step timing on or off (off after boot).
+    /// Handler kinds are always counted; timing the steps costs about 200 soft-core cycles
+    /// per step (docs/flowmgr.md, "Cycle profile"), so FLOW_STATS cycle sums measured with it
+    /// on include that (+3.6 % setup cycles on the simulated card). The entries are kept.
+    pub fn flow_profile_steps(&mut self, on: bool) -> Result<(), DriverError> {
+        self.call_ok(
+            cmd::FLOW_PROFILE,
+            &[PROFILE_ENTRIES as u32, u32::from(on)],
+            1,
+        )
+        .map(drop)
+    }
+}
+
 // ----- control plane: reading the configuration back ------------------------------------
 
 /// A virtual service as the firmware holds it (SVC_GET).
@@ -1229,8 +1454,9 @@ impl Card {
     }
 
     /// ZERO: restarts the flow manager's event counters from 0 (`ipvsadm -Z`): the
-    /// FLOW_STATS totals and cycle sums, and each real server's connections total. Gauges
-    /// (slots in use, setups pending, active and inactive connections) are kept.
+    /// FLOW_STATS totals and cycle sums, the cycle profile (FLOW_PROFILE), and each real
+    /// server's connections total. Gauges (slots in use, setups pending, active and inactive
+    /// connections) are kept.
     pub fn zero_counters(&mut self) -> Result<(), DriverError> {
         self.call_ok(cmd::ZERO, &[], 0).map(drop)
     }
@@ -1937,6 +2163,144 @@ mod tests {
         assert_eq!(cmd::DEBUG_HANG, 0xF0);
         assert_eq!((FLOW_GET_WORDS, FLOW_LIST_DONE), (16, 0xFFFF_FFFF));
         assert_eq!(RULESET_RECORD_MAX, 16384);
+    }
+
+    // ----- cycle profile ------------------------------------------------------------
+
+    /// FLOW_PROFILE words per docs/interfaces.md for a table where entry `i` has
+    /// `cycles(i)` cycles and `i + 1` runs; `n` entries, steps timed, empty step 7 cycles.
+    fn profile_page(first: usize, n: usize, cycles: impl Fn(usize) -> u64) -> Vec<u32> {
+        let mut w = vec![n as u32 | 1 << 8 | 7 << 16];
+        for i in first..n.min(first + 5) {
+            let c = cycles(i);
+            w.extend([c as u32, (c >> 32) as u32, i as u32 + 1]);
+        }
+        w
+    }
+
+    fn profile_cycles(i: usize) -> u64 {
+        ((i as u64) << 32) | (1000 * i as u64 + 3)
+    }
+
+    #[test]
+    fn flow_profile_reads_every_page_and_names_the_entries() {
+        assert_eq!(cmd::FLOW_PROFILE, 0x37);
+        assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 3);
+        assert_eq!(
+            (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
+            (28, 17, 5)
+        );
+        let (mut card, log) = card_with(|c, req| {
+            assert_eq!(c, cmd::FLOW_PROFILE);
+            (
+                status::OK,
+                profile_page(req[0] as usize, PROFILE_ENTRIES, profile_cycles),
+            )
+        });
+        let p = card.flow_profile().unwrap();
+        let firsts: Vec<Vec<u32>> = log.lock().unwrap().iter().map(|r| r.1.clone()).collect();
+        assert_eq!(
+            firsts,
+            [[0], [5], [10], [15], [20], [25]].map(|f| f.to_vec()),
+            "entry 0 first (the snapshot), then the other pages"
+        );
+        assert_eq!((p.empty_step_cycles, p.steps_timed), (7, true));
+        assert_eq!(p.entries.len(), PROFILE_ENTRIES);
+        for (i, e) in p.entries.iter().enumerate() {
+            assert_eq!(e.name, PROFILE_NAMES[i]);
+            assert_eq!((e.cycles, e.count), (profile_cycles(i), i as u32 + 1));
+        }
+        let syn = p.get("syn").unwrap();
+        assert_eq!(
+            (syn.group, syn.cycles, syn.count),
+            (ProfileGroup::Handler, 3, 1)
+        );
+        let flow_cmd = p.get("flow_cmd").unwrap();
+        assert_eq!(flow_cmd.group, ProfileGroup::Step);
+        assert_eq!(flow_cmd.count, 20);
+        assert_eq!(
+            flow_cmd.mean_cycles(),
+            Some(profile_cycles(19) as f64 / 20.0)
+        );
+        assert_eq!(p.get("other").unwrap().group, ProfileGroup::Handler);
+        assert_eq!(p.get("punt_read").unwrap().group, ProfileGroup::Step);
+        assert_eq!(p.handlers().count(), 17);
+        assert_eq!(p.steps().count(), 11);
+        assert_eq!(
+            p.handler_cycles(),
+            (0..PROFILE_HANDLERS).map(profile_cycles).sum::<u64>()
+        );
+        assert!(p.get("nothing").is_none());
+        // Differences between two readings.
+        let d = p.since(&p);
+        assert!(d.entries.iter().all(|e| e.cycles == 0 && e.count == 0));
+        let table = p.to_string();
+        assert!(table.contains("server_synack"), "{table}");
+        assert!(table.contains("-- steps"), "{table}");
+        let zero = ProfileEntry { count: 0, ..*syn };
+        assert_eq!(zero.mean_cycles(), None);
+
+        // Step timing on and off: the "past the end" entry, so no snapshot is taken.
+        let (mut card, log) = card_with(|_, _| (status::OK, vec![PROFILE_ENTRIES as u32]));
+        card.flow_profile_steps(true).unwrap();
+        card.flow_profile_steps(false).unwrap();
+        let reqs: Vec<(u32, Vec<u32>)> = log.lock().unwrap().clone();
+        assert_eq!(
+            reqs,
+            [
+                (cmd::FLOW_PROFILE, vec![28, 1]),
+                (cmd::FLOW_PROFILE, vec![28, 0])
+            ]
+        );
+    }
+
+    #[test]
+    fn flow_profile_rejects_malformed_answers() {
+        let check = |what: &str, respond: fn(u32, &[u32]) -> (u32, Vec<u32>), expect: &str| {
+            let (mut card, _) = card_with(respond);
+            let e = card.flow_profile().unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    DriverError::MailboxResponse { .. } | DriverError::MailboxStatus { .. }
+                ),
+                "{what}: {e}"
+            );
+            assert!(e.to_string().contains(expect), "{what}: {e}");
+        };
+        check(
+            "another entry count",
+            |_, req| {
+                (
+                    status::OK,
+                    profile_page(req[0] as usize, 27, profile_cycles),
+                )
+            },
+            "27 profile entries",
+        );
+        check(
+            "a short page",
+            |_, req| {
+                let mut w = profile_page(req[0] as usize, PROFILE_ENTRIES, profile_cycles);
+                if req[0] == 10 {
+                    w.pop();
+                }
+                (status::OK, w)
+            },
+            "from entry 10",
+        );
+        check("no words", |_, _| (status::OK, vec![]), "FLOW_PROFILE");
+        check(
+            "firmware before API 3",
+            |_, _| (status::UNKNOWN_COMMAND, vec![]),
+            "UNKNOWN_COMMAND",
+        );
+        // Decoding pages that miss the end.
+        let pages: Vec<Vec<u32>> = (0..2)
+            .map(|k| profile_page(5 * k, PROFILE_ENTRIES, profile_cycles))
+            .collect();
+        let e = FlowProfile::from_pages(&pages).unwrap_err();
+        assert!(e.to_string().contains("10 of 28 entries"), "{e}");
     }
 
     #[test]

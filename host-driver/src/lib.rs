@@ -29,9 +29,9 @@ pub use datapath::{Datapath, DatapathError};
 pub use error::DriverError;
 pub use firmware::{FirmwareError, FirmwareImage, LoadReport};
 pub use flowmgr::{
-    CaptureCursor, CaptureInfo, CapturedFrame, ConfigMap, FlowInfo, FlowStats, PoolConfig,
-    PoolInfo, RealServer, RulesetInfo, RulesetState, Scheduler, ServerInfo, ServerStats,
-    ServiceInfo, ServiceMode, SetupTimers, TcpTimeoutState,
+    CaptureCursor, CaptureInfo, CapturedFrame, ConfigMap, FlowInfo, FlowProfile, FlowStats,
+    PoolConfig, PoolInfo, ProfileEntry, ProfileGroup, RealServer, RulesetInfo, RulesetState,
+    Scheduler, ServerInfo, ServerStats, ServiceInfo, ServiceMode, SetupTimers, TcpTimeoutState,
 };
 pub use log::{LogLine, LogReader};
 pub use socket::{default_sim_socket, SimInfo, SocketBar};

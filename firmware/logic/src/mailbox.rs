@@ -8,8 +8,8 @@
 use crate::flowhash::{bench_flow_setup, FlowTable};
 
 /// Mailbox API version reported by VERSION: 2 adds the control-plane commands
-/// (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1.
-pub const API_VERSION: u32 = 2;
+/// (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37.
+pub const API_VERSION: u32 = 3;
 /// First response word of PING ("PONG" in ASCII).
 pub const PONG: u32 = 0x504F_4E47;
 /// Number of `REQ_DATA` / `RSP_DATA` words.
@@ -107,6 +107,11 @@ pub mod cmd {
     /// The capture ring: [enabled, DMEM address, size, write position, oldest record,
     /// frames captured, frames overwritten, snap length, copy cycles lo, hi].
     pub const CAPTURE_INFO: u32 = 0x0036;
+    /// Cycle profile of the flow manager (`splicer::profile`): [first entry, (optional) step
+    /// timing 0 off / 1 on] -> [entries | step timing << 8 | empty-step cycles << 16, then up
+    /// to 5 entries from the first: cycles lo, cycles hi, count]. Entry 0 takes the snapshot
+    /// the pages are read from; ZERO clears the profile.
+    pub const FLOW_PROFILE: u32 = 0x0037;
 
     /// Fault injection for watchdog tests: the firmware stops (no answer, heartbeat frozen)
     /// until the core is reset. The data path keeps forwarding.
@@ -144,6 +149,7 @@ pub mod cmd {
             RULESET_INFO => Some("RULESET_INFO"),
             CAPTURE_SET => Some("CAPTURE_SET"),
             CAPTURE_INFO => Some("CAPTURE_INFO"),
+            FLOW_PROFILE => Some("FLOW_PROFILE"),
             DEBUG_HANG => Some("DEBUG_HANG"),
             _ => None,
         }
@@ -553,7 +559,7 @@ mod tests {
             (0, 1, 2, 3)
         );
         assert_eq!(&PONG.to_be_bytes(), b"PONG");
-        assert_eq!(API_VERSION, 2);
+        assert_eq!(API_VERSION, 3);
         assert_eq!(cmd::name(0x10), Some("BENCH"));
         assert_eq!(status::name(3), Some("BAD_ARGUMENT"));
         assert_eq!(cmd::name(0x99), None);
@@ -573,12 +579,14 @@ mod tests {
             "RULESET_INFO",
             "CAPTURE_SET",
             "CAPTURE_INFO",
+            "FLOW_PROFILE",
         ];
         for (i, name) in control.iter().enumerate() {
             assert_eq!(cmd::name(cmd::SERVER_STATS + 1 + i as u32), Some(*name));
         }
         assert_eq!(cmd::CAPTURE_INFO, 0x36);
-        assert_eq!(cmd::name(0x37), None);
+        assert_eq!(cmd::FLOW_PROFILE, 0x37);
+        assert_eq!(cmd::name(0x38), None);
         assert_eq!(cmd::name(cmd::DEBUG_HANG), Some("DEBUG_HANG"));
     }
 

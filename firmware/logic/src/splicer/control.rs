@@ -158,6 +158,7 @@ impl Splicer<'_> {
     /// connections) are state, not counters, and stay.
     pub(super) fn zero(&mut self) -> Response {
         self.stats = super::Stats::default();
+        self.profile.clear();
         for r in self.rs.iter_mut() {
             r.connections = 0;
         }

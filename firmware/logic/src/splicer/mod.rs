@@ -15,6 +15,7 @@
 pub mod capture;
 mod control;
 pub mod frame;
+pub mod profile;
 pub mod record;
 
 use crate::flowhash::FourTuple;
@@ -30,6 +31,7 @@ use crate::sched::{Kind, SchedConfig, Scheduler, ServerConfig, ServerSet, MAX_WE
 use capture::CaptureRing;
 pub use control::{FLOW_GET_WORDS, FLOW_LIST_BUDGET, FLOW_LIST_DONE, FLOW_LIST_MAX};
 use frame::{tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
+use profile::{Handler, Profile, Step};
 use record::RulesetStore;
 
 /// Flow slots the firmware manages (the data path may have more; the rest stay unused).
@@ -482,6 +484,10 @@ pub struct Splicer<'a> {
     to_l7: bool,
     /// Counters (FLOW_STATS).
     pub stats: Stats,
+    /// Cycles per handler kind and step (FLOW_PROFILE).
+    pub profile: Profile,
+    /// The handler kind the punted segment being handled is charged to.
+    cur: Handler,
     /// The rule-set record (RULESET_*), when the firmware gave it memory.
     record: Option<RulesetStore<'a>>,
     /// The capture ring (CAPTURE_*), when the firmware gave it memory.
@@ -542,6 +548,8 @@ impl<'a> Splicer<'a> {
             restored: [(0, 0); MAX_RS],
             to_l7: false,
             stats: Stats::default(),
+            profile: Profile::new(),
+            cur: Handler::Other,
             record: None,
             capture: None,
             frame: [0; MAX_FRAME],
@@ -676,9 +684,11 @@ impl<'a> Splicer<'a> {
     pub fn poll(&mut self, hw: &mut impl Hw) -> bool {
         let mut work = false;
         for _ in 0..8 {
+            let t0 = self.profile.start(hw);
             let Some(p) = hw.punt_next(&mut self.frame) else {
                 break;
             };
+            self.profile.step_since(hw, Step::PuntRead, t0);
             work = true;
             self.on_punt(hw, p);
         }
@@ -691,7 +701,14 @@ impl<'a> Splicer<'a> {
         for i in 0..PENDING {
             if self.pend[i].used && tick_after(now, self.pend[i].deadline) {
                 work = true;
+                let start = hw.cycles();
+                let kind = if self.pend[i].phase == Phase::Connecting {
+                    Handler::ServerRetx
+                } else {
+                    Handler::SetupTimeout
+                };
                 self.on_deadline(hw, i, now);
+                self.profile.handler(kind, hw.cycles().wrapping_sub(start));
             }
         }
         work |= self.aging_step(hw, now);
@@ -718,11 +735,20 @@ impl<'a> Splicer<'a> {
         }
         // The data path fed this segment to the inline L7 matcher (flow in state REQUEST).
         self.to_l7 = p.meta[0] >> 22 & 1 != 0;
-        match frame::parse(&self.frame[..len]) {
-            Parsed::Arp(a) => self.on_arp(hw, port, &a),
+        let t0 = self.profile.start(hw);
+        let parsed = frame::parse(&self.frame[..len]);
+        // The handler's cycles start here (the FLOW_STATS sums never included the parse).
+        let start = hw.cycles();
+        self.profile.step(Step::Parse, start.wrapping_sub(t0));
+        match parsed {
+            Parsed::Arp(a) => {
+                self.on_arp(hw, port, &a);
+                self.profile
+                    .handler(Handler::Arp, hw.cycles().wrapping_sub(start));
+            }
             Parsed::Tcp(seg) => {
-                let start = hw.cycles();
                 let hit = hit.then_some((slot, server_half));
+                self.cur = Handler::Other;
                 let setup = match port {
                     Port::Client => self.on_client_seg(hw, &seg, hit),
                     Port::Server => self.on_server_seg(hw, &seg, hit),
@@ -732,6 +758,7 @@ impl<'a> Splicer<'a> {
                     Some(i) => self.pend[i].cycles += spent,
                     None => self.stats.setup_cycles += spent,
                 }
+                self.profile.handler(self.cur, spent);
             }
             Parsed::Other => self.stats.ignored += 1,
         }
@@ -754,8 +781,12 @@ impl<'a> Splicer<'a> {
             return;
         }
         let mac = hw.port_mac(port);
-        if let Some(n) = frame::arp_reply(&mut self.out, a, mac, a.target_ip) {
+        let t0 = self.profile.start(hw);
+        let built = frame::arp_reply(&mut self.out, a, mac, a.target_ip);
+        let t1 = self.profile.step_since(hw, Step::FrameBuild, t0);
+        if let Some(n) = built {
             hw.inject(port, &self.out[..n], None);
+            self.profile.step_since(hw, Step::Inject, t1);
         }
     }
 
@@ -810,10 +841,12 @@ impl<'a> Splicer<'a> {
             self.pend[i].l7_fed = self.pend[i].l7_fed.saturating_add(1);
         }
         if seg.has(tf::RST) {
+            self.cur = Handler::ClientRst;
             return self.on_client_rst(hw, i, seg);
         }
         let p = self.pend[i];
         if seg.has(tf::SYN) {
+            self.cur = Handler::SynRetx;
             if p.phase == Phase::Handshake && seg.seq == p.client_isn {
                 // Retransmitted SYN: the identical SYN-ACK.
                 self.send_synack(hw, i);
@@ -828,10 +861,15 @@ impl<'a> Splicer<'a> {
             self.pend[i].client_tsval = ts.tsval;
         }
         if p.phase == Phase::Handshake {
+            self.cur = Handler::HandshakeAck;
+            let now = hw.now();
             if seg.ack != p.card_isn.wrapping_add(1)
                 || self
-                    .isn
-                    .verify_ack(&client_tuple(seg), p.slot, seg.ack, hw.now())
+                    .profile
+                    .time(hw, Step::Isn, |_| {
+                        self.isn
+                            .verify_ack(&client_tuple(seg), p.slot, seg.ack, now)
+                    })
                     .is_err()
             {
                 self.send_rst_reply(hw, Port::Client, seg);
@@ -842,6 +880,9 @@ impl<'a> Splicer<'a> {
         }
         self.pend[i].client_win = seg.window;
         if seg.payload_len() > 0 || seg.has(tf::FIN) {
+            if p.phase != Phase::Handshake {
+                self.cur = Handler::RequestData;
+            }
             self.on_request_data(hw, i, seg);
         }
         Some(i)
@@ -897,8 +938,10 @@ impl<'a> Splicer<'a> {
             self.send_rst_reply(hw, Port::Client, seg);
             return None;
         };
+        let t0 = self.profile.start(hw);
         let syn = parse_syn_options(&self.frame[seg.opts.0..seg.opts.1]).unwrap_or_default();
         let hs = Handshake::from_client_syn(&self.policy, &syn).unwrap_or(HS_NONE);
+        self.profile.step_since(hw, Step::Options, t0);
         let now = hw.now();
         let client = Half {
             peer_mac: seg.src_mac,
@@ -907,7 +950,7 @@ impl<'a> Splicer<'a> {
             local_ip: seg.dst_ip,
             local_port: seg.dst_port,
         };
-        let st = hw.flow_insert(&client.key(), slot, false);
+        let st = self.key_insert(hw, &client.key(), slot, false);
         if st != FlowStatus::Ok {
             self.free_slot(slot);
             self.stats.refused_full += 1;
@@ -915,6 +958,10 @@ impl<'a> Splicer<'a> {
             self.send_rst_reply(hw, Port::Client, seg);
             return None;
         }
+        self.cur = Handler::Syn;
+        let card_isn = self.profile.time(hw, Step::Isn, |_| {
+            self.isn.isn(&client_tuple(seg), slot, now)
+        });
         self.pend[i] = Pending {
             used: true,
             slot,
@@ -922,7 +969,7 @@ impl<'a> Splicer<'a> {
             svc: svc as u8,
             client,
             client_isn: seg.seq,
-            card_isn: self.isn.isn(&client_tuple(seg), slot, now),
+            card_isn,
             hs,
             client_tsval: syn.timestamps.map_or(0, |t| t.tsval),
             card_tsval: now,
@@ -957,14 +1004,19 @@ impl<'a> Splicer<'a> {
     /// keyed hash with a reserved slot number that encodes the client's MSS class; only the
     /// MSS option is offered (no window scaling, SACK or timestamps on such a connection).
     fn send_cookie_synack(&mut self, hw: &mut impl Hw, seg: &TcpSeg) {
+        self.cur = Handler::SynCookie;
+        let t0 = self.profile.start(hw);
         let syn = parse_syn_options(&self.frame[seg.opts.0..seg.opts.1]).unwrap_or_default();
+        self.profile.step_since(hw, Step::Options, t0);
         let class = COOKIE_MSS
             .iter()
             .rposition(|&m| m <= syn.peer_mss())
             .unwrap_or(0);
-        let isn = self
-            .isn
-            .isn(&client_tuple(seg), COOKIE_SLOT + class as Slot, hw.now());
+        let now = hw.now();
+        let isn = self.profile.time(hw, Step::Isn, |_| {
+            self.isn
+                .isn(&client_tuple(seg), COOKIE_SLOT + class as Slot, now)
+        });
         let mss = self.policy.mss.to_be_bytes();
         let opts = [2, 4, mss[0], mss[1]];
         let mac = hw.port_mac(Port::Client);
@@ -987,11 +1039,14 @@ impl<'a> Splicer<'a> {
         let svc = self.find_service(seg.dst_ip, seg.dst_port)?;
         let now = hw.now();
         let tuple = client_tuple(seg);
-        let class = (0..COOKIE_MSS.len()).find(|&c| {
-            self.isn
-                .verify_ack(&tuple, COOKIE_SLOT + c as Slot, seg.ack, now)
-                .is_ok()
+        let class = self.profile.time(hw, Step::Isn, |_| {
+            (0..COOKIE_MSS.len()).find(|&c| {
+                self.isn
+                    .verify_ack(&tuple, COOKIE_SLOT + c as Slot, seg.ack, now)
+                    .is_ok()
+            })
         })?;
+        self.cur = Handler::CookieAck;
         // A verified ACK proves a real client: if every setup entry is taken, the oldest one
         // still waiting for its handshake ACK (likely a flood SYN) makes room.
         let free = self.pend.iter().position(|p| !p.used).or_else(|| {
@@ -1018,7 +1073,7 @@ impl<'a> Splicer<'a> {
             local_ip: seg.dst_ip,
             local_port: seg.dst_port,
         };
-        if hw.flow_insert(&client.key(), slot, false) != FlowStatus::Ok {
+        if self.key_insert(hw, &client.key(), slot, false) != FlowStatus::Ok {
             self.free_slot(slot);
             self.stats.refused_full += 1;
             self.send_rst_reply(hw, Port::Client, seg);
@@ -1064,7 +1119,46 @@ impl<'a> Splicer<'a> {
         if state == FlowState::Connecting {
             encode_half(&mut w, SERVER_HALF, &p.server);
         }
-        hw.state_write(p.slot, &w, Some(now));
+        let slot = p.slot;
+        self.entry_write(hw, slot, &w, Some(now));
+    }
+
+    /// `hw.flow_insert`, profiled.
+    fn key_insert(
+        &mut self,
+        hw: &mut impl Hw,
+        key: &FourTuple,
+        slot: Slot,
+        server_half: bool,
+    ) -> FlowStatus {
+        self.profile.time(hw, Step::FlowCmd, |hw| {
+            hw.flow_insert(key, slot, server_half)
+        })
+    }
+
+    /// `hw.flow_delete`, profiled.
+    fn key_delete(&mut self, hw: &mut impl Hw, key: &FourTuple) -> FlowStatus {
+        self.profile
+            .time(hw, Step::FlowCmd, |hw| hw.flow_delete(key))
+    }
+
+    /// `hw.state_write`, profiled.
+    fn entry_write(
+        &mut self,
+        hw: &mut impl Hw,
+        slot: Slot,
+        w: &[u32; STATIC_WORDS],
+        last_seen: Option<u32>,
+    ) {
+        self.profile.time(hw, Step::EntryWrite, |hw| {
+            hw.state_write(slot, w, last_seen)
+        })
+    }
+
+    /// `hw.state_read`, profiled.
+    fn entry_read(&mut self, hw: &mut impl Hw, slot: Slot, w: &mut [u32; STATIC_WORDS]) -> u32 {
+        self.profile
+            .time(hw, Step::EntryRead, |hw| hw.state_read(slot, w))
     }
 
     fn send_synack(&mut self, hw: &mut impl Hw, i: usize) {
@@ -1085,8 +1179,13 @@ impl<'a> Splicer<'a> {
     }
 
     fn send(&mut self, hw: &mut impl Hw, port: Port, seg: &TcpOut) {
-        if let Some((n, off)) = seg.write(&mut self.out) {
-            if !hw.inject(port, &self.out[..n], Some(off)) {
+        let t0 = self.profile.start(hw);
+        let built = seg.write(&mut self.out);
+        let t1 = self.profile.step_since(hw, Step::FrameBuild, t0);
+        if let Some((n, off)) = built {
+            let sent = hw.inject(port, &self.out[..n], Some(off));
+            self.profile.step_since(hw, Step::Inject, t1);
+            if !sent {
                 fw_log!(warn, "inject ring full: segment dropped");
             }
         }
@@ -1239,7 +1338,11 @@ impl<'a> Splicer<'a> {
 
     fn match_buffer(&mut self, hw: &mut impl Hw, i: usize) {
         let n = usize::from(self.pend[i].req_len);
-        if hw.l7_match(&self.bufs[i][..n], self.pend[i].slot) {
+        let (bufs, slot) = (&*self.bufs, self.pend[i].slot);
+        if self
+            .profile
+            .time(hw, Step::L7Submit, |hw| hw.l7_match(&bufs[i][..n], slot))
+        {
             self.pend[i].buf_match = true;
             self.pend[i].matched_len = self.pend[i].req_len;
         }
@@ -1259,6 +1362,11 @@ impl<'a> Splicer<'a> {
                     return;
                 };
                 let start = hw.cycles();
+                let kind = if from_buffer {
+                    Handler::L7Buffer
+                } else {
+                    Handler::L7Inline
+                };
                 match (self.pend[i].phase, from_buffer) {
                     (phase, false) => {
                         // Only the first inline result can be the buffered segment's (see
@@ -1277,16 +1385,20 @@ impl<'a> Splicer<'a> {
                     }
                     _ => self.stats.ignored += 1,
                 }
+                let spent = hw.cycles().wrapping_sub(start);
                 if self.pend[i].used && self.pend[i].slot == slot {
-                    self.pend[i].cycles += hw.cycles().wrapping_sub(start);
+                    self.pend[i].cycles += spent;
                 }
+                self.profile.handler(kind, spent);
             }
             4 => {
                 let start = hw.cycles();
                 let from_server = ev[0] >> 8 & 1 != 0;
                 let tcpf = (ev[0] >> 16) as u8;
                 self.on_fin_rst(hw, ev[1] as Slot, from_server, tcpf);
-                self.stats.teardown_cycles += hw.cycles().wrapping_sub(start);
+                let spent = hw.cycles().wrapping_sub(start);
+                self.stats.teardown_cycles += spent;
+                self.profile.handler(Handler::FinRst, spent);
             }
             // PUNT_READY and others: the punt ring is polled directly.
             _ => {}
@@ -1341,6 +1453,7 @@ impl<'a> Splicer<'a> {
             self.abort(hw, i, true);
             return;
         }
+        let t0 = self.profile.start(hw);
         let sid = {
             let pool = self.pool_mut(pl).expect("checked above");
             pool.sched.set_now(now);
@@ -1365,6 +1478,7 @@ impl<'a> Splicer<'a> {
                 }),
             }
         };
+        self.profile.step_since(hw, Step::SchedPick, t0);
         let Some(sid) = sid else {
             fw_log!(
                 debug,
@@ -1406,9 +1520,9 @@ impl<'a> Splicer<'a> {
         };
         // A previous attempt's key.
         if p.phase == Phase::Connecting {
-            hw.flow_delete(&p.server.key());
+            self.key_delete(hw, &p.server.key());
         }
-        if hw.flow_insert(&server.key(), p.slot, true) != FlowStatus::Ok {
+        if self.key_insert(hw, &server.key(), p.slot, true) != FlowStatus::Ok {
             self.abort(hw, i, true);
             return;
         }
@@ -1519,6 +1633,7 @@ impl<'a> Splicer<'a> {
             return None;
         };
         let p = self.pend[i];
+        self.cur = Handler::ServerSeg;
         if p.phase != Phase::Connecting {
             self.stats.ignored += 1;
             return Some(i);
@@ -1533,10 +1648,14 @@ impl<'a> Splicer<'a> {
             self.stats.ignored += 1;
             return Some(i);
         }
+        let t0 = self.profile.start(hw);
         let synopts = parse_syn_options(&self.frame[seg.opts.0..seg.opts.1]).unwrap_or_default();
-        let neg = match p.hs.complete(&synopts) {
+        let neg = p.hs.complete(&synopts);
+        let opt_cycles = self.profile.start(hw).wrapping_sub(t0);
+        let neg = match neg {
             Ok(n) => n,
             Err(_) => {
+                self.profile.step(Step::Options, opt_cycles);
                 // The server declined a feature the client half already uses: reset it and
                 // try another server.
                 self.send_rst_reply(hw, Port::Server, seg);
@@ -1544,12 +1663,16 @@ impl<'a> Splicer<'a> {
                 return Some(i);
             }
         };
+        self.cur = Handler::ServerSynAck;
+        let t0 = self.profile.start(hw);
         let server_tsval = synopts.timestamps.map_or(0, |t| t.tsval);
         let isns = Isns::reusing_client_isn(p.client_isn, p.card_isn, seg.seq);
         let e = SpliceEntry::new(&isns, &neg, p.card_tsval, server_tsval, p.rs);
         let mut w = [0u32; STATIC_WORDS];
         let ew = e.words();
         w[..4].copy_from_slice(&ew);
+        let opt_cycles = opt_cycles.wrapping_add(self.profile.start(hw).wrapping_sub(t0));
+        self.profile.step(Step::Options, opt_cycles);
         if p.client_fin {
             // Already half-closed by the client: CLOSING, counted inactive from the start.
             w[0] = (w[0] & !0xff)
@@ -1562,7 +1685,7 @@ impl<'a> Splicer<'a> {
         encode_half(&mut w, CLIENT_HALF, &p.client);
         encode_half(&mut w, SERVER_HALF, &p.server);
         let now = hw.now();
-        hw.state_write(p.slot, &w, Some(now));
+        self.entry_write(hw, p.slot, &w, Some(now));
         // Handshake ACK, then the buffered request.
         let c = p.hs.client_wscale.unwrap_or(0);
         let j = p.hs.server_wscale.unwrap_or(0);
@@ -1607,8 +1730,12 @@ impl<'a> Splicer<'a> {
                     s.flags |= tf::FIN;
                 }
             }
-            if let Some((len, ofl)) = s.write(&mut self.out) {
+            let t0 = self.profile.start(hw);
+            let built = s.write(&mut self.out);
+            let t1 = self.profile.step_since(hw, Step::FrameBuild, t0);
+            if let Some((len, ofl)) = built {
                 hw.inject(Port::Server, &self.out[..len], Some(ofl));
+                self.profile.step_since(hw, Step::Inject, t1);
             }
             frames += 1;
             off += n;
@@ -1659,11 +1786,11 @@ impl<'a> Splicer<'a> {
             self.stats.setup_failed += 1;
         }
         if p.phase == Phase::Connecting {
-            hw.flow_delete(&p.server.key());
+            self.key_delete(hw, &p.server.key());
             self.close_on_server(p.pool, p.rs, p.client.peer_ip, false);
         }
-        hw.flow_delete(&p.client.key());
-        hw.state_write(p.slot, &[0; STATIC_WORDS], Some(0));
+        self.key_delete(hw, &p.client.key());
+        self.entry_write(hw, p.slot, &[0; STATIC_WORDS], Some(0));
         self.free_slot(p.slot);
         fw_log!(debug, "slot {=u16}: setup ended", p.slot);
         self.pend[i] = NO_PENDING;
@@ -1691,7 +1818,7 @@ impl<'a> Splicer<'a> {
             return;
         }
         let mut w = [0u32; STATIC_WORDS];
-        hw.state_read(slot, &mut w);
+        self.entry_read(hw, slot, &mut w);
         let state = FlowState::from_raw(w[0] as u8);
         if !matches!(state, Some(FlowState::Spliced | FlowState::Closing)) {
             return;
@@ -1726,7 +1853,7 @@ impl<'a> Splicer<'a> {
             self.stats.closed += 1;
         }
         w[0] = (w[0] & !0xffff) | u32::from(flags) << 8 | u32::from(FlowState::Closing.raw());
-        hw.state_write(slot, &w, None);
+        self.entry_write(hw, slot, &w, None);
         fw_log!(
             debug,
             "slot {=u16}: {=str} from the {=str}",
@@ -1778,11 +1905,15 @@ impl<'a> Splicer<'a> {
             },
             &mut expired,
         );
+        let aged = self.stats.aged_out;
         for &slot in &expired[..step.expired] {
             self.free_flow(hw, slot, now);
         }
         if step.expired > 0 {
-            self.stats.teardown_cycles += hw.cycles().wrapping_sub(start);
+            let spent = hw.cycles().wrapping_sub(start);
+            self.stats.teardown_cycles += spent;
+            let freed = self.stats.aged_out.wrapping_sub(aged);
+            self.profile.handler_n(Handler::AgingFree, spent, freed);
         }
         step.expired > 0
     }
@@ -1791,7 +1922,7 @@ impl<'a> Splicer<'a> {
     /// slot to the free list.
     fn free_flow(&mut self, hw: &mut impl Hw, slot: Slot, now: u32) {
         let mut w = [0u32; STATIC_WORDS];
-        let last_seen = hw.state_read(slot, &mut w);
+        let last_seen = self.entry_read(hw, slot, &mut w);
         let Some(class) = Self::timeout_class(w[0]) else {
             return;
         };
@@ -1800,9 +1931,9 @@ impl<'a> Splicer<'a> {
         }
         let client = decode_half(&w, CLIENT_HALF);
         let server = decode_half(&w, SERVER_HALF);
-        hw.flow_delete(&client.key());
-        hw.flow_delete(&server.key());
-        hw.state_write(slot, &[0; STATIC_WORDS], Some(0));
+        self.key_delete(hw, &client.key());
+        self.key_delete(hw, &server.key());
+        self.entry_write(hw, slot, &[0; STATIC_WORDS], Some(0));
         self.free_slot(slot);
         let rs = (w[0] >> 24) as usize;
         let active = (w[0] >> 8) as u8 & entry_flags::ACTIVE != 0;
@@ -1853,6 +1984,7 @@ impl<'a> Splicer<'a> {
             cmd::RULESET_INFO => self.cmd_ruleset_info(req, rsp),
             cmd::CAPTURE_SET => self.cmd_capture_set(req),
             cmd::CAPTURE_INFO => self.cmd_capture_info(req, rsp),
+            cmd::FLOW_PROFILE => self.profile.command(hw, req, rsp),
             _ => return None,
         };
         Some(r.unwrap_or_else(Response::error))

@@ -30,6 +30,23 @@ struct Fake {
     counters: HashMap<Slot, [u32; DYN_WORDS]>,
     /// Readings of the cycle counter so far (each one advances it by a cycle).
     cycle_reads: u64,
+    /// Cycles the data-path operations take (all 0 unless a test sets them).
+    costs: Costs,
+    /// Cycles spent in data-path operations so far (`costs` times the calls).
+    busy: u64,
+    /// Calls of the profiled data-path operations.
+    ops: Costs,
+}
+
+/// Per-operation cycle costs of the fake data path (or call counts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Costs {
+    punt: u64,
+    flow_cmd: u64,
+    write: u64,
+    read: u64,
+    inject: u64,
+    l7: u64,
 }
 
 impl Fake {
@@ -78,7 +95,7 @@ impl Hw for Fake {
     }
     fn cycles(&mut self) -> u64 {
         self.cycle_reads += 1;
-        (u64::from(self.now) << 16) + self.cycle_reads
+        (u64::from(self.now) << 16) + self.cycle_reads + self.busy
     }
     fn port_mac(&mut self, port: Port) -> [u8; 6] {
         match port {
@@ -94,10 +111,14 @@ impl Hw for Fake {
     }
     fn punt_next(&mut self, buf: &mut [u8]) -> Option<PuntInfo> {
         let (f, meta) = self.punts.pop_front()?;
+        self.busy += self.costs.punt;
+        self.ops.punt += 1;
         buf[..f.len()].copy_from_slice(&f);
         Some(PuntInfo { len: f.len(), meta })
     }
     fn inject(&mut self, port: Port, frame: &[u8], offload: Option<Offload>) -> bool {
+        self.busy += self.costs.inject;
+        self.ops.inject += 1;
         let mut f = frame.to_vec();
         if let Some(o) = offload {
             fill_checksums(&mut f, &o);
@@ -109,6 +130,8 @@ impl Hw for Fake {
         self.events.pop_front()
     }
     fn flow_insert(&mut self, key: &FourTuple, slot: Slot, server_half: bool) -> FlowStatus {
+        self.busy += self.costs.flow_cmd;
+        self.ops.flow_cmd += 1;
         if self.table.contains_key(key) {
             return FlowStatus::Exists;
         }
@@ -116,12 +139,16 @@ impl Hw for Fake {
         FlowStatus::Ok
     }
     fn flow_delete(&mut self, key: &FourTuple) -> FlowStatus {
+        self.busy += self.costs.flow_cmd;
+        self.ops.flow_cmd += 1;
         match self.table.remove(key) {
             Some(_) => FlowStatus::Ok,
             None => FlowStatus::NotFound,
         }
     }
     fn state_write(&mut self, slot: Slot, words: &[u32; STATIC_WORDS], last_seen: Option<u32>) {
+        self.busy += self.costs.write;
+        self.ops.write += 1;
         let e = self.mem.entry(slot).or_insert(([0; STATIC_WORDS], 0));
         e.0 = *words;
         if let Some(t) = last_seen {
@@ -129,6 +156,8 @@ impl Hw for Fake {
         }
     }
     fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32 {
+        self.busy += self.costs.read;
+        self.ops.read += 1;
         let e = self
             .mem
             .get(&slot)
@@ -150,6 +179,8 @@ impl Hw for Fake {
         self.table.len() as u32
     }
     fn l7_match(&mut self, request: &[u8], tag: u16) -> bool {
+        self.busy += self.costs.l7;
+        self.ops.l7 += 1;
         self.l7.push((request.to_vec(), tag));
         true
     }
@@ -880,6 +911,17 @@ fn syn_flood_falls_back_to_cookies_and_real_clients_still_connect() {
         .1;
     assert_eq!(ack.ack, 501 + req.len() as u32);
     assert_eq!(sp.pending(), PENDING);
+    // The profile charged the stateless SYN-ACKs and the cookie ACK to their kinds.
+    let cookie = sp.profile.of_handler(Handler::SynCookie);
+    assert_eq!(cookie.count, sp.stats.cookie_syn_acks);
+    assert!(cookie.count > 0 && cookie.cycles > 0);
+    assert_eq!(sp.profile.of_handler(Handler::CookieAck).count, 1);
+    // Step timing is off unless the host turns it on.
+    assert!(!sp.profile.steps_timed());
+    assert_eq!(
+        sp.profile.of_step(Step::L7Submit),
+        profile::Entry::default()
+    );
 }
 
 #[test]
@@ -1971,4 +2013,239 @@ fn request_acks_never_advertise_a_zero_window_while_the_buffer_has_room() {
         ack.window, 1,
         "24 bytes of room at shift 7: one unit, not zero"
     );
+}
+
+// ----- cycle profile (FLOW_PROFILE) -------------------------------------------------------
+
+/// Reads the whole profile with FLOW_PROFILE: (header word, entries).
+fn read_profile(sp: &mut Splicer, hw: &mut Fake) -> (u32, Vec<profile::Entry>) {
+    let mut entries = Vec::new();
+    let mut header = 0;
+    while entries.len() < profile::ENTRIES {
+        let w = ok_words(sp, hw, cmd::FLOW_PROFILE, &[entries.len() as u32]);
+        header = w[0];
+        assert_eq!(
+            w.len(),
+            1 + 3 * profile::PER_PAGE.min(profile::ENTRIES - entries.len())
+        );
+        for e in w[1..].chunks(3) {
+            entries.push(profile::Entry {
+                cycles: u64::from(e[1]) << 32 | u64::from(e[0]),
+                count: e[2],
+            });
+        }
+    }
+    (header, entries)
+}
+
+#[test]
+fn profile_charges_every_handler_and_step_of_a_connection() {
+    use profile::{Handler as H, Step as S};
+    let mut w = world();
+    let costs = Costs {
+        punt: 70,
+        flow_cmd: 1000,
+        write: 3000,
+        read: 500,
+        inject: 200,
+        l7: 40,
+    };
+    let mut hw = Fake {
+        now: 1000,
+        costs,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    // Step timing on (word 1), nothing read (entry ENTRIES: only the header word).
+    let w0 = ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::FLOW_PROFILE,
+        &[profile::ENTRIES as u32, 1],
+    );
+    assert_eq!(w0.len(), 1);
+    assert_eq!(w0[0] & 0x1ff, profile::ENTRIES as u32 | 1 << 8);
+    assert!(sp.profile.steps_timed());
+    let isn = 5000;
+    let req = b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
+    // SYN, retransmitted SYN, handshake ACK, request.
+    let (slot, _) = connect(&mut sp, &mut hw, 41000, isn, req);
+    // The inline verdict: the server SYN; then its retransmission timer.
+    hw.events.push_back([2, u32::from(slot), 7 | 1 << 16, 0]);
+    sp.poll(&mut hw);
+    hw.now += ms_to_ticks(1000, CLK) + 1;
+    sp.poll(&mut hw);
+    let syn = server_syn(&hw.take_sent()).expect("server SYN retransmitted");
+    let opts = [4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 102, 1, 1, 1, 1];
+    let mut sa = seg(
+        (syn.dst_ip, 8080),
+        (LOCAL, syn.src_port),
+        9,
+        isn + 1,
+        tf::SYN | tf::ACK,
+        &opts,
+        &[],
+        CMAC,
+    );
+    sa[0..6].copy_from_slice(&CARD_S);
+    hw.arrive(Port::Server, sa);
+    sp.poll(&mut hw);
+    assert_eq!(sp.stats.spliced, 1);
+    // FIN, then aging with a short FIN_WAIT timeout.
+    hw.events.push_back([4 | 0x11 << 16, u32::from(slot), 0, 0]);
+    sp.poll(&mut hw);
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::TIMEOUT_SET,
+        &[TcpState::FinWait as u32, 10, 1],
+    );
+    hw.now += 1000;
+    for _ in 0..2 {
+        sp.poll(&mut hw);
+    }
+    assert_eq!(sp.stats.aged_out, 1);
+
+    let p = &sp.profile;
+    let once = [
+        H::Syn,
+        H::SynRetx,
+        H::HandshakeAck,
+        H::RequestData,
+        H::L7Inline,
+        H::ServerRetx,
+        H::ServerSynAck,
+        H::FinRst,
+        H::AgingFree,
+    ];
+    for i in 0..profile::HANDLERS {
+        let e = p.entry(i);
+        let expect = u32::from(once.iter().any(|&h| h as usize == i));
+        assert_eq!(e.count, expect, "{}", profile::NAMES[i]);
+        assert_eq!(e.cycles > 0, expect > 0, "{}", profile::NAMES[i]);
+    }
+    // Steps around one data-path operation take its cost plus the fake's one cycle per
+    // counter reading, so they add up exactly.
+    for (s, cost, calls) in [
+        (S::PuntRead, costs.punt, hw.ops.punt),
+        (S::FlowCmd, costs.flow_cmd, hw.ops.flow_cmd),
+        (S::EntryWrite, costs.write, hw.ops.write),
+        (S::Inject, costs.inject, hw.ops.inject),
+        (S::EntryRead, costs.read, 2),
+        (S::FrameBuild, 0, hw.ops.inject),
+        (S::Parse, 0, hw.ops.punt),
+        (S::Isn, 0, 2),
+        (S::SchedPick, 0, 1),
+        (S::L7Submit, costs.l7, 0),
+    ] {
+        let e = p.of_step(s);
+        assert_eq!(u64::from(e.count), calls, "{s:?} count");
+        assert_eq!(e.cycles, calls * (cost + 1), "{s:?} cycles");
+    }
+    // The client SYN's options, and the server SYN-ACK's (timed in two pieces).
+    let o = p.of_step(S::Options);
+    assert_eq!((o.count, o.cycles), (2, 3));
+    // SYN, SYN retransmission, handshake ACK, request, splice: 2 key inserts, 2 deletes;
+    // 5 entry writes in setup, 1 at the FIN, 1 to free.
+    assert_eq!((hw.ops.flow_cmd, hw.ops.write), (4, 7));
+    assert!(
+        hw.ops.read > 2,
+        "the aging scan's reads are not entry reads"
+    );
+    // A handler's cycles include its steps: the SYN inserts a key, writes the entry and
+    // injects the SYN-ACK.
+    assert!(p.of_handler(H::Syn).cycles > costs.flow_cmd + costs.write + costs.inject);
+    assert!(p.of_handler(H::ServerSynAck).cycles > costs.write + costs.inject);
+    assert!(p.of_handler(H::AgingFree).cycles > 2 * costs.flow_cmd + costs.write);
+    // The handlers of punted segments and L7 results are what the FLOW_STATS setup sum
+    // counts (the timer handlers are not in it), FIN/RST and aging the teardown sum.
+    let sum = |hs: &[H]| hs.iter().map(|&h| p.of_handler(h).cycles).sum::<u64>();
+    assert_eq!(
+        sum(&[
+            H::Syn,
+            H::SynRetx,
+            H::HandshakeAck,
+            H::RequestData,
+            H::L7Inline,
+            H::ServerSynAck
+        ]),
+        sp.stats.setup_cycles
+    );
+    assert_eq!(sum(&[H::FinRst, H::AgingFree]), sp.stats.teardown_cycles);
+
+    // FLOW_PROFILE returns the same table, 5 entries per page.
+    let live: Vec<_> = (0..profile::ENTRIES).map(|i| sp.profile.entry(i)).collect();
+    let (header, read) = read_profile(&mut sp, &mut hw);
+    assert_eq!(
+        header & 0xffff,
+        profile::ENTRIES as u32 | 1 << 8,
+        "steps timed"
+    );
+    assert_eq!(
+        header >> 16,
+        1,
+        "an empty step: the fake counter's 1 per reading"
+    );
+    assert_eq!(read, live);
+    assert_eq!(
+        sp.profile.of_step(S::Parse),
+        live[profile::HANDLERS + S::Parse as usize],
+        "the empty step left no trace"
+    );
+    // Later pages come from the snapshot the first page took.
+    let punt_read = profile::HANDLERS + S::PuntRead as usize;
+    let page = punt_read / profile::PER_PAGE * profile::PER_PAGE;
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 41001), (VIP, 80), 1, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(
+        sp.profile.of_step(S::PuntRead).count,
+        live[punt_read].count + 1
+    );
+    let w = ok_words(&mut sp, &mut hw, cmd::FLOW_PROFILE, &[page as u32]);
+    let k = 1 + 3 * (punt_read - page);
+    assert_eq!(w[k + 2], live[punt_read].count, "snapshot");
+    // Arguments.
+    let n = profile::ENTRIES as u32;
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::FLOW_PROFILE, &[n]).len(), 1);
+    for (req, st) in [
+        (&[n + 1][..], status::BAD_ARGUMENT),
+        (&[u32::MAX][..], status::BAD_ARGUMENT),
+        (&[][..], status::BAD_LENGTH),
+        (&[0, 2][..], status::BAD_ARGUMENT),
+        (&[0, 1, 0][..], status::BAD_LENGTH),
+    ] {
+        assert_eq!(
+            call(&mut sp, &mut hw, cmd::FLOW_PROFILE, req).0,
+            st,
+            "{req:?}"
+        );
+    }
+    // ZERO clears it (step timing stays on).
+    ok_words(&mut sp, &mut hw, cmd::ZERO, &[]);
+    let (header, read) = read_profile(&mut sp, &mut hw);
+    assert!(read.iter().all(|e| *e == profile::Entry::default()));
+    assert_eq!(header >> 8 & 1, 1);
+    // Step timing off: handlers are still counted, steps not.
+    ok_words(&mut sp, &mut hw, cmd::FLOW_PROFILE, &[0, 0]);
+    let reads = hw.cycle_reads;
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 41002), (VIP, 80), 1, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(sp.profile.of_handler(H::Syn).count, 1);
+    assert_eq!(
+        hw.cycle_reads - reads,
+        3,
+        "the SYN handler's two readings and the aging step's one, as without the profile"
+    );
+    let (header, read) = read_profile(&mut sp, &mut hw);
+    assert_eq!(header >> 8 & 1, 0);
+    assert!(read[profile::HANDLERS..]
+        .iter()
+        .all(|e| *e == profile::Entry::default()));
 }
