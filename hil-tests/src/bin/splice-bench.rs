@@ -199,6 +199,9 @@ struct Figures {
     cycles: u64,
     total_wall: f64,
     total_cycles: u64,
+    /// FLOW_PROFILE over an extra one-at-a-time phase with step timing on, and its
+    /// connection count.
+    profile: Option<(splicenic_driver::FlowProfile, u32)>,
 }
 
 impl Figures {
@@ -443,6 +446,28 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
         },
     )?;
     let (wall, cycles) = (started.elapsed().as_secs_f64(), rig.net.cycles() - c0);
+    // Where the cycles go: the same one-at-a-time connections again with the firmware's
+    // step timing on (it costs about 200 cycles per timed step, so the phases above run
+    // without it).
+    rig.card.flow_profile_steps(true)?;
+    let p0 = rig.card.flow_profile()?;
+    let prof = phase(
+        &mut rig,
+        "profile".into(),
+        "one at a time, steps timed".into(),
+        sequential,
+        |rig| {
+            (0..sequential)
+                .map(|_| {
+                    let id = rig.net.get(rig.client, SERVICE, PATH)?;
+                    rig.net.wait_responses(id, 1, BUDGET)?;
+                    Ok(id)
+                })
+                .collect()
+        },
+    )?;
+    let profile = Some((rig.card.flow_profile()?.since(&p0), prof.conns));
+    rig.card.flow_profile_steps(false)?;
     let mut load_phase = None;
     let mut synburst = None;
     if load > 0 {
@@ -466,6 +491,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
         cycles,
         total_wall: started.elapsed().as_secs_f64(),
         total_cycles: rig.net.cycles() - c0,
+        profile,
     })
 }
 
@@ -801,6 +827,60 @@ fn main() -> Result<()> {
                 "exact",
                 "PUNT.DROP_FULL delta".into(),
             ));
+        }
+        if let Some((p, conns)) = &f.profile {
+            let n = f64::from((*conns).max(1));
+            println!(
+                "flow manager   {:<8} where the cycles go, per connection ({conns} connections one at a time, firmware step timing on; a step's cycles are also in its handler, net of the {}-cycle timing cost):",
+                f.cpu.to_string(),
+                p.empty_step_cycles
+            );
+            for e in &p.entries {
+                if e.count == 0 {
+                    continue;
+                }
+                let net = match e.group {
+                    splicenic_driver::ProfileGroup::Step => e
+                        .cycles
+                        .saturating_sub(u64::from(e.count) * u64::from(p.empty_step_cycles)),
+                    splicenic_driver::ProfileGroup::Handler => e.cycles,
+                };
+                let group = match e.group {
+                    splicenic_driver::ProfileGroup::Step => "step",
+                    splicenic_driver::ProfileGroup::Handler => "handler",
+                };
+                println!(
+                    "flow manager   {:<8}   {group:<7} {:<14} {:>8.0} cycles/connection ({:>5.2} per connection, {:>7.0} cycles each)",
+                    f.cpu.to_string(),
+                    e.name,
+                    net as f64 / n,
+                    f64::from(e.count) / n,
+                    net as f64 / f64::from(e.count)
+                );
+                figs.push(figure(
+                    format!("profile.{ck}.{group}.{}", e.name),
+                    format!("{} ({group}), {}", e.name, f.cpu),
+                    net as f64 / n,
+                    "cycles/connection",
+                    "exact",
+                    format!(
+                        "FLOW_PROFILE over {conns} connections one at a time, step timing on{}",
+                        if group == "step" {
+                            format!(", minus {} cycles of timing per step", p.empty_step_cycles)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+                figs.push(figure(
+                    format!("profile.{ck}.{group}.{}.count", e.name),
+                    format!("{} ({group}) per connection, {}", e.name, f.cpu),
+                    f64::from(e.count) / n,
+                    "times/connection",
+                    "exact",
+                    format!("FLOW_PROFILE over {conns} connections"),
+                ));
+            }
         }
         println!(
             "flow manager   {:<8} all phases: {} simulated cycles in {:.1} s wall",
