@@ -24,7 +24,8 @@ use crate::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use anyhow::{bail, Context, Result};
 use splicenic_driver::datapath::{HostKind, L7Rule, PathKind, Port};
 use splicenic_driver::{
-    Card, FirmwareImage, PoolConfig, RealServer, Scheduler, ServiceMode, SocketBar, VfioBar,
+    Card, FirmwareImage, FlowInfo, PoolConfig, RealServer, Scheduler, ServiceMode, SocketBar,
+    TcpTimeoutState, VfioBar,
 };
 use splicenic_sim::server::{serve_with, ServeOptions};
 use splicenic_sim::SimConfig;
@@ -699,6 +700,63 @@ impl Topology {
             .with_context(|| format!("starting {cmd:?} in {ns}"))?;
         self.children.push(child);
         Ok(())
+    }
+
+    /// Set the card's timeouts of the closing TCP states (FIN_WAIT, TIME_WAIT, CLOSE,
+    /// CLOSE_WAIT, LAST_ACK) to `ms` milliseconds of card time, so that the flows of closed
+    /// connections leave the table quickly.
+    pub fn set_closing_timeouts_ms(&mut self, ms: u32) -> Result<()> {
+        let card = self.card.as_mut().context("no card")?;
+        for st in [
+            TcpTimeoutState::FinWait,
+            TcpTimeoutState::TimeWait,
+            TcpTimeoutState::Close,
+            TcpTimeoutState::CloseWait,
+            TcpTimeoutState::LastAck,
+        ] {
+            card.timeout_set_ms(st, ms)?;
+        }
+        Ok(())
+    }
+
+    /// The card's flow table (FLOW_LIST, then FLOW_GET of each flow). Panics when there is no
+    /// card or it does not answer.
+    pub fn flows(&mut self) -> Vec<FlowInfo> {
+        self.card
+            .as_mut()
+            .expect("card")
+            .flows(|_| {})
+            .expect("FLOW_LIST/FLOW_GET")
+    }
+
+    /// Wait until no flow on the card matches `pred`; the time it took. Panics after `bound`
+    /// naming `what` and the flows left.
+    pub fn wait_flows(
+        &mut self,
+        what: &str,
+        pred: impl Fn(&FlowInfo) -> bool,
+        bound: Duration,
+    ) -> Duration {
+        let t1 = Instant::now();
+        loop {
+            let left: Vec<FlowInfo> = self.flows().into_iter().filter(|f| pred(f)).collect();
+            if left.is_empty() {
+                return t1.elapsed();
+            }
+            assert!(
+                t1.elapsed() < bound,
+                "{what}: the card still holds the flow after {bound:?}: {left:?}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// The card's client-side MAC as `aa:bb:cc:dd:ee:ff`.
+    pub fn card_mac_client(&self) -> String {
+        self.addrs
+            .card_mac_client
+            .map(|b| format!("{b:02x}"))
+            .join(":")
     }
 
     /// The backend of that name.

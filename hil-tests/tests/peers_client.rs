@@ -22,10 +22,9 @@
 //! Needs root, nginx and the firmware ELF; without them it prints a note and passes. One
 //! topology serves the three scenarios (one card boot).
 
-use sha2::{Digest, Sha256};
 use splicenic_driver::datapath::Port;
-use splicenic_hil::peer::{Tally, EXEC_TIMEOUT};
-use splicenic_hil::topo::{scenario, Opts, Topology};
+use splicenic_hil::peer::{setup, sha256_hex, SetupOpts, Tally, EXEC_TIMEOUT};
+use splicenic_hil::topo::Topology;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -122,10 +121,6 @@ fn client_punted(t: &mut Topology) -> u64 {
     dp.stats().expect("STATS").port(Port::Client).punted
 }
 
-fn sha_hex(b: &[u8]) -> String {
-    format!("{:x}", Sha256::digest(b))
-}
-
 /// Departures from the documented behaviour, collected so that every scenario runs and the
 /// test then fails naming all of them.
 #[derive(Default)]
@@ -210,19 +205,14 @@ fn header_args(hs: &[String]) -> Vec<String> {
 #[test]
 fn client_shapes() {
     let tools = [("nginx", "-v"), ("nstat", "-V")];
-    let Some((_g, t_all)) = scenario("client shapes", &tools) else {
+    let Some((_g, mut t, t_all)) = setup("client shapes", &tools, &SetupOpts::default()) else {
         return;
     };
-    let mut t = Topology::build(&Opts::three_pools()).expect("building the topology");
-    eprintln!(
-        "client shapes: topology {} ready in {:.1?}",
-        t.id, t.setup_time
-    );
     let mut f = Findings::default();
-    let blob_sha = sha_hex(&t.blob);
+    let blob_sha = sha256_hex(&t.blob);
     let blob_len = t.blob.len();
     let api1 = "api api1\n";
-    let api1_sha = sha_hex(api1.as_bytes());
+    let api1_sha = sha256_hex(api1.as_bytes());
     let wscale_ns = {
         let r = peer(
             &t,
@@ -268,7 +258,7 @@ fn client_shapes() {
             5,
         ),
     ] {
-        let segs0 = t.nstat(&t.client_ns, "TcpOutSegs").expect("nstat");
+        let segs0 = t.counter(&t.client_ns, "TcpOutSegs");
         let punted0 = client_punted(&mut t);
         let c0 = flow_counts(&mut t);
         let mut a = args(&["--host", host, "--path", path]);
@@ -276,7 +266,7 @@ fn client_shapes() {
             a.extend(s.iter().cloned());
         }
         let r = peer(&t, label, &a);
-        let segs = t.nstat(&t.client_ns, "TcpOutSegs").expect("nstat") - segs0;
+        let segs = t.counter(&t.client_ns, "TcpOutSegs") - segs0;
         let punted = client_punted(&mut t) - punted0;
         eprintln!(
             "    client TcpOutSegs +{segs}, card client port punted +{punted}, data segments {}, client wscale {}",
@@ -423,7 +413,7 @@ fn client_shapes() {
         "after, /id",
         &r,
         &b,
-        &sha_hex(body.as_bytes()),
+        &sha256_hex(body.as_bytes()),
         body.len(),
         &mut tally,
     );

@@ -12,14 +12,16 @@
 //! of the test that it kills by its own handle when the scenario needs it dead) and the card
 //! is pointed at them with `Topology::set_backend_port`.
 
-use sha2::{Digest, Sha256};
 use splicenic_driver::{FlowInfo, PoolConfig, Scheduler, TcpTimeoutState};
-use splicenic_hil::peer::{header_values, Tally, CURL_TIMEOUT, EXEC_TIMEOUT};
-use splicenic_hil::topo::{python, scenario, Opts, Topology};
+use splicenic_hil::peer::{
+    self, header_values, kill_running, log_errors, ns_command, peer_tools, py_command, sha256_hex,
+    SetupOpts, Tally, CURL_TIMEOUT, EXEC_TIMEOUT, PY_HTTP,
+};
+use splicenic_hil::topo::{python, Topology};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Child, Stdio};
+use std::sync::{mpsc, MutexGuard};
 use std::time::{Duration, Instant};
 
 const HOST: &str = "www.example.com";
@@ -36,27 +38,14 @@ const RST_PORT: u16 = 8082;
 /// assertion: the simulated card is slow, and this only catches a hang).
 const END_BOUND: Duration = Duration::from_secs(60);
 
-/// The topology, or `None` (with a note) when the rig cannot run here.
-fn setup(name: &str) -> Option<(std::sync::MutexGuard<'static, ()>, Topology, Instant)> {
-    let tools = [
-        ("nginx", "-v"),
-        ("curl", "--version"),
-        (python(), "--version"),
-    ];
-    let (guard, t0) = scenario(name, &tools)?;
-    let mut t = Topology::build(&Opts::three_pools()).expect("building the topology");
-    let card = t.card.as_mut().expect("card");
-    for st in [
-        TcpTimeoutState::FinWait,
-        TcpTimeoutState::TimeWait,
-        TcpTimeoutState::Close,
-        TcpTimeoutState::CloseWait,
-        TcpTimeoutState::LastAck,
-    ] {
-        card.timeout_set_ms(st, 10).expect("TIMEOUT_SET");
-    }
-    eprintln!("{name}: topology {} ready in {:.1?}", t.id, t.setup_time);
-    Some((guard, t, t0))
+/// The topology with 10 ms closing timeouts, or `None` (with a note) when the rig cannot
+/// run here.
+fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
+    let opts = SetupOpts {
+        closing_timeouts_ms: Some(10),
+        ..SetupOpts::default()
+    };
+    peer::setup(name, &peer_tools(), &opts)
 }
 
 /// HTTP helper: `GET /slow` sends `/static/blob` four times (4 MiB) in 16 KiB writes 20 ms
@@ -120,36 +109,20 @@ while True:
 
 /// Client for the aging scenario: one keep-alive GET, prints `PORT BACKEND`; on a line on
 /// stdin sends a second GET on the same connection and prints what came back: `data
-/// STATUS`, `reset`, `eof` or `timeout`, and the seconds it took.
+/// STATUS`, `reset`, `eof` or `timeout`, and the seconds it took. Runs after [`PY_HTTP`].
 const IDLE_PY: &str = r#"
 import socket, sys, time
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=60)
 req = b"GET /id HTTP/1.1\r\nHost: www.example.com\r\n\r\n"
-def response():
-    buf = b""
-    while b"\r\n\r\n" not in buf:
-        c = s.recv(4096)
-        if not c:
-            raise EOFError
-        buf += c
-    head, _, body = buf.partition(b"\r\n\r\n")
-    lines = head.decode("latin1").split("\r\n")
-    h = {k.strip().lower(): v.strip() for k, v in (l.split(":", 1) for l in lines[1:])}
-    while len(body) < int(h.get("content-length", "0")):
-        c = s.recv(4096)
-        if not c:
-            raise EOFError
-        body += c
-    return lines[0].split()[1], h.get("x-backend", "-")
 s.sendall(req)
-status, backend = response()
-print(s.getsockname()[1], backend, flush=True)
+status, h, _, _ = response(s)
+print(s.getsockname()[1], h.get("x-backend", "-"), flush=True)
 sys.stdin.readline()
 t0 = time.monotonic()
 s.settimeout(30)
 try:
     s.sendall(req)
-    status, backend = response()
+    status, _, _, _ = response(s)
     out = "data %s" % status
 except ConnectionResetError:
     out = "reset"
@@ -174,10 +147,7 @@ impl Proc {
             .append(true)
             .open(log)
             .expect("opening the log");
-        let child = Command::new("ip")
-            .args(["netns", "exec", ns])
-            .args(cmd)
-            .stdin(Stdio::null())
+        let child = ns_command(ns, cmd)
             .stdout(out.try_clone().expect("log"))
             .stderr(out)
             .spawn()
@@ -213,10 +183,7 @@ impl Proc {
 
 impl Drop for Proc {
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        kill_running(&mut self.child);
     }
 }
 
@@ -242,41 +209,6 @@ fn start_helper(t: &Topology, bi: usize, log: &Path) -> Proc {
     t.wait_listen(&b.ns, &format!("{ip}:{HELPER_PORT}"))
         .expect("helper listening");
     p
-}
-
-/// Lines of a helper's log that report an error.
-fn helper_errors(log: &Path) -> Vec<String> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| l.contains("Error") || l.contains("Traceback"))
-        .map(|l| format!("{}: {l}", log.display()))
-        .collect()
-}
-
-fn flows(t: &mut Topology) -> Vec<FlowInfo> {
-    t.card
-        .as_mut()
-        .expect("card")
-        .flows(|_| {})
-        .expect("FLOW_LIST/FLOW_GET")
-}
-
-/// Wait until no flow on the card matches `pred`; the time it took. Panics after 60 s
-/// naming the flows left.
-fn wait_flows_gone(t: &mut Topology, what: &str, pred: impl Fn(&FlowInfo) -> bool) -> Duration {
-    let t1 = Instant::now();
-    loop {
-        let left: Vec<FlowInfo> = flows(t).into_iter().filter(|f| pred(f)).collect();
-        if left.is_empty() {
-            return t1.elapsed();
-        }
-        assert!(
-            t1.elapsed() < END_BOUND,
-            "{what}: the card still holds the flow after {END_BOUND:?}: {left:?}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
 }
 
 /// The expected body of `GET /slow`: the blob four times.
@@ -346,7 +278,8 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
         std::thread::sleep(Duration::from_millis(50));
     }
     let helper_addr = t.backends[WEB1].ip;
-    let before: Vec<FlowInfo> = flows(t)
+    let before: Vec<FlowInfo> = t
+        .flows()
         .into_iter()
         .filter(|f| *f.server.ip() == helper_addr && f.server.port() == HELPER_PORT)
         .collect();
@@ -390,7 +323,7 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
     tally.bytes += got.len();
     // The flow leaves the card's table.
     let port = flow.client.port();
-    let gone = wait_flows_gone(t, name, |f| f.client.port() == port);
+    let gone = t.wait_flows(name, |f| f.client.port() == port, END_BOUND);
     eprintln!("  card: the flow left the table {gone:.1?} after curl ended");
     // A new request: web1 refuses the card's SYN, web2 answers.
     let retries0 = t
@@ -437,7 +370,7 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
         .pool_set(WEB_POOL, &PoolConfig::new(Scheduler::Rr))
         .expect("POOL_SET");
     helper.kill();
-    tally.errors.extend(helper_errors(&log));
+    tally.errors.extend(log_errors(&log));
     t.finish(name, &tally, t0);
 }
 
@@ -487,9 +420,11 @@ fn server_rst(t: &mut Topology) {
         helper_log.contains("reset "),
         "the helper did not get the request: {helper_log}"
     );
-    let gone = wait_flows_gone(t, name, |f| {
-        *f.server.ip() == ip && f.server.port() == RST_PORT
-    });
+    let gone = t.wait_flows(
+        name,
+        |f| *f.server.ip() == ip && f.server.port() == RST_PORT,
+        END_BOUND,
+    );
     let closed = t
         .card
         .as_mut()
@@ -557,7 +492,7 @@ fn expect_100_continue(t: &mut Topology) {
     let file = t.dir().join("upload.bin");
     std::fs::write(&file, &data).expect("writing the upload");
     let at = format!("@{}", file.display());
-    let want = format!("{:x} {}", Sha256::digest(&data), data.len());
+    let want = format!("{} {}", sha256_hex(&data), data.len());
     let r = t
         .curl(
             API_HOST,
@@ -604,7 +539,7 @@ fn expect_100_continue(t: &mut Topology) {
     t.set_backend_port(API_POOL, API1, port)
         .expect("SERVER_DEL/SERVER_SET");
     helper.kill();
-    tally.errors.extend(helper_errors(&log));
+    tally.errors.extend(log_errors(&log));
     t.finish(name, &tally, t0);
 }
 
@@ -619,14 +554,15 @@ fn idle_flow_aged_out(t: &mut Topology) {
     let (name, t0) = ("idle flow aged out", Instant::now());
     let mut tally = Tally::default();
     let (vip, vport) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
-    let mut child = Command::new("ip")
-        .args(["netns", "exec", &t.client_ns, python(), "-c", IDLE_PY])
-        .args([&vip, &vport])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("starting the idle client");
+    let mut child = py_command(
+        &t.client_ns,
+        &format!("{PY_HTTP}{IDLE_PY}"),
+        &[&vip, &vport],
+    )
+    .stdin(Stdio::piped())
+    .stderr(Stdio::inherit())
+    .spawn()
+    .expect("starting the idle client");
     let mut stdin = child.stdin.take().expect("piped");
     let out = child.stdout.take().expect("piped");
     let client = Proc {
@@ -647,7 +583,8 @@ fn idle_flow_aged_out(t: &mut Topology) {
     let port: u16 = port.parse().expect("port");
     let backend = backend.to_string();
     tally.connections += 1;
-    let flow = flows(t)
+    let flow = t
+        .flows()
         .into_iter()
         .find(|f| f.client.port() == port)
         .expect("the idle connection's flow");
@@ -660,7 +597,7 @@ fn idle_flow_aged_out(t: &mut Topology) {
     let aged0 = card.flow_stats().expect("FLOW_STATS").aged_out;
     card.timeout_set_ms(TcpTimeoutState::Established, 10)
         .expect("TIMEOUT_SET");
-    let gone = wait_flows_gone(t, name, |f| f.client.port() == port);
+    let gone = t.wait_flows(name, |f| f.client.port() == port, END_BOUND);
     let card = t.card.as_mut().expect("card");
     // Back to the default before anything else runs.
     card.timeout_set(TcpTimeoutState::Established, 900)
@@ -679,7 +616,8 @@ fn idle_flow_aged_out(t: &mut Topology) {
     assert_eq!(what, "reset", "the client should get a RST from the card");
     let secs: f64 = secs.parse().expect("seconds");
     assert!(secs < END_BOUND.as_secs_f64(), "{secs} s");
-    let left: Vec<FlowInfo> = flows(t)
+    let left: Vec<FlowInfo> = t
+        .flows()
         .into_iter()
         .filter(|f| f.client.port() == port)
         .collect();

@@ -5,11 +5,11 @@
 //! without them a scenario prints a note and passes. Each scenario builds its own topology;
 //! they run one at a time (a lock) so the simulated card gets the machine to itself.
 
-use splicenic_driver::{SetupTimers, TcpTimeoutState};
-use splicenic_hil::peer::Tally;
-use splicenic_hil::topo::{python, scenario, Opts, Topology};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use splicenic_driver::SetupTimers;
+use splicenic_hil::peer::{
+    self, curl_exit_code, first_line, spawn_py, wait_child, SetupOpts, Tally,
+};
+use splicenic_hil::topo::Topology;
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
@@ -22,32 +22,15 @@ const GET_LIMIT: Duration = Duration::from_secs(60);
 fn setup(
     name: &str,
     tools: &[(&str, &str)],
-    modules: &[&str],
+    modules: &[&'static str],
 ) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
     let mut all = vec![("nginx", "-v"), ("curl", "--version")];
     all.extend_from_slice(tools);
-    let (guard, t0) = scenario(name, &all)?;
-    for m in modules {
-        let ok = Command::new(python())
-            .args(["-c", &format!("import {m}")])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            eprintln!(
-                "note: {} cannot import {m} (cargo xtask setup), skipping {name}",
-                python()
-            );
-            return None;
-        }
-    }
-    let t = Topology::build(&Opts::three_pools()).expect("building the topology");
-    eprintln!(
-        "{name}: topology {} ready in {:.1?} (client {})",
-        t.id, t.setup_time, t.client_ns
-    );
-    Some((guard, t, t0))
+    let opts = SetupOpts {
+        py_modules: modules.to_vec(),
+        ..SetupOpts::default()
+    };
+    peer::setup(name, &all, &opts)
 }
 
 /// A GET /id (Host: the VIP) that must return 200 within [`GET_LIMIT`] from web1 or web2
@@ -63,58 +46,6 @@ fn get_id(t: &Topology, what: &str, tally: &mut Tally) {
         r.backend
     );
     assert_eq!(String::from_utf8_lossy(&r.body).trim(), r.backend, "{what}");
-}
-
-/// curl's exit code from its message (`curl: (7) Failed to connect ...`), -1 if none.
-fn curl_exit_code(stderr: &str) -> i32 {
-    stderr
-        .split("curl: (")
-        .nth(1)
-        .and_then(|s| s.split(')').next())
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(-1)
-}
-
-/// The card's client-side MAC as `aa:bb:...`.
-fn card_mac_client(t: &Topology) -> String {
-    t.addrs
-        .card_mac_client
-        .map(|b| format!("{b:02x}"))
-        .join(":")
-}
-
-/// A python3 script in the client namespace, running in the background.
-fn spawn_py(t: &Topology, script: &str, args: &[&str]) -> Child {
-    Command::new("ip")
-        .args(["netns", "exec", &t.client_ns, python(), "-c", script])
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starting python3")
-}
-
-/// Wait for a background child (killed after `timeout`): (success, stdout, stderr).
-fn wait_child(mut child: Child, timeout: Duration) -> (bool, String, String) {
-    let t0 = Instant::now();
-    let ok = loop {
-        if let Some(s) = child.try_wait().expect("waiting") {
-            break s.success();
-        }
-        if t0.elapsed() > timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            break false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let out = child.wait_with_output().expect("collecting output");
-    (
-        ok,
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// wrk's "Requests/sec: 3.21" style values.
@@ -240,11 +171,11 @@ fn syn_flood_with_legitimate_clients() {
     let before = t.card.as_mut().expect("card").flow_stats().expect("stats");
     let n = 250;
     let flood = spawn_py(
-        &t,
+        &t.client_ns,
         SYN_FLOOD,
         &[
             &t.client_if,
-            &card_mac_client(&t),
+            &t.card_mac_client(),
             &t.addrs.vip.to_string(),
             &t.addrs.vip_port.to_string(),
             &t.addrs.client.to_string(),
@@ -320,19 +251,11 @@ fn flow_table_full_refuses_then_recovers() {
             ..Default::default()
         })
         .expect("SETUP_SET");
-        for st in [
-            TcpTimeoutState::FinWait,
-            TcpTimeoutState::TimeWait,
-            TcpTimeoutState::Close,
-            TcpTimeoutState::CloseWait,
-            TcpTimeoutState::LastAck,
-        ] {
-            card.timeout_set_ms(st, 10).expect("TIMEOUT_SET");
-        }
     }
+    t.set_closing_timeouts_ms(10).expect("TIMEOUT_SET");
     let release = t.dir().join("release-holders");
     let mut holder = spawn_py(
-        &t,
+        &t.client_ns,
         HOLDER,
         &[
             "2",
@@ -341,10 +264,7 @@ fn flow_table_full_refuses_then_recovers() {
             &t.addrs.vip_port.to_string(),
         ],
     );
-    let mut line = String::new();
-    BufReader::new(holder.stdout.as_mut().expect("piped"))
-        .read_line(&mut line)
-        .expect("reading the holder");
+    let line = first_line(&mut holder);
     assert!(
         line.starts_with("held"),
         "holders did not connect: {line:?}"
@@ -457,11 +377,11 @@ fn malformed_frames_are_dropped_and_counted() {
     };
     let before = drops();
     let py = spawn_py(
-        &t,
+        &t.client_ns,
         MALFORMED,
         &[
             &t.client_if,
-            &card_mac_client(&t),
+            &t.card_mac_client(),
             &t.addrs.client.to_string(),
             &t.addrs.vip.to_string(),
             &t.addrs.vip_port.to_string(),

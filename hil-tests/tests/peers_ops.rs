@@ -7,8 +7,8 @@
 
 use splicenic_driver::datapath::{HostKind, L7Rule, PathKind};
 use splicenic_driver::{FirmwareImage, PoolConfig, RealServer, ServiceMode};
-use splicenic_hil::peer::Tally;
-use splicenic_hil::topo::{python, scenario, Opts, Topology};
+use splicenic_hil::peer::{self, peer_tools, SetupOpts, Tally};
+use splicenic_hil::topo::{python, Opts, Topology};
 use splicenic_hil::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use std::path::{Path, PathBuf};
 use std::sync::MutexGuard;
@@ -96,15 +96,7 @@ os.rename(out + ".tmp", out)
 
 /// The topology for one scenario, or `None` (with a note) when the rig cannot run here.
 fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
-    let tools = [
-        ("nginx", "-v"),
-        (python(), "--version"),
-        ("curl", "--version"),
-    ];
-    let (guard, t0) = scenario(name, &tools)?;
-    let t = Topology::build(&Opts::three_pools()).expect("building the topology");
-    eprintln!("{name}: topology {} ready in {:.1?}", t.id, t.setup_time);
-    Some((guard, t, t0))
+    peer::setup(name, &peer_tools(), &SetupOpts::default())
 }
 
 /// The keep-alive client's files.

@@ -23,14 +23,17 @@
 //! Each scheduler prints its sequence (`1` = web1, ...) and distribution, then the
 //! scenario's totals (`Topology::finish`).
 
-use splicenic_driver::{FlowInfo, PoolConfig, Scheduler, TcpTimeoutState};
-use splicenic_hil::peer::{Tally, EXEC_TIMEOUT};
-use splicenic_hil::topo::{python, scenario, Opts, PoolSpec, Topology};
+use splicenic_driver::{PoolConfig, Scheduler};
+use splicenic_hil::peer::{
+    self, kill_running, peer_tools, py_command, SetupOpts, Tally, EXEC_TIMEOUT, PY_HTTP,
+};
+use splicenic_hil::topo::{Opts, PoolSpec, Topology};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::Ipv4Addr;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 const HOST: &str = "www.example.com";
@@ -57,26 +60,13 @@ fn opts() -> Opts {
 
 /// The topology with 10 ms closing timeouts, or `None` (with a note) when the rig cannot
 /// run here.
-fn setup(name: &str) -> Option<(std::sync::MutexGuard<'static, ()>, Topology, Instant)> {
-    let tools = [
-        ("nginx", "-v"),
-        ("curl", "--version"),
-        (python(), "--version"),
-    ];
-    let (guard, t0) = scenario(name, &tools)?;
-    let mut t = Topology::build(&opts()).expect("building the topology");
-    let card = t.card.as_mut().expect("card");
-    for st in [
-        TcpTimeoutState::FinWait,
-        TcpTimeoutState::TimeWait,
-        TcpTimeoutState::Close,
-        TcpTimeoutState::CloseWait,
-        TcpTimeoutState::LastAck,
-    ] {
-        card.timeout_set_ms(st, 10).expect("TIMEOUT_SET");
-    }
-    eprintln!("{name}: topology {} ready in {:.1?}", t.id, t.setup_time);
-    Some((guard, t, t0))
+fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
+    let opts = SetupOpts {
+        topo: opts(),
+        closing_timeouts_ms: Some(10),
+        ..SetupOpts::default()
+    };
+    peer::setup(name, &peer_tools(), &opts)
 }
 
 /// Weights of web1, web2, web3 (SERVER_GET, then SERVER_SET with the weight changed), read
@@ -195,14 +185,6 @@ fn expect(s: &str) -> Vec<String> {
     s.split_whitespace().map(|n| format!("web{n}")).collect()
 }
 
-fn flows(t: &mut Topology) -> Vec<FlowInfo> {
-    t.card
-        .as_mut()
-        .expect("card")
-        .flows(|_| {})
-        .expect("FLOW_LIST/FLOW_GET")
-}
-
 /// (active, inactive) of web1, web2, web3 (SERVER_STATS).
 fn counts(t: &mut Topology) -> Vec<(u32, u32)> {
     let card = t.card.as_mut().expect("card");
@@ -218,7 +200,7 @@ fn counts(t: &mut Topology) -> Vec<(u32, u32)> {
 fn wait_idle(t: &mut Topology, what: &str) {
     let t1 = Instant::now();
     loop {
-        let f = flows(t);
+        let f = t.flows();
         let c = counts(t);
         if f.is_empty() && c.iter().all(|&(a, i)| a == 0 && i == 0) {
             eprintln!("  card idle after {:.1?}", t1.elapsed());
@@ -236,34 +218,22 @@ fn wait_idle(t: &mut Topology, what: &str) {
 /// The holder: opens `n` connections to the VIP one after another, each a keep-alive
 /// `GET /id` whose response it reads (`I ok STATUS BACKEND BODY`, or `I reset`, `I eof`,
 /// `I timeout`, `I error NAME` when there was none) and then keeps open; prints `held`,
-/// waits for a line on stdin, closes them all and prints `released`.
+/// waits for a line on stdin, closes them all and prints `released`. Runs after
+/// [`PY_HTTP`].
 const HOLDER_PY: &str = r#"
 import socket, sys
 host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 req = b"GET /id HTTP/1.1\r\nHost: www.example.com\r\n\r\n"
-def response(s):
-    buf = b""
-    while b"\r\n\r\n" not in buf:
-        c = s.recv(4096)
-        if not c:
-            raise EOFError
-        buf += c
-    head, _, body = buf.partition(b"\r\n\r\n")
-    lines = head.decode("latin1").split("\r\n")
-    h = {k.strip().lower(): v.strip() for k, v in (l.split(":", 1) for l in lines[1:])}
-    while len(body) < int(h.get("content-length", "0")):
-        c = s.recv(4096)
-        if not c:
-            raise EOFError
-        body += c
-    return lines[0].split()[1], h.get("x-backend", "-"), body.decode("latin1").strip() or "-"
+def get(s):
+    s.sendall(req)
+    status, h, body, _ = response(s)
+    return status, h.get("x-backend", "-"), body.decode("latin1").strip() or "-"
 held = []
 for i in range(n):
     try:
         s = socket.create_connection((host, port), timeout=120)
         held.append(s)
-        s.sendall(req)
-        out = "ok %s %s %s" % response(s)
+        out = "ok %s %s %s" % get(s)
     except ConnectionResetError:
         out = "reset"
     except EOFError:
@@ -293,14 +263,15 @@ impl Holder {
     /// is not a 200 with the server's name as body is an error in `tally`.
     fn run(t: &Topology, n: usize, tally: &mut Tally) -> Holder {
         let (vip, vport) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
-        let mut child = Command::new("ip")
-            .args(["netns", "exec", &t.client_ns, python(), "-c", HOLDER_PY])
-            .args([&vip, &vport, &n.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("starting the holder");
+        let mut child = py_command(
+            &t.client_ns,
+            &format!("{PY_HTTP}{HOLDER_PY}"),
+            &[&vip, &vport, &n.to_string()],
+        )
+        .stdin(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("starting the holder");
         let stdin = child.stdin.take().expect("piped");
         let out = child.stdout.take().expect("piped");
         let (tx, lines) = mpsc::channel();
@@ -365,10 +336,7 @@ impl Holder {
 
 impl Drop for Holder {
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        kill_running(&mut self.child);
     }
 }
 

@@ -12,13 +12,14 @@
 //! needs only AF_PACKET, while kernels without `sch_netem` (as on the development container,
 //! no modules) are common.
 
-use sha2::{Digest, Sha256};
 use splicenic_driver::flowmgr::FlowInfo;
 use splicenic_driver::{Card, TcpTimeoutState};
 use splicenic_fw_logic::flowmgr::FlowState;
-use splicenic_hil::peer::{Tally, EXEC_TIMEOUT};
-use splicenic_hil::topo::{python, scenario, Opts, Topology};
-use std::io::{BufRead, BufReader};
+use splicenic_hil::peer::{
+    self, curl_exit_code, first_line, log_errors, peer_tools, sha256_hex, spawn_in, wait_child,
+    SetupOpts, Tally, EXEC_TIMEOUT, PY_HTTP,
+};
+use splicenic_hil::topo::{python, Topology};
 use std::process::{Child, Command, Stdio};
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
@@ -38,18 +39,7 @@ const SHORT_TIME_WAIT_MS: u32 = 30;
 
 /// The topology for one test, or `None` (with a note) when the rig cannot run here.
 fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
-    let tools = [
-        ("nginx", "-v"),
-        (python(), "--version"),
-        ("curl", "--version"),
-    ];
-    let (guard, t0) = scenario(name, &tools)?;
-    let t = Topology::build(&Opts::three_pools()).expect("building the topology");
-    eprintln!(
-        "{name}: topology {} ready in {:.1?} (client {})",
-        t.id, t.setup_time, t.client_ns
-    );
-    Some((guard, t, t0))
+    peer::setup(name, &peer_tools(), &SetupOpts::default())
 }
 
 fn card(t: &mut Topology) -> &mut Card {
@@ -79,55 +69,6 @@ fn host(cmd: &[&str]) {
     );
 }
 
-/// A counter of `nstat -az` in `ns`.
-fn counter(t: &Topology, ns: &str, name: &str) -> u64 {
-    t.nstat(ns, name)
-        .unwrap_or_else(|e| panic!("nstat {name} in {ns}: {e:#}"))
-}
-
-/// Start `cmd` in `ns` in the background, stdout and stderr piped.
-fn spawn_in(ns: &str, cmd: &[&str]) -> Child {
-    Command::new("ip")
-        .args(["netns", "exec", ns])
-        .args(cmd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("starting {cmd:?} in {ns}: {e}"))
-}
-
-/// The first line a background child prints.
-fn first_line(child: &mut Child) -> String {
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().expect("piped"))
-        .read_line(&mut line)
-        .expect("reading a child's output");
-    line
-}
-
-/// Wait for a background child (killed after `timeout`): (success, stdout, stderr).
-fn wait_child(mut child: Child, timeout: Duration) -> (bool, String, String) {
-    let t0 = Instant::now();
-    let ok = loop {
-        if let Some(s) = child.try_wait().expect("waiting") {
-            break s.success();
-        }
-        if t0.elapsed() > timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            break false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let out = child.wait_with_output().expect("collecting output");
-    (
-        ok,
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// SIGTERM to a background child, then its output.
 fn stop_child(child: Child) -> (bool, String, String) {
     if let Ok(pid) = i32::try_from(child.id()) {
@@ -137,35 +78,9 @@ fn stop_child(child: Child) -> (bool, String, String) {
     wait_child(child, Duration::from_secs(10))
 }
 
-fn sha256_hex(data: &[u8]) -> String {
-    format!("{:x}", Sha256::digest(data))
-}
-
 /// The card's flow whose client port is `port`, if any.
 fn flow_of(t: &mut Topology, port: u16) -> Option<FlowInfo> {
-    card(t)
-        .flows(|_| {})
-        .expect("FLOW_LIST")
-        .into_iter()
-        .find(|f| f.client.port() == port)
-}
-
-/// The card's client-side MAC as `aa:bb:...`.
-fn card_mac_client(t: &Topology) -> String {
-    t.addrs
-        .card_mac_client
-        .map(|b| format!("{b:02x}"))
-        .join(":")
-}
-
-/// curl's exit code from its message (`curl: (28) ...`), -1 if none.
-fn curl_exit_code(stderr: &str) -> i32 {
-    stderr
-        .split("curl: (")
-        .nth(1)
-        .and_then(|s| s.split(')').next())
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(-1)
+    t.flows().into_iter().find(|f| f.client.port() == port)
 }
 
 // ----- lossy links -------------------------------------------------------------------------
@@ -510,16 +425,6 @@ fn start_api_server(t: &mut Topology, script: &str, port: u16, log: &str) -> std
     log
 }
 
-/// Lines of a python3 server's log that report an error.
-fn server_errors(log: &std::path::Path) -> Vec<String> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| l.contains("Error") || l.contains("Traceback"))
-        .map(|l| format!("{}: {l}", log.display()))
-        .collect()
-}
-
 /// a) Loss and reordering on the client's link (both ways) and on static1's and api1's
 ///    links (both ways): a 1 MiB download from nginx and a 1 MiB upload to a python3
 ///    server, byte-exact by sha256; the senders retransmitted, the receivers queued
@@ -539,8 +444,8 @@ fn lossy_reordering_links() {
 
     // 1 MiB download from static1's nginx.
     let (rs0, ofo0) = (
-        counter(&t, &static_ns, "TcpRetransSegs"),
-        counter(&t, &cx, "TcpExtTCPOFOQueue"),
+        t.counter(&static_ns, "TcpRetransSegs"),
+        t.counter(&cx, "TcpExtTCPOFOQueue"),
     );
     let t1 = Instant::now();
     let out = t
@@ -561,8 +466,8 @@ fn lossy_reordering_links() {
         .expect("curl");
     let dt = t1.elapsed();
     let (retrans, ofo) = (
-        counter(&t, &static_ns, "TcpRetransSegs") - rs0,
-        counter(&t, &cx, "TcpExtTCPOFOQueue") - ofo0,
+        t.counter(&static_ns, "TcpRetransSegs") - rs0,
+        t.counter(&cx, "TcpExtTCPOFOQueue") - ofo0,
     );
     eprintln!(
         "  download: {} bytes in {dt:.1?}, sha256 {}, static1 retransmitted {retrans} segments, client queued {ofo} out of order",
@@ -593,8 +498,8 @@ fn lossy_reordering_links() {
     std::fs::write(&file, &data).expect("writing the upload");
     let at = format!("@{}", file.display());
     let (rs0, ofo0) = (
-        counter(&t, &cx, "TcpRetransSegs"),
-        counter(&t, &api_ns, "TcpExtTCPOFOQueue"),
+        t.counter(&cx, "TcpRetransSegs"),
+        t.counter(&api_ns, "TcpExtTCPOFOQueue"),
     );
     let t1 = Instant::now();
     let out = t
@@ -621,8 +526,8 @@ fn lossy_reordering_links() {
         .expect("curl");
     let dt = t1.elapsed();
     let (retrans, ofo) = (
-        counter(&t, &cx, "TcpRetransSegs") - rs0,
-        counter(&t, &api_ns, "TcpExtTCPOFOQueue") - ofo0,
+        t.counter(&cx, "TcpRetransSegs") - rs0,
+        t.counter(&api_ns, "TcpExtTCPOFOQueue") - ofo0,
     );
     let text = out.text();
     let want = format!("{} {}", sha256_hex(&data), data.len());
@@ -643,7 +548,7 @@ fn lossy_reordering_links() {
     assert!(ofo > 0, "api1 saw no out-of-order segment");
 
     // cx goes away with the impairment: its checksum counter now.
-    let csum = counter(&t, &cx, "TcpInCsumErrors");
+    let csum = t.counter(&cx, "TcpInCsumErrors");
     if csum != 0 {
         tally
             .errors
@@ -695,7 +600,7 @@ fn lossy_reordering_links() {
         "  card: {} spliced, {} setups failed, {} punts ignored",
         s.spliced_total, s.setup_failed, s.punts_ignored
     );
-    tally.errors.extend(server_errors(&upload_log));
+    tally.errors.extend(log_errors(&upload_log));
     t.finish(name, &tally, t0);
 }
 
@@ -735,7 +640,7 @@ print(lines[0].split()[1], h.get("x-backend", "-"), len(body), hashlib.sha256(bo
 
 /// One kept-alive connection with keepalive probes every second after 1 s idle (3 unanswered
 /// probes end it, i.e. after about 4 s): GET /id, idle `argv[3]` s, GET /id again. Prints
-/// "port P", then one "STATUS BACKEND BODY" line per request.
+/// "port P", then one "STATUS BACKEND BODY" line per request. Runs after [`PY_HTTP`].
 const KEEPALIVE_PY: &str = r#"
 import socket, sys, time
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=60)
@@ -748,22 +653,8 @@ buf = b""
 def get():
     global buf
     s.sendall(b"GET /id HTTP/1.1\r\nHost: www.example.com\r\n\r\n")
-    while b"\r\n\r\n" not in buf:
-        c = s.recv(4096)
-        if not c:
-            sys.exit("EOF in the response head")
-        buf += c
-    head, buf = buf.split(b"\r\n\r\n", 1)
-    lines = head.decode("latin1").split("\r\n")
-    h = {k.strip().lower(): v.strip() for k, v in (l.split(":", 1) for l in lines[1:])}
-    n = int(h["content-length"])
-    while len(buf) < n:
-        c = s.recv(4096)
-        if not c:
-            sys.exit("EOF in the response body")
-        buf += c
-    body, buf = buf[:n], buf[n:]
-    print(lines[0].split()[1], h.get("x-backend", "-"), body.decode().strip(), flush=True)
+    status, h, body, buf = response(s, buf)
+    print(status, h.get("x-backend", "-"), body.decode().strip(), flush=True)
 get()
 time.sleep(float(sys.argv[3]))
 get()
@@ -850,7 +741,7 @@ print(lines[0].split()[1], h.get("sec-websocket-accept") == want, total, len(got
 
 /// One kept-alive connection (argv: VIP, port, release file): GET /id, print "port P
 /// BACKEND", wait until the release file exists, GET /id again and print "STATUS BACKEND
-/// BODY".
+/// BODY". Runs after [`PY_HTTP`].
 const HOLD_PY: &str = r#"
 import socket, sys, time, os
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=60)
@@ -858,22 +749,8 @@ buf = b""
 def get():
     global buf
     s.sendall(b"GET /id HTTP/1.1\r\nHost: www.example.com\r\n\r\n")
-    while b"\r\n\r\n" not in buf:
-        c = s.recv(4096)
-        if not c:
-            sys.exit("EOF in the response head")
-        buf += c
-    head, buf = buf.split(b"\r\n\r\n", 1)
-    lines = head.decode("latin1").split("\r\n")
-    h = {k.strip().lower(): v.strip() for k, v in (l.split(":", 1) for l in lines[1:])}
-    n = int(h["content-length"])
-    while len(buf) < n:
-        c = s.recv(4096)
-        if not c:
-            sys.exit("EOF in the response body")
-        buf += c
-    body, buf = buf[:n], buf[n:]
-    return lines[0].split()[1], h.get("x-backend", "-"), body.decode().strip()
+    status, h, body, buf = response(s, buf)
+    return status, h.get("x-backend", "-"), body.decode().strip()
 st, b, body = get()
 print("port", s.getsockname()[1], b, flush=True)
 t0 = time.time()
@@ -953,7 +830,7 @@ fn zero_window(t: &mut Topology) {
         (&cns, "TcpExtTCPFromZeroWindowAdv"),
         (&cns, "TcpExtTCPZeroWindowDrop"),
     ];
-    let before: Vec<u64> = names.iter().map(|(ns, n)| counter(t, ns, n)).collect();
+    let before: Vec<u64> = names.iter().map(|(ns, n)| t.counter(ns, n)).collect();
     let out = t
         .exec(
             &cns,
@@ -967,7 +844,7 @@ fn zero_window(t: &mut Topology) {
     let delta: Vec<u64> = names
         .iter()
         .zip(&before)
-        .map(|((ns, n), b)| counter(t, ns, n) - b)
+        .map(|((ns, n), b)| t.counter(ns, n) - b)
         .collect();
     for ((ns, n), d) in names.iter().zip(&delta) {
         let who = if *ns == &sns { "static1" } else { "client" };
@@ -996,17 +873,18 @@ fn keepalive_probes(t: &mut Topology) {
     let mut tally = Tally::default();
     let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
     let cns = t.client_ns.clone();
-    let ka0 = counter(t, &cns, "TcpExtTCPKeepAlive");
+    let ka0 = t.counter(&cns, "TcpExtTCPKeepAlive");
+    let keepalive_py = format!("{PY_HTTP}{KEEPALIVE_PY}");
     let out = t
         .exec(
             &cns,
-            &[python(), "-c", KEEPALIVE_PY, &vip, &port, "5"],
+            &[python(), "-c", &keepalive_py, &vip, &port, "5"],
             EXEC_TIMEOUT,
         )
         .expect("python3");
     let text = out.text();
     eprint!("{text}");
-    let probes = counter(t, &cns, "TcpExtTCPKeepAlive") - ka0;
+    let probes = t.counter(&cns, "TcpExtTCPKeepAlive") - ka0;
     eprintln!("  client TcpExtTCPKeepAlive +{probes}");
     assert!(out.ok, "keepalive client failed: {}", out.stderr);
     let rows: Vec<Vec<&str>> = text
@@ -1069,7 +947,7 @@ fn websocket_upgrade(t: &mut Topology) {
     let nginx_port = t.addrs.backend_port;
     t.set_backend_port(POOL_API, API1, nginx_port)
         .expect("SERVER_SET");
-    tally.errors.extend(server_errors(&log));
+    tally.errors.extend(log_errors(&log));
     t.finish(name, &tally, t0);
 }
 
@@ -1089,7 +967,7 @@ fn syn_on_established(t: &mut Topology) -> String {
         &[
             python(),
             "-c",
-            HOLD_PY,
+            &format!("{PY_HTTP}{HOLD_PY}"),
             &vip,
             &port,
             release.to_str().expect("utf-8"),
@@ -1101,8 +979,8 @@ fn syn_on_established(t: &mut Topology) -> String {
     let cport: u16 = f[1].parse().expect("port");
     let backend = f[2].to_string();
     let bns = t.backend(&backend).expect("backend").ns.clone();
-    let chal0 = counter(t, &bns, "TcpExtTCPSYNChallenge");
-    let rst0 = counter(t, &cns, "TcpEstabResets");
+    let chal0 = t.counter(&bns, "TcpExtTCPSYNChallenge");
+    let rst0 = t.counter(&cns, "TcpEstabResets");
     let s0 = card(t).flow_stats().expect("FLOW_STATS");
     let flow0 = flow_of(t, cport).expect("the held connection's flow");
     assert_eq!(flow0.flow_state, FlowState::Spliced, "{flow0:?}");
@@ -1114,7 +992,7 @@ fn syn_on_established(t: &mut Topology) -> String {
                 "-c",
                 SPOOF_SYN_PY,
                 &t.client_if,
-                &card_mac_client(t),
+                &t.card_mac_client(),
                 &vip,
                 &port,
                 &t.addrs.client.to_string(),
@@ -1133,7 +1011,7 @@ fn syn_on_established(t: &mut Topology) -> String {
     };
     let s1 = card(t).flow_stats().expect("FLOW_STATS");
     let flow1 = flow_of(t, cport);
-    let chal = counter(t, &bns, "TcpExtTCPSYNChallenge") - chal0;
+    let chal = t.counter(&bns, "TcpExtTCPSYNChallenge") - chal0;
     eprintln!(
         "  client port {cport} ({backend}): card answered the SYN with {seen}; punts ignored +{}, SYN-ACKs +{}, {backend} SYN challenges +{chal}, flow {:?}",
         s1.punts_ignored - s0.punts_ignored,
@@ -1161,7 +1039,7 @@ fn syn_on_established(t: &mut Topology) -> String {
     let f: Vec<&str> = so.split_whitespace().collect();
     assert_eq!(f, ["200", &backend, &backend], "second request");
     assert_eq!(
-        counter(t, &cns, "TcpEstabResets"),
+        t.counter(&cns, "TcpEstabResets"),
         rst0,
         "the client saw a reset"
     );
@@ -1254,7 +1132,7 @@ fn tuple_reuse(t: &mut Topology) -> String {
 
     // Same 4-tuple at once: the card ignores the SYN.
     let (syn0, s0) = (
-        counter(t, &cns, "TcpExtTCPSynRetrans"),
+        t.counter(&cns, "TcpExtTCPSynRetrans"),
         card(t).flow_stats().expect("FLOW_STATS"),
     );
     let r = t
@@ -1265,7 +1143,7 @@ fn tuple_reuse(t: &mut Topology) -> String {
         )
         .expect("curl");
     let (syn1, s1) = (
-        counter(t, &cns, "TcpExtTCPSynRetrans"),
+        t.counter(&cns, "TcpExtTCPSynRetrans"),
         card(t).flow_stats().expect("FLOW_STATS"),
     );
     let still = flow_of(t, lport);
@@ -1317,7 +1195,7 @@ fn tuple_reuse(t: &mut Topology) -> String {
     let (syn0, s0) = (syn1, s1);
     let r = t.curl(&vip, "/id", &["--local-port", &lp]).expect("curl");
     let (syn1, s1) = (
-        counter(t, &cns, "TcpExtTCPSynRetrans"),
+        t.counter(&cns, "TcpExtTCPSynRetrans"),
         card(t).flow_stats().expect("FLOW_STATS"),
     );
     card(t)

@@ -6,10 +6,11 @@
 //! passes. Each scenario builds its own topology; they run one at a time (a lock), since
 //! the simulated card needs a core of its own.
 
-use sha2::{Digest, Sha256};
 use splicenic_fw_logic::flowmgr::FlowState;
-use splicenic_hil::peer::{header_values, Tally, EXEC_TIMEOUT};
-use splicenic_hil::topo::{python, scenario, Opts, Topology};
+use splicenic_hil::peer::{
+    self, header_values, log_errors, peer_tools, sha256_hex, SetupOpts, Tally, EXEC_TIMEOUT,
+};
+use splicenic_hil::topo::{python, Topology};
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
@@ -18,15 +19,7 @@ const UPLOAD_PORT: u16 = 8081;
 
 /// The topology for one scenario, or `None` (with a note) when the rig cannot run here.
 fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
-    let tools = [
-        ("nginx", "-v"),
-        (python(), "--version"),
-        ("curl", "--version"),
-    ];
-    let (guard, t0) = scenario(name, &tools)?;
-    let t = Topology::build(&Opts::three_pools()).expect("building the topology");
-    eprintln!("{name}: topology {} ready in {:.1?}", t.id, t.setup_time);
-    Some((guard, t, t0))
+    peer::setup(name, &peer_tools(), &SetupOpts::default())
 }
 
 /// The statuses of the HTTP responses in a block of headers (several requests), in order.
@@ -51,11 +44,11 @@ fn keepalive_stays_on_one_server() {
     let (id, api) = (url("/id"), url("/api/x"));
     // curl fetches the extra URLs first, then its own: /id, /api/x, /id. The client's
     // active opens count its connections.
-    let opens0 = t.nstat(&t.client_ns, "TcpActiveOpens").expect("nstat");
+    let opens0 = t.counter(&t.client_ns, "TcpActiveOpens");
     let r = t
         .curl("www.example.com", "/id", &[&id, &api])
         .expect("running curl");
-    let connects = t.nstat(&t.client_ns, "TcpActiveOpens").expect("nstat") - opens0;
+    let connects = t.counter(&t.client_ns, "TcpActiveOpens") - opens0;
     assert!(r.ok, "curl failed: {}", r.stderr);
     let backends = header_values(&r.headers, "x-backend");
     eprintln!("  backends {backends:?}, {connects} connect(s)");
@@ -193,7 +186,7 @@ fn mib_upload() {
         .collect();
     let file = t.dir().join("upload.bin");
     std::fs::write(&file, &data).expect("writing the upload");
-    let want = format!("{:x}", Sha256::digest(&data));
+    let want = sha256_hex(&data);
     let at = format!("@{}", file.display());
     let r = t
         .curl(
@@ -237,7 +230,7 @@ fn mib_upload() {
         .get("api.example.com", "/api/x", &mut tally)
         .unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(r.body, b"api api1\n");
-    tally.errors.extend(helper_errors(&log));
+    tally.errors.extend(log_errors(&log));
     t.finish(name, &tally, t0);
 }
 
@@ -301,16 +294,6 @@ fn start_helper(t: &mut Topology) -> (usize, std::path::PathBuf) {
     (bi, log)
 }
 
-/// Lines of the helper server's log that report an error.
-fn helper_errors(log: &std::path::Path) -> Vec<String> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| l.contains("Error") || l.contains("Traceback"))
-        .map(|l| format!("helper server: {l}"))
-        .collect()
-}
-
 /// One half-closing GET through the card: (status line, X-Backend, body length, sha256).
 fn half_close_get(t: &Topology, host: &str, path: &str) -> (String, String, usize, String) {
     let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
@@ -345,7 +328,7 @@ fn half_close() {
     };
     let mut tally = Tally::default();
     let (_, log) = start_helper(&mut t);
-    let want = format!("{:x}", Sha256::digest(&t.blob));
+    let want = sha256_hex(&t.blob);
     let (status, backend, len, sha) = half_close_get(&t, "api.example.com", "/big");
     eprintln!(
         "  {status} from {backend}: {len} bytes, sha256 {}",
@@ -363,9 +346,9 @@ fn half_close() {
     tally.connections += 1;
     assert!(status.starts_with("HTTP/1.1 200"), "{status}");
     assert!(backend == "web1" || backend == "web2", "{backend}");
-    assert_eq!(sha, format!("{:x}", Sha256::digest(format!("{backend}\n"))));
+    assert_eq!(sha, sha256_hex(format!("{backend}\n")));
     tally.bytes += len;
-    tally.errors.extend(helper_errors(&log));
+    tally.errors.extend(log_errors(&log));
     t.finish(name, &tally, t0);
 }
 
@@ -408,11 +391,7 @@ fn client_rst() {
     let (closed, state) = loop {
         let card = t.card.as_mut().expect("card");
         let closed = card.flow_stats().expect("FLOW_STATS").closed;
-        let flow = card
-            .flows(|_| {})
-            .expect("flows")
-            .into_iter()
-            .find(|f| f.client.port() == port);
+        let flow = t.flows().into_iter().find(|f| f.client.port() == port);
         let state = flow.as_ref().map(|f| f.flow_state);
         if closed > closed0 && state != Some(FlowState::Spliced) {
             break (closed, state);
