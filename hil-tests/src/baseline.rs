@@ -1,7 +1,7 @@
 //! A software baseline for the card: HAProxy doing the same URL routing to the same kind of
 //! backends as the real-peer topology ([`crate::topo`], [`crate::topo::Opts::three_pools`]),
 //! measured with the same client (wrk) on this machine, so the card's figures can be given
-//! as a ratio to it (docs/performance.md).
+//! as a ratio to it (docs/PERFORMANCE.md).
 //!
 //! ```text
 //!  client ns              proxy ns (HAProxy)                  LAN ns (bridge)     backend ns x 4

@@ -12,7 +12,7 @@ use crate::{root, run, step, tool_path};
 /// tshark (reads back `nicctl capture` files in the tests), python3 (the HTTP server
 /// the monitor tests check), nginx-light (the real backends of the TAP rig, docs/rig.md), wrk
 /// and python3-scapy (load and SYN-flood clients of `hil-tests/tests/peers_load.rs`), haproxy
-/// (the software baseline of `hil-tests/src/bin/proxy-bench.rs`, docs/performance.md).
+/// (the software baseline of `hil-tests/src/bin/proxy-bench.rs`, docs/PERFORMANCE.md).
 pub const APT_PACKAGES: &[&str] = &[
     "verilator",
     "iverilog",
@@ -33,7 +33,7 @@ pub const APT_PACKAGES: &[&str] = &[
     "haproxy",
 ];
 
-fn is_root() -> bool {
+pub fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()
