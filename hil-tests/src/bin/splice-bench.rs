@@ -51,7 +51,7 @@ const LOAD_MAX: usize = 256;
 const PATH: &str = "/data/100";
 const COMMAND: &str = "cargo run --release -p splicenic-hil --features vexriscv --bin splice-bench";
 
-/// Per-operation data-path latencies for the hardware estimate (docs/performance.md,
+/// Per-operation data-path latencies for the hardware estimate (docs/measurements.md,
 /// card top at DATA_WIDTH 64 = 8 bytes per beat).
 const BEAT_BYTES: f64 = 8.0;
 /// Header arbiter, classifier, flow lookup, state read, decision: "about 15 cycles".
