@@ -16,6 +16,14 @@
  * is full (checked at the first beat) are dropped whole and counted (stat_drop_full);
  * frames longer than SLOT_BYTES are dropped and counted (stat_drop_long).
  *
+ * Reserve: s_axis_tlow, sampled with the first beat, marks a low-priority frame. The last
+ * RESERVE slots are kept for the other frames: a low-priority frame arriving when
+ * used >= SLOTS - RESERVE (but the ring is not full) is dropped whole and counted in
+ * stat_drop_low; when the ring is really full it counts in stat_drop_full like any other
+ * frame. RESERVE = 0 (the default) gives every frame the whole ring (stat_drop_low stays
+ * 0). What is low priority is the instantiating block's choice (splice_datapath: TCP SYN
+ * without ACK, i.e. new connection attempts).
+ *
  * Firmware side (CSR block):
  *   prod_idx, cons_idx: ring indices modulo 2*SLOTS (slot = index mod SLOTS); slots
  *     cons_idx .. prod_idx-1 hold frames. count = prod_idx - cons_idx.
@@ -28,7 +36,8 @@
  *     rd_desc = 0: data word rd_word = frame bytes 4*rd_word .. 4*rd_word+3, little
  *       endian (byte 4*w in rd_data[7:0]); bytes past the length are undefined.
  *   commit_valid pulses with commit_slot for every committed frame (for the event queue).
- * Status: stat_frames (committed), stat_drop_full, stat_drop_long, stat_bad_cons.
+ * Status: stat_frames (committed), stat_drop_full, stat_drop_low, stat_drop_long,
+ * stat_bad_cons.
  */
 module pkt_punt_buf #
 (
@@ -40,6 +49,8 @@ module pkt_punt_buf #
     parameter SLOT_BYTES = 2048,
     // Metadata width (multiple of 32)
     parameter META_WIDTH = 128,
+    // Slots low-priority frames (s_axis_tlow) may not take (0 .. SLOTS-1)
+    parameter RESERVE = 0,
     parameter SLOT_BITS = $clog2(SLOTS),
     parameter WORD_BITS = $clog2(SLOT_BYTES / 4)
 )
@@ -53,6 +64,7 @@ module pkt_punt_buf #
     output wire                   s_axis_tready,
     input  wire                   s_axis_tlast,
     input  wire                   s_axis_tuser,
+    input  wire                   s_axis_tlow,
     input  wire [META_WIDTH-1:0]  s_meta,
 
     output wire [SLOT_BITS:0]     prod_idx,
@@ -72,6 +84,7 @@ module pkt_punt_buf #
 
     output wire [31:0]            stat_frames,
     output wire [31:0]            stat_drop_full,
+    output wire [31:0]            stat_drop_low,
     output wire [31:0]            stat_drop_long,
     output wire [31:0]            stat_bad_cons
 );
@@ -82,6 +95,8 @@ localparam LANES32 = DATA_WIDTH / 32;
 localparam LANE_BITS = LANES32 > 1 ? $clog2(LANES32) : 1;
 localparam META_WORDS = META_WIDTH / 32;
 localparam KEEP_BITS = $clog2(KEEP_WIDTH);
+// ring occupancy from which low-priority frames are dropped
+localparam integer LOW_LIMIT = SLOTS - RESERVE;
 
 initial begin
     if (DATA_WIDTH < 64 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0 || KEEP_WIDTH * 8 != DATA_WIDTH) begin
@@ -99,6 +114,10 @@ initial begin
     end
     if (META_WIDTH < 32 || META_WIDTH % 32 != 0 || META_WORDS >= (1 << WORD_BITS)) begin
         $error("Error: META_WIDTH must be a multiple of 32 and fit the word index (instance %m)");
+        $finish;
+    end
+    if (RESERVE < 0 || RESERVE >= SLOTS) begin
+        $error("Error: RESERVE must be 0..SLOTS-1 (instance %m)");
         $finish;
     end
 end
@@ -120,6 +139,7 @@ reg [BEAT_BITS:0]  beat_reg = {BEAT_BITS+1{1'b0}};
 reg                commit_reg = 1'b0;
 reg [SLOT_BITS-1:0] commit_slot_reg = {SLOT_BITS{1'b0}};
 reg [31:0] frames_reg = 32'd0, drop_full_reg = 32'd0, drop_long_reg = 32'd0, bad_cons_reg = 32'd0;
+reg [31:0] drop_low_reg = 32'd0;
 
 assign prod_idx = prod_reg;
 assign cons_idx = cons_reg;
@@ -127,14 +147,18 @@ assign commit_valid = commit_reg;
 assign commit_slot = commit_slot_reg;
 assign stat_frames = frames_reg;
 assign stat_drop_full = drop_full_reg;
+assign stat_drop_low = drop_low_reg;
 assign stat_drop_long = drop_long_reg;
 assign stat_bad_cons = bad_cons_reg;
 
 wire [SLOT_BITS:0] used = prod_reg - cons_reg;
 wire               full = used[SLOT_BITS];
+// the reserve is taken: no room for a low-priority frame (never with RESERVE = 0)
+wire               low_full = !full && used >= LOW_LIMIT[SLOT_BITS:0];
 wire               beat = s_axis_tvalid;
 wire               first = beat && !in_frame_reg;
-wire               drop_now = first ? full : drop_reg;
+wire               drop_low_now = first && s_axis_tlow && low_full;
+wire               drop_now = first ? full || drop_low_now : drop_reg;
 wire               user_now = (first ? 1'b0 : user_reg) | s_axis_tuser;
 
 // bytes in the last beat: count of tkeep ones (contiguous from lane 0)
@@ -172,6 +196,9 @@ always @(posedge clk) begin
         if (first && full) begin
             drop_full_reg <= drop_full_reg + 1'b1;
         end
+        if (drop_low_now) begin
+            drop_low_reg <= drop_low_reg + 1'b1;
+        end
         if (s_axis_tlast && !drop_now) begin
             if (over) begin
                 drop_long_reg <= drop_long_reg + 1'b1;
@@ -201,6 +228,7 @@ always @(posedge clk) begin
         commit_reg <= 1'b0;
         frames_reg <= 32'd0;
         drop_full_reg <= 32'd0;
+        drop_low_reg <= 32'd0;
         drop_long_reg <= 32'd0;
         bad_cons_reg <= 32'd0;
     end

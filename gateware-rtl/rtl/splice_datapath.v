@@ -39,6 +39,8 @@ module splice_datapath #
     parameter L7_LANES = 4,
     parameter L7_PAT_MAX = 64,
     parameter PUNT_SLOTS = 16,
+    // punt ring slots kept for frames other than new connection attempts (SYN without ACK)
+    parameter PUNT_RESERVE = PUNT_SLOTS / 4,
     parameter INJ_SLOTS = 8,
     parameter EVQ_DEPTH = 256,
     // longest frame taken whole (longer frames are cut and dropped as malformed)
@@ -951,6 +953,11 @@ punt_arb_inst (
 
 wire       pm_l7 = pm_tuser[1];
 wire [127:0] pm_meta = pm_tuser[129:2];
+// Low priority in the punt ring (kept out of its last PUNT_RESERVE slots): new connection
+// attempts, i.e. well-formed TCP segments (parser reason OK) with SYN set and ACK clear.
+// ARP, ICMP, handshake ACKs, requests, FIN / RST, SYN-ACK keep the whole ring, so a SYN
+// flood cannot starve them.
+wire       pm_low = pm_meta[7:4] == 4'd0 && pm_meta[88 + 1] && !pm_meta[88 + 4];
 wire       l7i_ready;
 assign pm_tready = pm_l7 ? l7i_ready : 1'b1;
 
@@ -990,14 +997,15 @@ wire               punt_rd_data_valid;
 wire [31:0]        punt_rd_data;
 wire               punt_commit_valid;
 wire [PUNT_SB-1:0] punt_commit_slot;
-wire [31:0]        punt_frames, punt_drop_full, punt_drop_long, punt_bad_cons;
+wire [31:0]        punt_frames, punt_drop_full, punt_drop_low, punt_drop_long, punt_bad_cons;
 
 // verilator lint_off PINCONNECTEMPTY
 pkt_punt_buf #(
     .DATA_WIDTH(DW),
     .SLOTS(PUNT_SLOTS),
     .SLOT_BYTES(2048),
-    .META_WIDTH(128)
+    .META_WIDTH(128),
+    .RESERVE(PUNT_RESERVE)
 )
 punt_inst (
     .clk(clk),
@@ -1008,6 +1016,7 @@ punt_inst (
     .s_axis_tready(),
     .s_axis_tlast(pm_tlast),
     .s_axis_tuser(pm_tuser[0]),
+    .s_axis_tlow(pm_low),
     .s_meta(pm_meta),
     .prod_idx(punt_prod),
     .cons_idx(punt_cons),
@@ -1023,6 +1032,7 @@ punt_inst (
     .commit_slot(punt_commit_slot),
     .stat_frames(punt_frames),
     .stat_drop_full(punt_drop_full),
+    .stat_drop_low(punt_drop_low),
     .stat_drop_long(punt_drop_long),
     .stat_bad_cons(punt_bad_cons)
 );
@@ -1528,7 +1538,9 @@ always @(posedge clk) begin
                                              punt_rd_word_reg};
             `SNIC_PUNT_RD_DATA: rdata_reg <= punt_rd_data_valid ? punt_rd_data : punt_word_reg;
             `SNIC_PUNT_FRAMES: rdata_reg <= punt_frames;
-            `SNIC_PUNT_DROP_FULL: rdata_reg <= punt_drop_full;
+            // every punted frame dropped for lack of ring room: ring full, or a new
+            // connection attempt finding only the reserved slots free
+            `SNIC_PUNT_DROP_FULL: rdata_reg <= punt_drop_full + punt_drop_low;
             `SNIC_PUNT_DROP_LONG: rdata_reg <= punt_drop_long;
             `SNIC_PUNT_BAD_CONS: rdata_reg <= punt_bad_cons;
 

@@ -1,6 +1,7 @@
 //! Verilates `stats_counters` (`Vstats`), `evt_queue` (`Vevtq`, a small FIFO so overflow is
 //! easy to provoke), and `pkt_punt_buf` / `pkt_inject_buf` at DATA_WIDTH 64 and 512
-//! (`Vpunt64`, `Vpunt512`, `Vinj64`, `Vinj512`), and compiles them with the C++ shim.
+//! (`Vpunt64`, `Vpunt512`, `Vinj64`, `Vinj512`; `Vpunt64r` with a 2-slot reserve for
+//! low-priority frames), and compiles them with the C++ shim.
 
 use splicenic_verilate::{repo_root, Build, Model};
 
@@ -31,6 +32,11 @@ fn main() {
                 "Vpunt64",
                 "pkt_punt_buf",
                 &[("DATA_WIDTH", "64"), ("SLOTS", "8")],
+            ),
+            model(
+                "Vpunt64r",
+                "pkt_punt_buf",
+                &[("DATA_WIDTH", "64"), ("SLOTS", "8"), ("RESERVE", "2")],
             ),
             model(
                 "Vpunt512",

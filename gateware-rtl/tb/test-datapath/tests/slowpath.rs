@@ -1,8 +1,9 @@
 //! What does not take the fast path: punted SYNs and request segments (with the L7
 //! match riding along as an event), the punt/drop policy, malformed and oversize frames,
 //! the firmware's inject rings with checksum offload, the L7 command path on a buffer the
-//! firmware assembled, flow-table command results, and the fast-path switch. After every
-//! bad frame the pipeline keeps draining: a spliced frame sent behind it still comes out.
+//! firmware assembled, flow-table command results, the fast-path switch, and the punt
+//! ring's reserve under a SYN flood. After every bad frame the pipeline keeps draining: a
+//! spliced frame sent behind it still comes out.
 
 mod common;
 
@@ -192,6 +193,92 @@ fn syn_and_policy_64() {
 #[test]
 fn syn_and_policy_512() {
     syn_and_policy(512);
+}
+
+/// SYN flood with the firmware not reading: new connection attempts (SYN without ACK) take
+/// at most 16 - 4 punt slots, the last 4 stay for everything else (ARP, handshake ACKs,
+/// SYN-ACK); PUNT.DROP_FULL counts every frame dropped for lack of room.
+fn punt_reserve(width: u32) {
+    let (mut dp, mut rng, f) = setup(width);
+    let syn = |rng: &mut ChaCha8Rng, sport: u16, flags: Flags| {
+        tcp_frame(
+            rng,
+            [2, 9, 9, 9, 9, 9],
+            MAC_C,
+            [192, 168, 7, 7],
+            VIP,
+            sport,
+            VIP_PORT,
+            &[],
+            flags,
+            false,
+        )
+        .0
+    };
+    let syn_flags = Flags {
+        syn: true,
+        ..Flags::default()
+    };
+    let flood: Vec<Vec<u8>> = (0..20)
+        .map(|i| syn(&mut rng, 40000 + i, syn_flags))
+        .collect();
+    for b in &flood {
+        dp.push(Port::Client, b, false);
+    }
+    let mut arp = vec![0xffu8; 6];
+    arp.extend([2, 9, 9, 9, 9, 9, 0x08, 0x06]);
+    arp.extend([0, 1, 8, 0, 6, 4, 0, 1]);
+    arp.resize(60, 0);
+    dp.push(Port::Client, &arp, false);
+    // a handshake ACK of a client without a flow yet
+    let ack = syn(&mut rng, 41000, Flags::default());
+    dp.push(Port::Client, &ack, false);
+    // SYN+ACK (flags byte at 14 + 20 + 13; the parser does not check the TCP checksum)
+    let mut syn_ack = syn(&mut rng, 41001, syn_flags);
+    syn_ack[47] |= 0x10;
+    dp.push(Port::Client, &syn_ack, false);
+    // more SYNs: still dropped in the reserve
+    for i in 0..3 {
+        let b = syn(&mut rng, 42000 + i, syn_flags);
+        dp.push(Port::Client, &b, false);
+    }
+    // two more normal frames: one takes the last slot, the other finds the ring full
+    dp.push(Port::Client, &arp, false);
+    dp.push(Port::Client, &ack, false);
+    assert!(dp.settle(300, 2_000_000));
+    assert_eq!(dp.read(r(regs::punt::PROD)), 16, "ring full");
+    assert_eq!(
+        dp.read(r(regs::punt::DROP_FULL)),
+        (20 - 12) + 3 + 1,
+        "drops: SYNs in the reserve + one frame on the full ring"
+    );
+    assert_eq!(
+        stat(&mut dp, 5),
+        16 + 8 + 3 + 1,
+        "punted on port C (decision)"
+    );
+    let mut want: Vec<&Vec<u8>> = flood.iter().take(12).collect();
+    want.extend([&arp, &ack, &syn_ack, &arp]);
+    for (i, w) in want.iter().enumerate() {
+        let (_, bytes) = punt_pop(&mut dp).expect("punted frame");
+        assert_eq!(&bytes, *w, "slot {i}");
+    }
+    assert!(punt_pop(&mut dp).is_none());
+    // with the ring drained, SYNs are taken again
+    dp.push(Port::Client, &flood[19], false);
+    assert!(dp.settle(200, 200_000));
+    assert_eq!(punt_pop(&mut dp).expect("SYN punted").1, flood[19]);
+    check_fast_path_alive(&mut dp, &mut rng, &f);
+}
+
+#[test]
+fn punt_reserve_64() {
+    punt_reserve(64);
+}
+
+#[test]
+fn punt_reserve_512() {
+    punt_reserve(512);
 }
 
 fn load_rules(dp: &mut Datapath, rules: &[Rule], default_pool: u32) {

@@ -16,6 +16,7 @@
 #include "Vinj64.h"
 #include "Vpunt512.h"
 #include "Vpunt64.h"
+#include "Vpunt64r.h"
 #include "Vstats.h"
 
 namespace {
@@ -245,7 +246,7 @@ int evt_run(const uint64_t* events, const uint32_t* counts, uint32_t offer_pct, 
 }
 
 // ---------------------------------------------------------------------------------------
-// pkt_punt_buf (SLOTS 8, SLOT_BYTES 2048, META_WIDTH 128)
+// pkt_punt_buf (SLOTS 8, SLOT_BYTES 2048, META_WIDTH 128; RESERVE 0, or 2 for Vpunt64r)
 
 constexpr int kPuntSlots = 8;
 
@@ -254,6 +255,7 @@ struct PuntIn {
     uint32_t tuser;
     uint32_t meta[4];
     uint32_t gap;  // idle cycles before this frame
+    uint32_t low;  // s_axis_tlow (low priority), driven on every beat of the frame
 };
 
 struct PuntOut {
@@ -269,14 +271,17 @@ struct PuntRun {
     uint64_t stall_cycles;  // cycles with tvalid && !tready
     uint64_t frames;
     uint64_t drop_full;
+    uint64_t drop_low;
     uint64_t drop_long;
     uint64_t bad_cons;
 };
 
+// used_at_start[i]: slots in use (prod - cons) at frame i's first beat. With hold, the
+// firmware model starts reading only after the last input frame.
 template <class M>
-int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_pct, uint32_t seed,
-             uint8_t* full_at_start, PuntOut* out, size_t cap, uint8_t* obytes, size_t ocap,
-             size_t* nout, PuntRun* run) {
+int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_pct, uint32_t hold,
+             uint32_t seed, uint8_t* used_at_start, PuntOut* out, size_t cap, uint8_t* obytes,
+             size_t ocap, size_t* nout, PuntRun* run) {
     constexpr size_t kw = sizeof(((M*)nullptr)->s_axis_tdata) >= 64 ? 64 : 8;
     TbModel<M> tb("punt");
     M& m = *tb.m;
@@ -285,6 +290,7 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
     m.s_axis_tvalid = 0;
     m.s_axis_tlast = 0;
     m.s_axis_tuser = 0;
+    m.s_axis_tlow = 0;
     m.cons_wr = 0;
     m.rd_valid = 0;
     m.eval();
@@ -321,10 +327,11 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
                 m.s_axis_tkeep = tb_keep_mask(nb);
                 m.s_axis_tlast = rem <= kw;
                 m.s_axis_tuser = f.tuser & 1;
+                m.s_axis_tlow = f.low & 1;
                 tb_set_bytes(m.s_meta, reinterpret_cast<const uint8_t*>(f.meta), 16);
                 if (beat == 0) {
                     uint32_t used = (m.prod_idx - m.cons_idx) & (2 * kPuntSlots - 1);
-                    full_at_start[fi] = used == kPuntSlots;
+                    used_at_start[fi] = uint8_t(used);
                 }
             }
         }
@@ -333,7 +340,7 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
         m.rd_valid = 0;
         m.cons_wr = 0;
         uint32_t used = (m.prod_idx - m.cons_idx) & (2 * kPuntSlots - 1);
-        if (fw == FW_IDLE && used > 0 && (lcg_next(lcg) % 100) < consume_pct) {
+        if (fw == FW_IDLE && used > 0 && (!hold || fi == n) && (lcg_next(lcg) % 100) < consume_pct) {
             fw = FW_READ;
             fw_issue = 0;
             fw_got = 0;
@@ -410,6 +417,7 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
     run->stall_cycles = stalls;
     run->frames = m.stat_frames;
     run->drop_full = m.stat_drop_full;
+    run->drop_low = m.stat_drop_low;
     run->drop_long = m.stat_drop_long;
     run->bad_cons = m.stat_bad_cons;
     if (rc != TB_OK) return rc;
@@ -614,17 +622,26 @@ int tb_evt_run(const uint64_t* events, const uint32_t* counts4, uint32_t offer_p
     return evt_run(events, counts4, offer_pct, pop_pct, seed, out, cap, nout, run);
 }
 
-int tb_punt_run(int wide, const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_pct,
-                uint32_t seed, uint8_t* full_at_start, PuntOut* out, size_t cap, uint8_t* obytes,
-                size_t ocap, size_t* nout, PuntRun* run) {
-    if ((n && (!bytes || !fr || !full_at_start)) || !nout || !run) return TB_BAD_ARG;
+// model: 0 Vpunt64, 1 Vpunt512, 2 Vpunt64r (RESERVE 2)
+int tb_punt_run(int model, const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_pct,
+                uint32_t hold, uint32_t seed, uint8_t* used_at_start, PuntOut* out, size_t cap,
+                uint8_t* obytes, size_t ocap, size_t* nout, PuntRun* run) {
+    if ((n && (!bytes || !fr || !used_at_start)) || !nout || !run) return TB_BAD_ARG;
     for (size_t i = 0; i < n; i++)
         if (fr[i].len == 0 || fr[i].len > 16384) return TB_BAD_ARG;
-    if (wide)
-        return punt_run<Vpunt512>(bytes, fr, n, consume_pct, seed, full_at_start, out, cap, obytes,
-                                  ocap, nout, run);
-    return punt_run<Vpunt64>(bytes, fr, n, consume_pct, seed, full_at_start, out, cap, obytes,
-                             ocap, nout, run);
+    switch (model) {
+        case 0:
+            return punt_run<Vpunt64>(bytes, fr, n, consume_pct, hold, seed, used_at_start, out, cap,
+                                     obytes, ocap, nout, run);
+        case 1:
+            return punt_run<Vpunt512>(bytes, fr, n, consume_pct, hold, seed, used_at_start, out, cap,
+                                      obytes, ocap, nout, run);
+        case 2:
+            return punt_run<Vpunt64r>(bytes, fr, n, consume_pct, hold, seed, used_at_start, out, cap,
+                                      obytes, ocap, nout, run);
+        default:
+            return TB_BAD_ARG;
+    }
 }
 
 int tb_inj_run(int wide, const uint8_t* bytes, const InjIn* fr, size_t n, uint32_t ready_pct,

@@ -56,6 +56,7 @@ mod ffi {
         pub tuser: u32,
         pub meta: [u32; 4],
         pub gap: u32,
+        pub low: u32,
     }
 
     #[repr(C)]
@@ -75,6 +76,7 @@ mod ffi {
         pub stall_cycles: u64,
         pub frames: u64,
         pub drop_full: u64,
+        pub drop_low: u64,
         pub drop_long: u64,
         pub bad_cons: u64,
     }
@@ -127,13 +129,14 @@ mod ffi {
         ) -> c_int;
         #[allow(clippy::too_many_arguments)]
         pub fn tb_punt_run(
-            wide: c_int,
+            model: c_int,
             bytes: *const u8,
             fr: *const PuntIn,
             n: usize,
             consume_pct: u32,
+            hold: u32,
             seed: u32,
-            full_at_start: *mut u8,
+            used_at_start: *mut u8,
             out: *mut PuntOut,
             cap: usize,
             obytes: *mut u8,
@@ -331,10 +334,49 @@ pub fn evt_run(
 // ---------------------------------------------------------------------------------------
 // pkt_punt_buf
 
-/// Slots of the punt test model (`SLOTS` 8, `SLOT_BYTES` 2048, `META_WIDTH` 128).
+/// Slots of the punt test models (`SLOTS` 8, `SLOT_BYTES` 2048, `META_WIDTH` 128).
 pub const PUNT_SLOTS: usize = 8;
 /// Bytes per slot.
 pub const SLOT_BYTES: usize = 2048;
+/// `RESERVE` of [`PuntModel::Reserve64`]: slots low-priority frames may not take.
+pub const PUNT_RESERVE: usize = 2;
+
+/// Which Verilated `pkt_punt_buf` a punt run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PuntModel {
+    /// DATA_WIDTH 64, RESERVE 0 (`Vpunt64`).
+    W64,
+    /// DATA_WIDTH 512, RESERVE 0 (`Vpunt512`).
+    W512,
+    /// DATA_WIDTH 64, RESERVE [`PUNT_RESERVE`] (`Vpunt64r`).
+    Reserve64,
+}
+
+impl PuntModel {
+    /// The model's `RESERVE` parameter.
+    pub fn reserve(self) -> usize {
+        match self {
+            PuntModel::W64 | PuntModel::W512 => 0,
+            PuntModel::Reserve64 => PUNT_RESERVE,
+        }
+    }
+    fn id(self) -> c_int {
+        match self {
+            PuntModel::W64 => 0,
+            PuntModel::W512 => 1,
+            PuntModel::Reserve64 => 2,
+        }
+    }
+}
+
+impl From<Width> for PuntModel {
+    fn from(w: Width) -> Self {
+        match w {
+            Width::W64 => PuntModel::W64,
+            Width::W512 => PuntModel::W512,
+        }
+    }
+}
 
 /// One frame offered to the punt buffer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -344,6 +386,8 @@ pub struct PuntFrame {
     pub meta: [u32; 4],
     /// Idle cycles on the input before the frame.
     pub gap: u32,
+    /// Low priority (`s_axis_tlow`): kept out of the model's last `RESERVE` slots.
+    pub low: bool,
 }
 
 /// A frame as the firmware model read it from the punt buffer.
@@ -361,6 +405,8 @@ pub struct PuntResult {
     pub slots: Vec<PuntSlot>,
     /// Per input frame: the ring was full (prod - cons == SLOTS) at its first beat.
     pub full_at_start: Vec<bool>,
+    /// Per input frame: slots in use (prod - cons) at its first beat.
+    pub used_at_start: Vec<usize>,
     pub run: PuntRun,
 }
 
@@ -370,6 +416,18 @@ pub fn punt_run(
     width: Width,
     frames: &[PuntFrame],
     consume_pct: u32,
+    seed: u32,
+) -> Result<PuntResult, SimError> {
+    punt_run_model(width.into(), frames, consume_pct, false, seed)
+}
+
+/// [`punt_run`] on any punt model; with `hold` the firmware model reads nothing until the
+/// last frame has gone in (so the ring fills up deterministically), then drains it.
+pub fn punt_run_model(
+    model: PuntModel,
+    frames: &[PuntFrame],
+    consume_pct: u32,
+    hold: bool,
     seed: u32,
 ) -> Result<PuntResult, SimError> {
     let mut bytes = Vec::new();
@@ -384,10 +442,11 @@ pub fn punt_run(
             tuser: u32::from(f.tuser),
             meta: f.meta,
             gap: f.gap,
+            low: u32::from(f.low),
         });
     }
     let n = frames.len();
-    let mut full = vec![0u8; n];
+    let mut used = vec![0u8; n];
     let mut out = vec![ffi::PuntOut::default(); n];
     let mut obytes = vec![0u8; bytes.len()];
     let mut nout = 0usize;
@@ -395,13 +454,14 @@ pub fn punt_run(
     // SAFETY: all buffers are valid for the given lengths.
     let rc = unsafe {
         ffi::tb_punt_run(
-            width.wide(),
+            model.id(),
             bytes.as_ptr(),
             fr.as_ptr(),
             n,
             consume_pct,
+            u32::from(hold),
             seed,
-            full.as_mut_ptr(),
+            used.as_mut_ptr(),
             out.as_mut_ptr(),
             n,
             obytes.as_mut_ptr(),
@@ -426,7 +486,8 @@ pub fn punt_run(
         .collect();
     Ok(PuntResult {
         slots,
-        full_at_start: full.iter().map(|&b| b != 0).collect(),
+        full_at_start: used.iter().map(|&u| usize::from(u) == PUNT_SLOTS).collect(),
+        used_at_start: used.iter().map(|&u| usize::from(u)).collect(),
         run,
     })
 }
