@@ -85,6 +85,8 @@ integer i, j;
 always @* begin
     grant_valid = 1'b0;
     grant = {SRC_BITS{1'b0}};
+    // Both loop variables assigned on every path (else synth_ecp5 infers a latch for i).
+    i = 0;
     j = 0;
     if (hold_valid_reg != {PRODUCERS{1'b0}}) begin
         for (i = PRODUCERS; i >= 1; i = i - 1) begin

@@ -9,6 +9,8 @@
 # data path's: every module boundary in splice_datapath is registered or a plain handshake).
 # Usage: gateware-rtl/syn/ecp5.sh [PICORV32|VEXRISCV|DATAPATH|PART:... ...]
 # The tools run sandboxed: every path they see is relative to the repository root.
+# The same runs for every module of docs/measurements.md, cached and written as JSON
+# (synth.json): tools/xtask/src/synth.rs (`cargo xtask bench`).
 set -eu
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"

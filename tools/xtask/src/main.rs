@@ -5,7 +5,9 @@ mod demo;
 mod firmware;
 mod hil;
 mod regen;
+mod report;
 mod setup;
+mod synth;
 mod test;
 
 use anyhow::{bail, Context, Result};
@@ -52,10 +54,24 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         rig: Option<std::path::PathBuf>,
     },
-    /// Print measured figures: simulated cycles/s, firmware load time, soft-core comparison,
-    /// flow-manager cycles per connection,
-    /// and the data-path modules' throughput and latency.
-    Bench,
+    /// Measure and write the performance report (docs/PERFORMANCE.md, plots in docs/img/):
+    /// fast path, connection setup, ECP5 fmax and resources, the simulated rig, and HAProxy
+    /// as a software baseline in the same run.
+    Bench {
+        /// Skip ECP5 place and route (slow; its results are cached when nothing changed).
+        #[arg(long)]
+        no_synth: bool,
+        /// For a module whose sources changed since its last place and route, use that
+        /// cached result (marked in the report) instead of running it again.
+        #[arg(long)]
+        synth_stale: bool,
+        /// Seconds of each wrk run of the HAProxy baseline.
+        #[arg(long, default_value_t = 5, value_name = "S")]
+        baseline_secs: u32,
+        /// Only write the report again from the results of the last run (target/bench).
+        #[arg(long)]
+        report_only: bool,
+    },
 }
 
 fn main() {
@@ -67,7 +83,23 @@ fn main() {
         Cmd::Lint => test::lint(),
         Cmd::Test => test::test(),
         Cmd::Demo => demo::demo(),
-        Cmd::Bench => bench(),
+        Cmd::Bench {
+            report_only: true, ..
+        } => report::report(
+            &root(),
+            &root().join("target/bench"),
+            &root().join("docs/PERFORMANCE.md"),
+        ),
+        Cmd::Bench {
+            no_synth,
+            synth_stale,
+            baseline_secs,
+            report_only: false,
+        } => bench(BenchOpts {
+            no_synth,
+            synth_stale,
+            baseline_secs,
+        }),
         Cmd::Hil { filter, rig } => hil::hil(filter.as_deref(), rig.as_deref()),
     };
     if let Err(e) = r {
@@ -149,42 +181,142 @@ const DATAPATH_BENCHES: &[(&str, &str)] = &[
     ("splicenic-tb-datapath", "throughput"),
 ];
 
-fn bench() -> Result<()> {
+/// Options of `cargo xtask bench`.
+struct BenchOpts {
+    /// Skip place and route (cached results are still used when present).
+    no_synth: bool,
+    /// Use the newest cached place-and-route result of a module whose sources changed
+    /// (marked as such in the report) instead of running it again.
+    synth_stale: bool,
+    /// wrk seconds per baseline run.
+    baseline_secs: u32,
+}
+
+/// Run one bench step; a failure is noted for the report (which says so) and returned as
+/// `false`, so the other steps still run.
+fn bench_step(dir: &std::path::Path, name: &str, f: impl FnOnce() -> Result<()>) -> bool {
+    step(name);
+    match f() {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("xtask: bench step failed: {name}: {e:#}");
+            let _ = report::Results::note_missing(dir, name, &format!("failed: {e:#}"));
+            false
+        }
+    }
+}
+
+fn bench(opts: BenchOpts) -> Result<()> {
     firmware::build_firmware()?;
+    let root = root();
+    let dir = root.join("target/bench");
+    // Results of this run only.
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    let bench_env = |c: &mut std::process::Command| {
+        c.env("SPLICENIC_BENCH_DIR", &dir)
+            .env("SPLICENIC_FW_ELF", firmware_elf());
+    };
+    let mut ok = true;
+    // ECP5 first: the report projects the card's rates at these fmax figures.
+    if opts.no_synth {
+        let _ = report::Results::note_missing(&dir, "ECP5 place and route", "skipped (--no-synth)");
+    } else {
+        ok &= bench_step(
+            &dir,
+            "ECP5 resources and fmax (place and route, cached)",
+            || synth::synth(&dir, None, opts.synth_stale),
+        );
+    }
     // hil-tests benches with both soft cores, on the firmware just built.
     let hil_bench = |bin: &str| {
-        run(cargo()
-            .args([
-                "run",
-                "--release",
-                "-p",
-                "splicenic-hil",
-                "--features",
-                "vexriscv",
-            ])
-            .args(["--bin", bin])
-            .env("SPLICENIC_FW_ELF", firmware_elf()))
+        let mut c = cargo();
+        c.args([
+            "run",
+            "--release",
+            "-p",
+            "splicenic-hil",
+            "--features",
+            "vexriscv",
+        ])
+        .args(["--bin", bin]);
+        bench_env(&mut c);
+        run(&mut c)
     };
-    step("spine figures (simulated card, PicoRV32 and VexRiscv builds)");
-    hil_bench("spine-bench")?;
-    step("flow manager: soft-core cycles per spliced connection (PicoRV32 and VexRiscv)");
-    hil_bench("splice-bench")?;
-    step("rule sets: compile 1K/10K/100K rules, load a full bank into the simulated card");
-    hil_bench("rules-bench")?;
+    ok &= bench_step(
+        &dir,
+        "spine figures (simulated card, PicoRV32 and VexRiscv builds)",
+        || hil_bench("spine-bench"),
+    );
+    ok &= bench_step(
+        &dir,
+        "flow manager: connection setup cycles, one at a time and under load",
+        || hil_bench("splice-bench"),
+    );
+    ok &= bench_step(
+        &dir,
+        "rule sets: compile 1K/10K/100K rules, load a full bank into the simulated card",
+        || hil_bench("rules-bench"),
+    );
     for (pkg, test) in DATAPATH_BENCHES {
-        step(&format!("data-path figures: {pkg}"));
-        run(cargo().args(["test", "-q", "-p", pkg, "--test", test, "--", "--nocapture"]))?;
+        ok &= bench_step(&dir, &format!("data-path figures: {pkg}"), || {
+            let mut c = cargo();
+            // The integrated data path in release (its frame-size sweep is long); the module
+            // benches as the tests build them.
+            c.arg("test");
+            if *pkg == "splicenic-tb-datapath" {
+                c.arg("--release");
+            }
+            c.args(["-q", "-p", pkg, "--test", test, "--", "--nocapture"]);
+            bench_env(&mut c);
+            run(&mut c)
+        });
     }
-    step("parser: 100,000 checked frames per width");
-    run(cargo().args([
-        "run",
-        "--release",
-        "-q",
-        "-p",
-        "splicenic-tb-parser",
-        "--example",
-        "parser_bench",
-    ]))
+    ok &= bench_step(&dir, "parser: 100,000 checked frames per width", || {
+        run(cargo().args([
+            "run",
+            "--release",
+            "-q",
+            "-p",
+            "splicenic-tb-parser",
+            "--example",
+            "parser_bench",
+        ]))
+    });
+    if setup::is_root() {
+        ok &= bench_step(
+            &dir,
+            "software baseline: HAProxy with the card's routing, measured with wrk",
+            || {
+                let mut c = cargo();
+                c.args([
+                    "run",
+                    "--release",
+                    "-q",
+                    "-p",
+                    "splicenic-hil",
+                    "--bin",
+                    "proxy-bench",
+                    "--",
+                ])
+                .arg(opts.baseline_secs.to_string());
+                bench_env(&mut c);
+                run(&mut c)
+            },
+        );
+    } else {
+        let _ = report::Results::note_missing(
+            &dir,
+            "software baseline",
+            "needs root (network namespaces)",
+        );
+    }
+    step("report: docs/PERFORMANCE.md");
+    report::report(&root, &dir, &root.join("docs/PERFORMANCE.md"))?;
+    if !ok {
+        bail!("some bench steps failed (named above and in docs/PERFORMANCE.md); the report has the rest");
+    }
+    Ok(())
 }
 
 /// Print a section heading.

