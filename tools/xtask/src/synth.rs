@@ -879,20 +879,17 @@ fn run_job(
                     .is_some_and(|h| h.chars().all(|c| c.is_ascii_hexdigit()))
             })
             .filter_map(|e| {
+                // Only results worth reusing: placed, or stopped while routing.
                 let r = e.path().join("result.txt");
                 let t = std::fs::metadata(&r).and_then(|m| m.modified()).ok()?;
-                Some((t, r, e.file_name().to_string_lossy().into_owned()))
+                let o = Outcome::from_record(&std::fs::read_to_string(&r).ok()?)
+                    .filter(|o| o.status == "placed" || o.status == "timed out")?;
+                Some((t, e.file_name().to_string_lossy().into_owned(), o))
             })
-            .max();
-        if let Some((_, r, dir)) = newest {
-            if let Some(mut o) = std::fs::read_to_string(&r)
-                .ok()
-                .and_then(|t| Outcome::from_record(&t))
-                .filter(|o| o.status == "placed" || o.status == "timed out")
-            {
-                o.stale_from = Some(dir);
-                return Ok(o);
-            }
+            .max_by_key(|(t, d, _)| (*t, d.clone()));
+        if let Some((_, dir, mut o)) = newest {
+            o.stale_from = Some(dir);
+            return Ok(o);
         }
     }
     let t0 = Instant::now();
