@@ -605,6 +605,7 @@ pub fn bar_plot(path: &Path, title: &str, y_label: &str, bars: &[(&str, f64)]) -
         .configure_mesh()
         .disable_x_mesh()
         .y_desc(y_label)
+        .y_label_formatter(&|v| format!("{v:.0}"))
         .x_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
             _ => String::new(),
@@ -732,16 +733,16 @@ pub fn report(root: &Path, results_dir: &Path, out_md: &Path) -> Result<()> {
     );
     let vex = summary_value(&rows, "new connections/s, VexRiscv build");
     if let Some(v) = card {
-        bars.push(("card PicoRV32 @SoC fmax", v));
+        bars.push(("PicoRV32, SoC fmax", v));
     }
     if let Some(v) = vex {
-        bars.push(("card VexRiscv @SoC fmax", v));
+        bars.push(("VexRiscv, SoC fmax", v));
     }
     if let Some(v) = card_t {
-        bars.push(("card PicoRV32 @156 MHz", v));
+        bars.push(("PicoRV32, 156 MHz", v));
     }
     if let Some(v) = r.val("baseline.haproxy.conn_per_s") {
-        bars.push(("HAProxy (measured)", v));
+        bars.push(("HAProxy", v));
     }
     bars.push(("seed paper", 21_000.0));
     if bars.len() > 1 {
