@@ -39,6 +39,8 @@ pub struct Series {
 #[derive(Debug, Default)]
 pub struct Results {
     figs: BTreeMap<String, Fig>,
+    /// Each figure's position in the files (their order).
+    order: BTreeMap<String, usize>,
     series: BTreeMap<String, Series>,
     /// (bench, command) in file order.
     commands: Vec<(String, String)>,
@@ -71,6 +73,8 @@ impl Results {
                     continue;
                 };
                 let key = s(fig, "key");
+                let n = r.order.len();
+                r.order.entry(key.clone()).or_insert(n);
                 r.figs.insert(
                     key.clone(),
                     Fig {
@@ -108,6 +112,11 @@ impl Results {
 
     pub fn get(&self, key: &str) -> Option<&Fig> {
         self.figs.get(key)
+    }
+
+    /// Where `key` came in the files (`usize::MAX` if absent).
+    fn position(&self, key: &str) -> usize {
+        self.order.get(key).copied().unwrap_or(usize::MAX)
     }
 
     fn val(&self, key: &str) -> Option<f64> {
@@ -906,41 +915,12 @@ fn profile_table(r: &Results) -> String {
     if names.is_empty() {
         return "Not measured in this run.\n\n".to_string();
     }
-    // Handlers first, in the order of a connection's life; then the steps.
-    let order = [
-        "syn",
-        "syn_cookie",
-        "syn_retx",
-        "handshake_ack",
-        "cookie_ack",
-        "request_data",
-        "l7_inline",
-        "l7_buffer",
-        "server_synack",
-        "server_retx",
-        "server_seg",
-        "client_rst",
-        "setup_timeout",
-        "fin_rst",
-        "aging_free",
-        "arp",
-        "other",
-        "punt_read",
-        "parse",
-        "flow_cmd",
-        "entry_write",
-        "entry_read",
-        "frame_build",
-        "inject",
-        "isn",
-        "sched_pick",
-        "options",
-        "l7_submit",
-    ];
+    // Handlers first, then steps, each in the order the firmware lists them (the order of
+    // the bench's figures).
     names.sort_by_key(|(g, n)| {
         (
             g != "handler",
-            order.iter().position(|o| o == n).unwrap_or(order.len()),
+            r.position(&format!("profile.picorv32.{g}.{n}")),
         )
     });
     let mut out = String::from(
