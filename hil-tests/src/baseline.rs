@@ -121,14 +121,7 @@ pub fn haproxy_version() -> Result<String> {
 }
 
 /// One backend namespace running nginx.
-#[derive(Debug)]
-pub struct BaselineBackend {
-    pub name: String,
-    pub ns: String,
-    pub ip: Ipv4Addr,
-    /// nginx's prefix directory (config, docroot, logs).
-    pub dir: PathBuf,
-}
+pub type BaselineBackend = NginxSite;
 
 /// The running baseline: namespaces, nginx backends and HAProxy. See the module
 /// documentation.
@@ -249,25 +242,9 @@ impl HaproxyRig {
             let ns = format!("snicb{id}b{i}");
             self.add_ns(&ns)?;
             let (vb, vp) = (format!("snicb{id}v{i}"), format!("snicb{id}p{i}"));
-            must(&[
-                "ip", "-n", &lns, "link", "add", &vb, "type", "veth", "peer", "name", &vp, "netns",
-                &ns,
-            ])?;
-            must(&["ip", "-n", &lns, "link", "set", &vb, "master", &br])?;
-            must(&["ip", "-n", &lns, "link", "set", &vb, "up"])?;
             let ip = backend_ip(i);
-            must(&[
-                "ip",
-                "-n",
-                &ns,
-                "addr",
-                "add",
-                &format!("{ip}/24"),
-                "dev",
-                &vp,
-            ])?;
-            must(&["ip", "-n", &ns, "link", "set", &vp, "up"])?;
-            self.backends.push(BaselineBackend {
+            crate::netns::attach_to_bridge(&lns, &br, (&vb, &vp), &ns, ip)?;
+            self.backends.push(NginxSite {
                 name: name.to_string(),
                 ns,
                 ip,
@@ -280,17 +257,12 @@ impl HaproxyRig {
     /// nginx in every backend namespace, configured as in the card's topology (the same
     /// files, the same `X-Backend` header: [`crate::netns::start_nginx`]).
     fn start_nginx(&mut self) -> Result<()> {
-        let sites: Vec<NginxSite> = self
-            .backends
-            .iter()
-            .map(|b| NginxSite {
-                name: b.name.clone(),
-                ns: b.ns.clone(),
-                ip: b.ip,
-                dir: b.dir.clone(),
-            })
-            .collect();
-        crate::netns::start_nginx(&sites, BACKEND_PORT, &blob_content(), &mut self.children)
+        crate::netns::start_nginx(
+            &self.backends,
+            BACKEND_PORT,
+            &blob_content(),
+            &mut self.children,
+        )
     }
 
     /// HAProxy's configuration ([`haproxy_config`]).

@@ -137,6 +137,34 @@ impl Namespaces {
     }
 }
 
+/// Wire a backend namespace `ns` to the bridge `br` of `lan_ns`: a veth pair (`vb` on the
+/// bridge, `vp` in `ns` with `ip`/24), both up.
+pub fn attach_to_bridge(
+    lan_ns: &str,
+    br: &str,
+    (vb, vp): (&str, &str),
+    ns: &str,
+    ip: Ipv4Addr,
+) -> Result<()> {
+    must(&[
+        "ip", "-n", lan_ns, "link", "add", vb, "type", "veth", "peer", "name", vp, "netns", ns,
+    ])?;
+    must(&["ip", "-n", lan_ns, "link", "set", vb, "master", br])?;
+    must(&["ip", "-n", lan_ns, "link", "set", vb, "up"])?;
+    must(&[
+        "ip",
+        "-n",
+        ns,
+        "addr",
+        "add",
+        &format!("{ip}/24"),
+        "dev",
+        vp,
+    ])?;
+    must(&["ip", "-n", ns, "link", "set", vp, "up"])?;
+    Ok(())
+}
+
 /// Kill and reap child processes.
 pub fn kill_children(children: &mut Vec<Child>) {
     for c in children.iter_mut() {

@@ -131,6 +131,18 @@ pub struct Backend {
     pub dir: PathBuf,
 }
 
+impl Backend {
+    /// Its nginx site (the backend without its MAC).
+    pub fn site(&self) -> NginxSite {
+        NginxSite {
+            name: self.name.clone(),
+            ns: self.ns.clone(),
+            ip: self.ip,
+            dir: self.dir.clone(),
+        }
+    }
+}
+
 /// The running topology. See the module documentation.
 pub struct Topology {
     /// Per-run id in every name (`snic<id>...`).
@@ -498,24 +510,8 @@ impl Topology {
                 format!("snic{}v{i}", self.id),
                 format!("snic{}p{i}", self.id),
             );
-            must(&[
-                "ip", "-n", &lns, "link", "add", &vb, "type", "veth", "peer", "name", &vp, "netns",
-                &ns,
-            ])?;
-            must(&["ip", "-n", &lns, "link", "set", &vb, "master", &br])?;
-            must(&["ip", "-n", &lns, "link", "set", &vb, "up"])?;
             let ip = self.addrs.backend(i);
-            must(&[
-                "ip",
-                "-n",
-                &ns,
-                "addr",
-                "add",
-                &format!("{ip}/24"),
-                "dev",
-                &vp,
-            ])?;
-            must(&["ip", "-n", &ns, "link", "set", &vp, "up"])?;
+            crate::netns::attach_to_bridge(&lns, &br, (&vb, &vp), &ns, ip)?;
             let link = must(&["ip", "-n", &ns, "-j", "link", "show", "dev", &vp])?;
             let mac = link
                 .split("\"address\":\"")
@@ -534,16 +530,7 @@ impl Topology {
     }
 
     fn start_nginx(&mut self) -> Result<()> {
-        let sites: Vec<NginxSite> = self
-            .backends
-            .iter()
-            .map(|b| NginxSite {
-                name: b.name.clone(),
-                ns: b.ns.clone(),
-                ip: b.ip,
-                dir: b.dir.clone(),
-            })
-            .collect();
+        let sites: Vec<NginxSite> = self.backends.iter().map(Backend::site).collect();
         crate::netns::start_nginx(
             &sites,
             self.addrs.backend_port,
