@@ -8,7 +8,7 @@
 
 use anyhow::{bail, Context, Result};
 use splicenic_driver::{Bar, BarError, Card, FirmwareImage, LoadReport};
-use splicenic_sim::{SimCard, SimConfig};
+use splicenic_sim::{Cpu, SimCard, SimConfig};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,6 +22,7 @@ pub mod peer;
 pub mod rig;
 pub mod splice_rig;
 pub mod topo;
+pub mod wait;
 
 /// Boot timeout on the simulated card (wall clock). The card top simulates at 0.1-0.3 M
 /// cycles/s, slower still when tests run side by side, so the driver's defaults (made for a
@@ -58,6 +59,31 @@ pub fn with_waves(mut cfg: SimConfig) -> SimConfig {
         }
     }
     cfg
+}
+
+/// Selects the soft core of the simulated card in the spine and splice suites:
+/// `picorv32` (the default) or `vexriscv` (a build with the `vexriscv` feature). `cargo
+/// xtask test` runs those suites once on each.
+pub const CPU_ENV: &str = "SPLICENIC_SIM_CPU";
+
+/// The soft core `$SPLICENIC_SIM_CPU` names (PicoRV32 when unset). Panics, naming the
+/// variable and the choices, on any other value.
+pub fn test_cpu() -> Cpu {
+    match std::env::var(CPU_ENV).as_deref() {
+        Err(_) | Ok("") | Ok("picorv32") => Cpu::PicoRv32,
+        Ok("vexriscv") => Cpu::VexRiscv,
+        Ok(other) => panic!(
+            "${CPU_ENV} = {other:?}: not a soft core of the simulated card (picorv32, vexriscv)"
+        ),
+    }
+}
+
+/// The simulated card of the in-process suites: the default build with [`test_cpu`]'s core.
+pub fn test_config() -> SimConfig {
+    SimConfig {
+        cpu: test_cpu(),
+        ..SimConfig::default()
+    }
 }
 
 /// Where `cargo xtask build` puts the firmware ELF, relative to the repository root.

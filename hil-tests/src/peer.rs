@@ -137,9 +137,9 @@ pub fn setup(
             .status()
             .is_ok_and(|s| s.success());
         if !ok {
-            eprintln!(
-                "note: {} cannot import {m} (cargo xtask setup), skipping {name}",
-                python()
+            splicenic_sim::prereq::skip(
+                name,
+                &format!("{} cannot import {m} (cargo xtask setup)", python()),
             );
             return None;
         }

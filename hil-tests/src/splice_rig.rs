@@ -49,7 +49,6 @@ pub struct Rig {
 }
 
 /// Variations of the rig.
-#[derive(Default)]
 pub struct Opts {
     /// Random seed of the client host (its first ISN, `net::first_isn`).
     pub client_seed: Option<u64>,
@@ -57,8 +56,19 @@ pub struct Opts {
     pub alpha_seed: Option<u64>,
     /// Both servers in pool 1 (rr) instead of one pool each.
     pub one_pool: bool,
-    /// Soft core of the card.
+    /// Soft core of the card ([`crate::test_cpu`] by default).
     pub cpu: Cpu,
+}
+
+impl Default for Opts {
+    fn default() -> Opts {
+        Opts {
+            client_seed: None,
+            alpha_seed: None,
+            one_pool: false,
+            cpu: crate::test_cpu(),
+        }
+    }
 }
 
 /// Boots the card with the firmware, programs the data path (MACs, server-side address,

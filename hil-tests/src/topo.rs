@@ -27,6 +27,7 @@ use splicenic_driver::{
     Card, FirmwareImage, FlowInfo, PoolConfig, RealServer, Scheduler, ServiceMode, SocketBar,
     TcpTimeoutState, VfioBar,
 };
+use splicenic_sim::prereq;
 use splicenic_sim::server::{serve_with, ServeOptions};
 use splicenic_sim::SimConfig;
 use std::net::Ipv4Addr;
@@ -191,16 +192,16 @@ pub fn python() -> &'static str {
 static SCENARIO: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Whether a scenario can run here: root (TAP devices, namespaces) and every tool of
-/// `tools` (`(program, version flag)`) installed; prints a note naming what is missing.
+/// `tools` (`(program, version flag)`) installed; otherwise skips it
+/// ([`splicenic_sim::prereq::skip`]: a note by hand, a failure under `cargo xtask test`).
 pub fn rig_available(name: &str, tools: &[(&str, &str)]) -> bool {
-    if !is_root() {
-        eprintln!("note: not root, skipping {name} (TAP devices, namespaces)");
+    if prereq::need_root(name).is_none() {
         return false;
     }
     // dumpcap records both card ports of every topology.
     for (tool, arg) in tools.iter().chain(&[("dumpcap", "-v")]) {
         if Command::new(tool).arg(arg).output().is_err() {
-            eprintln!("note: {tool} not installed (cargo xtask setup), skipping {name}");
+            prereq::skip(name, &format!("{tool} not installed (cargo xtask setup)"));
             return false;
         }
     }
@@ -221,11 +222,7 @@ pub fn scenario(
     Some((guard, Instant::now()))
 }
 
-/// True when running as root (TAP devices and namespaces need it).
-pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() == 0 }
-}
+pub use splicenic_sim::prereq::is_root;
 
 pub use crate::netns::ExecOutput;
 use crate::netns::{must, run, Namespaces, NginxSite};
@@ -716,26 +713,30 @@ impl Topology {
             .expect("FLOW_LIST/FLOW_GET")
     }
 
-    /// Wait until no flow on the card matches `pred`; the time it took. Panics after `bound`
-    /// naming `what` and the flows left.
+    /// Wait until no flow on the card matches `pred`; the time it took. `bound` is for a card
+    /// at [`crate::wait::REFERENCE_HZ`], stretched by the card's measured speed
+    /// ([`crate::wait::CardSpeed`]); after it, panics naming `what` and the flows left.
     pub fn wait_flows(
         &mut self,
         what: &str,
         pred: impl Fn(&FlowInfo) -> bool,
         bound: Duration,
     ) -> Duration {
+        let bound = crate::wait::CardSpeed::of(self.card.as_mut().expect("card")).scale(bound);
         let t1 = Instant::now();
-        loop {
-            let left: Vec<FlowInfo> = self.flows().into_iter().filter(|f| pred(f)).collect();
-            if left.is_empty() {
-                return t1.elapsed();
-            }
-            assert!(
-                t1.elapsed() < bound,
-                "{what}: the card still holds the flow after {bound:?}: {left:?}"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        crate::wait::until_seen(
+            &format!("{what}: the flow leaving the card's table"),
+            bound,
+            || {
+                let left: Vec<FlowInfo> = self.flows().into_iter().filter(|f| pred(f)).collect();
+                if left.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!("{left:?}"))
+                }
+            },
+        );
+        t1.elapsed()
     }
 
     /// The card's client-side MAC as `aa:bb:cc:dd:ee:ff`.

@@ -18,6 +18,7 @@ use splicenic_hil::peer::{
     SetupOpts, Tally, CURL_TIMEOUT, EXEC_TIMEOUT, PY_HTTP,
 };
 use splicenic_hil::topo::{python, Topology};
+use splicenic_hil::wait::{self, CardSpeed};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -35,8 +36,14 @@ const API1: usize = 3;
 const HELPER_PORT: u16 = 8081;
 const RST_PORT: u16 = 8082;
 /// How long a peer may take to notice the end of a connection (bounded, not a timing
-/// assertion: the simulated card is slow, and this only catches a hang).
+/// assertion: the simulated card is slow, and this only catches a hang), at
+/// [`wait::REFERENCE_HZ`]: scaled with the card's measured speed ([`end_bound`]).
 const END_BOUND: Duration = Duration::from_secs(60);
+
+/// [`END_BOUND`] scaled with the speed of the topology's card.
+fn end_bound(t: &mut Topology) -> Duration {
+    CardSpeed::of(t.card.as_mut().expect("card")).scale(END_BOUND)
+}
 
 /// The topology with 10 ms closing timeouts, or `None` (with a note) when the rig cannot
 /// run here.
@@ -266,17 +273,17 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
         "curl /slow",
     );
     // Mid-transfer: at least 256 KiB arrived.
-    let t1 = Instant::now();
+    let bound = end_bound(t);
     let len = |f: &Path| std::fs::metadata(f).map_or(0, |m| m.len());
-    while len(&file) < 256 * 1024 {
-        assert!(
-            t1.elapsed() < END_BOUND,
-            "download did not start: {} bytes after {END_BOUND:?}; curl: {}",
-            len(&file),
-            std::fs::read_to_string(&curl_log).unwrap_or_default()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait::until_seen("256 KiB of the download arriving", bound, || {
+        match len(&file) {
+            n if n >= 256 * 1024 => Ok(()),
+            n => Err(format!(
+                "{n} bytes; curl: {}",
+                std::fs::read_to_string(&curl_log).unwrap_or_default()
+            )),
+        }
+    });
     let helper_addr = t.backends[WEB1].ip;
     let before: Vec<FlowInfo> = t
         .flows()
@@ -295,7 +302,7 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
     );
     let killed_at = Instant::now();
     helper.kill();
-    let status = curl.wait(END_BOUND);
+    let status = curl.wait(bound);
     let ended = killed_at.elapsed();
     let got = std::fs::read(&file).expect("curl's output");
     let curl_msgs = std::fs::read_to_string(&curl_log).unwrap_or_default();
@@ -414,7 +421,8 @@ fn server_rst(t: &mut Topology) {
         "the client did not see the RST: {}",
         r.stderr
     );
-    assert!(r.wall < END_BOUND, "curl took {:.1?}", r.wall);
+    let bound = end_bound(t);
+    assert!(r.wall < bound, "curl took {:.1?}", r.wall);
     let helper_log = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(
         helper_log.contains("reset "),
@@ -608,14 +616,15 @@ fn idle_flow_aged_out(t: &mut Topology) {
     );
     assert!(aged > aged0, "aged_out did not rise");
     // The client sends on the connection the card forgot.
+    let bound = end_bound(t);
     writeln!(stdin, "go").expect("stdin");
     let outcome = rx.recv_timeout(EXEC_TIMEOUT).expect("outcome");
-    let _ = client.wait(END_BOUND);
+    let _ = client.wait(bound);
     eprintln!("  client sends a GET on it: {outcome} (outcome, seconds)");
     let (what, secs) = outcome.split_once(' ').expect("OUTCOME SECONDS");
     assert_eq!(what, "reset", "the client should get a RST from the card");
     let secs: f64 = secs.parse().expect("seconds");
-    assert!(secs < END_BOUND.as_secs_f64(), "{secs} s");
+    assert!(secs < bound.as_secs_f64(), "{secs} s");
     let left: Vec<FlowInfo> = t
         .flows()
         .into_iter()

@@ -9,6 +9,7 @@ use splicenic_driver::datapath::{HostKind, L7Rule, PathKind};
 use splicenic_driver::{FirmwareImage, PoolConfig, RealServer, ServiceMode};
 use splicenic_hil::peer::{self, peer_tools, SetupOpts, Tally};
 use splicenic_hil::topo::{python, Opts, Topology};
+use splicenic_hil::wait::{self, CardSpeed};
 use splicenic_hil::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use std::path::{Path, PathBuf};
 use std::sync::MutexGuard;
@@ -16,6 +17,9 @@ use std::time::{Duration, Instant};
 
 /// How long one curl GET may take.
 const GET_LIMIT: Duration = Duration::from_secs(60);
+/// How long the keep-alive client may take for two rounds of requests (at
+/// [`wait::REFERENCE_HZ`]; scaled with the card's measured speed).
+const ROUNDS_LIMIT: Duration = Duration::from_secs(30);
 
 /// Keep-alive client: argv = vip, port, connections, interval s, minimum run s, stop file,
 /// ready file, summary file. Opens the connections, GETs /id once on each (then writes the
@@ -134,7 +138,8 @@ fn start_client(t: &mut Topology, min_secs: u32) -> Client {
         c.out.to_str().unwrap(),
     ];
     t.spawn(&ns, &args, &c.log).expect("starting the client");
-    wait_file(&c.ready, Duration::from_secs(60), &c.log);
+    let limit = CardSpeed::of(t.card.as_mut().expect("card")).scale(Duration::from_secs(60));
+    wait_file(&c.ready, limit, &c.log);
     c
 }
 
@@ -152,9 +157,10 @@ fn wait_file(p: &Path, limit: Duration, log: &Path) {
 }
 
 /// The client's summary as (key, value) pairs, after telling it to stop.
-fn stop_client(c: &Client) -> (String, Vec<(String, String)>) {
+fn stop_client(t: &mut Topology, c: &Client) -> (String, Vec<(String, String)>) {
     std::fs::write(&c.stop, "stop\n").expect("stop file");
-    wait_file(&c.out, Duration::from_secs(120), &c.log);
+    let limit = CardSpeed::of(t.card.as_mut().expect("card")).scale(Duration::from_secs(120));
+    wait_file(&c.out, limit, &c.log);
     let line = std::fs::read_to_string(&c.out).expect("summary");
     let kv = line
         .split_whitespace()
@@ -164,24 +170,34 @@ fn stop_client(c: &Client) -> (String, Vec<(String, String)>) {
     (line.trim().to_string(), kv)
 }
 
-/// (requests, errors) the client has counted so far (after a full round).
-fn progress(c: &Client) -> (u64, u64) {
-    let t0 = Instant::now();
-    loop {
-        let s = std::fs::read_to_string(&c.ready).unwrap_or_default();
-        let v: Vec<u64> = s
-            .split_whitespace()
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        if v.len() == 2 {
-            return (v[0], v[1]);
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(30),
-            "no client progress: {s:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
+/// (requests, errors) the client has counted so far, or what its ready file holds before
+/// its first full round.
+fn read_progress(c: &Client) -> Result<(u64, u64), String> {
+    let s = std::fs::read_to_string(&c.ready).unwrap_or_default();
+    let v: Vec<u64> = s
+        .split_whitespace()
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    match v[..] {
+        [requests, errors] => Ok((requests, errors)),
+        _ => Err(format!("ready file {s:?}")),
     }
+}
+
+/// (requests, errors) the client has counted so far (after a full round).
+fn progress(t: &mut Topology, c: &Client) -> (u64, u64) {
+    wait_requests(t, c, 0, "a full round of the keep-alive client")
+}
+
+/// Wait until the client has counted `requests` successful requests (`what` names them in
+/// the failure); (requests, errors) then. The deadline ([`ROUNDS_LIMIT`]) is scaled with
+/// the card's measured speed.
+fn wait_requests(t: &mut Topology, c: &Client, requests: u64, what: &str) -> (u64, u64) {
+    let limit = CardSpeed::of(t.card.as_mut().expect("card")).scale(ROUNDS_LIMIT);
+    wait::until_seen(what, limit, || match read_progress(c)? {
+        p if p.0 >= requests => Ok(p),
+        (r, e) => Err(format!("{r} requests, {e} errors")),
+    })
 }
 
 fn num(kv: &[(String, String)], key: &str) -> u64 {
@@ -281,7 +297,7 @@ fn rule_set_replaced_under_load() {
         return;
     };
     let client = start_client(&mut t, 6);
-    let before = progress(&client);
+    let before = progress(&mut t, &client);
     let mut tally = Tally::default();
     // Before: /static/ (priority 10) wins over Host api.example.com (priority 20).
     blob_from(&t, "api.example.com", &["static1"], &mut tally);
@@ -293,9 +309,17 @@ fn rule_set_replaced_under_load() {
             rule(Some("/static/"), None, 20, 2, 2),
         ],
     );
+    let at_b1 = progress(&mut t, &client).0;
     blob_from(&t, "api.example.com", &["api1"], &mut tally);
     blob_from(&t, "www.example.com", &["static1"], &mut tally);
-    std::thread::sleep(Duration::from_secs(1));
+    // Two full rounds on the kept-alive connections under the first new rule set before
+    // the second replacement.
+    let between = wait_requests(
+        &mut t,
+        &client,
+        at_b1 + 8,
+        "two rounds of the keep-alive client between the replacements",
+    );
     // /static/ to pool web.
     let b2 = replace_rules(
         &mut t,
@@ -307,17 +331,14 @@ fn rule_set_replaced_under_load() {
     assert_ne!(b1, b2, "the active bank did not change");
     blob_from(&t, "www.example.com", &["web1", "web2"], &mut tally);
     blob_from(&t, "api.example.com", &["api1"], &mut tally);
-    let after = progress(&client);
+    let after = progress(&mut t, &client);
     eprintln!(
-        "{name}: banks {b1} then {b2}; requests during the replacements: {}, errors {}",
+        "{name}: banks {b1} then {b2}; requests during the replacements: {} ({} between them), errors {}",
         after.0 - before.0,
+        between.0 - at_b1,
         after.1
     );
-    assert!(
-        after.0 >= before.0 + 8,
-        "the client made no requests meanwhile: {before:?} {after:?}"
-    );
-    let (summary, kv) = stop_client(&client);
+    let (summary, kv) = stop_client(&mut t, &client);
     assert_eq!(num(&kv, "errors"), 0, "client: {summary}");
     assert_eq!(num(&kv, "reconnects"), 0, "client: {summary}");
     assert_eq!(num(&kv, "conns"), 4, "client: {summary}");
@@ -336,7 +357,8 @@ fn firmware_restart_under_load() {
     };
     let image = FirmwareImage::parse(&firmware_bytes().expect("firmware")).expect("image");
     let client = start_client(&mut t, 6);
-    std::thread::sleep(Duration::from_millis(500));
+    // The client is in its rounds: a first full round on every connection.
+    let before = progress(&mut t, &client);
     let opts = Opts::three_pools();
     let addrs = t.addrs.clone();
     let servers: Vec<RealServer> = opts
@@ -357,7 +379,6 @@ fn firmware_restart_under_load() {
             }
         })
         .collect();
-    let before = progress(&client);
     let card = t.card.as_mut().expect("card");
     let r0 = Instant::now();
     card.restart_firmware(&image, SIM_BOOT_TIMEOUT * 2)
@@ -384,17 +405,19 @@ fn firmware_restart_under_load() {
         "{name}: firmware restarted in {booted:.1?}, configured again after {:.1?}",
         r0.elapsed()
     );
-    // Wait for two more full rounds: the established connections answered meanwhile.
-    std::thread::sleep(Duration::from_millis(500));
-    let after = progress(&client);
+    // Two more full rounds (so at least one begun after the reconfiguration): the
+    // established connections answer after the restart.
+    let restarted = progress(&mut t, &client).0;
+    let after = wait_requests(
+        &mut t,
+        &client,
+        restarted + 8,
+        "two rounds of the keep-alive client after the restart",
+    );
     eprintln!(
         "{name}: requests during the restart and reconfiguration: {}, errors {}",
         after.0 - before.0,
         after.1
-    );
-    assert!(
-        after.0 >= before.0 + 8,
-        "the client made no requests meanwhile: {before:?} {after:?}"
     );
     assert_eq!(after.1, 0, "client errors during the restart");
     // New connections after the restart, every pool.
@@ -406,7 +429,7 @@ fn firmware_restart_under_load() {
     assert_eq!(be, "api1");
     assert_eq!(body, b"api api1\n");
     blob_from(&t, "www.example.com", &["static1"], &mut tally);
-    let (summary, kv) = stop_client(&client);
+    let (summary, kv) = stop_client(&mut t, &client);
     assert_eq!(num(&kv, "errors"), 0, "client: {summary}");
     assert_eq!(num(&kv, "reconnects"), 0, "client: {summary}");
     assert_eq!(num(&kv, "conns"), 4, "client: {summary}");

@@ -28,6 +28,7 @@ use splicenic_hil::peer::{
     self, kill_running, peer_tools, py_command, SetupOpts, Tally, EXEC_TIMEOUT, PY_HTTP,
 };
 use splicenic_hil::topo::{Opts, PoolSpec, Topology};
+use splicenic_hil::wait::{self, CardSpeed};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::Ipv4Addr;
@@ -41,7 +42,8 @@ const HOST: &str = "www.example.com";
 const WEB_POOL: u8 = 1;
 const NAMES: [&str; 3] = ["web1", "web2", "web3"];
 /// How long the card may take to free the flows of closed connections (bounded, not a
-/// timing assertion: the simulated card runs at well under 1 % of real time).
+/// timing assertion: the simulated card runs at well under 1 % of real time), at
+/// [`wait::REFERENCE_HZ`]; scaled with the card's measured speed.
 const IDLE_BOUND: Duration = Duration::from_secs(120);
 
 /// Backends web1, web2, web3 in pool web (default pool, no rules).
@@ -198,21 +200,18 @@ fn counts(t: &mut Topology) -> Vec<(u32, u32)> {
 
 /// Wait until the card holds no flow and every server's active and inactive counts are 0.
 fn wait_idle(t: &mut Topology, what: &str) {
+    let bound = CardSpeed::of(t.card.as_mut().expect("card")).scale(IDLE_BOUND);
     let t1 = Instant::now();
-    loop {
+    wait::until_seen(&format!("{what}: the card becoming idle"), bound, || {
         let f = t.flows();
         let c = counts(t);
         if f.is_empty() && c.iter().all(|&(a, i)| a == 0 && i == 0) {
-            eprintln!("  card idle after {:.1?}", t1.elapsed());
-            return;
+            Ok(())
+        } else {
+            Err(format!("(active, inactive) {c:?}, flows {f:?}"))
         }
-        assert!(
-            t1.elapsed() < IDLE_BOUND,
-            "{what}: the card is not idle after {IDLE_BOUND:?}: (active, inactive) {c:?}, \
-             flows {f:?}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    });
+    eprintln!("  card idle after {:.1?}", t1.elapsed());
 }
 
 /// The holder: opens `n` connections to the VIP one after another, each a keep-alive

@@ -11,6 +11,7 @@ use splicenic_hil::peer::{
     self, header_values, log_errors, peer_tools, sha256_hex, SetupOpts, Tally, EXEC_TIMEOUT,
 };
 use splicenic_hil::topo::{python, Topology};
+use splicenic_hil::wait::{self, CardSpeed};
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
@@ -387,21 +388,20 @@ fn client_rst() {
     assert!(got >= 65536, "{text}");
     tally.bytes += got;
     // The card sees the RST and the flow leaves the spliced state (or is freed).
+    let limit = CardSpeed::of(t.card.as_mut().expect("card")).scale(Duration::from_secs(20));
     let t1 = Instant::now();
-    let (closed, state) = loop {
-        let card = t.card.as_mut().expect("card");
-        let closed = card.flow_stats().expect("FLOW_STATS").closed;
-        let flow = t.flows().into_iter().find(|f| f.client.port() == port);
-        let state = flow.as_ref().map(|f| f.flow_state);
-        if closed > closed0 && state != Some(FlowState::Spliced) {
-            break (closed, state);
-        }
-        assert!(
-            t1.elapsed() < Duration::from_secs(20),
-            "flow not closed after RST: closed {closed0} -> {closed}, flow {flow:?}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    };
+    let (closed, state) =
+        wait::until_seen("the card closing the flow after the RST", limit, || {
+            let card = t.card.as_mut().expect("card");
+            let closed = card.flow_stats().expect("FLOW_STATS").closed;
+            let flow = t.flows().into_iter().find(|f| f.client.port() == port);
+            let state = flow.as_ref().map(|f| f.flow_state);
+            if closed > closed0 && state != Some(FlowState::Spliced) {
+                Ok((closed, state))
+            } else {
+                Err(format!("closed {closed0} -> {closed}, flow {flow:?}"))
+            }
+        });
     eprintln!(
         "  card: flows closed {closed0} -> {closed}, client's flow {} after {:.1?}",
         match state {
@@ -413,7 +413,7 @@ fn client_rst() {
     // The backend's side of the connection is gone too (the RST reached nginx).
     let b = t.backend("static1").expect("static1");
     let t2 = Instant::now();
-    loop {
+    wait::until_seen("static1's connection ending after the RST", limit, || {
         let ss = t
             .exec(
                 &b.ns,
@@ -421,16 +421,11 @@ fn client_rst() {
                 Duration::from_secs(10),
             )
             .expect("ss");
-        if ss.text().trim().is_empty() {
-            break;
+        match ss.text().trim() {
+            "" => Ok(()),
+            left => Err(format!("established: {left}")),
         }
-        assert!(
-            t2.elapsed() < Duration::from_secs(20),
-            "static1 still has connections after the RST: {}",
-            ss.text()
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    });
     eprintln!(
         "  static1: no established connection after {:.1?}",
         t2.elapsed()

@@ -4,13 +4,18 @@ use splicenic_driver::card::CoreState;
 use splicenic_driver::{
     Bar, BarError, Card, DriverError, FirmwareError, FirmwareImage, FwState, LogLine, LogReader,
 };
-use splicenic_hil::{boot_sim, firmware_bytes, open_sim};
-use splicenic_sim::{SimCard, SimConfig};
+use splicenic_hil::{boot_sim, firmware_bytes, open_sim, test_config};
+use splicenic_sim::SimCard;
 use std::time::Duration;
 
 #[test]
 fn firmware_boots_and_answers_the_mailbox() {
-    let (mut card, report) = boot_sim(SimConfig::default()).expect("boot");
+    // The soft core $SPLICENIC_SIM_CPU asks for is the one that runs (cargo xtask test runs
+    // this suite on both builds).
+    let sim = SimCard::new(test_config()).expect("the requested soft core is built in");
+    assert_eq!(sim.cpu(), splicenic_hil::test_cpu());
+    drop(sim);
+    let (mut card, report) = boot_sim(test_config()).expect("boot");
     assert!(report.image_bytes > 1024, "{report}");
     assert_eq!(card.fw_state().unwrap(), FwState::Ready);
 
@@ -56,7 +61,7 @@ fn firmware_boots_and_answers_the_mailbox() {
 #[test]
 fn decoded_firmware_log_reaches_the_host() {
     let elf = firmware_bytes().unwrap();
-    let (mut card, _) = boot_sim(SimConfig::default()).expect("boot");
+    let (mut card, _) = boot_sim(test_config()).expect("boot");
     let mut log = LogReader::new(&elf).expect("defmt table");
     card.ping().unwrap();
     card.echo(&[1, 2, 3]).unwrap();
@@ -108,7 +113,7 @@ impl Bar for ShiftedBar {
 
 #[test]
 fn driver_refuses_a_card_whose_id_block_is_wrong() {
-    let sim = SimCard::new(SimConfig::default()).unwrap();
+    let sim = SimCard::new(test_config()).unwrap();
     let err = match Card::open(Box::new(ShiftedBar(sim, 0x1000))) {
         Ok(_) => panic!("a card with a wrong ID block must be refused"),
         Err(e) => e,
@@ -143,7 +148,7 @@ fn loader_rejects_bad_images_with_distinct_errors() {
     // Oversize for this card: the card reports its own IMEM size; a card with less IMEM
     // than the image refuses before anything is written.
     let img = FirmwareImage::parse(&good).unwrap();
-    let card = open_sim(SimConfig::default()).unwrap();
+    let card = open_sim(test_config()).unwrap();
     let mut small = card.info().clone();
     small.imem_size = (img.image_bytes() as u32 / 2) & !3;
     assert!(matches!(
@@ -155,7 +160,7 @@ fn loader_rejects_bad_images_with_distinct_errors() {
 
 #[test]
 fn core_stays_in_reset_until_released_and_reset_clears_firmware_state() {
-    let mut card = open_sim(SimConfig::default()).unwrap();
+    let mut card = open_sim(test_config()).unwrap();
     let st = card.status().unwrap();
     assert_eq!(st.core, CoreState::InReset);
     assert_eq!(card.fw_state().unwrap(), FwState::Off);
@@ -172,7 +177,7 @@ fn core_stays_in_reset_until_released_and_reset_clears_firmware_state() {
 
 #[test]
 fn mailbox_times_out_cleanly_when_the_core_is_held_in_reset() {
-    let mut card = open_sim(SimConfig::default()).unwrap();
+    let mut card = open_sim(test_config()).unwrap();
     let err = card
         .call(
             splicenic_fw_logic::mailbox::cmd::PING,
@@ -190,7 +195,7 @@ fn mailbox_times_out_cleanly_when_the_core_is_held_in_reset() {
 #[test]
 fn firmware_reads_the_data_path_registers() {
     use splicenic_driver::regs::dp;
-    let (mut card, _) = boot_sim(SimConfig::default()).expect("boot");
+    let (mut card, _) = boot_sim(test_config()).expect("boot");
     let info = card
         .dp_info()
         .expect("DP_INFO")
@@ -213,7 +218,7 @@ fn firmware_reads_the_data_path_registers() {
 
 #[test]
 fn firmware_delay_uses_the_soc_timer() {
-    let (mut card, _) = boot_sim(SimConfig::default()).expect("boot");
+    let (mut card, _) = boot_sim(test_config()).expect("boot");
     let clk = card.info().clk_hz as u64;
     for us in [10u32, 100, 400] {
         let cycles = card.delay(us).expect("delay");

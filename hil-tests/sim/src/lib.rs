@@ -8,6 +8,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod ffi;
+pub mod prereq;
 pub mod server;
 pub mod tap;
 

@@ -3,7 +3,7 @@
 //! TCP handshake with it (docs/interfaces.md, "Simulated card on TAP devices").
 //!
 //! Needs root (TAP devices, network namespaces) and the firmware ELF; without root it
-//! prints a note and passes.
+//! prints a note and passes, except under `cargo xtask test` (`splicenic_sim::prereq`).
 
 use std::net::Ipv4Addr;
 use std::os::unix::net::UnixStream;
@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use splicenic_driver::datapath::Port;
 use splicenic_driver::{Card, FirmwareImage, PoolConfig, ServiceMode, SocketBar};
+use splicenic_sim::prereq::need_root;
 use splicenic_sim::server::{serve_with, ServeOptions};
 use splicenic_sim::tap::{Tap, TapError};
 use splicenic_sim::SimConfig;
@@ -21,11 +22,6 @@ const FIRMWARE_ELF: &str = "target/firmware/riscv32imc-unknown-none-elf/release/
 const VIP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 100);
 const CARD_MAC_C: [u8; 6] = [0x02, 0x5e, 0, 0, 0, 0x01];
 const CARD_MAC_C_TEXT: &str = "02:5e:00:00:00:01";
-
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() == 0 }
-}
 
 fn firmware_elf() -> PathBuf {
     match std::env::var_os("SPLICENIC_FW_ELF") {
@@ -83,8 +79,7 @@ impl Drop for Cleanup {
 
 #[test]
 fn tap_errors_name_the_device() {
-    if !is_root() {
-        eprintln!("note: not root, skipping the TAP error test");
+    if need_root("the TAP error test").is_none() {
         return;
     }
     // Without multi-queue, a second attach to a TAP device in use is refused.
@@ -104,8 +99,7 @@ fn tap_errors_name_the_device() {
 
 #[test]
 fn namespace_reaches_the_card_through_tap_devices() {
-    if !is_root() {
-        eprintln!("note: not root, skipping the TAP bridge test (it needs TAP devices and network namespaces)");
+    if need_root("the TAP bridge test").is_none() {
         return;
     }
     let t0 = Instant::now();

@@ -314,7 +314,7 @@ mod tests {
         assert!(e.to_string().contains("disk full"), "{e}");
     }
 
-    /// Compare tshark's frame lengths with `lens`, when tshark is installed.
+    /// Compare tshark's frame lengths with `lens` (a skip when tshark is not installed).
     fn tshark_lengths(path: &PathBuf, lens: &[usize]) {
         let out = match Command::new("tshark")
             .args(["-r"])
@@ -324,7 +324,10 @@ mod tests {
         {
             Ok(out) => out,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                println!("note: tshark is not installed; skipped the tshark check of {path:?}");
+                splicenic_sim::prereq::skip(
+                    &format!("the tshark check of {}", path.display()),
+                    "tshark not installed (cargo xtask setup)",
+                );
                 return;
             }
             Err(e) => panic!("running tshark: {e}"),

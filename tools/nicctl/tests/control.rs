@@ -3,10 +3,11 @@
 //! wire by the test. Needs the firmware ELF (`cargo xtask build`; `SPLICENIC_FW_ELF`
 //! overrides the path), tshark and python3 (`cargo xtask setup` installs them).
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, SocketAddrV4, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use etherparse::{PacketBuilder, SlicedPacket, TransportSlice};
@@ -18,6 +19,46 @@ const CARD_MAC_S: [u8; 6] = [0x02, 0x5e, 0, 0, 0, 0x05];
 const CLIENT: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
 const VIP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 100);
 const LOCAL: Ipv4Addr = Ipv4Addr::new(192, 168, 1, 1);
+
+/// The simulated card's speed, in core cycles per wall-clock second, that the card-paced
+/// deadlines here are written for (as `splicenic_hil::wait::REFERENCE_HZ`; nicctl's tests
+/// do not depend on splicenic-hil).
+const REFERENCE_HZ: f64 = 200_000.0;
+
+/// `deadline`, written for a card at [`REFERENCE_HZ`], stretched by how much slower the card
+/// behind `bar` runs: its cycle counter (INFO) is timed over 20 000 cycles. Never shortened.
+fn scaled(bar: &mut SocketBar, deadline: Duration) -> Duration {
+    let cycles = |bar: &mut SocketBar| bar.info().expect("INFO").cycles;
+    let (c0, t0) = (cycles(bar), Instant::now());
+    let end = t0 + Duration::from_secs(60);
+    let c1 = loop {
+        let c = cycles(bar);
+        if c >= c0 + 20_000 {
+            break c;
+        }
+        assert!(
+            Instant::now() < end,
+            "the card's clock did not advance 20000 cycles within 60 s ({c0} -> {c})"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let hz = (c1 - c0) as f64 / t0.elapsed().as_secs_f64();
+    deadline.mul_f64((REFERENCE_HZ / hz).max(1.0))
+}
+
+/// The lines of a child's output, read by a thread, as they come.
+fn lines_of(out: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -207,9 +248,11 @@ fn parse(f: &[u8]) -> Option<Seg> {
     })
 }
 
-/// Waits for a TCP frame out of `port` that `want` accepts (the card runs meanwhile).
+/// Waits for a TCP frame out of `port` that `want` accepts (the card runs meanwhile), at
+/// most 120 s at [`REFERENCE_HZ`] ([`scaled`]).
 fn wait_for(bar: &mut SocketBar, port: u8, what: &str, want: impl Fn(&Seg) -> bool) -> Seg {
-    let end = Instant::now() + Duration::from_secs(120);
+    let limit = scaled(bar, Duration::from_secs(120));
+    let end = Instant::now() + limit;
     while Instant::now() < end {
         for f in bar.recv_frames(port, 64).unwrap() {
             if let Some(s) = parse(&f) {
@@ -220,7 +263,7 @@ fn wait_for(bar: &mut SocketBar, port: u8, what: &str, want: impl Fn(&Seg) -> bo
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    panic!("no {what} from the card on port {port} within 120 s");
+    panic!("no {what} from the card on port {port} within {limit:?}");
 }
 
 fn test_config(sim: &Sim, extra: &str) -> PathBuf {
@@ -589,23 +632,40 @@ fn rule_sets_traffic_flows_stats_exporter_and_capture() {
 
     // Capture the punted frames while a connection is spliced by hand.
     let pcap = sim.dir.join("punted.pcap");
-    let capture = sim
+    let mut capture = sim
         .cmd(&["capture", "-w", pcap.to_str().unwrap(), "--count", "2"])
-        .stdout(Stdio::piped())
+        .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Give the capture time to switch on.
-    let end = Instant::now() + Duration::from_secs(60);
-    while !pcap.exists() {
-        assert!(Instant::now() < end);
+    let capture_log = lines_of(capture.stderr.take().unwrap());
+    let limit = scaled(&mut sim.bar(), Duration::from_secs(60));
+    // The capture is on once nicctl says so (it has sent CAPTURE_SET by then).
+    let mut said: Vec<String> = Vec::new();
+    while !said
+        .last()
+        .is_some_and(|l| l.starts_with("capturing punted frames"))
+    {
+        match capture_log.recv_timeout(limit) {
+            Ok(l) => said.push(l),
+            Err(e) => panic!("nicctl capture did not switch on within {limit:?} ({e}): {said:?}"),
+        }
+    }
+    let (local, _) = splice_one(&sim, 40_000);
+    // The SYN and the request were punted: the capture ends by itself at its count.
+    let end = Instant::now() + limit;
+    while capture.try_wait().unwrap().is_none() {
+        if Instant::now() >= end {
+            let _ = stop(capture);
+            let rest: Vec<String> = capture_log.try_iter().collect();
+            panic!("nicctl capture did not write its 2 frames within {limit:?}: {said:?} {rest:?}");
+        }
         std::thread::sleep(Duration::from_millis(50));
     }
-    std::thread::sleep(Duration::from_secs(2));
-    let (local, _) = splice_one(&sim, 40_000);
-    let out = stop(capture);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("frames written"), "{stderr}");
+    said.extend(capture_log.iter());
+    let stderr = said.join("\n");
+    assert!(capture.wait().unwrap().success(), "{stderr}");
+    assert!(stderr.contains("2 frames written"), "{stderr}");
     let tshark = Command::new("tshark")
         .args([
             "-r",
@@ -735,9 +795,10 @@ impl Drop for Http {
     }
 }
 
-/// Polls `ipvsadm -L -n` until `line` is (or is not) in it.
+/// Polls `ipvsadm -L -n` until `line` is (or is not) in it, at most 90 s at
+/// [`REFERENCE_HZ`] ([`scaled`]).
 fn wait_listing(sim: &Sim, line: &str, present: bool, what: &str) {
-    let end = Instant::now() + Duration::from_secs(90);
+    let end = Instant::now() + scaled(&mut sim.bar(), Duration::from_secs(90));
     loop {
         let l = sim.ok(&["ipvsadm", "-L", "-n"]);
         if l.contains(line) == present {

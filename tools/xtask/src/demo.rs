@@ -5,8 +5,9 @@ use std::process::Command;
 
 use crate::{cargo, firmware, firmware_elf, root, run, setup, step};
 
+/// The optimised nicctl a user runs (`cargo install --path tools/nicctl` installs the same).
 fn nicctl() -> Command {
-    let mut c = Command::new(root().join("target/debug/nicctl"));
+    let mut c = Command::new(root().join("target/release/nicctl"));
     c.current_dir(root());
     c
 }
@@ -15,7 +16,7 @@ pub fn demo() -> Result<()> {
     setup::setup()?;
     firmware::build_firmware()?;
     step("nicctl and the simulated card (Verilated gateware)");
-    run(cargo().args(["build", "-p", "nicctl"]))?;
+    run(cargo().args(["build", "--release", "-p", "nicctl"]))?;
     let sock = root().join("target/demo-sim.sock");
     let card = format!("--card=sim:{}", sock.display());
     // A card left over from an earlier demo would keep old state: stop it quietly.

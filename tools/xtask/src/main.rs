@@ -30,7 +30,11 @@ enum Cmd {
     /// Install every system dependency (Debian packages, the project virtualenv, pinned
     /// code generators). Idempotent; as a non-root user it prints the commands to run.
     Setup,
-    /// Build the firmware ELF and the host tools (the simulated card builds the gateware).
+    /// Check that every tool the build and the tests call resolves (the end of `setup`);
+    /// names each missing one and the package that provides it.
+    Check,
+    /// Build the firmware ELF and the host tools (the simulated card builds the gateware),
+    /// and the optimised nicctl (target/release/nicctl).
     Build,
     /// Regenerate every register view from registers/splicenic.svd.
     Regen {
@@ -78,6 +82,7 @@ fn main() {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Setup => setup::setup(),
+        Cmd::Check => setup::check(),
         Cmd::Build => firmware::build_all(),
         Cmd::Regen { check } => regen::regen(check),
         Cmd::Lint => test::lint(),

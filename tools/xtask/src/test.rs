@@ -1,47 +1,170 @@
 //! `cargo xtask lint` and `cargo xtask test`.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use std::process::Command;
 use std::time::Instant;
 
-use crate::{cargo, firmware, firmware_elf, regen, root, run, step};
+use crate::{cargo, firmware, firmware_elf, regen, root, run, setup, step};
+
+/// The environment of `cargo xtask test`'s test runs: a missing prerequisite (root, a tool,
+/// a Python module) fails the test instead of skipping it (`splicenic_sim::prereq`).
+const REQUIRE_ENV: &str = "SPLICENIC_REQUIRE_ALL";
+/// Where the test helpers append every skip (`splicenic_sim::prereq`).
+const SKIP_LOG_ENV: &str = "SPLICENIC_SKIP_LOG";
+
+/// The `splicenic-hil` suites run a second time on the VexRiscv build of the simulated card.
+const VEXRISCV_SUITES: &[&str] = &["spine", "splice"];
 
 /// Formatting, clippy (host crates), and the gateware checks (Verilator lint, Icarus, Yosys).
 pub fn lint() -> Result<()> {
-    step("rustfmt");
-    run(cargo().args(["fmt", "--all", "--check"]))?;
-    run(cargo().args([
-        "fmt",
-        "--check",
-        "--manifest-path",
-        "firmware/app/Cargo.toml",
-    ]))?;
-    step("clippy");
-    run(cargo().args([
-        "clippy",
+    Suites::new().lint()
+}
+
+/// Named steps with their wall times, printed as a table at the end.
+struct Suites {
+    t0: Instant,
+    done: Vec<(String, f64)>,
+}
+
+impl Suites {
+    fn new() -> Suites {
+        Suites {
+            t0: Instant::now(),
+            done: Vec::new(),
+        }
+    }
+
+    /// Run one suite; a failure prints the table so far and is returned.
+    fn suite(&mut self, name: &str, f: impl FnOnce() -> Result<()>) -> Result<()> {
+        step(name);
+        let t = Instant::now();
+        let r = f();
+        self.done
+            .push((name.to_string(), t.elapsed().as_secs_f64()));
+        if r.is_err() {
+            self.table(Some(name));
+        }
+        r
+    }
+
+    fn lint(&mut self) -> Result<()> {
+        self.suite("rustfmt", || {
+            run(cargo().args(["fmt", "--all", "--check"]))?;
+            run(cargo().args([
+                "fmt",
+                "--check",
+                "--manifest-path",
+                "firmware/app/Cargo.toml",
+            ]))
+        })?;
+        self.suite("clippy", || {
+            run(cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))
+        })?;
+        self.suite(
+            "gateware: Verilator lint, Icarus compile, Yosys synthesis",
+            || {
+                run(Command::new("bash")
+                    .arg(root().join("gateware-rtl/syn/check.sh"))
+                    .current_dir(root()))
+            },
+        )
+    }
+
+    fn table(&self, failed: Option<&str>) {
+        let width = self.done.iter().map(|(n, _)| n.len()).max().unwrap_or(5);
+        eprintln!("\n{:<width$}  {:>8}", "suite", "wall s");
+        for (name, secs) in &self.done {
+            let mark = if Some(name.as_str()) == failed {
+                "  FAILED"
+            } else {
+                ""
+            };
+            eprintln!("{name:<width$}  {secs:>8.1}{mark}");
+        }
+        eprintln!(
+            "{:<width$}  {:>8.1}",
+            "total",
+            self.t0.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// A `cargo test` of the workspace with the VexRiscv model built in too (one build serves
+/// both soft cores), every prerequisite required and skips logged.
+fn workspace_tests(skip_log: &std::path::Path) -> Command {
+    let mut c = cargo();
+    c.args([
+        "test",
         "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    step("gateware: Verilator lint, Icarus compile, Yosys synthesis");
-    run(Command::new("bash")
-        .arg(root().join("gateware-rtl/syn/check.sh"))
-        .current_dir(root()))?;
-    Ok(())
+        "--features",
+        "splicenic-hil/vexriscv",
+    ])
+    .env("SPLICENIC_FW_ELF", firmware_elf())
+    .env(REQUIRE_ENV, "1")
+    .env(SKIP_LOG_ENV, skip_log)
+    .env_remove("SPLICENIC_SIM_CPU")
+    .env_remove("SPLICENIC_RIG");
+    c
 }
 
 pub fn test() -> Result<()> {
-    let t0 = Instant::now();
-    step("register views match the SVD");
-    regen::regen(true)?;
-    lint()?;
-    firmware::build_firmware()?;
-    step("host, simulated-card and hardware-in-the-loop tests");
-    run(cargo()
-        .args(["test", "--workspace"])
-        .env("SPLICENIC_FW_ELF", firmware_elf()))?;
-    eprintln!("\nall checks passed in {:.0} s", t0.elapsed().as_secs_f64());
+    if !setup::is_root() {
+        bail!(
+            "`cargo xtask test` runs every test, and the hardware-in-the-loop tests need root \
+             (TAP devices, network namespaces): run it as root. As this user, \
+             `cargo test --workspace` runs the tests that can run here; the others print a \
+             note and skip."
+        );
+    }
+    let mut s = Suites::new();
+    s.suite(
+        "tool check (every tool the build and the tests call)",
+        setup::check,
+    )?;
+    s.suite("register views match the SVD", || regen::regen(true))?;
+    s.lint()?;
+    s.suite("firmware build", firmware::build_firmware)?;
+    s.suite(
+        "firmware links without rust-lld (fresh build, rust-lld hidden)",
+        firmware::build_firmware_without_rust_lld,
+    )?;
+    let skip_log = root().join("target/test-skips.log");
+    let _ = std::fs::remove_file(&skip_log);
+    s.suite("build the host crates and their tests", || {
+        run(workspace_tests(&skip_log).arg("--no-run"))
+    })?;
+    s.suite(
+        "host, simulated-card (PicoRV32) and hardware-in-the-loop tests",
+        || run(&mut workspace_tests(&skip_log)),
+    )?;
+    s.suite(
+        &format!(
+            "simulated card on VexRiscv: splicenic-hil --test {}",
+            VEXRISCV_SUITES.join(", --test ")
+        ),
+        || {
+            // The workspace run's packages and features: nothing is rebuilt.
+            let mut c = workspace_tests(&skip_log);
+            for t in VEXRISCV_SUITES {
+                c.args(["--test", t]);
+            }
+            run(c.env("SPLICENIC_SIM_CPU", "vexriscv"))
+        },
+    )?;
+    let skipped = std::fs::read_to_string(&skip_log).unwrap_or_default();
+    let count = skipped.lines().count();
+    s.table(None);
+    eprintln!("skipped tests: {count}");
+    if count > 0 {
+        bail!("{count} tests or sub-cases skipped:\n{skipped}");
+    }
+    eprintln!("\nall checks passed");
     Ok(())
 }
