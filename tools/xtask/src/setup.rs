@@ -378,7 +378,7 @@ pub fn check() -> Result<()> {
     }
     if !problems.is_empty() {
         bail!(
-            "{} of the tools the build and the tests call are missing or wrong:\n  {}",
+            "tools the build and the tests call, missing or wrong: {}\n  {}",
             problems.len(),
             problems.join("\n  ")
         );

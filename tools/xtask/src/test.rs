@@ -1,7 +1,7 @@
 //! `cargo xtask lint` and `cargo xtask test`.
 
 use anyhow::{bail, Result};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::{cargo, firmware, firmware_elf, regen, root, run, setup, step};
@@ -114,6 +114,47 @@ fn workspace_tests(skip_log: &std::path::Path) -> Command {
     c
 }
 
+/// Builds every test of the workspace run ([`workspace_tests`]) and returns the binaries of
+/// [`VEXRISCV_SUITES`] (from cargo's JSON messages).
+fn build_tests(skip_log: &std::path::Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut c = workspace_tests(skip_log);
+    c.args(["--no-run", "--message-format=json-render-diagnostics"])
+        .stdout(Stdio::piped());
+    eprintln!("+ cargo test --workspace --features splicenic-hil/vexriscv --no-run");
+    let out = c.spawn()?.wait_with_output()?;
+    if !out.status.success() {
+        bail!("building the tests failed ({})", out.status);
+    }
+    let mut bins = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let target = &msg["target"];
+        let is_suite = msg["reason"] == "compiler-artifact"
+            && msg["manifest_path"]
+                .as_str()
+                .is_some_and(|p| std::path::Path::new(p) == root().join("hil-tests/Cargo.toml"))
+            && target["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "test"))
+            && target["name"]
+                .as_str()
+                .is_some_and(|n| VEXRISCV_SUITES.contains(&n));
+        if let (true, Some(exe)) = (is_suite, msg["executable"].as_str()) {
+            bins.push(std::path::PathBuf::from(exe));
+        }
+    }
+    if bins.len() != VEXRISCV_SUITES.len() {
+        bail!(
+            "found {} of the {} VexRiscv suites' test binaries in cargo's output: {bins:?}",
+            bins.len(),
+            VEXRISCV_SUITES.len()
+        );
+    }
+    Ok(bins)
+}
+
 pub fn test() -> Result<()> {
     if !setup::is_root() {
         bail!(
@@ -137,8 +178,10 @@ pub fn test() -> Result<()> {
     )?;
     let skip_log = root().join("target/test-skips.log");
     let _ = std::fs::remove_file(&skip_log);
+    let mut vex_bins = Vec::new();
     s.suite("build the host crates and their tests", || {
-        run(workspace_tests(&skip_log).arg("--no-run"))
+        vex_bins = build_tests(&skip_log)?;
+        Ok(())
     })?;
     s.suite(
         "host, simulated-card (PicoRV32) and hardware-in-the-loop tests",
@@ -150,12 +193,20 @@ pub fn test() -> Result<()> {
             VEXRISCV_SUITES.join(", --test ")
         ),
         || {
-            // The workspace run's packages and features: nothing is rebuilt.
-            let mut c = workspace_tests(&skip_log);
-            for t in VEXRISCV_SUITES {
-                c.args(["--test", t]);
+            // The test binaries the workspace run used (built with the VexRiscv model too),
+            // run again with the other core: nothing is rebuilt.
+            for bin in &vex_bins {
+                let mut c = Command::new(bin);
+                c.current_dir(root().join("hil-tests"));
+                for (k, v) in workspace_tests(&skip_log).get_envs() {
+                    match v {
+                        Some(v) => c.env(k, v),
+                        None => c.env_remove(k),
+                    };
+                }
+                run(c.env("SPLICENIC_SIM_CPU", "vexriscv"))?;
             }
-            run(c.env("SPLICENIC_SIM_CPU", "vexriscv"))
+            Ok(())
         },
     )?;
     let skipped = std::fs::read_to_string(&skip_log).unwrap_or_default();
