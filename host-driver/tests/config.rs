@@ -515,3 +515,190 @@ fn damaged_files_give_errors_not_panics() {
         }
     }
 }
+
+/// A file in a fresh temporary directory, removed on drop.
+struct TempConf(PathBuf);
+
+impl TempConf {
+    fn new(name: &str, bytes: &[u8]) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("splicenic-config-{}-{name}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        fs::write(&path, bytes).unwrap();
+        TempConf(path)
+    }
+}
+
+impl Drop for TempConf {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = fs::remove_dir_all(dir);
+        }
+    }
+}
+
+#[test]
+fn invalid_utf8_is_reported_at_its_place_and_the_rest_is_checked() {
+    let f = TempConf::new(
+        "latin1.conf",
+        b"global_defs {\n  router_id caf\xe9\n}\nvirtual_server 10.0.0.1 80 {\n  wieght 1\n  real_server 10.0.1.1 80\n}\n",
+    );
+    let e = config::load(&f.0).unwrap_err();
+    let shown: Vec<String> = e.errors().iter().map(ToString::to_string).collect();
+    let name = f.0.display().to_string();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert_eq!(
+        shown[0],
+        format!(
+            "{name}:2:16: error: invalid UTF-8 (1 byte: e9): the file must be UTF-8 text; read \
+             as U+FFFD"
+        )
+    );
+    // Checking went on after it.
+    assert!(
+        shown[1].starts_with(&format!("{name}:5:3: error: unknown keyword `wieght`")),
+        "{shown:?}"
+    );
+    // The same through parse_bytes; parse (a str) never has them.
+    let bytes = fs::read(&f.0).unwrap();
+    assert_eq!(
+        config::parse_bytes(&name, &bytes).unwrap_err().errors(),
+        e.errors()
+    );
+}
+
+#[test]
+fn limits_are_errors_at_their_place() {
+    // Nesting, as a fuzzed copy of the example had it: tens of thousands of `{`.
+    let text = format!(
+        "virtual_server 10.0.0.1 80 {{\n  real_server 10.0.1.1 80 {{\n{}",
+        "   x {".repeat(40_000)
+    );
+    let e = config::parse("deep.conf", &text).unwrap_err();
+    let shown: Vec<String> = e.errors().iter().map(ToString::to_string).collect();
+    assert!(
+        shown.contains(
+            &"deep.conf:3:4097: error: line longer than 4096 bytes (the limit): words and quoted \
+              strings on it are cut to 4096 characters"
+                .to_string()
+        ),
+        "{shown:?}"
+    );
+    // Blocks 1 and 2 above, 14 more on line 3 (6 characters each), the 15th is too deep.
+    let col = 6 * 15;
+    assert!(
+        shown.contains(&format!(
+            "deep.conf:3:{col}: error: blocks nested deeper than {} levels (the limit): this \
+             block is skipped up to its `}}`",
+            config::MAX_DEPTH
+        )),
+        "{shown:?}"
+    );
+
+    // Too many errors: the first MAX_ERRORS, then how many more.
+    let text = format!(
+        "pool p {{\n{}}}\n",
+        "  bad 1\n".repeat(config::MAX_ERRORS + 5)
+    );
+    let e = config::parse("many.conf", &text).unwrap_err();
+    assert_eq!(e.len(), config::MAX_ERRORS + 1);
+    assert_eq!(e.total(), config::MAX_ERRORS + 5, "every error is counted");
+    let last = e.errors().last().unwrap();
+    assert_eq!(
+        last.to_string(),
+        format!(
+            "many.conf:{}:3: error: 5 more errors from here on not shown (at most {} are \
+             reported, the limit)",
+            config::MAX_ERRORS + 2,
+            config::MAX_ERRORS
+        )
+    );
+}
+
+#[test]
+fn past_the_error_limit_the_count_is_exact() {
+    // Invalid UTF-8 on every line (the lexer's errors), with unknown keywords between
+    // (the interpreter's): the first MAX_ERRORS in file order, then the exact rest.
+    let n = 3 * config::MAX_ERRORS;
+    let mut bytes = Vec::new();
+    for i in 0..n {
+        if i % 2 == 0 {
+            bytes.extend_from_slice(b"x\xff\n");
+        } else {
+            bytes.extend_from_slice(b"pool p\xe9 { }\n");
+        }
+    }
+    let e = config::parse_bytes("bin.conf", &bytes).unwrap_err();
+    assert_eq!(e.len(), config::MAX_ERRORS + 1);
+    // Each line has two errors: `x\xff` the bad byte (col 2) and the unknown keyword (col
+    // 1), `pool p\xe9` the bad byte and the bad pool name (both col 7). Shown: lines 1 to
+    // 500, then the count of the rest at line 501.
+    let shown = e.errors();
+    let lines: Vec<u32> = shown[..config::MAX_ERRORS]
+        .iter()
+        .map(|e| e.loc.line)
+        .collect();
+    let expected: Vec<u32> = (1..=(config::MAX_ERRORS / 2) as u32)
+        .flat_map(|l| [l, l])
+        .collect();
+    assert_eq!(lines, expected);
+    let last = shown.last().unwrap();
+    assert_eq!(
+        last.to_string(),
+        format!(
+            "bin.conf:{}:1: error: {} more errors from here on not shown (at most {} are \
+             reported, the limit)",
+            config::MAX_ERRORS / 2 + 1,
+            2 * n - config::MAX_ERRORS,
+            config::MAX_ERRORS
+        )
+    );
+}
+
+#[test]
+fn the_error_limit_keeps_file_order_within_a_line() {
+    // 999 errors, then a long line: its length error (col 4097) is found before its
+    // invalid byte (col 9), which is the 1000th error in file order.
+    let mut bytes = b"#\xff\n".repeat(config::MAX_ERRORS - 1);
+    bytes.extend_from_slice(b"# 345678\xff");
+    bytes.extend_from_slice(&[b'x'; 5000]);
+    bytes.extend_from_slice(b"\n#\xff\n");
+    let e = config::parse_bytes("order.conf", &bytes).unwrap_err();
+    let at: Vec<(u32, u32)> = e.errors().iter().map(|e| (e.loc.line, e.loc.col)).collect();
+    let line = config::MAX_ERRORS as u32;
+    assert_eq!(at.len(), config::MAX_ERRORS + 1);
+    assert_eq!(at[config::MAX_ERRORS - 1], (line, 9));
+    assert!(e.errors()[config::MAX_ERRORS - 1]
+        .message
+        .starts_with("invalid UTF-8"));
+    assert_eq!(at[config::MAX_ERRORS], (line, 4097));
+    assert!(e.errors()[config::MAX_ERRORS]
+        .message
+        .starts_with("2 more errors from here on not shown"));
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_read_up_to_it() {
+    // A valid head, then megabytes (an accidental binary, say): one error where the limit
+    // is crossed, the head checked, at most the limit read.
+    let mut bytes =
+        b"virtual_server 10.0.0.1 80 {\n  lvs_shed wlc\n  real_server 10.0.1.1 80\n}\n".to_vec();
+    let head = bytes.len();
+    bytes.resize(3 * config::MAX_FILE_BYTES, b'#');
+    let f = TempConf::new("big.conf", &bytes);
+    let e = config::load(&f.0).unwrap_err();
+    let name = f.0.display().to_string();
+    let shown: Vec<String> = e.errors().iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert!(shown[0].starts_with(&format!("{name}:2:3: error: unknown keyword `lvs_shed`")));
+    // Line 5 (one long comment) is cut by the limit, so not read at all.
+    let col = config::MAX_FILE_BYTES - head + 1;
+    assert_eq!(
+        shown[1],
+        format!(
+            "{name}:5:{col}: error: the file is larger than 1048576 bytes (1 MiB, the limit): \
+             the rest of the file is not read"
+        )
+    );
+}

@@ -1,5 +1,6 @@
 //! Rule-set compile and load times: 1K, 10K and 100K URL rules compiled from configuration
-//! text (parse, check, plan, encode into the matcher's words), and loaded into the simulated
+//! text (parse, check, plan, encode into the matcher's words; a set whose file is over the
+//! reader's `config::MAX_FILE_BYTES` is reported as refused), and loaded into the simulated
 //! card (the real gateware's L7 rule bank through the host BAR, then a bank switch and the
 //! rule-set record through the firmware). Prints how many rules fit the default table.
 //!
@@ -96,6 +97,15 @@ fn main() -> Result<()> {
     );
     let mut compiled = Vec::new();
     for n in [1_000, 10_000, 100_000] {
+        let len = config_text(n).len();
+        if len > config::MAX_FILE_BYTES {
+            println!(
+                "{n:>8}  {:>10.0}  refused: over the configuration reader's file limit of {} KiB (config::MAX_FILE_BYTES)",
+                len as f64 / 1024.0,
+                config::MAX_FILE_BYTES / 1024
+            );
+            continue;
+        }
         let c = compile(n).with_context(|| format!("{n} rules"))?;
         println!(
             "{:>8}  {:>10.0}  {:>10.1}  {:>12.1}  {:>12.1}  {:>14}",

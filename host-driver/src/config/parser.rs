@@ -7,7 +7,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::model::*;
-use super::patterns::{check_name, check_path, parse_host, suggest};
+use super::patterns::{check_name, check_path, parse_host, Suggester};
 use super::syntax::{Block, Stmt, Tok};
 use super::ConfigError;
 use crate::flowmgr::Scheduler;
@@ -119,10 +119,30 @@ struct P<'e> {
     rule_names: HashMap<String, Loc>,
     /// `default_pool` of each L7 service with the service's location.
     l7_defaults: Vec<(String, Loc)>,
+    /// "did you mean" search, with its work bound.
+    suggester: Suggester,
+    /// The keyword suggestion for each unknown keyword already seen, by place.
+    suggested: HashMap<&'static str, HashMap<String, Option<&'static str>>>,
 }
 
-/// Interprets the statement tree.
-pub(crate) fn interpret(tree: &[Stmt], errors: &mut Vec<ConfigError>) -> Config {
+/// Interprets the statement tree of a file of `bytes` bytes. `complete` is `false` when
+/// the tree is only the start of the file (a limit stopped reading): references are then
+/// not checked, since what they name may be in the part not read.
+///
+/// Blocks are interpreted by keyword, at most the grammar's 4 levels deep; the work is
+/// linear in the size of the tree, and the "did you mean" search is bounded by the size of
+/// the file.
+pub(crate) fn interpret(
+    tree: &[Stmt],
+    complete: bool,
+    bytes: usize,
+    errors: &mut Vec<ConfigError>,
+) -> Config {
+    run(tree, complete, bytes, errors).config
+}
+
+/// [`interpret`], returning the whole state (tests read the suggestion work).
+fn run<'e>(tree: &[Stmt], complete: bool, bytes: usize, errors: &'e mut Vec<ConfigError>) -> P<'e> {
     let mut p = P {
         errors,
         config: Config::default(),
@@ -131,6 +151,8 @@ pub(crate) fn interpret(tree: &[Stmt], errors: &mut Vec<ConfigError>) -> Config 
         services_seen: HashMap::new(),
         rule_names: HashMap::new(),
         l7_defaults: Vec::new(),
+        suggester: Suggester::for_file(bytes),
+        suggested: HashMap::new(),
     };
     let mut globals = Seen::default();
     for s in tree {
@@ -166,11 +188,13 @@ pub(crate) fn interpret(tree: &[Stmt], errors: &mut Vec<ConfigError>) -> Config 
                 &s.kw.loc,
                 "include is not supported: put the whole configuration in one file",
             ),
-            _ => p.unknown(s, "at the top level", TOP),
+            _ => p.unknown(s, "at the top level", &[TOP]),
         }
     }
-    p.check_references();
-    p.config
+    if complete {
+        p.check_references();
+    }
+    p
 }
 
 impl P<'_> {
@@ -195,9 +219,21 @@ impl P<'_> {
         s.kw.text != "{"
     }
 
-    fn unknown(&mut self, s: &Stmt, place: &str, known: &[&str]) {
+    /// An unknown keyword, with the closest of the `known` lists' keywords as a suggestion
+    /// (`place` stands for the lists: one place, one set of keywords).
+    fn unknown(&mut self, s: &Stmt, place: &'static str, known: &[&[&'static str]]) {
         let mut msg = format!("unknown keyword `{}` {place}", s.kw.text);
-        if let Some(k) = suggest(&s.kw.text, known) {
+        let seen = self.suggested.entry(place).or_default();
+        let suggestion = match seen.get(s.kw.text.as_str()) {
+            Some(k) => *k,
+            None => {
+                let candidates = known.iter().flat_map(|l| l.iter().copied());
+                let k = self.suggester.suggest(&s.kw.text, candidates);
+                seen.insert(s.kw.text.clone(), k);
+                k
+            }
+        };
+        if let Some(k) = suggestion {
             msg.push_str(&format!("; did you mean `{k}`?"));
         }
         self.err(&s.kw.loc, msg);
@@ -496,7 +532,7 @@ impl P<'_> {
                 }
                 // keepalived's mail, script and VRRP settings: nothing to do here.
                 kw if GLOBAL_IGNORED.contains(&kw) || kw.starts_with("vrrp_") => {}
-                _ => self.unknown(s, "in `global_defs` block", GLOBAL),
+                _ => self.unknown(s, "in `global_defs` block", &[GLOBAL]),
             }
         }
     }
@@ -654,8 +690,7 @@ impl P<'_> {
                 }
                 _ => {
                     if !self.pool_setting(&mut pb, st) {
-                        let known: Vec<&str> = SERVICE_KW.iter().chain(POOL_KW).copied().collect();
-                        self.unknown(st, "in `virtual_server` block", &known);
+                        self.unknown(st, "in `virtual_server` block", &[SERVICE_KW, POOL_KW]);
                     }
                 }
             }
@@ -761,7 +796,7 @@ impl P<'_> {
                 continue;
             }
             if !self.pool_setting(&mut pb, st) {
-                self.unknown(st, "in `pool` block", POOL_KW);
+                self.unknown(st, "in `pool` block", &[POOL_KW]);
             }
         }
         let Some(name) = name else { return };
@@ -959,7 +994,7 @@ impl P<'_> {
             }
             let kw = st.kw.text.as_str();
             let Some(&canon) = FEEDBACK_KW.iter().find(|k| **k == kw) else {
-                self.unknown(st, "in `dynamic_feedback` block", FEEDBACK_KW);
+                self.unknown(st, "in `dynamic_feedback` block", &[FEEDBACK_KW]);
                 continue;
             };
             if canon != "load_command" && !self.once(&mut seen, canon, st) {
@@ -1140,7 +1175,7 @@ impl P<'_> {
                     &st.kw.loc,
                     format!("{kw} is not supported: use HTTP_GET, TCP_CHECK or MISC_CHECK"),
                 ),
-                _ => self.unknown(st, "in `real_server` block", SERVER_KW),
+                _ => self.unknown(st, "in `real_server` block", &[SERVER_KW]),
             }
         }
         if thresholds_ok
@@ -1162,14 +1197,14 @@ impl P<'_> {
             );
         }
         let Some(addr) = addr else { return };
-        if let Some(first) = pb.servers.iter().find(|o| o.addr == addr) {
+        if let Some(first) = pb.server_addrs.get(&addr) {
             let msg = format!(
-                "duplicate real_server {addr} in this pool (first declared at line {})",
-                first.loc.line
+                "duplicate real_server {addr} in this pool (first declared at line {first})"
             );
             self.err(&s.kw.loc, msg);
             return;
         }
+        pb.server_addrs.insert(addr, s.kw.loc.line);
         pb.servers.push(server);
     }
 
@@ -1223,10 +1258,7 @@ impl P<'_> {
                         virtualhost = self.one(st).map(|v| v.text.clone());
                     }
                 }
-                _ => {
-                    let known: Vec<&str> = HTTP_KW.iter().chain(COMMON_KW).copied().collect();
-                    self.unknown(st, "in `HTTP_GET` block", &known);
-                }
+                _ => self.unknown(st, "in `HTTP_GET` block", &[HTTP_KW, COMMON_KW]),
             }
         }
         if url_lines == 0 {
@@ -1259,7 +1291,7 @@ impl P<'_> {
             }
             let kw = st.kw.text.as_str();
             let Some(&canon) = URL_KW.iter().find(|k| **k == kw) else {
-                self.unknown(st, "in `url` block", URL_KW);
+                self.unknown(st, "in `url` block", &[URL_KW]);
                 continue;
             };
             if !self.once(&mut seen, canon, st) {
@@ -1317,7 +1349,7 @@ impl P<'_> {
             if !self.keyword_ok(st) || self.common_setting(&mut cb, st) {
                 continue;
             }
-            self.unknown(st, "in `TCP_CHECK` block", COMMON_KW);
+            self.unknown(st, "in `TCP_CHECK` block", &[COMMON_KW]);
         }
         Some(TcpCheck {
             common: cb.finish(s.kw.loc.clone(), addr),
@@ -1342,7 +1374,7 @@ impl P<'_> {
             }
             let kw = st.kw.text.as_str();
             let Some(&canon) = MISC_KW.iter().find(|k| **k == kw) else {
-                self.unknown(st, "in `MISC_CHECK` block", MISC_KW);
+                self.unknown(st, "in `MISC_CHECK` block", &[MISC_KW]);
                 continue;
             };
             if !self.once(&mut seen, canon, st) {
@@ -1442,7 +1474,7 @@ impl P<'_> {
             }
             let kw = st.kw.text.as_str();
             let Some(&canon) = RULE_KW.iter().find(|k| **k == kw) else {
-                self.unknown(st, "in `url_rule` block", RULE_KW);
+                self.unknown(st, "in `url_rule` block", &[RULE_KW]);
                 continue;
             };
             let canon = if canon == "path_prefix" {
@@ -1538,9 +1570,13 @@ impl P<'_> {
 
     fn check_references(&mut self) {
         let refs = std::mem::take(&mut self.pool_refs);
-        for r in refs {
+        // Declared names in a fixed order (the first of equally close ones is suggested),
+        // and the suggestion for each name already looked up.
+        let mut known: Vec<&str> = self.pools_seen.keys().map(String::as_str).collect();
+        known.sort_unstable();
+        let mut suggested: HashMap<&str, Option<&str>> = HashMap::new();
+        for r in &refs {
             if !self.pools_seen.contains_key(&r.name) {
-                let known: Vec<&str> = self.pools_seen.keys().map(String::as_str).collect();
                 let mut msg = match r.what {
                     "url_rule" => format!(
                         "url_rule points at pool `{}`, which is not declared",
@@ -1548,10 +1584,14 @@ impl P<'_> {
                     ),
                     what => format!("`{what}` names pool `{}`, which is not declared", r.name),
                 };
-                if let Some(k) = suggest(&r.name, &known) {
+                let suggester = &mut self.suggester;
+                let k = *suggested
+                    .entry(r.name.as_str())
+                    .or_insert_with(|| suggester.suggest(&r.name, known.iter().copied()));
+                if let Some(k) = k {
                     msg.push_str(&format!("; did you mean `{k}`?"));
                 }
-                self.err(&r.loc, msg);
+                self.errors.push(ConfigError::new(r.loc.clone(), msg));
             }
         }
         let defaults = std::mem::take(&mut self.l7_defaults);
@@ -1581,6 +1621,8 @@ struct PoolB {
     settings: Vec<(String, Loc)>,
     /// `real_server` lines seen, including wrong ones.
     server_lines: usize,
+    /// Line of the `real_server` of each address in `servers`.
+    server_addrs: HashMap<SocketAddrV4, u32>,
     sched: Option<Scheduler>,
     fallback: bool,
     hash_port: bool,
@@ -1663,7 +1705,102 @@ fn parse_digest(s: &str) -> Option<[u8; 16]> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::patterns::{SUGGEST_BUDGET_BASE, SUGGEST_BUDGET_PER_BYTE};
+    use super::super::syntax::parse_tree;
     use super::*;
+
+    /// Suggestion work and errors of `text`.
+    fn work(text: &str) -> (u64, Vec<ConfigError>) {
+        let mut e = Vec::new();
+        let t = parse_tree("w.conf", text.as_bytes(), &mut e);
+        let w = run(&t.stmts, t.complete, text.len(), &mut e).suggester.work;
+        (w, e)
+    }
+
+    /// The most one `suggest` call does past the budget (a word and one candidate).
+    const OVERSHOOT: u64 = 70 + 70 * 70;
+
+    /// The budget for `text`: linear in its size.
+    fn bound(text: &str) -> u64 {
+        SUGGEST_BUDGET_BASE + SUGGEST_BUDGET_PER_BYTE * text.len() as u64 + OVERSHOOT
+    }
+
+    /// The "did you mean" search, the one place where the reader looks for something,
+    /// counted in steps (candidates and distance cells): a misspelt keyword is looked up
+    /// once however often it is repeated, and the work of any file is at most linear in its
+    /// size.
+    #[test]
+    fn suggestion_work_is_linear_and_bounded() {
+        let line = "  quorom 1\n  lvs_shed wlc\n  zzzzzz 1\n";
+        let file = |n: usize| format!("pool p {{\n{}}}\n", line.repeat(n));
+        let (one, e) = work(&file(1));
+        assert!(one > 0);
+        assert!(e[0].message.ends_with("did you mean `quorum`?"), "{e:?}");
+        for n in [10, 1000, 20_000] {
+            let (w, e) = work(&file(n));
+            assert_eq!(w, one, "{n}");
+            assert_eq!(e.len(), 3 * n);
+            assert!(e[e.len() - 2]
+                .message
+                .ends_with("did you mean `lvs_sched`?"));
+        }
+
+        // Distinct misspellings, each 2 edits from a keyword (two letters replaced, one word
+        // per pair of places): linear, and within the budget, which is linear in the file.
+        let typos = |n: usize| {
+            let mut words = Vec::new();
+            for kw in ["persistence_granularity", "persistence_timeout"] {
+                for p in 0..kw.len() {
+                    for q in p + 1..kw.len() {
+                        let mut w: Vec<u8> = kw.bytes().collect();
+                        w[p] = b'Q';
+                        w[q] = b'Z';
+                        words.push(String::from_utf8(w).unwrap());
+                    }
+                }
+            }
+            assert!(n <= words.len());
+            let body: String = words[..n].iter().map(|w| format!("  {w} 1\n")).collect();
+            format!("pool p {{\n{body}}}\n")
+        };
+        let (w1, e) = work(&typos(100));
+        assert!(
+            e.iter().all(|e| e.message.contains("did you mean")),
+            "{e:?}"
+        );
+        let (w2, _) = work(&typos(200));
+        assert!(w2 > 2 * w1 - w1 / 10 && w2 < 2 * w1 + w1 / 10, "{w1} {w2}");
+        let text = typos(424);
+        let (w, e) = work(&text);
+        assert!(w <= bound(&text), "{w}");
+        assert!(e.iter().all(|e| e.message.contains("did you mean")));
+
+        // n undeclared pool references, each close to the names of n declared pools:
+        // comparing each with each is n² steps; the budget bounds it.
+        let refs = |n: usize| {
+            let mut t = String::new();
+            for i in 0..n {
+                t.push_str(&format!("pool pool-{i:05} {{ real_server 10.0.1.1 80 }}\n"));
+            }
+            for i in 0..n {
+                t.push_str(&format!("url_rule {{ path /{i}; pool pool-{i:05}x }}\n"));
+            }
+            t
+        };
+        let (_, e) = work(&refs(3));
+        assert_eq!(e.len(), 3);
+        assert!(
+            e[0].message.ends_with("did you mean `pool-00000`?"),
+            "{e:?}"
+        );
+        for n in [100, 1000, 10_000] {
+            let text = refs(n);
+            let (w, e) = work(&text);
+            assert_eq!(e.len(), n);
+            assert!(w <= bound(&text), "{n}: {w}");
+            assert!(e[0].message.ends_with("did you mean `pool-00000`?"));
+        }
+    }
 
     #[test]
     fn macs_and_digests() {

@@ -176,6 +176,8 @@ pub(crate) fn check_path(path: &PathMatch) -> Result<(), String> {
 }
 
 /// Edit distance (optimal string alignment: insert, delete, substitute, swap neighbours).
+/// The reference for [`Suggester`], which computes the same distance when it is small.
+#[cfg(test)]
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
@@ -201,14 +203,163 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-/// The closest of `known` to `word` when it is at most 2 edits away.
-pub(crate) fn suggest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| (edit_distance(word, k), *k))
-        .filter(|(d, k)| *d <= 2 && *d < k.chars().count().min(word.chars().count()))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+/// At most this many edits away for a suggestion.
+const SUGGEST_MAX_EDITS: usize = 2;
+
+/// Words longer than this (in characters) get no suggestion: they are not typos of a
+/// keyword or of a name someone declared.
+const SUGGEST_MAX_CHARS: usize = 64;
+
+/// Longest candidate worth comparing.
+const CAND_MAX_CHARS: usize = SUGGEST_MAX_CHARS + SUGGEST_MAX_EDITS;
+
+/// Work (candidates looked at plus distance cells computed) the suggestions of any file may
+/// take, and how much more per byte of the file: after that, errors come without a "did
+/// you mean". A suggestion takes some hundred units, so a file gets a few hundred of them
+/// plus one per 100 bytes or so, more than the errors shown ([`super::MAX_ERRORS`]) in any
+/// file that is not mostly errors. The bound keeps the search's work linear in the file
+/// whatever it holds (comparing every unknown reference with every declared pool would
+/// otherwise be quadratic).
+pub(crate) const SUGGEST_BUDGET_BASE: u64 = 1 << 16;
+/// See [`SUGGEST_BUDGET_BASE`].
+pub(crate) const SUGGEST_BUDGET_PER_BYTE: u64 = 4;
+
+/// Finds "did you mean" suggestions, counting the work against a budget.
+#[derive(Debug)]
+pub(crate) struct Suggester {
+    /// Work done so far.
+    pub work: u64,
+    /// Work allowed.
+    pub budget: u64,
+}
+
+impl Suggester {
+    /// A suggester for a file of `bytes` bytes.
+    pub(crate) fn for_file(bytes: usize) -> Self {
+        let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+        Suggester {
+            work: 0,
+            budget: SUGGEST_BUDGET_BASE
+                .saturating_add(bytes.saturating_mul(SUGGEST_BUDGET_PER_BYTE)),
+        }
+    }
+
+    /// The first of `known` closest to `word`, when it is at most 2 edits away and fewer
+    /// edits than either word is long (`ab` is not a typo of `mac`).
+    pub(crate) fn suggest<'a>(
+        &mut self,
+        word: &str,
+        known: impl IntoIterator<Item = &'a str>,
+    ) -> Option<&'a str> {
+        if self.work >= self.budget {
+            return None;
+        }
+        let mut w = ['\0'; SUGGEST_MAX_CHARS];
+        let mut wlen = 0;
+        for c in word.chars() {
+            if wlen == SUGGEST_MAX_CHARS {
+                return None;
+            }
+            w[wlen] = c;
+            wlen += 1;
+        }
+        self.work += wlen as u64;
+        let w = &w[..wlen];
+        let mut best: Option<(usize, &'a str)> = None;
+        let mut k = ['\0'; CAND_MAX_CHARS];
+        for cand in known {
+            if self.work >= self.budget {
+                return None;
+            }
+            self.work += 1;
+            // A char is 1 to 4 bytes: rule out by the byte length before decoding.
+            if cand.len() + SUGGEST_MAX_EDITS < wlen || cand.len() > 4 * (wlen + SUGGEST_MAX_EDITS)
+            {
+                continue;
+            }
+            // Decoded up to one character more than could be close.
+            let cap = wlen + SUGGEST_MAX_EDITS;
+            let mut klen = 0;
+            for c in cand.chars() {
+                if klen == cap {
+                    klen += 1;
+                    break;
+                }
+                k[klen] = c;
+                klen += 1;
+            }
+            self.work += klen as u64;
+            if klen.abs_diff(wlen) > SUGGEST_MAX_EDITS {
+                continue;
+            }
+            // Fewer edits than either length, and strictly better than the best so far.
+            let Some(mut bound) = klen.min(wlen).checked_sub(1) else {
+                continue;
+            };
+            bound = bound.min(SUGGEST_MAX_EDITS);
+            if let Some((d, _)) = best {
+                match d.checked_sub(1) {
+                    Some(b) => bound = bound.min(b),
+                    None => break,
+                }
+            }
+            if let Some(d) = distance_within(w, &k[..klen], bound, &mut self.work) {
+                best = Some((d, cand));
+            }
+        }
+        best.map(|(_, k)| k)
+    }
+}
+
+/// The optimal-string-alignment distance of `a` and `b` when it is at most `max` (at most
+/// [`SUGGEST_MAX_EDITS`]); adds the cells computed to `work`.
+///
+/// Only the band of cells within `max` of the diagonal is computed (a cell off it is more
+/// than `max`), values are capped at `max + 1`, and the search stops as soon as two rows in
+/// a row are above `max` (every later cell depends on them and is at least as large).
+fn distance_within(a: &[char], b: &[char], max: usize, work: &mut u64) -> Option<usize> {
+    const W: usize = CAND_MAX_CHARS + 2;
+    let n = b.len();
+    if max > SUGGEST_MAX_EDITS || a.len().abs_diff(n) > max || n + 2 > W {
+        return None;
+    }
+    // `max + 1` stands for "too far"; it fits a u8 and never grows.
+    let big = (max + 1) as u8;
+    let cap = |v: usize| v.min(max + 1) as u8;
+    // Rows i % 3: i, i - 1 and i - 2.
+    let mut rows = [[big; W]; 3];
+    for (j, v) in rows[0].iter_mut().enumerate().take(n.min(max) + 1) {
+        *v = j as u8;
+    }
+    let mut prev_min = 0u8;
+    for i in 1..=a.len() {
+        let (c, p1, p2) = (i % 3, (i + 2) % 3, (i + 1) % 3);
+        let lo = i.saturating_sub(max).max(1);
+        let hi = (i + max).min(n);
+        // The cells just outside the band are "too far" (or the first column).
+        rows[c][lo - 1] = if lo == 1 { cap(i) } else { big };
+        rows[c][hi + 1] = big;
+        let mut row_min = rows[c][lo - 1];
+        for j in lo..=hi {
+            let cost = u8::from(a[i - 1] != b[j - 1]);
+            let mut v = (rows[p1][j] + 1)
+                .min(rows[c][j - 1] + 1)
+                .min(rows[p1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(rows[p2][j - 2] + 1);
+            }
+            let v = v.min(big);
+            rows[c][j] = v;
+            row_min = row_min.min(v);
+        }
+        *work += (hi + 1 - lo) as u64 + 1;
+        if row_min >= big && prev_min >= big {
+            return None;
+        }
+        prev_min = row_min;
+    }
+    let d = rows[a.len() % 3][n];
+    (d < big).then_some(usize::from(d))
 }
 
 #[cfg(test)]
@@ -266,6 +417,10 @@ mod tests {
         assert!(ok("/a//b").unwrap_err().contains("normalises"));
     }
 
+    fn suggest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+        Suggester::for_file(0).suggest(word, known.iter().copied())
+    }
+
     #[test]
     fn suggestions() {
         assert_eq!(edit_distance("wieght", "weight"), 1);
@@ -276,5 +431,54 @@ mod tests {
         );
         assert_eq!(suggest("zzz", &["weight"]), None);
         assert_eq!(suggest("ab", &["mac"]), None);
+        assert_eq!(suggest("", &["a", ""]), None);
+        // The first of equally close ones.
+        assert_eq!(suggest("wxyz", &["wxy", "wxya", "xwyz"]), Some("wxy"));
+        assert_eq!(suggest("weight", &["weihgt", "weight"]), Some("weight"));
+        // Too long to be a typo; an exhausted budget gives nothing.
+        let long = "w".repeat(SUGGEST_MAX_CHARS + 1);
+        assert_eq!(suggest(&long, &[long.as_str()]), None);
+        let mut s = Suggester::for_file(0);
+        s.work = s.budget;
+        assert_eq!(s.suggest("wieght", ["weight"]), None);
+    }
+
+    /// The same answer as the plain definition (closest within 2 edits, fewer edits than
+    /// either length, first of equals), on words made from a small alphabet so that many
+    /// are close.
+    #[test]
+    fn suggest_agrees_with_the_definition() {
+        fn reference<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+            known
+                .iter()
+                .map(|k| (edit_distance(word, k), *k))
+                .filter(|(d, k)| *d <= 2 && *d < k.chars().count().min(word.chars().count()))
+                .min_by_key(|(d, _)| *d)
+                .map(|(_, k)| k)
+        }
+        let mut seed: u64 = 0x1234_5678;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let alphabet = ['a', 'b', 'c', '_', 'é'];
+        for _ in 0..20_000 {
+            let len = next(7);
+            let w: String = (0..len).map(|_| alphabet[next(5)]).collect();
+            let count = 1 + next(5);
+            let mut known = Vec::new();
+            for _ in 0..count {
+                let len = next(8);
+                known.push((0..len).map(|_| alphabet[next(5)]).collect::<String>());
+            }
+            let known: Vec<&str> = known.iter().map(String::as_str).collect();
+            assert_eq!(
+                suggest(&w, &known),
+                reference(&w, &known),
+                "{w:?} {known:?}"
+            );
+        }
     }
 }

@@ -348,7 +348,7 @@ pub fn plan(config: &Config, limits: &Limits) -> Result<Plan, ConfigErrors> {
         }
     }
 
-    ConfigErrors(errors).into_result(Plan {
+    ConfigErrors(errors, 0).into_result(Plan {
         services,
         pools,
         rules,

@@ -213,7 +213,7 @@ pub fn compile_rules(
             loc: r.loc.clone(),
         });
     }
-    ConfigErrors(errors).into_result(RuleTable {
+    ConfigErrors(errors, 0).into_result(RuleTable {
         rules: out,
         ..RuleTable::default()
     })

@@ -72,8 +72,8 @@ fn checked(file: &Path, limits: &Limits, applying: bool) -> Result<(config::Conf
             bail!(
                 "{}: {} error{}{tail}",
                 file.display(),
-                e.len(),
-                if e.len() == 1 { "" } else { "s" }
+                e.total(),
+                if e.total() == 1 { "" } else { "s" }
             );
         }
     };

@@ -1,0 +1,493 @@
+//! Fuzz-style test of the configuration reader: mutated copies of `examples/*.conf`, of the
+//! broken files in `config-errors/` and of a few generated files, fed to
+//! `config::parse_bytes` and `config::plan` as `nicctl rules check` does.
+//!
+//! For every case: no panic, no case slower than 10 s, every error located (its file,
+//! line ≥ 1, col ≥ 1). For every accepted file: the rule table printed in configuration
+//! syntax (`RuleTable`'s `Display`, what `nicctl rules show` prints) reads back as the
+//! same rules and prints the same again. `Config` itself has no printer, so the round trip
+//! covers the rules only.
+//!
+//! The mutator is deterministic (a seeded SplitMix64, no dependency). By default a short
+//! run (10 000 cases) is part of `cargo test`. The long form takes its case count and seed
+//! from the environment and prints its figures:
+//!
+//! ```text
+//! SPLICENIC_CONFIG_FUZZ_CASES=1000000 [SPLICENIC_CONFIG_FUZZ_SEED=1] \
+//!     cargo test --release -p splicenic-driver --test config_fuzz -- --nocapture
+//! ```
+//!
+//! An input that fails is written to the temporary directory
+//! (`splicenic-config-fuzz-*.conf`) and named in the failure message.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use splicenic_driver::config::{self, compile_rules, ConfigError, Limits};
+
+/// Cases of the run inside `cargo test` (a few seconds in a debug build).
+const SHORT_CASES: u64 = 10_000;
+
+/// A case slower than this is counted as a timeout (a bound no healthy case comes near:
+/// the largest inputs take milliseconds).
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// 0..n (n > 0).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn conf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "conf"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The seed files: the examples, the broken files, and generated ones with many rules and
+/// servers (so that accepted mutants have rule tables to print).
+fn seeds() -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = conf_files(&repo().join("examples"))
+        .into_iter()
+        .chain(conf_files(&repo().join("host-driver/tests/config-errors")))
+        .map(|p| fs::read(p).unwrap())
+        .collect();
+    let mut rules = String::from(
+        "virtual_server 10.0.0.1 80 { default_pool web }\n\
+         pool web { real_server 10.0.1.1 80 }\n\
+         pool api { lvs_sched rr; real_server 10.0.2.1 8080 { weight 2 } }\n\
+         virtual_server 10.0.0.2 443 { real_server 10.0.3.1 443 }\n",
+    );
+    for i in 0..40 {
+        let pool = ["web", "api", "10.0.0.2:443"][i % 3];
+        rules.push_str(&match i % 4 {
+            0 => format!("url_rule r{i} {{ host h{i}.example.com; pool {pool} }}\n"),
+            1 => format!("url_rule {{ path_prefix /p{i}/; priority {i}; pool {pool} }}\n"),
+            2 => format!(
+                "url_rule r{i} {{\n  host *.d{i}.example.com\n  path \"/a;{i}\"\n  pool {pool}\n}}\n"
+            ),
+            _ => format!("url_rule {{ path /x{i}!; priority 7; pool \"{pool}\" }}\n"),
+        });
+    }
+    v.push(rules.into_bytes());
+    v
+}
+
+/// Words the mutator inserts: the grammar's keywords and some values.
+const WORDS: &[&str] = &[
+    "global_defs",
+    "virtual_server",
+    "pool",
+    "url_rule",
+    "real_server",
+    "HTTP_GET",
+    "TCP_CHECK",
+    "MISC_CHECK",
+    "url",
+    "path",
+    "path_prefix",
+    "host",
+    "priority",
+    "default_pool",
+    "lvs_sched",
+    "lb_algo",
+    "lvs_method",
+    "protocol",
+    "weight",
+    "mac",
+    "sorry_server",
+    "persistence_timeout",
+    "persistence_granularity",
+    "delay_loop",
+    "dynamic_feedback",
+    "connections",
+    "response_time",
+    "load_command",
+    "lvs_timeouts",
+    "local_address",
+    "client_mac",
+    "router_id",
+    "status_code",
+    "digest",
+    "misc_path",
+    "connect_timeout",
+    "connect_port",
+    "retry",
+    "inhibit_on_failure",
+    "lvs_flags",
+    "sh-port",
+    "vrrp_instance",
+    "include",
+    "web",
+    "api",
+    "10.0.0.1",
+    "10.0.1.1",
+    "80",
+    "65536",
+    "0",
+    "-1",
+    "1e309",
+    "NaN",
+    "0.5",
+    "*.example.com",
+    "/",
+    "/a/../b",
+    "{",
+    "}",
+    ";",
+    "\"",
+    "#",
+    "!",
+    "\\\"",
+    "wlc",
+    "NAT",
+    "TCP",
+    "02:00:00:00:00:01",
+];
+
+/// Bytes the mutator writes: the syntax characters and bytes that are not UTF-8.
+const BYTES: &[u8] = b"{};\"#!\n\r\t \\0*:/.\xff\xfe\xc3\xa9\xe2\x82\x80";
+
+/// Runs inserted to reach the limits: nesting, unbalanced braces, long lines, many tokens.
+const RUNS: &[&str] = &[
+    "{", "a {\n", "x {", "}", "}\n", "\"", "a ", "a;", "\u{e9}", "\n",
+];
+
+fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
+    let mut b = seeds[rng.below(seeds.len())].clone();
+    for _ in 0..1 + rng.below(8) {
+        let at = rng.below(b.len() + 1);
+        match rng.below(10) {
+            0 if !b.is_empty() => {
+                let i = at.min(b.len() - 1);
+                b[i] = rng.next() as u8;
+            }
+            1 if !b.is_empty() => {
+                let i = at.min(b.len() - 1);
+                b[i] = BYTES[rng.below(BYTES.len())];
+            }
+            2 => {
+                let w = format!("{} ", WORDS[rng.below(WORDS.len())]);
+                b.splice(at..at, w.bytes());
+            }
+            3 => {
+                let end = (at + 1 + rng.below(64)).min(b.len());
+                b.drain(at..end);
+            }
+            4 => {
+                // Copy a piece of this file or of another seed here.
+                let other = &seeds[rng.below(seeds.len())];
+                let src = if rng.chance(2) { &b } else { other };
+                if !src.is_empty() {
+                    let from = rng.below(src.len());
+                    let to = (from + 1 + rng.below(512)).min(src.len());
+                    let piece = src[from..to].to_vec();
+                    b.splice(at..at, piece);
+                }
+            }
+            5 => {
+                // A run: usually short, sometimes tens of thousands (deep nesting, long
+                // lines, many tokens).
+                let run = RUNS[rng.below(RUNS.len())];
+                let n = if rng.chance(64) {
+                    1000 + rng.below(60_000)
+                } else {
+                    1 + rng.below(40)
+                };
+                b.splice(at..at, run.repeat(n).into_bytes());
+            }
+            6 => b.truncate(at),
+            7 => {
+                // Replace a number by another.
+                if let Some(i) = (at..b.len()).find(|&i| b[i].is_ascii_digit()) {
+                    let end = (i..b.len())
+                        .find(|&j| !b[j].is_ascii_digit())
+                        .unwrap_or(b.len());
+                    let n = [
+                        "0",
+                        "1",
+                        "255",
+                        "256",
+                        "65535",
+                        "65536",
+                        "4294967296",
+                        "99999999999999999999",
+                        "-0",
+                    ][rng.below(9)];
+                    b.splice(i..end, n.bytes());
+                }
+            }
+            8 => {
+                // Swap two lines.
+                let lines: Vec<&[u8]> = b.split(|&c| c == b'\n').collect();
+                if lines.len() > 2 {
+                    let (i, j) = (rng.below(lines.len()), rng.below(lines.len()));
+                    let mut l: Vec<Vec<u8>> = lines.iter().map(|x| x.to_vec()).collect();
+                    l.swap(i, j);
+                    b = l.join(&b'\n');
+                }
+            }
+            _ => {
+                // Remove or double a brace.
+                if let Some(i) = (at..b.len()).find(|&i| matches!(b[i], b'{' | b'}')) {
+                    if rng.chance(2) {
+                        b.remove(i);
+                    } else {
+                        b.insert(i, b[i]);
+                    }
+                }
+            }
+        }
+    }
+    b
+}
+
+#[derive(Default, Debug)]
+struct Figures {
+    cases: u64,
+    accepted: u64,
+    rejected: u64,
+    errors: u64,
+    bytes: u64,
+    crashes: u64,
+    timeouts: u64,
+    unlocated: u64,
+    round_trip_failures: u64,
+    /// The slowest case: seconds, its size.
+    slowest: (f64, usize),
+    /// The most time per byte in a case of at least 64 KiB: µs/byte, size.
+    worst_per_byte: (f64, usize),
+    /// Where failing inputs were saved, with why.
+    failures: Vec<String>,
+}
+
+/// What is wrong with the errors, if anything.
+fn unlocated(errors: &[ConfigError], file: &str) -> Option<String> {
+    errors
+        .iter()
+        .find(|e| e.loc.line < 1 || e.loc.col < 1 || e.loc.file != file || e.message.is_empty())
+        .map(|e| format!("error without a location: {e:?}"))
+}
+
+/// The URL rules of an accepted file, printed, read back in a file that declares their
+/// pools: the same rules, printed the same.
+fn round_trip(cfg: &config::Config, plan: &config::Plan) -> Result<(), String> {
+    let shown = plan.rules.to_string();
+    let pools: BTreeSet<&str> = plan.rules.rules.iter().map(|r| r.pool.as_str()).collect();
+    let mut text = String::new();
+    for p in &pools {
+        // An implicit pool is a virtual_server's own list, named `VIP:PORT`.
+        match p.split_once(':') {
+            Some((ip, port)) => text.push_str(&format!(
+                "virtual_server {ip} {port} {{ real_server 10.0.1.1 80 }}\n"
+            )),
+            None => text.push_str(&format!("pool {p} {{ }}\n")),
+        }
+    }
+    text.push_str(&shown);
+    let again = config::parse("again.conf", &text)
+        .map_err(|e| format!("printed rules do not parse:\n{text}\n{e}"))?;
+    let key = |r: &config::UrlRule| {
+        (
+            r.name.clone(),
+            r.host.clone(),
+            r.path.clone(),
+            r.priority,
+            r.pool.clone(),
+        )
+    };
+    let a: Vec<_> = cfg.rules.iter().map(key).collect();
+    let b: Vec<_> = again.rules.iter().map(key).collect();
+    if a != b {
+        return Err(format!(
+            "printed rules read back differently:\n{shown}\n{a:?}\n{b:?}"
+        ));
+    }
+    let index: HashMap<String, u16> = plan
+        .pools
+        .iter()
+        .map(|p| (p.name.clone(), u16::from(p.index)))
+        .collect();
+    let unlimited = Limits {
+        rules: usize::MAX,
+        ..Limits::card_default()
+    };
+    let mut t = compile_rules(&again.rules, &index, &unlimited)
+        .map_err(|e| format!("printed rules do not compile: {e}"))?;
+    t.default_pool = plan.rules.default_pool;
+    t.default_pool_name = plan.rules.default_pool_name.clone();
+    let same = t.rules.len() == plan.rules.rules.len()
+        && t.rules
+            .iter()
+            .zip(&plan.rules.rules)
+            .all(|(x, y)| x.rule == y.rule && x.name == y.name && x.pool == y.pool);
+    if !same || t.to_string() != shown {
+        return Err(format!("printed rules compile differently:\n{shown}\n{t}"));
+    }
+    Ok(())
+}
+
+fn save(input: &[u8], n: u64, why: &str, figures: &mut Figures) {
+    let path = std::env::temp_dir().join(format!(
+        "splicenic-config-fuzz-{}-{n}.conf",
+        std::process::id()
+    ));
+    let _ = fs::write(&path, input);
+    figures.failures.push(format!("{}: {why}", path.display()));
+}
+
+fn one_case(input: &[u8], n: u64, f: &mut Figures) {
+    const NAME: &str = "fuzz.conf";
+    let start = Instant::now();
+    let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<(bool, usize), String> {
+        match config::parse_bytes(NAME, input) {
+            Err(e) => {
+                if let Some(why) = unlocated(e.errors(), NAME) {
+                    return Err(why);
+                }
+                Ok((false, e.len()))
+            }
+            Ok(cfg) => match config::plan(&cfg, &Limits::card_default()) {
+                Err(e) => {
+                    if let Some(why) = unlocated(e.errors(), NAME) {
+                        return Err(why);
+                    }
+                    Ok((false, e.len()))
+                }
+                Ok(plan) => round_trip(&cfg, &plan).map(|()| (true, 0)),
+            },
+        }
+    }));
+    let took = start.elapsed();
+    f.cases += 1;
+    f.bytes += input.len() as u64;
+    let secs = took.as_secs_f64();
+    if secs > f.slowest.0 {
+        f.slowest = (secs, input.len());
+    }
+    if input.len() >= 64 << 10 {
+        let per_byte = secs * 1e6 / input.len() as f64;
+        if per_byte > f.worst_per_byte.0 {
+            f.worst_per_byte = (per_byte, input.len());
+        }
+    }
+    if took > TIMEOUT {
+        f.timeouts += 1;
+        save(input, n, &format!("took {took:?}"), f);
+    }
+    match outcome {
+        Err(_) => {
+            f.crashes += 1;
+            save(input, n, "panicked", f);
+        }
+        Ok(Err(why)) => {
+            if why.starts_with("error without") {
+                f.unlocated += 1;
+            } else {
+                f.round_trip_failures += 1;
+            }
+            save(input, n, &why, f);
+        }
+        Ok(Ok((accepted, errors))) => {
+            if accepted {
+                f.accepted += 1;
+            } else {
+                f.rejected += 1;
+                f.errors += errors as u64;
+            }
+        }
+    }
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().map(|v| {
+        v.trim()
+            .replace('_', "")
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
+    })
+}
+
+#[test]
+fn mutated_files_are_checked_without_panics_and_with_locations() {
+    let cases = env_u64("SPLICENIC_CONFIG_FUZZ_CASES").unwrap_or(SHORT_CASES);
+    let seed = env_u64("SPLICENIC_CONFIG_FUZZ_SEED").unwrap_or(1);
+    let seeds = seeds();
+    // The seeds themselves first: the examples and the generated file are accepted.
+    let mut f = Figures::default();
+    for (i, s) in seeds.iter().enumerate() {
+        one_case(s, i as u64, &mut f);
+    }
+    assert!(f.accepted >= 3, "{f:?}");
+    assert_eq!(f.crashes + f.unlocated + f.round_trip_failures, 0, "{f:?}");
+
+    let mut rng = Rng(seed);
+    let start = Instant::now();
+    let mut last_report = Instant::now();
+    for n in 0..cases {
+        let input = mutate(&seeds, &mut rng);
+        one_case(&input, n, &mut f);
+        if last_report.elapsed() > Duration::from_secs(60) {
+            last_report = Instant::now();
+            eprintln!(
+                "config_fuzz: {} cases, {:.0} cases/s",
+                f.cases,
+                f.cases as f64 / start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "config_fuzz: seed {seed}, {} cases ({} accepted, {} rejected with {} errors), {:.1} MB in \
+         {secs:.1} s ({:.0} cases/s); crashes {}, timeouts {}, errors without location {}, \
+         round-trip failures {}; slowest case {:.1} ms ({} bytes), worst per byte at >= 64 KiB \
+         {:.3} us/byte ({} bytes)",
+        f.cases,
+        f.accepted,
+        f.rejected,
+        f.errors,
+        f.bytes as f64 / 1e6,
+        f.cases as f64 / secs,
+        f.crashes,
+        f.timeouts,
+        f.unlocated,
+        f.round_trip_failures,
+        f.slowest.0 * 1e3,
+        f.slowest.1,
+        f.worst_per_byte.0,
+        f.worst_per_byte.1,
+    );
+    assert!(
+        f.crashes + f.timeouts + f.unlocated + f.round_trip_failures == 0,
+        "{f:#?}"
+    );
+    // The mutants reach both outcomes.
+    assert!(f.accepted > 0 && f.rejected > 0, "{f:?}");
+}
