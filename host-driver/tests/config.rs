@@ -12,19 +12,8 @@ use splicenic_driver::config::{
 use splicenic_driver::datapath::{HostKind, PathKind};
 use splicenic_driver::flowmgr::{Scheduler, ServiceMode};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn conf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "conf"))
-        .collect();
-    v.sort();
-    v
-}
+mod common;
+use common::{conf_files, repo};
 
 /// Parse errors, or when the file parses, the planning errors.
 fn errors_of(name: &str, text: &str) -> Vec<ConfigError> {

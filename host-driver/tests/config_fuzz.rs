@@ -23,7 +23,6 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use splicenic_driver::config::{self, compile_rules, ConfigError, Limits};
@@ -57,19 +56,8 @@ impl Rng {
     }
 }
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn conf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "conf"))
-        .collect();
-    v.sort();
-    v
-}
+mod common;
+use common::{conf_files, repo};
 
 /// The seed files: the examples, the broken files, and generated ones with many rules and
 /// servers (so that accepted mutants have rule tables to print).
