@@ -5,7 +5,7 @@ use splicenic_driver::{
     Bar, BarError, Card, DriverError, FirmwareError, FirmwareImage, FwState, LogLine, LogReader,
 };
 use splicenic_hil::{boot_sim, firmware_bytes, open_sim, test_config};
-use splicenic_sim::SimCard;
+use splicenic_sim::{SimCard, SimConfig};
 use std::time::Duration;
 
 #[test]
@@ -241,4 +241,36 @@ fn firmware_delay_uses_the_soc_timer() {
         )
         .unwrap();
     assert_eq!(status, splicenic_fw_logic::mailbox::status::BAD_ARGUMENT);
+}
+
+#[test]
+fn a_core_that_traps_is_never_reported_ready() {
+    use splicenic_driver::card::CoreState;
+    // PicoRV32, whatever $SPLICENIC_SIM_CPU says: it stops with CORE_STATUS.TRAP on an
+    // illegal instruction fetched from IMEM (VexRiscv runs from its instruction cache and
+    // takes exceptions through mtvec).
+    let pico = SimConfig {
+        cpu: splicenic_sim::Cpu::PicoRv32,
+        ..SimConfig::default()
+    };
+    let (mut card, _) = boot_sim(pico).expect("boot");
+    assert_eq!(card.status().unwrap().fw_state, FwState::Ready);
+    // An all-zero word is an illegal instruction: overwrite the running firmware's code.
+    let (window, size) = (card.info().imem_window, u64::from(card.info().imem_size));
+    for off in (0..size).step_by(4) {
+        card.bar_mut().write32(window + off, 0).unwrap();
+    }
+    let st = splicenic_hil::wait::until("the core trapping", Duration::from_secs(60), || {
+        card.bar_mut().pause(Duration::from_micros(50)).unwrap();
+        let st = card.status().unwrap();
+        (st.core == CoreState::Trapped).then_some(st)
+    });
+    // FW_STATE still holds the READY the firmware wrote; the status says otherwise.
+    assert_eq!(card.fw_state().unwrap(), FwState::Ready);
+    assert_eq!(
+        st.fw_state,
+        FwState::Stopped(splicenic_driver::regs::ctrl::fw_state::STATE_READY)
+    );
+    card.set_mailbox_timeout(Duration::from_secs(2));
+    assert!(card.ping().is_err(), "a trapped core answered a ping");
 }

@@ -274,6 +274,9 @@ pub enum FwState {
     Ready,
     Panic,
     Unknown(u32),
+    /// The core trapped, so no firmware runs whatever `CTRL.FW_STATE` still says (the
+    /// state it last wrote, kept here). [`Card::status`] reports this instead of that state.
+    Stopped(u32),
 }
 
 impl FwState {
@@ -298,6 +301,11 @@ impl fmt::Display for FwState {
             FwState::Ready => f.write_str("READY"),
             FwState::Panic => f.write_str("PANIC"),
             FwState::Unknown(n) => write!(f, "unknown ({n})"),
+            FwState::Stopped(last) => write!(
+                f,
+                "STOPPED (the core trapped; FW_STATE still says {})",
+                FwState::from_raw(*last)
+            ),
         }
     }
 }
@@ -454,9 +462,19 @@ impl Card {
         } else {
             CoreState::Running
         };
+        // A trapped core runs no firmware: its last FW_STATE (READY, say) is not the state.
+        let fw_state = match (core, self.fw_state()?) {
+            (CoreState::Trapped, FwState::Panic) => FwState::Panic,
+            (CoreState::Trapped, _) => FwState::Stopped(field(
+                self.bar.read32(regs::ctrl::FW_STATE)?,
+                regs::ctrl::fw_state::STATE_SHIFT,
+                regs::ctrl::fw_state::STATE_MASK,
+            )),
+            (_, state) => state,
+        };
         Ok(CardStatus {
             core,
-            fw_state: self.fw_state()?,
+            fw_state,
             heartbeat: self.bar.read32(regs::ctrl::HEARTBEAT)?,
         })
     }
@@ -677,5 +695,32 @@ pub(crate) mod tests {
         let st = card.status().unwrap();
         assert_eq!(st.core, CoreState::InReset);
         assert_eq!(st.fw_state, FwState::Off);
+    }
+
+    /// A core that trapped after the firmware wrote READY is never reported READY.
+    #[test]
+    fn a_trapped_core_is_not_reported_ready() {
+        use regs::ctrl::core_status as cs;
+        let mut bar = FakeBar::with_reset_values();
+        bar.set(regs::ctrl::FW_STATE, regs::ctrl::fw_state::STATE_READY);
+        bar.set(regs::ctrl::CORE_STATUS, 1 << cs::TRAP_SHIFT);
+        let mut card = Card::open(Box::new(bar)).unwrap();
+        let st = card.status().unwrap();
+        assert_eq!(st.core, CoreState::Trapped);
+        assert_eq!(
+            st.fw_state,
+            FwState::Stopped(regs::ctrl::fw_state::STATE_READY)
+        );
+        assert_eq!(
+            st.fw_state.to_string(),
+            "STOPPED (the core trapped; FW_STATE still says READY)"
+        );
+        // The register itself is still readable as it is.
+        assert_eq!(card.fw_state().unwrap(), FwState::Ready);
+        // A panic the firmware reported stays a panic.
+        card.bar_mut()
+            .write32(regs::ctrl::FW_STATE, regs::ctrl::fw_state::STATE_PANIC)
+            .unwrap();
+        assert_eq!(card.status().unwrap().fw_state, FwState::Panic);
     }
 }

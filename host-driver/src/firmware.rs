@@ -425,6 +425,7 @@ impl Card {
         let mut wait = Duration::from_micros(100);
         loop {
             let status = self.status()?;
+            // status() never reports a trapped core READY.
             match (status.core, status.fw_state) {
                 (_, FwState::Ready) => break,
                 (_, FwState::Panic) => return Err(DriverError::FirmwarePanicked),
