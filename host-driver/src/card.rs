@@ -463,13 +463,10 @@ impl Card {
             CoreState::Running
         };
         // A trapped core runs no firmware: its last FW_STATE (READY, say) is not the state.
-        let fw_state = match (core, self.fw_state()?) {
+        let raw = self.fw_state_raw()?;
+        let fw_state = match (core, FwState::from_raw(raw)) {
             (CoreState::Trapped, FwState::Panic) => FwState::Panic,
-            (CoreState::Trapped, _) => FwState::Stopped(field(
-                self.bar.read32(regs::ctrl::FW_STATE)?,
-                regs::ctrl::fw_state::STATE_SHIFT,
-                regs::ctrl::fw_state::STATE_MASK,
-            )),
+            (CoreState::Trapped, _) => FwState::Stopped(raw),
             (_, state) => state,
         };
         Ok(CardStatus {
@@ -479,14 +476,20 @@ impl Card {
         })
     }
 
-    /// Read `CTRL.FW_STATE`.
+    /// Read `CTRL.FW_STATE` (what the firmware last wrote; [`Card::status`] also looks at
+    /// the core).
     pub fn fw_state(&mut self) -> Result<FwState, DriverError> {
+        Ok(FwState::from_raw(self.fw_state_raw()?))
+    }
+
+    /// The STATE field of `CTRL.FW_STATE`.
+    fn fw_state_raw(&mut self) -> Result<u32, DriverError> {
         let v = self.bar.read32(regs::ctrl::FW_STATE)?;
-        Ok(FwState::from_raw(field(
+        Ok(field(
             v,
             regs::ctrl::fw_state::STATE_SHIFT,
             regs::ctrl::fw_state::STATE_MASK,
-        )))
+        ))
     }
 
     /// Read the 64-bit timer (COUNT_LO latches COUNT_HI).

@@ -152,8 +152,8 @@ pub fn hil(filter: Option<&str>, rig: Option<&Path>) -> Result<()> {
                 let _ = std::fs::remove_file(&skip_log);
                 let mut c = test_cmd(pkg, target, rig.as_deref());
                 c.args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
-                    .env("SPLICENIC_SKIP_LOG", &skip_log)
-                    .env_remove("SPLICENIC_REQUIRE_ALL");
+                    .env(crate::test::SKIP_LOG_ENV, &skip_log)
+                    .env_remove(crate::test::REQUIRE_ENV);
                 if waves {
                     c.env("SPLICENIC_WAVES", "1");
                 }

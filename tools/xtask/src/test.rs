@@ -8,9 +8,9 @@ use crate::{cargo, firmware, firmware_elf, regen, root, run, setup, step};
 
 /// The environment of `cargo xtask test`'s test runs: a missing prerequisite (root, a tool,
 /// a Python module) fails the test instead of skipping it (`splicenic_sim::prereq`).
-const REQUIRE_ENV: &str = "SPLICENIC_REQUIRE_ALL";
+pub(crate) const REQUIRE_ENV: &str = "SPLICENIC_REQUIRE_ALL";
 /// Where the test helpers append every skip (`splicenic_sim::prereq`).
-const SKIP_LOG_ENV: &str = "SPLICENIC_SKIP_LOG";
+pub(crate) const SKIP_LOG_ENV: &str = "SPLICENIC_SKIP_LOG";
 
 /// The `splicenic-hil` suites run a second time on the VexRiscv build of the simulated card.
 const VEXRISCV_SUITES: &[&str] = &["spine", "splice"];
@@ -96,8 +96,18 @@ impl Suites {
     }
 }
 
+/// The environment of every test run of `cargo xtask test`: the firmware under test, every
+/// prerequisite required, skips logged to `skip_log`, the default core and rig.
+fn test_env<'c>(c: &'c mut Command, skip_log: &std::path::Path) -> &'c mut Command {
+    c.env("SPLICENIC_FW_ELF", firmware_elf())
+        .env(REQUIRE_ENV, "1")
+        .env(SKIP_LOG_ENV, skip_log)
+        .env_remove("SPLICENIC_SIM_CPU")
+        .env_remove("SPLICENIC_RIG")
+}
+
 /// A `cargo test` of the workspace with the VexRiscv model built in too (one build serves
-/// both soft cores), every prerequisite required and skips logged.
+/// both soft cores), in [`test_env`].
 fn workspace_tests(skip_log: &std::path::Path) -> Command {
     let mut c = cargo();
     c.args([
@@ -105,12 +115,8 @@ fn workspace_tests(skip_log: &std::path::Path) -> Command {
         "--workspace",
         "--features",
         "splicenic-hil/vexriscv",
-    ])
-    .env("SPLICENIC_FW_ELF", firmware_elf())
-    .env(REQUIRE_ENV, "1")
-    .env(SKIP_LOG_ENV, skip_log)
-    .env_remove("SPLICENIC_SIM_CPU")
-    .env_remove("SPLICENIC_RIG");
+    ]);
+    test_env(&mut c, skip_log);
     c
 }
 
@@ -198,13 +204,7 @@ pub fn test() -> Result<()> {
             for bin in &vex_bins {
                 let mut c = Command::new(bin);
                 c.current_dir(root().join("hil-tests"));
-                for (k, v) in workspace_tests(&skip_log).get_envs() {
-                    match v {
-                        Some(v) => c.env(k, v),
-                        None => c.env_remove(k),
-                    };
-                }
-                run(c.env("SPLICENIC_SIM_CPU", "vexriscv"))?;
+                run(test_env(&mut c, &skip_log).env("SPLICENIC_SIM_CPU", "vexriscv"))?;
             }
             Ok(())
         },
