@@ -158,6 +158,57 @@ fn loader_rejects_bad_images_with_distinct_errors() {
     assert!(img.check_fits(card.info()).is_ok());
 }
 
+/// File offset of program header `i`'s contents in an ELF32 file.
+fn segment_file_offset(elf: &[u8], i: usize) -> usize {
+    let u32_at = |o: usize| u32::from_le_bytes([elf[o], elf[o + 1], elf[o + 2], elf[o + 3]]);
+    let phoff = u32_at(28) as usize;
+    u32_at(phoff + 32 * i + 4) as usize
+}
+
+#[test]
+fn a_flipped_byte_in_the_real_firmware_is_refused_naming_its_segment_and_nothing_boots() {
+    let good = firmware_bytes().unwrap();
+    let img = FirmwareImage::parse(&good).unwrap();
+    assert!(img.is_sealed(), "the build seals the firmware");
+    // Every loadable segment with contents: one flipped bit in the file is refused by the
+    // parser, naming the segment (the case that once booted and trapped on the first
+    // request).
+    for (index, s) in img.segments.iter().enumerate() {
+        if s.data.is_empty() {
+            continue;
+        }
+        let mut bad = good.clone();
+        bad[segment_file_offset(&good, index) + s.data.len() / 2] ^= 0x04;
+        let e = FirmwareImage::parse(&bad).unwrap_err();
+        assert_eq!(
+            e,
+            FirmwareError::SegmentAltered {
+                index,
+                paddr: s.paddr,
+                len: s.data.len()
+            }
+        );
+    }
+    // Bytes the loader never writes (the debug sections at the end) are not sealed.
+    let mut debug = good.clone();
+    let n = debug.len();
+    debug[n / 2 + n / 4] ^= 0x04;
+    assert_eq!(FirmwareImage::parse(&debug).unwrap(), img);
+    // The driver checks again before writing: an image altered in memory after parsing
+    // is refused, and the core stays in reset with nothing written.
+    let mut card = open_sim(test_config()).unwrap();
+    let mut altered = img.clone();
+    altered.segments[0].data[100] ^= 0x01;
+    let e = card.load_firmware(&altered, |_, _| {}).unwrap_err();
+    assert!(e.to_string().contains("segment 0"), "{e}");
+    assert_eq!(card.status().unwrap().core, CoreState::InReset);
+    assert_eq!(card.fw_state().unwrap(), FwState::Off);
+    let r = card.load_firmware(&img, |_, _| {}).unwrap();
+    assert_eq!(r.seal, img.seal.as_ref().map(|s| s.fingerprint()));
+    assert!(r.to_string().contains("verified"), "{r}");
+    card.ping().unwrap();
+}
+
 #[test]
 fn core_stays_in_reset_until_released_and_reset_clears_firmware_state() {
     let mut card = open_sim(test_config()).unwrap();

@@ -14,6 +14,7 @@ use object::LittleEndian;
 use crate::card::{field, Card, CardInfo, CoreState, FwState};
 use crate::error::DriverError;
 use crate::regs;
+use crate::seal::{self, Seal, SEAL_SECTION};
 
 /// Core address of IMEM (docs/interfaces.md, "Address maps").
 pub const IMEM_BASE: u32 = 0x0000_0000;
@@ -57,6 +58,28 @@ pub enum FirmwareError {
     },
     #[error("image is too large: it needs {image} bytes of IMEM, the card has {imem}")]
     Oversize { image: u64, imem: u32 },
+    #[error(
+        "image carries no seal (no {SEAL_SECTION} section), so its contents cannot be verified: \
+         `cargo xtask build` seals the firmware it builds, `nicctl firmware seal FILE` seals a file, \
+         `nicctl program --allow-unverified` loads it unverified"
+    )]
+    Unsealed,
+    #[error("malformed seal: {0}")]
+    BadSeal(String),
+    #[error(
+        "segment table or entry point does not match the seal ({sealed} segments sealed, {found} in the file): \
+         the image was altered after it was sealed"
+    )]
+    LayoutAltered { sealed: usize, found: usize },
+    #[error(
+        "segment {index} (load address {paddr:#010x}, {len} bytes) does not match the seal: \
+         the image was altered after it was sealed"
+    )]
+    SegmentAltered {
+        index: usize,
+        paddr: u32,
+        len: usize,
+    },
 }
 
 /// Where the core's memories are and how large (from the card's ID block).
@@ -118,6 +141,11 @@ pub struct Segment {
 pub struct FirmwareImage {
     pub entry: u32,
     pub segments: Vec<Segment>,
+    /// The image's seal ([`crate::seal`]), checked by [`FirmwareImage::parse`] and again by
+    /// every load; `None` for an image without one.
+    pub seal: Option<Seal>,
+    /// Whether a load may go ahead without a seal ([`FirmwareImage::accept_unverified`]).
+    unverified_ok: bool,
 }
 
 fn u16_at(b: &[u8], off: usize, big: bool) -> u16 {
@@ -147,8 +175,43 @@ fn machine_name(code: u16) -> String {
 
 impl FirmwareImage {
     /// Parse an ELF file and check that it is a 32-bit little-endian RISC-V executable
-    /// with loadable contents. Whether it fits a card is [`FirmwareImage::check_fits`].
+    /// with loadable contents, and, if it carries a seal, that its contents match it (a
+    /// malformed or mismatching seal is an error). Whether it fits a card is
+    /// [`FirmwareImage::check_fits`]; an image without a seal loads only after
+    /// [`FirmwareImage::accept_unverified`].
     pub fn parse(bytes: &[u8]) -> Result<FirmwareImage, FirmwareError> {
+        let mut img = FirmwareImage::parse_unsealed(bytes)?;
+        if let Some((off, size)) = seal::find_seal_section(bytes)? {
+            let s = Seal::decode(&bytes[off..off + size])?;
+            s.check(&img)?;
+            img.seal = Some(s);
+        }
+        Ok(img)
+    }
+
+    /// Whether the image carries a seal (already checked by [`FirmwareImage::parse`]).
+    pub fn is_sealed(&self) -> bool {
+        self.seal.is_some()
+    }
+
+    /// Lets an image without a seal be loaded (`nicctl program --allow-unverified`). A seal
+    /// that is present is still checked.
+    pub fn accept_unverified(&mut self) {
+        self.unverified_ok = true;
+    }
+
+    /// What a load checks before writing anything: the seal against the contents, or, for an
+    /// image without one, that it was accepted unverified. Returns the seal's fingerprint.
+    pub fn verify(&self) -> Result<Option<String>, FirmwareError> {
+        match (&self.seal, self.unverified_ok) {
+            (Some(s), _) => s.check(self).map(|()| Some(s.fingerprint())),
+            (None, true) => Ok(None),
+            (None, false) => Err(FirmwareError::Unsealed),
+        }
+    }
+
+    /// [`FirmwareImage::parse`] without reading the seal (what the sealer reads).
+    pub(crate) fn parse_unsealed(bytes: &[u8]) -> Result<FirmwareImage, FirmwareError> {
         if bytes.len() < 4 || bytes[..4] != elf::ELFMAG {
             return Err(FirmwareError::NotElf);
         }
@@ -231,6 +294,8 @@ impl FirmwareImage {
         Ok(FirmwareImage {
             entry: hdr.e_entry(endian),
             segments,
+            seal: None,
+            unverified_ok: false,
         })
     }
 
@@ -325,6 +390,9 @@ impl FirmwareImage {
 /// What a load did and how long each phase took.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadReport {
+    /// The seal's fingerprint ([`Seal::fingerprint`]), or `None` for an image loaded
+    /// unverified.
+    pub seal: Option<String>,
     /// Bytes of the image (segment contents).
     pub image_bytes: u64,
     /// Bytes written to the card (both memories, zero fill included).
@@ -346,7 +414,11 @@ impl fmt::Display for LoadReport {
             self.write.as_secs_f64() * 1e3,
             self.verify.as_secs_f64() * 1e3,
             self.boot.as_secs_f64() * 1e3
-        )
+        )?;
+        match &self.seal {
+            Some(fp) => write!(f, "; seal {fp} verified"),
+            None => write!(f, "; UNVERIFIED: the image has no seal"),
+        }
     }
 }
 
@@ -368,6 +440,7 @@ impl Card {
         boot_timeout: Duration,
         mut progress: impl FnMut(usize, usize),
     ) -> Result<LoadReport, DriverError> {
+        let seal = img.verify()?;
         let map = MemoryMap::of(&self.info);
         let (imem, dmem) = img.memory_words(&map)?;
         use regs::ctrl::core_ctrl as cc;
@@ -447,6 +520,7 @@ impl Card {
             wait = (wait * 2).min(Duration::from_millis(10));
         }
         Ok(LoadReport {
+            seal,
             image_bytes: img.image_bytes(),
             written_bytes: total as u64,
             entry: img.entry,
@@ -698,7 +772,8 @@ pub(crate) mod tests {
             1 << regs::ctrl::core_status::IN_RESET_SHIFT,
         );
         let mut card = Card::open(Box::new(bar)).unwrap();
-        let img = FirmwareImage::parse(&good_elf()).unwrap();
+        let (sealed, _) = crate::seal::seal_elf(&good_elf()).unwrap();
+        let img = FirmwareImage::parse(&sealed).unwrap();
         let mut calls = Vec::new();
         let e = card
             .load_firmware_with_timeout(&img, Duration::from_millis(20), |d, t| calls.push((d, t)))
@@ -711,5 +786,36 @@ pub(crate) mod tests {
         let w = regs::id::imem_window::RESET as u64;
         assert_eq!(card.bar_mut().read32(w).unwrap(), 0x0302_0100);
         assert_eq!(card.bar_mut().read32(w + 64).unwrap(), 0xddcc_bbaa);
+    }
+
+    #[test]
+    fn an_image_without_a_seal_is_refused_before_anything_is_written() {
+        let mut card = Card::open(Box::new(FakeBar::with_reset_values())).unwrap();
+        let mut img = FirmwareImage::parse(&good_elf()).unwrap();
+        assert!(!img.is_sealed());
+        let e = card
+            .load_firmware_with_timeout(&img, Duration::from_millis(20), |_, _| {})
+            .unwrap_err();
+        assert!(
+            matches!(e, DriverError::Firmware(FirmwareError::Unsealed)),
+            "{e}"
+        );
+        assert!(e.to_string().contains("--allow-unverified"), "{e}");
+        let w = regs::id::imem_window::RESET as u64;
+        assert_eq!(card.bar_mut().read32(regs::ctrl::CORE_CTRL).unwrap(), 0);
+        assert_eq!(card.bar_mut().read32(w).unwrap(), 0, "nothing was written");
+        // Accepted unverified, it is written (and the fake core never boots).
+        img.accept_unverified();
+        let e = card
+            .load_firmware_with_timeout(&img, Duration::from_millis(20), |_, _| {})
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                DriverError::ResetNotAsserted { .. } | DriverError::BootTimeout { .. }
+            ),
+            "{e}"
+        );
+        assert_eq!(card.bar_mut().read32(w).unwrap(), 0x0302_0100);
     }
 }

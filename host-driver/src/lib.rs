@@ -19,6 +19,7 @@ pub mod log;
 pub mod mailbox;
 pub mod proto;
 pub mod regs;
+pub mod seal;
 pub mod socket;
 pub mod vfio;
 pub mod watchdog;
@@ -34,6 +35,7 @@ pub use flowmgr::{
     Scheduler, ServerInfo, ServerStats, ServiceInfo, ServiceMode, SetupTimers, TcpTimeoutState,
 };
 pub use log::{LogLine, LogReader};
+pub use seal::{seal_elf, Seal};
 pub use socket::{default_sim_socket, SimInfo, SocketBar};
 pub use vfio::VfioBar;
 pub use watchdog::{Health, Watchdog};

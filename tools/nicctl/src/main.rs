@@ -61,6 +61,19 @@ enum Cmd {
         /// Board name passed to openFPGALoader (`--board`).
         #[arg(long, requires = "bitstream")]
         board: Option<String>,
+        /// Load an image that carries no seal (its contents cannot be verified). An image
+        /// whose seal does not match is refused even so.
+        #[arg(long)]
+        allow_unverified: bool,
+    },
+    /// Seal a firmware ELF (digests of what the loader writes) or show what an image holds.
+    #[command(after_help = "Examples:
+  nicctl firmware show target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw
+  nicctl firmware seal my-build/splicenic-fw
+  nicctl firmware seal my-build/splicenic-fw -o splicenic-fw.sealed")]
+    Firmware {
+        #[command(subcommand)]
+        cmd: FirmwareCmd,
     },
     /// Print the firmware log (defmt, decoded with the firmware ELF).
     #[command(
@@ -208,6 +221,25 @@ const IPVSADM_EXAMPLES: &str = "Examples:
   nicctl ipvsadm -a -t 10.0.0.100:80 -r 192.168.1.10:8080 -m -w 3 --mac 02:00:00:00:01:0a
   nicctl ipvsadm -L -n --stats
   nicctl ipvsadm -S -n > lvs.rules && nicctl ipvsadm -R < lvs.rules";
+
+#[derive(Subcommand, Debug)]
+enum FirmwareCmd {
+    /// Add the seal (SHA-256 of each loadable segment and of the layout) to an ELF, as the
+    /// build does. Loadable contents are not changed; sealing twice changes nothing.
+    Seal {
+        /// The firmware ELF.
+        file: PathBuf,
+        /// Write the sealed image here instead of replacing FILE.
+        #[arg(long, short, value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+    /// Show an image's entry point, segments and seal, and check the seal (exit 1 if the
+    /// image is not loadable, its seal does not match, or it has none).
+    Show {
+        /// The firmware ELF.
+        file: PathBuf,
+    },
+}
 
 #[derive(Subcommand, Debug)]
 enum RulesCmd {
@@ -392,7 +424,18 @@ fn run(cli: Cli) -> Result<()> {
             firmware,
             bitstream,
             board,
-        } => program(&spec, &firmware, bitstream.as_deref(), board.as_deref()),
+            allow_unverified,
+        } => program(
+            &spec,
+            &firmware,
+            bitstream.as_deref(),
+            board.as_deref(),
+            allow_unverified,
+        ),
+        Cmd::Firmware { cmd } => match cmd {
+            FirmwareCmd::Seal { file, output } => firmware_seal(&file, output.as_deref()),
+            FirmwareCmd::Show { file } => firmware_show(&file),
+        },
         Cmd::Log { follow, elf } => log(&spec, follow, elf),
         Cmd::Ping => {
             let mut card = open_card(&spec)?;
@@ -538,16 +581,36 @@ fn info(spec: &CardSpec, as_json: bool) -> Result<()> {
     Ok(())
 }
 
+/// Reads and parses a firmware file (its seal checked when it has one).
+fn read_image(firmware: &Path) -> Result<FirmwareImage> {
+    let bytes = std::fs::read(firmware)
+        .with_context(|| format!("cannot read firmware file {}", firmware.display()))?;
+    FirmwareImage::parse(&bytes)
+        .with_context(|| format!("firmware file {} is not loadable", firmware.display()))
+}
+
 fn program(
     spec: &CardSpec,
     firmware: &Path,
     bitstream: Option<&Path>,
     board: Option<&str>,
+    allow_unverified: bool,
 ) -> Result<()> {
-    let bytes = std::fs::read(firmware)
-        .with_context(|| format!("cannot read firmware file {}", firmware.display()))?;
-    let img = FirmwareImage::parse(&bytes)
-        .with_context(|| format!("firmware file {} is not loadable", firmware.display()))?;
+    let mut img = read_image(firmware)?;
+    if !img.is_sealed() {
+        if !allow_unverified {
+            bail!(
+                "firmware file {} is not loadable: {}",
+                firmware.display(),
+                splicenic_driver::FirmwareError::Unsealed
+            );
+        }
+        eprintln!(
+            "nicctl: warning: firmware file {} carries no seal: loading it UNVERIFIED (--allow-unverified)",
+            firmware.display()
+        );
+        img.accept_unverified();
+    }
 
     if let Some(bit) = bitstream {
         program_bitstream(spec, bit, board)?;
@@ -596,6 +659,74 @@ fn program(
         println!("firmware: {v}");
     }
     Ok(())
+}
+
+/// `firmware seal FILE [-o OUT]`.
+fn firmware_seal(file: &Path, output: Option<&Path>) -> Result<()> {
+    let bytes = std::fs::read(file)
+        .with_context(|| format!("cannot read firmware file {}", file.display()))?;
+    let (sealed, seal) = splicenic_driver::seal_elf(&bytes)
+        .with_context(|| format!("cannot seal firmware file {}", file.display()))?;
+    let out = output.unwrap_or(file);
+    // Written beside the target and renamed over it: never half a file.
+    let tmp = out.with_file_name(format!(
+        ".{}.sealing",
+        out.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
+    ));
+    std::fs::write(&tmp, &sealed).with_context(|| format!("cannot write {}", tmp.display()))?;
+    if let Ok(m) = std::fs::metadata(file) {
+        let _ = std::fs::set_permissions(&tmp, m.permissions());
+    }
+    std::fs::rename(&tmp, out)
+        .with_context(|| format!("cannot rename {} to {}", tmp.display(), out.display()))?;
+    println!(
+        "{}: sealed, {} segments, seal {}{}",
+        out.display(),
+        seal.segments.len(),
+        seal.fingerprint(),
+        if sealed == bytes {
+            " (was sealed already)"
+        } else {
+            ""
+        }
+    );
+    Ok(())
+}
+
+/// `firmware show FILE`.
+fn firmware_show(file: &Path) -> Result<()> {
+    let img = read_image(file)?;
+    println!(
+        "{}: RV32 executable, entry {:#010x}",
+        file.display(),
+        img.entry
+    );
+    for (i, s) in img.segments.iter().enumerate() {
+        println!(
+            "  segment {i}: load {:#010x} run {:#010x} file {:6} bytes memory {:6} bytes",
+            s.paddr,
+            s.vaddr,
+            s.data.len(),
+            s.memsz
+        );
+    }
+    match &img.seal {
+        Some(seal) => {
+            println!(
+                "  seal {}: SHA-256 of the layout and of {} segments, all match",
+                seal.fingerprint(),
+                seal.segments.len()
+            );
+            Ok(())
+        }
+        None => bail!(
+            "firmware file {} carries no seal; `nicctl firmware seal {}` seals it",
+            file.display(),
+            file.display()
+        ),
+    }
 }
 
 fn card_label(spec: &CardSpec) -> String {

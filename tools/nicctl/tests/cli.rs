@@ -87,6 +87,12 @@ fn bitstream_on_a_simulated_card_is_refused() {
     // header with one segment.
     let f = dir.join("fw.elf");
     std::fs::write(&f, tiny_rv32_elf()).unwrap();
+    let out = nicctl(&["firmware", "seal", f.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     fails_with(
         &[
             "--card",
@@ -149,6 +155,91 @@ fn tiny_rv32_elf() -> Vec<u8> {
     e
 }
 
+#[test]
+fn unsealed_images_are_refused_sealing_is_stable_and_a_flipped_byte_names_its_segment() {
+    let dir = std::env::temp_dir().join(format!("nicctl-seal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("fw.elf");
+    let raw = tiny_rv32_elf();
+    std::fs::write(&f, &raw).unwrap();
+    let fs = f.to_str().unwrap();
+    // No seal: refused before any card is opened, with the ways out named.
+    fails_with(
+        &[
+            "--card",
+            "sim:/nonexistent.sock",
+            "program",
+            "--firmware",
+            fs,
+        ],
+        &[
+            "carries no seal",
+            "nicctl firmware seal",
+            "--allow-unverified",
+        ],
+    );
+    fails_with(&["firmware", "show", fs], &["carries no seal"]);
+    // Accepted unverified, it gets as far as the (absent) card, with a warning.
+    let out = nicctl(&[
+        "--card",
+        "sim:/nonexistent.sock",
+        "program",
+        "--firmware",
+        fs,
+        "--allow-unverified",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("loading it UNVERIFIED"), "{stderr}");
+    assert!(
+        stderr.contains("no simulated card is listening"),
+        "{stderr}"
+    );
+    // Sealed: the loadable bytes are the same, sealing again changes nothing.
+    let sealed = dir.join("fw.sealed");
+    let out = nicctl(&["firmware", "seal", fs, "-o", sealed.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let once = std::fs::read(&sealed).unwrap();
+    assert_eq!(
+        &once[52..92],
+        &raw[52..92],
+        "program header and code unchanged"
+    );
+    let out = nicctl(&["firmware", "seal", sealed.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("was sealed already"));
+    assert_eq!(std::fs::read(&sealed).unwrap(), once);
+    let out = nicctl(&["firmware", "show", sealed.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("segment 0: load 0x00000000") && text.contains("all match"),
+        "{text}"
+    );
+    // One flipped bit in the code (file offset 84): refused, the segment named.
+    let mut bad = once.clone();
+    bad[86] ^= 0x10;
+    let b = dir.join("fw.bad");
+    std::fs::write(&b, &bad).unwrap();
+    for args in [
+        vec!["firmware", "show", b.to_str().unwrap()],
+        vec![
+            "program",
+            "--firmware",
+            b.to_str().unwrap(),
+            "--allow-unverified",
+        ],
+    ] {
+        fails_with(
+            &args,
+            &["segment 0 (load address 0x00000000, 8 bytes) does not match the seal"],
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Stops the simulated card on drop, so a failing assertion does not leave it running.
 struct SimGuard(String);
 
@@ -207,6 +298,7 @@ fn every_command_has_help_with_examples_and_completions_exist() {
     for cmd in [
         "info",
         "program",
+        "firmware",
         "log",
         "ping",
         "echo",

@@ -60,11 +60,35 @@ fn firmware_cmd(target_dir: &Path) -> Result<Command> {
     Ok(cmd)
 }
 
-/// Build the firmware ELF (release) into target/firmware.
+/// Seals a linked firmware ELF in place (docs/interfaces.md, "Firmware image format"):
+/// the loader refuses an image without a seal. Sealing is deterministic and a sealed file
+/// is left as it is.
+pub fn seal(elf: &Path) -> Result<()> {
+    let bytes = std::fs::read(elf).with_context(|| format!("reading {}", elf.display()))?;
+    let (sealed, seal) =
+        splicenic_driver::seal_elf(&bytes).with_context(|| format!("sealing {}", elf.display()))?;
+    if sealed != bytes {
+        // Written beside it and renamed: an interrupted seal never leaves half a file.
+        let tmp = elf.with_extension("sealing");
+        std::fs::write(&tmp, &sealed).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, elf)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), elf.display()))?;
+    }
+    eprintln!(
+        "firmware sealed: {} ({} segments, seal {})",
+        elf.display(),
+        seal.segments.len(),
+        seal.fingerprint()
+    );
+    Ok(())
+}
+
+/// Build the firmware ELF (release) into target/firmware, sealed.
 pub fn build_firmware() -> Result<()> {
     step("firmware (riscv32imc)");
     run(&mut firmware_cmd(&root().join("target/firmware"))?)?;
     let elf = firmware_elf();
+    seal(&elf)?;
     let size = std::fs::metadata(&elf).map(|m| m.len()).unwrap_or(0);
     eprintln!(
         "firmware ELF: {} ({size} bytes with symbols)",
@@ -147,6 +171,7 @@ pub fn build_firmware_without_rust_lld() -> Result<()> {
             elf.display()
         );
     }
+    seal(&elf)?;
     // The same sources and linker give the same bytes: the ELF under test is the one just
     // linked without rust-lld.
     if std::fs::read(&elf)? != std::fs::read(firmware_elf())? {
