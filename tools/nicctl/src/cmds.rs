@@ -652,6 +652,7 @@ pub fn monitor(
     file: &Path,
     apply_first: bool,
     duration: Option<Duration>,
+    mut watch: Option<crate::fwwatch::FirmwareWatch>,
 ) -> Result<()> {
     install_stop_handler();
     let (cfg, plan) = {
@@ -687,10 +688,57 @@ pub fn monitor(
     let mut m = monitor::Monitor::new(pools, control, monitor::Options::default())
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     eprintln!(
-        "monitoring {} from {} (Ctrl-C stops)",
+        "monitoring {} from {}{} (Ctrl-C stops)",
         summary(&plan),
-        file.display()
+        file.display(),
+        match &watch {
+            Some(w) => format!(
+                ", firmware watchdog every {:.0} ms",
+                w.poll_interval().as_secs_f64() * 1e3
+            ),
+            None => String::new(),
+        }
     );
-    m.run_until(&STOP, duration.map(|d| Instant::now() + d));
+    let deadline = duration.map(|d| Instant::now() + d);
+    loop {
+        let now = Instant::now();
+        if STOP.load(Ordering::Relaxed) || deadline.is_some_and(|d| now >= d) {
+            break;
+        }
+        // The monitor runs between two watchdog polls; without a watchdog, until the end.
+        let until = match &watch {
+            Some(w) => {
+                Some(deadline.map_or(now + w.poll_interval(), |d| d.min(now + w.poll_interval())))
+            }
+            None => deadline,
+        };
+        m.run_until(&STOP, until);
+        // Events were printed as they happened; the daemon keeps none.
+        m.take_events();
+        if let Some(w) = &mut watch {
+            if let crate::fwwatch::Poll::Restarted { .. } = w.poll(&cfg, &plan) {
+                // The file's configuration is back on the card: put the monitor's view
+                // (down servers, dynamic weights, sorry servers) back too.
+                m.card_reloaded();
+                m.step(Instant::now());
+            }
+        }
+    }
+    for s in m.servers() {
+        eprintln!(
+            "monitor: real server {} (pool {}): {}, weight {}",
+            s.addr,
+            s.pool,
+            if s.up { "UP" } else { "DOWN" },
+            s.card_weight
+        );
+    }
+    for p in m.pools().iter().filter(|p| !p.quorum_up) {
+        eprintln!("monitor: pool {} has no quorum", p.name);
+    }
+    if let Some(w) = &watch {
+        let (restarts, failed) = w.counts();
+        eprintln!("watchdog: {restarts} firmware restarts, {failed} failed");
+    }
     Ok(())
 }

@@ -18,6 +18,7 @@ mod apply;
 mod cardlock;
 mod cmds;
 mod exporter;
+mod fwwatch;
 mod ipvs;
 mod monitor;
 mod pcap;
@@ -188,7 +189,7 @@ enum Cmd {
     /// Health-check the real servers of a configuration file and adjust their weights
     /// (keepalived's checkers, dynamic-feedback weights).
     #[command(
-        after_help = "Examples:\n  nicctl monitor examples/splicenic.conf\n  nicctl monitor --apply /etc/splicenic/lb.conf"
+        after_help = "Examples:\n  nicctl monitor examples/splicenic.conf\n  nicctl monitor --apply /etc/splicenic/lb.conf\n  nicctl monitor --apply /etc/splicenic/lb.conf --watchdog /lib/firmware/splicenic-fw"
     )]
     Monitor {
         /// The configuration file (the one loaded with `rules load`).
@@ -199,6 +200,19 @@ enum Cmd {
         /// Stop after this many seconds (default: until interrupted).
         #[arg(long, value_name = "SECS")]
         duration: Option<f64>,
+        /// Firmware watchdog: restart the firmware from this (sealed) ELF when it hangs,
+        /// traps or panics, then send the configuration again. Each restart is logged and
+        /// counted.
+        #[arg(long, value_name = "ELF")]
+        watchdog: Option<PathBuf>,
+        /// How long the heartbeat may stand still before the firmware counts as hung, in
+        /// seconds of card time (the card's timer; on the simulated card a second of card
+        /// time is much longer than a wall-clock second).
+        #[arg(long, value_name = "SECS", requires = "watchdog", default_value_t = fwwatch::DEFAULT_TIMEOUT.as_secs_f64())]
+        watchdog_timeout: f64,
+        /// Let the watchdog load an image without a seal (said on stderr).
+        #[arg(long, requires = "watchdog")]
+        allow_unverified: bool,
     },
     /// Print a shell completion script.
     #[command(
@@ -510,12 +524,28 @@ fn run(cli: Cli) -> Result<()> {
             file,
             apply,
             duration,
-        } => cmds::monitor(
-            &spec,
-            &file,
-            apply,
-            duration.map(|d| secs("--duration", d)).transpose()?,
-        ),
+            watchdog,
+            watchdog_timeout,
+            allow_unverified,
+        } => {
+            let watch = watchdog
+                .map(|elf| {
+                    fwwatch::FirmwareWatch::new(
+                        &spec,
+                        &elf,
+                        secs("--watchdog-timeout", watchdog_timeout)?,
+                        allow_unverified,
+                    )
+                })
+                .transpose()?;
+            cmds::monitor(
+                &spec,
+                &file,
+                apply,
+                duration.map(|d| secs("--duration", d)).transpose()?,
+                watch,
+            )
+        }
         Cmd::Completions { shell } => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();

@@ -882,3 +882,164 @@ virtual_server 10.0.0.100 80 {{
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(log.contains("127.0.0.1") && log.contains("weight"), "{log}");
 }
+
+/// Holds the card's lock file (`<socket>.lock`, as every nicctl command does) while the test
+/// uses the card itself.
+struct Held {
+    _file: std::fs::File,
+}
+
+fn hold_card(sim: &Sim) -> Held {
+    use std::os::fd::AsRawFd;
+    let mut p = sim.sock.clone().into_os_string();
+    p.push(".lock");
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(PathBuf::from(p))
+        .unwrap();
+    // SAFETY: flock(2) on a file descriptor this function owns.
+    let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
+    assert_eq!(r, 0, "flock");
+    Held { _file: f }
+}
+
+/// Waits for a line of `lines` containing every one of `needles`, collecting all lines into
+/// `log`; at most `limit`.
+fn wait_line(lines: &Receiver<String>, log: &mut Vec<String>, needles: &[&str], limit: Duration) {
+    let end = Instant::now() + limit;
+    loop {
+        let left = end.saturating_duration_since(Instant::now());
+        assert!(
+            !left.is_zero(),
+            "no line with {needles:?} within {limit:?} in:\n{}",
+            log.join("\n")
+        );
+        match lines.recv_timeout(left.min(Duration::from_millis(500))) {
+            Ok(l) => {
+                let hit = needles.iter().all(|n| l.contains(n));
+                log.push(l);
+                if hit {
+                    return;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                panic!("the monitor ended; its output:\n{}", log.join("\n"))
+            }
+        }
+    }
+}
+
+#[test]
+fn monitor_watchdog_restarts_hung_and_trapped_firmware_and_sends_the_configuration_again() {
+    use splicenic_driver::Card;
+    use splicenic_fw_logic::mailbox::cmd;
+    let sim = Sim::start("watchdog");
+    let conf = sim.write(
+        "wd.conf",
+        "global_defs {
+    client_mac 02:5e:00:00:00:0c
+    server_mac 02:5e:00:00:00:05
+    local_address 192.168.1.1
+}
+virtual_server 10.0.0.100 80 {
+    lvs_sched wrr
+    delay_loop 0.3
+    real_server 127.0.0.3 8080 {
+        weight 3
+        mac 02:00:00:00:01:03
+    }
+    real_server 127.0.0.2 8080 {
+        weight 1
+        mac 02:00:00:00:01:02
+        MISC_CHECK {
+            misc_path \"exit 9\"
+            misc_dynamic
+        }
+    }
+}
+",
+    );
+    let elf = firmware_elf();
+    let mut mon = sim
+        .cmd(&[
+            "monitor",
+            "--apply",
+            conf.to_str().unwrap(),
+            "--watchdog",
+            elf.to_str().unwrap(),
+            "--watchdog-timeout",
+            "0.005",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = lines_of(mon.stderr.take().unwrap());
+    let mut log = Vec::new();
+    let limit = scaled(&mut sim.bar(), Duration::from_secs(120));
+    // The monitor's own weight (MISC_CHECK exit 9, misc_dynamic: 9 - 2 = 7) is on the card.
+    let misc = format!("  -> {:<28} Masq    7 ", "127.0.0.2:8080");
+    let plain = format!("  -> {:<28} Masq    3 ", "127.0.0.3:8080");
+    wait_listing(&sim, &misc, true, "misc_dynamic weight");
+    wait_listing(&sim, &plain, true, "configured weight");
+
+    // 1. The firmware hangs (it stops answering the mailbox and its heartbeat stops).
+    {
+        let _held = hold_card(&sim);
+        let mut card = Card::open(Box::new(sim.bar())).unwrap();
+        let r = card.call(cmd::DEBUG_HANG, &[], Duration::from_millis(1));
+        assert!(r.is_err(), "a hung firmware answered: {r:?}");
+    }
+    wait_line(&lines, &mut log, &["watchdog: firmware hung"], limit);
+    wait_line(
+        &lines,
+        &mut log,
+        &["configuration sent again", "1 restart so far", "seal"],
+        limit,
+    );
+    // The configuration is back, and the monitor's weight over it.
+    wait_listing(&sim, &plain, true, "configured weight after the restart");
+    wait_listing(&sim, &misc, true, "misc_dynamic weight after the restart");
+
+    // 2. The core traps: its code is overwritten with zeros (an illegal instruction).
+    {
+        let _held = hold_card(&sim);
+        let mut card = Card::open(Box::new(sim.bar())).unwrap();
+        let (window, size) = (card.info().imem_window, u64::from(card.info().imem_size));
+        let zeros = vec![0u32; (size / 4) as usize];
+        card.bar_mut().write_block(window, &zeros).unwrap();
+    }
+    wait_line(
+        &lines,
+        &mut log,
+        &["watchdog: firmware crashed", "trapped"],
+        limit,
+    );
+    wait_line(&lines, &mut log, &["2 restarts so far"], limit);
+    wait_listing(
+        &sim,
+        &misc,
+        true,
+        "misc_dynamic weight after the second restart",
+    );
+    let info = sim.ok(&["info"]);
+    assert!(info.contains("READY"), "{info}");
+
+    let out = stop(mon);
+    assert!(out.status.success(), "{:?}", out.status);
+    for l in lines.iter() {
+        log.push(l);
+    }
+    let all = log.join("\n");
+    assert!(
+        all.contains("watchdog: 2 firmware restarts, 0 failed"),
+        "{all}"
+    );
+    assert!(!all.contains("restarting the firmware failed"), "{all}");
+    for l in all.lines().filter(|l| l.starts_with("watchdog:")) {
+        eprintln!("{l}");
+    }
+}

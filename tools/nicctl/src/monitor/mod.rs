@@ -8,8 +8,6 @@
 //! for pools with `dynamic_feedback`, recomputes weights every interval ([`feedback`]).
 //! Everything it does is reported as an [`Event`] (kept for the caller and printed to
 //! stderr in keepalived's wording). See docs/monitor.md.
-// The CLI does not call the monitor yet.
-#![allow(dead_code)]
 
 pub mod check;
 pub mod feedback;
@@ -457,7 +455,23 @@ impl<C: Control> Monitor<C> {
         })
     }
 
+    /// The card's configuration was loaded again from the file (after a firmware restart):
+    /// every real server is on the card with its configured weight and no sorry server is.
+    /// The next [`Monitor::step`] brings the card back to the monitor's view: servers that
+    /// are down out (or at weight 0), dynamic weights, sorry servers of pools without quorum.
+    pub fn card_reloaded(&mut self) {
+        for s in &mut self.servers {
+            s.on_card = true;
+            s.card_weight = s.server.weight;
+        }
+        for p in &mut self.pools {
+            p.sorry_on_card = false;
+        }
+        self.started = false;
+    }
+
     /// The events so far (oldest first; at most [`Options::max_events`]).
+    #[cfg(test)]
     pub fn events(&self) -> &[Event] {
         &self.events
     }
@@ -468,11 +482,13 @@ impl<C: Control> Monitor<C> {
     }
 
     /// The card control.
+    #[cfg(test)]
     pub fn control(&self) -> &C {
         &self.control
     }
 
     /// The card control, mutable.
+    #[cfg(test)]
     pub fn control_mut(&mut self) -> &mut C {
         &mut self.control
     }

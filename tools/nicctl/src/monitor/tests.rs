@@ -663,6 +663,53 @@ fn sorry_server_when_every_server_is_down() {
     );
 }
 
+/// After a firmware restart the file's configuration is loaded again (every server at its
+/// configured weight, no sorry server): `card_reloaded` makes the next step take the down
+/// servers out again and put the sorry server back, without a new check. Fake card.
+#[test]
+fn card_reloaded_puts_the_monitor_view_back_after_a_restart() {
+    let a = TcpListener::bind("127.0.0.1:0").unwrap();
+    let b = TcpListener::bind("127.0.0.1:0").unwrap();
+    let (pa, pb) = (
+        a.local_addr().unwrap().port(),
+        b.local_addr().unwrap().port(),
+    );
+    let mut web = pool(
+        "web",
+        vec![
+            server(local(pa), 2, false, vec![tcp(0)]),
+            server(local(pb), 5, false, vec![tcp(0)]),
+        ],
+    );
+    web.sorry_server = Some((local(9), Loc::default()));
+    let mp = MonitoredPool::new(1, web, &[0, 1], Some(63)).unwrap();
+    let mut m = Monitor::new(vec![mp], Recorder::default(), quiet()).unwrap();
+    run_for(&mut m, Duration::from_millis(200));
+    drop(a);
+    drop(b);
+    assert!(run_until_event(&mut m, Duration::from_secs(3), |e| {
+        e.kind == EventKind::SorryAdded
+    }));
+    let before = m.control().calls.len();
+    m.card_reloaded();
+    m.step(Instant::now());
+    assert_eq!(
+        m.control().calls[before..],
+        [
+            Call::Remove { pool: 1, rs: 0 },
+            Call::Remove { pool: 1, rs: 1 },
+            Call::Add {
+                pool: 1,
+                rs: 63,
+                weight: 1
+            },
+        ]
+    );
+    // Nothing more to do: a second step changes nothing.
+    m.step(Instant::now());
+    assert_eq!(m.control().calls.len(), before + 3);
+}
+
 /// alpha: servers start DOWN; with nothing on the card yet (servers_loaded false) the
 /// sorry server goes in at once, the reachable server is added after its first passed
 /// check and the unreachable one never is (and fails quietly). Fake card.
