@@ -435,6 +435,36 @@ fn display_reads_back_as_the_same_rules() {
 }
 
 #[test]
+fn a_configuration_prints_as_a_file_that_reads_back_the_same() {
+    for f in conf_files(&repo().join("examples")) {
+        let c = config::load(&f).unwrap_or_else(|e| panic!("{}:\n{e}", f.display()));
+        let text = c.to_string();
+        let again = config::parse("printed.conf", &text)
+            .unwrap_or_else(|e| panic!("{}:\n{text}\n{e}", f.display()));
+        assert_eq!(again.without_locations(), c.without_locations(), "{text}");
+        assert_ne!(again, c, "the locations differ");
+        assert_eq!(again.to_string(), text);
+        // The same card tables: the same rule table (the rules' places aside) and pools.
+        let (p, q) = (
+            config::plan(&c, &Limits::card_default()).unwrap(),
+            config::plan(&again, &Limits::card_default()).unwrap(),
+        );
+        assert_eq!(q.rules.to_string(), p.rules.to_string());
+        let rules = |p: &config::Plan| -> Vec<_> {
+            p.rules
+                .rules
+                .iter()
+                .map(|r| (r.rule.clone(), r.name.clone(), r.pool.clone()))
+                .collect()
+        };
+        assert_eq!(rules(&q), rules(&p));
+        let names =
+            |p: &config::Plan| -> Vec<String> { p.pools.iter().map(|p| p.name.clone()).collect() };
+        assert_eq!(names(&q), names(&p));
+    }
+}
+
+#[test]
 fn diff_names_added_removed_changed_and_moved_rules() {
     let old = table(&format!(
         "{BASE}url_rule api {{ host api.example.com; path_prefix /v1/; priority 10; pool api }}\n\

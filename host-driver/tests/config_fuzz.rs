@@ -3,10 +3,12 @@
 //! `config::parse_bytes` and `config::plan` as `nicctl rules check` does.
 //!
 //! For every case: no panic, no case slower than 10 s, every error located (its file,
-//! line ≥ 1, col ≥ 1). For every accepted file: the rule table printed in configuration
-//! syntax (`RuleTable`'s `Display`, what `nicctl rules show` prints) reads back as the
-//! same rules and prints the same again. `Config` itself has no printer, so the round trip
-//! covers the rules only.
+//! line ≥ 1, col ≥ 1). For every file the reader accepts: the `Config` printed in
+//! configuration syntax (`Config`'s `Display`) reads back as an equal `Config` (locations
+//! aside, `Config::without_locations`) and prints the same text again. For every file that
+//! also fits the card (`plan` accepts it): the compiled rule table printed (`RuleTable`'s
+//! `Display`, what `nicctl rules show` prints) reads back as the same rules and prints the
+//! same again.
 //!
 //! The mutator is deterministic (a seeded SplitMix64, no dependency). By default a short
 //! run (10 000 cases) is part of `cargo test`. The long form takes its case count and seed
@@ -268,6 +270,8 @@ struct Figures {
     timeouts: u64,
     unlocated: u64,
     round_trip_failures: u64,
+    /// Accepted by the reader, and the printed `Config` read back the same.
+    configs_round_tripped: u64,
     /// The slowest case: seconds, its size.
     slowest: (f64, usize),
     /// The most time per byte in a case of at least 64 KiB: µs/byte, size.
@@ -282,6 +286,28 @@ fn unlocated(errors: &[ConfigError], file: &str) -> Option<String> {
         .iter()
         .find(|e| e.loc.line < 1 || e.loc.col < 1 || e.loc.file != file || e.message.is_empty())
         .map(|e| format!("error without a location: {e:?}"))
+}
+
+/// A configuration the reader accepted, printed and read back: the same configuration
+/// (locations aside), printed the same.
+fn config_round_trip(cfg: &config::Config) -> Result<(), String> {
+    let text = cfg.to_string();
+    let again = config::parse("printed.conf", &text)
+        .map_err(|e| format!("printed configuration does not parse:\n{text}\n{e}"))?;
+    if again.without_locations() != cfg.without_locations() {
+        return Err(format!(
+            "printed configuration reads back differently:\n{text}\n{:?}\n{:?}",
+            cfg.without_locations(),
+            again.without_locations()
+        ));
+    }
+    let twice = again.to_string();
+    if twice != text {
+        return Err(format!(
+            "printed configuration prints differently when read back:\n{text}\n{twice}"
+        ));
+    }
+    Ok(())
 }
 
 /// The URL rules of an accepted file, printed, read back in a file that declares their
@@ -354,25 +380,31 @@ fn save(input: &[u8], n: u64, why: &str, figures: &mut Figures) {
 fn one_case(input: &[u8], n: u64, f: &mut Figures) {
     const NAME: &str = "fuzz.conf";
     let start = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<(bool, usize), String> {
-        match config::parse_bytes(NAME, input) {
-            Err(e) => {
-                if let Some(why) = unlocated(e.errors(), NAME) {
-                    return Err(why);
-                }
-                Ok((false, e.len()))
-            }
-            Ok(cfg) => match config::plan(&cfg, &Limits::card_default()) {
+    // Ok((accepted by the reader, accepted by `plan` too, errors)).
+    let outcome = catch_unwind(AssertUnwindSafe(
+        || -> Result<(bool, bool, usize), String> {
+            match config::parse_bytes(NAME, input) {
                 Err(e) => {
                     if let Some(why) = unlocated(e.errors(), NAME) {
                         return Err(why);
                     }
-                    Ok((false, e.len()))
+                    Ok((false, false, e.len()))
                 }
-                Ok(plan) => round_trip(&cfg, &plan).map(|()| (true, 0)),
-            },
-        }
-    }));
+                Ok(cfg) => {
+                    config_round_trip(&cfg)?;
+                    match config::plan(&cfg, &Limits::card_default()) {
+                        Err(e) => {
+                            if let Some(why) = unlocated(e.errors(), NAME) {
+                                return Err(why);
+                            }
+                            Ok((true, false, e.len()))
+                        }
+                        Ok(plan) => round_trip(&cfg, &plan).map(|()| (true, true, 0)),
+                    }
+                }
+            }
+        },
+    ));
     let took = start.elapsed();
     f.cases += 1;
     f.bytes += input.len() as u64;
@@ -403,7 +435,8 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
             }
             save(input, n, &why, f);
         }
-        Ok(Ok((accepted, errors))) => {
+        Ok(Ok((parsed, accepted, errors))) => {
+            f.configs_round_tripped += u64::from(parsed);
             if accepted {
                 f.accepted += 1;
             } else {
@@ -433,7 +466,10 @@ fn mutated_files_are_checked_without_panics_and_with_locations() {
     for (i, s) in seeds.iter().enumerate() {
         one_case(s, i as u64, &mut f);
     }
-    assert!(f.accepted >= 3, "{f:?}");
+    assert!(
+        f.accepted >= 3 && f.configs_round_tripped >= f.accepted,
+        "{f:?}"
+    );
     assert_eq!(f.crashes + f.unlocated + f.round_trip_failures, 0, "{f:?}");
 
     let mut rng = Rng(seed);
@@ -455,8 +491,9 @@ fn mutated_files_are_checked_without_panics_and_with_locations() {
     println!(
         "config_fuzz: seed {seed}, {} cases ({} accepted, {} rejected with {} errors), {:.1} MB in \
          {secs:.1} s ({:.0} cases/s); crashes {}, timeouts {}, errors without location {}, \
-         round-trip failures {}; slowest case {:.1} ms ({} bytes), worst per byte at >= 64 KiB \
-         {:.3} us/byte ({} bytes)",
+         round-trip failures {}; configurations round-tripped {}, rule tables round-tripped {}; \
+         slowest case {:.1} ms ({} bytes), worst per byte at >= 64 KiB {:.3} us/byte ({} \
+         bytes)",
         f.cases,
         f.accepted,
         f.rejected,
@@ -467,6 +504,8 @@ fn mutated_files_are_checked_without_panics_and_with_locations() {
         f.timeouts,
         f.unlocated,
         f.round_trip_failures,
+        f.configs_round_tripped,
+        f.accepted,
         f.slowest.0 * 1e3,
         f.slowest.1,
         f.worst_per_byte.0,
@@ -476,6 +515,7 @@ fn mutated_files_are_checked_without_panics_and_with_locations() {
         f.crashes + f.timeouts + f.unlocated + f.round_trip_failures == 0,
         "{f:#?}"
     );
-    // The mutants reach both outcomes.
+    // The mutants reach both outcomes, and the printer is exercised beyond the seeds.
     assert!(f.accepted > 0 && f.rejected > 0, "{f:?}");
+    assert!(f.configs_round_tripped > seeds.len() as u64, "{f:?}");
 }

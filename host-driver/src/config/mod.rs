@@ -5,6 +5,10 @@
 //! text --parse--> Config --plan(Limits)--> Plan { services, pools, rules: RuleTable }
 //! ```
 //!
+//! A [`Config`] prints (`Display`) as a file in the same syntax, which reads back as the
+//! same `Config` ([`Config::without_locations`] compares them without where things were
+//! written).
+//!
 //! The grammar, defaults and error policy are described in `docs/config.md`. Every error
 //! carries the [`Loc`] it is about; [`ConfigErrors`] prints them as
 //! `file:line:col: error: message`, one per line. Parsing collects every error it can find
@@ -20,6 +24,7 @@ pub mod model;
 mod parser;
 mod patterns;
 mod plan;
+mod print;
 mod rules;
 mod syntax;
 

@@ -270,3 +270,232 @@ pub enum PathMatch {
     /// `path_prefix /static/`
     Prefix(String),
 }
+
+impl Config {
+    /// The same configuration with every [`Loc`] replaced by `Loc::default()` (an optional
+    /// location stays present): two configurations with the same settings written in
+    /// different places, such as a file and its printed form, compare equal this way.
+    pub fn without_locations(&self) -> Config {
+        // Every struct is taken apart whole, so a field added to the model has to be
+        // handled here.
+        let Config {
+            timeouts,
+            router_id,
+            card,
+            pools,
+            services,
+            rules,
+        } = self;
+        let CardAddresses {
+            client_mac,
+            server_mac,
+            local_addresses,
+            local_loc,
+        } = card;
+        Config {
+            timeouts: *timeouts,
+            router_id: router_id.clone(),
+            card: CardAddresses {
+                client_mac: *client_mac,
+                server_mac: *server_mac,
+                local_addresses: local_addresses.clone(),
+                local_loc: local_loc.as_ref().map(|_| Loc::default()),
+            },
+            pools: pools.iter().map(Pool::without_locations).collect(),
+            services: services
+                .iter()
+                .map(|s| {
+                    let Service {
+                        loc: _,
+                        vip,
+                        port,
+                        mode,
+                    } = s;
+                    Service {
+                        loc: Loc::default(),
+                        vip: *vip,
+                        port: *port,
+                        mode: mode.clone(),
+                    }
+                })
+                .collect(),
+            rules: rules
+                .iter()
+                .map(|r| {
+                    let UrlRule {
+                        loc: _,
+                        name,
+                        host,
+                        path,
+                        priority,
+                        pool,
+                        pool_loc: _,
+                    } = r;
+                    UrlRule {
+                        loc: Loc::default(),
+                        name: name.clone(),
+                        host: host.clone(),
+                        path: path.clone(),
+                        priority: *priority,
+                        pool: pool.clone(),
+                        pool_loc: Loc::default(),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Pool {
+    fn without_locations(&self) -> Pool {
+        let Pool {
+            loc: _,
+            name,
+            implicit,
+            sched,
+            fallback,
+            hash_port,
+            persistence,
+            delay_loop,
+            sorry_server,
+            quorum,
+            hysteresis,
+            alpha,
+            omega,
+            feedback,
+            servers,
+        } = self;
+        Pool {
+            loc: Loc::default(),
+            name: name.clone(),
+            implicit: *implicit,
+            sched: *sched,
+            fallback: *fallback,
+            hash_port: *hash_port,
+            persistence: *persistence,
+            delay_loop: *delay_loop,
+            sorry_server: sorry_server.as_ref().map(|(a, _)| (*a, Loc::default())),
+            quorum: *quorum,
+            hysteresis: *hysteresis,
+            alpha: *alpha,
+            omega: *omega,
+            feedback: feedback.as_ref().map(|fb| {
+                let Feedback {
+                    loc: _,
+                    interval,
+                    coefficient,
+                    threshold,
+                    scale,
+                    inputs,
+                } = fb;
+                Feedback {
+                    loc: Loc::default(),
+                    interval: *interval,
+                    coefficient: *coefficient,
+                    threshold: *threshold,
+                    scale: *scale,
+                    inputs: inputs.clone(),
+                }
+            }),
+            servers: servers.iter().map(Server::without_locations).collect(),
+        }
+    }
+}
+
+impl Server {
+    fn without_locations(&self) -> Server {
+        let Server {
+            loc: _,
+            addr,
+            weight,
+            mac,
+            inhibit_on_failure,
+            uthreshold,
+            lthreshold,
+            checkers,
+        } = self;
+        Server {
+            loc: Loc::default(),
+            addr: *addr,
+            weight: *weight,
+            mac: *mac,
+            inhibit_on_failure: *inhibit_on_failure,
+            uthreshold: *uthreshold,
+            lthreshold: *lthreshold,
+            checkers: checkers.iter().map(Checker::without_locations).collect(),
+        }
+    }
+}
+
+impl Checker {
+    fn without_locations(&self) -> Checker {
+        match self {
+            Checker::Http(HttpCheck {
+                common,
+                virtualhost,
+                urls,
+            }) => Checker::Http(HttpCheck {
+                common: common.without_locations(),
+                virtualhost: virtualhost.clone(),
+                urls: urls
+                    .iter()
+                    .map(|u| {
+                        let UrlCheck {
+                            loc: _,
+                            path,
+                            status_code,
+                            digest,
+                            virtualhost,
+                        } = u;
+                        UrlCheck {
+                            loc: Loc::default(),
+                            path: path.clone(),
+                            status_code: *status_code,
+                            digest: *digest,
+                            virtualhost: virtualhost.clone(),
+                        }
+                    })
+                    .collect(),
+            }),
+            Checker::Tcp(TcpCheck { common }) => Checker::Tcp(TcpCheck {
+                common: common.without_locations(),
+            }),
+            Checker::Misc(MiscCheck {
+                loc: _,
+                path,
+                timeout,
+                dynamic,
+                retry,
+                delay_before_retry,
+            }) => Checker::Misc(MiscCheck {
+                loc: Loc::default(),
+                path: path.clone(),
+                timeout: *timeout,
+                dynamic: *dynamic,
+                retry: *retry,
+                delay_before_retry: *delay_before_retry,
+            }),
+        }
+    }
+}
+
+impl CheckCommon {
+    fn without_locations(&self) -> CheckCommon {
+        let CheckCommon {
+            loc: _,
+            connect_to,
+            connect_timeout,
+            retry,
+            delay_before_retry,
+            delay_loop,
+        } = self;
+        CheckCommon {
+            loc: Loc::default(),
+            connect_to: *connect_to,
+            connect_timeout: *connect_timeout,
+            retry: *retry,
+            delay_before_retry: *delay_before_retry,
+            delay_loop: *delay_loop,
+        }
+    }
+}

@@ -411,7 +411,21 @@ impl P<'_> {
             );
             return None;
         }
-        Duration::try_from_secs_f64(v).ok()
+        match Duration::try_from_secs_f64(v) {
+            Ok(d) if zero_ok || !d.is_zero() => Some(d),
+            // Above 0 but less than half a nanosecond: it would be kept as 0.
+            _ => {
+                self.err(
+                    &t.loc,
+                    format!(
+                        "`{kw}` {} s is out of range: durations are kept to the nanosecond, \
+                         give at least 0.000000001 s",
+                        t.text
+                    ),
+                );
+                None
+            }
+        }
     }
 
     fn ip(&mut self, t: &Tok) -> Option<Ipv4Addr> {
@@ -1800,6 +1814,27 @@ mod tests {
             assert!(w <= bound(&text), "{n}: {w}");
             assert!(e[0].message.ends_with("did you mean `pool-00000`?"));
         }
+    }
+
+    /// A duration that would be kept as 0 ns is refused where 0 is (the printed form of
+    /// such a `delay_loop`, `0`, would be refused too); where 0 is allowed it is 0.
+    #[test]
+    fn durations_below_a_nanosecond_are_not_zero_by_accident() {
+        let e = crate::config::parse("t.conf", "pool p {\n  delay_loop 1e-10\n}\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.conf:2:14: error: `delay_loop` 1e-10 s is out of range: durations are kept to \
+             the nanosecond, give at least 0.000000001 s"
+        );
+        let c = crate::config::parse("t.conf", "pool p { delay_loop 0.000000001 }\n").unwrap();
+        assert_eq!(c.pools[0].delay_loop, Duration::from_nanos(1));
+        let text =
+            "pool p { real_server 10.0.0.1 80 { TCP_CHECK { delay_before_retry 1e-10 } } }\n";
+        let c = crate::config::parse("t.conf", text).unwrap();
+        let Checker::Tcp(t) = &c.pools[0].servers[0].checkers[0] else {
+            panic!("{c:?}");
+        };
+        assert_eq!(t.common.delay_before_retry, Duration::ZERO);
     }
 
     #[test]

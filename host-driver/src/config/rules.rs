@@ -10,6 +10,7 @@ use std::fmt;
 use super::model::{HostMatch, Loc, PathMatch, UrlRule};
 use super::patterns::{check_host, check_path};
 use super::plan::Limits;
+use super::print::quote;
 use super::{ConfigError, ConfigErrors};
 use crate::datapath::{HostKind, L7Rule, PathKind};
 
@@ -105,26 +106,6 @@ fn path_text(r: &L7Rule) -> Option<(&'static str, String)> {
         PathKind::Exact => Some(("path", p)),
         PathKind::Prefix => Some(("path_prefix", p)),
         PathKind::Never => Some(("path", "(never)".into())),
-    }
-}
-
-/// A value as written in the configuration: quoted when it would not read back as one word.
-fn quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_graphic() && !matches!(c, '{' | '}' | ';' | '"' | '#' | '!'));
-    if plain {
-        s.to_string()
-    } else {
-        let mut q = String::from("\"");
-        for c in s.chars() {
-            if matches!(c, '"' | '\\') {
-                q.push('\\');
-            }
-            q.push(c);
-        }
-        q.push('"');
-        q
     }
 }
 
