@@ -244,18 +244,74 @@ pub enum ArgsError {
     /// `-R` inside `-R` input.
     #[error("-R cannot be used in restore input")]
     NestedRestore,
+    /// `-R` input over [`MAX_RESTORE_BYTES`].
+    #[error(
+        "the input is larger than {MAX_RESTORE_BYTES} bytes (the limit, MAX_RESTORE_BYTES); \
+         nothing was restored"
+    )]
+    InputTooLarge,
+    /// A `-R` line over [`MAX_RESTORE_LINE_BYTES`].
+    #[error("line longer than {MAX_RESTORE_LINE_BYTES} bytes (the limit, MAX_RESTORE_LINE_BYTES)")]
+    LineTooLong,
+    /// `-R` input with more than [`MAX_RESTORE_COMMANDS`] commands.
+    #[error(
+        "more than {MAX_RESTORE_COMMANDS} commands (the limit, MAX_RESTORE_COMMANDS); nothing \
+         was restored"
+    )]
+    TooManyCommands,
+    /// Bytes of `-R` input that are not UTF-8 (in hex).
+    #[error("invalid UTF-8 (bytes {0}): -R input must be UTF-8 text")]
+    InvalidUtf8(String),
+    /// A control character (other than tab and carriage return) in `-R` input.
+    #[error("control character {} (U+{:04X}): -R input must be text", .0.escape_default(), u32::from(*.0))]
+    ControlCharacter(char),
 }
 
-/// A line of `-R` input that does not parse.
+/// The largest `-R` input, in bytes (1 MiB). `-S` of a full card (8 services, 64 real
+/// servers) is about 5 KB; the limit bounds the time and memory of reading and checking
+/// the input. [`parse_restore`] refuses a larger input at the line and column of its first
+/// byte past the limit, after checking the lines before it.
+pub const MAX_RESTORE_BYTES: usize = 1 << 20;
+
+/// The longest `-R` line, in bytes (4096). The longest line `-S` writes is under 120
+/// bytes; the limit bounds every message that quotes the line or one of its words.
+pub const MAX_RESTORE_LINE_BYTES: usize = 4096;
+
+/// The most commands one `-R` input may hold (4096). A full card is restored by 73
+/// (8 `-A`, 64 `-a`, `--set`); every command is carried out against the card, so the limit
+/// also bounds how long a restore takes.
+pub const MAX_RESTORE_COMMANDS: usize = 4096;
+
+/// The most characters of a line a [`RestoreError`] quotes.
+const SHOWN_CHARS: usize = 120;
+
+/// A line of `-R` input that does not parse, or input past one of the limits.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: `{text}': {error}")]
 pub struct RestoreError {
     /// Line number, from 1.
     pub line: usize,
-    /// The line as read (without its newline).
+    /// Column, from 1, in characters, where the problem is a place in the line (a limit,
+    /// invalid UTF-8, a control character); 0 when it is the line's arguments.
+    pub col: usize,
+    /// The line as read (without its newline; invalid UTF-8 as U+FFFD, control characters
+    /// escaped, at most 120 characters and `...`).
     pub text: String,
     /// What is wrong with it.
     pub error: ArgsError,
+}
+
+impl fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.col == 0 {
+            write!(f, "line {}: `{}': {}", self.line, self.text, self.error)
+        } else {
+            write!(
+                f,
+                "line {}, column {}: `{}': {}",
+                self.line, self.col, self.text, self.error
+            )
+        }
+    }
 }
 
 /// Parse the arguments that follow `nicctl ipvsadm`. No arguments lists the table, as with
@@ -391,24 +447,99 @@ pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<IpvsCommand, ArgsError> {
 /// `-A -t 10.0.0.1:80 -s wlc`). Tokens are separated by spaces, tabs or carriage returns; a
 /// token `ipvsadm` is skipped (so `ipvsadm -A ...` lines work, as with ipvsadm); blank
 /// lines are skipped and `#` starts a comment. Stops at the first bad line.
-pub fn parse_restore(text: &str) -> Result<Vec<IpvsCommand>, RestoreError> {
+///
+/// The input is bytes (standard input as read, at most [`MAX_RESTORE_BYTES`] and one more
+/// byte). It must be UTF-8 text without control characters other than tab and carriage
+/// return; each limit ([`MAX_RESTORE_BYTES`], [`MAX_RESTORE_LINE_BYTES`],
+/// [`MAX_RESTORE_COMMANDS`]) and each of those is an error at its line and column. The
+/// work is linear in the input, and the whole input is checked before anything is
+/// returned, so a refused input restores nothing.
+pub fn parse_restore<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Vec<IpvsCommand>, RestoreError> {
+    let bytes = input.as_ref();
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let tokens = restore_tokens(line);
+    let mut off = 0;
+    let mut pieces = bytes.split(|&b| b == b'\n').peekable();
+    let mut line = 0;
+    while let Some(raw) = pieces.next() {
+        if raw.is_empty() && pieces.peek().is_none() {
+            // After the last newline.
+            break;
+        }
+        line += 1;
+        // The line's end as `str::lines` takes it: `\n` or `\r\n`.
+        let full = raw.len();
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let at = |col_byte: usize, error| RestoreError {
+            line,
+            col: chars_in(&raw[..col_byte.min(raw.len())]) + 1,
+            text: shown(&String::from_utf8_lossy(raw)),
+            error,
+        };
+        // This line holds the first byte past the size limit (its newline counts).
+        if bytes.len() > MAX_RESTORE_BYTES && off + full >= MAX_RESTORE_BYTES {
+            return Err(at(MAX_RESTORE_BYTES - off, ArgsError::InputTooLarge));
+        }
+        off += full + 1;
+        if raw.len() > MAX_RESTORE_LINE_BYTES {
+            return Err(at(MAX_RESTORE_LINE_BYTES, ArgsError::LineTooLong));
+        }
+        let text = match std::str::from_utf8(raw) {
+            Ok(t) => t,
+            Err(e) => {
+                let bad = &raw[e.valid_up_to()..];
+                let len = e.error_len().unwrap_or(bad.len());
+                let hex: Vec<String> = bad[..len].iter().map(|b| format!("{b:02x}")).collect();
+                return Err(at(e.valid_up_to(), ArgsError::InvalidUtf8(hex.join(" "))));
+            }
+        };
+        if let Some((i, c)) = text
+            .char_indices()
+            .find(|&(_, c)| c.is_control() && c != '\t' && c != '\r')
+        {
+            return Err(at(i, ArgsError::ControlCharacter(c)));
+        }
+        let tokens = restore_tokens(text);
         if tokens.is_empty() {
             continue;
         }
         let err = |error| RestoreError {
-            line: i + 1,
-            text: line.to_string(),
+            line,
+            col: 0,
+            text: shown(text),
             error,
         };
         match parse(&tokens).map_err(err)? {
             IpvsCommand::Restore => return Err(err(ArgsError::NestedRestore)),
+            _ if out.len() == MAX_RESTORE_COMMANDS => return Err(err(ArgsError::TooManyCommands)),
             c => out.push(c),
         }
     }
     Ok(out)
+}
+
+/// How many characters `raw` reads as (an invalid UTF-8 sequence is one U+FFFD).
+fn chars_in(raw: &[u8]) -> usize {
+    raw.utf8_chunks()
+        .map(|c| c.valid().chars().count() + usize::from(!c.invalid().is_empty()))
+        .sum()
+}
+
+/// A line as a [`RestoreError`] quotes it: control characters escaped, at most
+/// [`SHOWN_CHARS`] characters.
+fn shown(line: &str) -> String {
+    let mut s = String::new();
+    for (i, c) in line.chars().enumerate() {
+        if i == SHOWN_CHARS {
+            s.push_str("...");
+            break;
+        }
+        if c.is_control() && c != '\t' {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
 }
 
 /// The arguments of one `-R` line (see [`parse_restore`]).
@@ -1398,3 +1529,6 @@ pub(crate) fn server_args(s: &ServerSpec) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fuzz;

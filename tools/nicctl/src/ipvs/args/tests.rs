@@ -591,3 +591,67 @@ fn odd_input_never_panics() {
     let _ = parse(&["", "", ""]);
     let _ = parse_restore("\u{0}\n\u{feff}-L\n-A -t\t\t\n");
 }
+
+#[test]
+fn restore_limits_are_located_errors_naming_the_limit() {
+    // Input: the lines before the limit are checked; the error is at the first byte past it.
+    let line = "-Z # padding to make the input big\n";
+    let n = MAX_RESTORE_BYTES / line.len() + 1;
+    let big = line.repeat(n);
+    let e = parse_restore(&big).unwrap_err();
+    assert_eq!(e.error, ArgsError::TooManyCommands);
+    let big = "# only comments\n".repeat(MAX_RESTORE_BYTES / 16 + 1);
+    let e = parse_restore(&big).unwrap_err();
+    assert_eq!(e.error, ArgsError::InputTooLarge);
+    assert_eq!((e.line, e.col), (MAX_RESTORE_BYTES / 16 + 1, 1));
+    assert!(e.to_string().contains("MAX_RESTORE_BYTES"), "{e}");
+
+    // A long line: the error is at its first byte past the limit, the line is not copied.
+    let long = format!("-C\n-A -t 10.0.0.1:80 -s {}\n", "x".repeat(10_000));
+    let e = parse_restore(&long).unwrap_err();
+    assert_eq!((e.line, e.col), (2, MAX_RESTORE_LINE_BYTES + 1));
+    assert_eq!(e.error, ArgsError::LineTooLong);
+    assert!(e.to_string().len() < 400, "{e}");
+    assert!(e.text.ends_with("..."));
+    // A 10 MB line is past the input limit first; the message stays short.
+    let huge = format!("-C\n-A -t 10.0.0.1:80 -s {}\n", "x".repeat(10 << 20));
+    let e = parse_restore(&huge).unwrap_err();
+    assert_eq!((e.line, e.col), (2, MAX_RESTORE_BYTES - 3 + 1));
+    assert_eq!(e.error, ArgsError::InputTooLarge);
+    assert!(e.to_string().len() < 400, "{e}");
+
+    // Commands: the 4097th is refused, and with it the whole input.
+    let many = "-C\n".repeat(MAX_RESTORE_COMMANDS);
+    assert_eq!(parse_restore(&many).unwrap().len(), MAX_RESTORE_COMMANDS);
+    let e = parse_restore(&format!("{many}-Z\n")).unwrap_err();
+    assert_eq!(
+        (e.line, &e.error),
+        (MAX_RESTORE_COMMANDS + 1, &ArgsError::TooManyCommands)
+    );
+    assert!(e.to_string().contains("MAX_RESTORE_COMMANDS"), "{e}");
+}
+
+#[test]
+fn restore_input_must_be_text() {
+    let e = parse_restore(b"-C\n-A -t 10.0.0.\xe9:80\n".as_slice()).unwrap_err();
+    assert_eq!((e.line, e.col), (2, 14));
+    assert_eq!(e.error, ArgsError::InvalidUtf8("e9".into()));
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 14: `-A -t 10.0.0.\u{fffd}:80': invalid UTF-8 (bytes e9): -R input must \
+         be UTF-8 text"
+    );
+    let e = parse_restore("-A -t 10.0.0.1:80 -s \u{1b}[2Jwlc\n").unwrap_err();
+    assert_eq!((e.line, e.col), (1, 22));
+    assert_eq!(e.error, ArgsError::ControlCharacter('\u{1b}'));
+    assert!(e.text.contains("\\u{1b}[2J"), "{}", e.text);
+    assert!(!e.to_string().contains('\u{1b}'));
+    let e = parse_restore("-C\0\n").unwrap_err();
+    assert_eq!(
+        (e.line, e.col, e.error),
+        (1, 3, ArgsError::ControlCharacter('\0'))
+    );
+    // CRLF lines are lines; an error quotes them without the CR.
+    let e = parse_restore("-C\r\n-A -t x\r\n").unwrap_err();
+    assert_eq!((e.line, e.col, e.text.as_str()), (2, 0, "-A -t x"));
+}
