@@ -175,14 +175,24 @@ impl Seal {
     }
 }
 
-/// Where the seal section of an ELF is (file offset and size), if it has one.
-pub(crate) fn find_seal_section(bytes: &[u8]) -> Result<Option<(usize, usize)>, FirmwareError> {
-    let endian = LittleEndian;
+type Sections<'a> = object::read::elf::SectionTable<'a, elf::FileHeader32<LittleEndian>>;
+
+/// The ELF32 header and section table of `bytes`.
+fn header_and_sections(
+    bytes: &[u8],
+) -> Result<(&elf::FileHeader32<LittleEndian>, Sections<'_>), FirmwareError> {
     let hdr = elf::FileHeader32::<LittleEndian>::parse(bytes)
         .map_err(|e| FirmwareError::Truncated(format!("ELF header: {e}")))?;
     let sections = hdr
-        .sections(endian, bytes)
+        .sections(LittleEndian, bytes)
         .map_err(|e| FirmwareError::Truncated(format!("section headers: {e}")))?;
+    Ok((hdr, sections))
+}
+
+/// Where the seal section of an ELF is (file offset and size), if it has one.
+pub(crate) fn find_seal_section(bytes: &[u8]) -> Result<Option<(usize, usize)>, FirmwareError> {
+    let endian = LittleEndian;
+    let (_, sections) = header_and_sections(bytes)?;
     let Some((_, sh)) = sections.section_by_name(endian, SEAL_SECTION.as_bytes()) else {
         return Ok(None);
     };
@@ -242,11 +252,7 @@ pub fn seal_elf(bytes: &[u8]) -> Result<(Vec<u8>, Seal), FirmwareError> {
     // Append: seal contents, a section-name table with the new name, and a new section
     // header table (the old table and names stay in the file, unreferenced).
     let endian = LittleEndian;
-    let hdr = elf::FileHeader32::<LittleEndian>::parse(bytes)
-        .map_err(|e| FirmwareError::Truncated(format!("ELF header: {e}")))?;
-    let sections = hdr
-        .sections(endian, bytes)
-        .map_err(|e| FirmwareError::Truncated(format!("section headers: {e}")))?;
+    let (hdr, sections) = header_and_sections(bytes)?;
     let shstrndx = usize::from(hdr.e_shstrndx(endian));
     if hdr.e_shnum(endian) == 0 && hdr.e_shoff(endian) != 0 {
         return Err(FirmwareError::BadSeal(
@@ -345,6 +351,54 @@ pub fn seal_elf(bytes: &[u8]) -> Result<(Vec<u8>, Seal), FirmwareError> {
     put16(&mut out, 48, table.len() as u16); // e_shnum
     put16(&mut out, 50, names_index as u16); // e_shstrndx
     Ok((out, seal))
+}
+
+/// Why [`seal_file`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SealFileError {
+    #[error("cannot {what} {}: {source}", .path.display())]
+    Io {
+        what: &'static str,
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot seal {}: {source}", .path.display())]
+    Image {
+        path: std::path::PathBuf,
+        source: FirmwareError,
+    },
+}
+
+/// Seals the ELF at `input` and writes the result to `output` (which may be `input`): written
+/// beside it and renamed over it, so an interrupted seal never leaves half a file; the file
+/// is not rewritten when it is sealed already. Returns the seal and whether the bytes changed.
+pub fn seal_file(
+    input: &std::path::Path,
+    output: &std::path::Path,
+) -> Result<(Seal, bool), SealFileError> {
+    let io = |what, path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| SealFileError::Io { what, path, source }
+    };
+    let bytes = std::fs::read(input).map_err(io("read", input))?;
+    let (sealed, seal) = seal_elf(&bytes).map_err(|source| SealFileError::Image {
+        path: input.to_path_buf(),
+        source,
+    })?;
+    let changed = sealed != bytes;
+    if changed || input != output {
+        let name = output
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = output.with_file_name(format!(".{name}.sealing"));
+        std::fs::write(&tmp, &sealed).map_err(io("write", &tmp))?;
+        if let Ok(m) = std::fs::metadata(input) {
+            let _ = std::fs::set_permissions(&tmp, m.permissions());
+        }
+        std::fs::rename(&tmp, output).map_err(io("rename a file onto", output))?;
+    }
+    Ok((seal, changed))
 }
 
 #[cfg(test)]

@@ -693,34 +693,14 @@ fn program(
 
 /// `firmware seal FILE [-o OUT]`.
 fn firmware_seal(file: &Path, output: Option<&Path>) -> Result<()> {
-    let bytes = std::fs::read(file)
-        .with_context(|| format!("cannot read firmware file {}", file.display()))?;
-    let (sealed, seal) = splicenic_driver::seal_elf(&bytes)
-        .with_context(|| format!("cannot seal firmware file {}", file.display()))?;
     let out = output.unwrap_or(file);
-    // Written beside the target and renamed over it: never half a file.
-    let tmp = out.with_file_name(format!(
-        ".{}.sealing",
-        out.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default()
-    ));
-    std::fs::write(&tmp, &sealed).with_context(|| format!("cannot write {}", tmp.display()))?;
-    if let Ok(m) = std::fs::metadata(file) {
-        let _ = std::fs::set_permissions(&tmp, m.permissions());
-    }
-    std::fs::rename(&tmp, out)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), out.display()))?;
+    let (seal, changed) = splicenic_driver::seal::seal_file(file, out)?;
     println!(
         "{}: sealed, {} segments, seal {}{}",
         out.display(),
         seal.segments.len(),
         seal.fingerprint(),
-        if sealed == bytes {
-            " (was sealed already)"
-        } else {
-            ""
-        }
+        if changed { "" } else { " (was sealed already)" }
     );
     Ok(())
 }

@@ -64,16 +64,7 @@ fn firmware_cmd(target_dir: &Path) -> Result<Command> {
 /// the loader refuses an image without a seal. Sealing is deterministic and a sealed file
 /// is left as it is.
 pub fn seal(elf: &Path) -> Result<()> {
-    let bytes = std::fs::read(elf).with_context(|| format!("reading {}", elf.display()))?;
-    let (sealed, seal) =
-        splicenic_driver::seal_elf(&bytes).with_context(|| format!("sealing {}", elf.display()))?;
-    if sealed != bytes {
-        // Written beside it and renamed: an interrupted seal never leaves half a file.
-        let tmp = elf.with_extension("sealing");
-        std::fs::write(&tmp, &sealed).with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, elf)
-            .with_context(|| format!("renaming {} to {}", tmp.display(), elf.display()))?;
-    }
+    let (seal, _) = splicenic_driver::seal::seal_file(elf, elf)?;
     eprintln!(
         "firmware sealed: {} ({} segments, seal {})",
         elf.display(),

@@ -598,10 +598,11 @@ fn inhibit_on_failure_sets_weight_zero_and_back() {
     );
 }
 
-/// Quorum with two servers: one down keeps quorum 1; both down lose it and add the
-/// sorry server; one back removes it. Fake card recording the calls.
-#[test]
-fn sorry_server_when_every_server_is_down() {
+/// Pool 1 "web": two TCP_CHECK servers (rs 0 and 1, listening on the returned listeners,
+/// the second's port returned too) with `weights`, and a sorry server (rs 63). Fake card.
+fn two_tcp_servers_and_a_sorry_server(
+    weights: [u32; 2],
+) -> (TcpListener, TcpListener, u16, Monitor<Recorder>) {
     let a = TcpListener::bind("127.0.0.1:0").unwrap();
     let b = TcpListener::bind("127.0.0.1:0").unwrap();
     let (pa, pb) = (
@@ -611,13 +612,21 @@ fn sorry_server_when_every_server_is_down() {
     let mut web = pool(
         "web",
         vec![
-            server(local(pa), 1, false, vec![tcp(0)]),
-            server(local(pb), 1, false, vec![tcp(0)]),
+            server(local(pa), weights[0], false, vec![tcp(0)]),
+            server(local(pb), weights[1], false, vec![tcp(0)]),
         ],
     );
     web.sorry_server = Some((local(9), Loc::default()));
     let mp = MonitoredPool::new(1, web, &[0, 1], Some(63)).unwrap();
-    let mut m = Monitor::new(vec![mp], Recorder::default(), quiet()).unwrap();
+    let m = Monitor::new(vec![mp], Recorder::default(), quiet()).unwrap();
+    (a, b, pb, m)
+}
+
+/// Quorum with two servers: one down keeps quorum 1; both down lose it and add the
+/// sorry server; one back removes it. Fake card recording the calls.
+#[test]
+fn sorry_server_when_every_server_is_down() {
+    let (a, b, pb, mut m) = two_tcp_servers_and_a_sorry_server([1, 1]);
     run_for(&mut m, Duration::from_millis(200));
 
     drop(a);
@@ -668,22 +677,7 @@ fn sorry_server_when_every_server_is_down() {
 /// servers out again and put the sorry server back, without a new check. Fake card.
 #[test]
 fn card_reloaded_puts_the_monitor_view_back_after_a_restart() {
-    let a = TcpListener::bind("127.0.0.1:0").unwrap();
-    let b = TcpListener::bind("127.0.0.1:0").unwrap();
-    let (pa, pb) = (
-        a.local_addr().unwrap().port(),
-        b.local_addr().unwrap().port(),
-    );
-    let mut web = pool(
-        "web",
-        vec![
-            server(local(pa), 2, false, vec![tcp(0)]),
-            server(local(pb), 5, false, vec![tcp(0)]),
-        ],
-    );
-    web.sorry_server = Some((local(9), Loc::default()));
-    let mp = MonitoredPool::new(1, web, &[0, 1], Some(63)).unwrap();
-    let mut m = Monitor::new(vec![mp], Recorder::default(), quiet()).unwrap();
+    let (a, b, _, mut m) = two_tcp_servers_and_a_sorry_server([2, 5]);
     run_for(&mut m, Duration::from_millis(200));
     drop(a);
     drop(b);
