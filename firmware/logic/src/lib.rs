@@ -19,6 +19,7 @@ macro_rules! fw_log {
     }};
 }
 
+pub mod canon;
 pub mod flowhash;
 pub mod flowmgr;
 pub mod logring;
