@@ -733,6 +733,9 @@ fn host_name(name: &[u8], allowed: fn(u8) -> bool) -> Result<&[u8], Reason> {
         if !inner.iter().all(|&b| is_literal_byte(b)) {
             return Err(Reason::HostChar);
         }
+        if inner.windows(2).any(|w| w == b"..") {
+            return Err(Reason::HostSyntax);
+        }
         if name.len() > MAX_HOST_LEN {
             return Err(Reason::HostTooLong);
         }

@@ -236,6 +236,7 @@ fn host_normalisation() {
         (" []", Refuse(Reason::HostSyntax)),
         (" [::1]x", Refuse(Reason::HostSyntax)),
         (" [::%1]", Refuse(Reason::HostChar)),
+        (" [::..1]", Refuse(Reason::HostSyntax)),
         (" a/b", Refuse(Reason::HostChar)),
         (" a\\b", Refuse(Reason::HostChar)),
         (" u@a.example", Refuse(Reason::HostChar)),
