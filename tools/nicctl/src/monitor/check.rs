@@ -321,6 +321,11 @@ pub fn hex(bytes: &[u8]) -> String {
 ///
 /// Exit code 0 passes; 1 fails; with `misc_dynamic`, 2..=255 pass with weight code - 2,
 /// without it any non-zero code fails. A timeout or a signal fails.
+///
+/// The script's output goes to /dev/null (as with keepalived), so however much it prints
+/// costs nothing; what it leaves running in its process group when it exits is killed, and
+/// the check takes at most `misc_timeout` (and the runner's output grace). See
+/// [`run_shell`].
 pub fn misc_check(check: &MiscCheck, delay_loop: Duration) -> CheckOutcome {
     let timeout = check.timeout.unwrap_or(delay_loop);
     let start = Instant::now();
