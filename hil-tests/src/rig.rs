@@ -26,10 +26,18 @@
 //! ```
 //!
 //! `$SPLICENIC_RIG` names the rig file the scenarios use (`cargo xtask hil --rig FILE` sets
-//! it); without it they run on the simulated card. Every error names the file and the field.
+//! it); without it they run on the simulated card. Every error names the file and the field,
+//! or the line and column.
+//!
+//! Before the TOML parser sees it, the file is checked against fixed limits
+//! ([`MAX_RIG_FILE_BYTES`], [`MAX_RIG_LINE_BYTES`], [`MAX_RIG_DEPTH`]) and for being text
+//! (UTF-8 without control characters); each is an error at its line and column. The TOML
+//! parser recurses on nesting, and nested inline tables with dotted keys in them (a 3 KB
+//! line) overflow its stack, so the nesting is bounded by a scan that does not recurse.
 
 use splicenic_sim::Cpu;
 use std::fmt;
+use std::io::Read;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 
@@ -38,6 +46,22 @@ pub const RIG_ENV: &str = "SPLICENIC_RIG";
 
 /// Most backends a topology may have (backend i is `backends` + i).
 pub const MAX_BACKENDS: u8 = 16;
+
+/// The largest rig file, in bytes (64 KiB). The examples are under 1 KB; the limit
+/// bounds what is read (at most this and one more byte) and the parser's work.
+pub const MAX_RIG_FILE_BYTES: usize = 64 * 1024;
+
+/// The longest line, in bytes (1024). The examples' longest is 91 bytes and a socket path
+/// is at most 107; the limit bounds the TOML parser's messages, which quote the line.
+pub const MAX_RIG_LINE_BYTES: usize = 1024;
+
+/// The deepest nesting (8): keys and array indices from the top of the file to a value,
+/// counting tables (`[a.b]`), dotted keys (`a.b = ...`), arrays and inline tables. A rig
+/// file needs 2 (`[card]` > `pci`).
+pub const MAX_RIG_DEPTH: usize = 8;
+
+/// The most characters of a value or key an error quotes.
+const SHOWN_CHARS: usize = 64;
 
 /// A broken or incomplete rig file.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +75,16 @@ pub enum RigError {
     /// Not TOML, or a key of the wrong type (the message says where).
     #[error("rig file {path}: {message}")]
     Syntax { path: String, message: String },
+    /// Past one of the limits ([`MAX_RIG_FILE_BYTES`], [`MAX_RIG_LINE_BYTES`],
+    /// [`MAX_RIG_DEPTH`]), or not text (invalid UTF-8, a control character), at `line:col`
+    /// (from 1; the column in characters).
+    #[error("rig file {path}:{line}:{col}: {message}")]
+    Input {
+        path: String,
+        line: usize,
+        col: usize,
+        message: String,
+    },
     /// A field is missing, unknown or has a bad value.
     #[error("rig file {path}: {field}: {message}")]
     Field {
@@ -182,6 +216,9 @@ impl fmt::Display for Rig {
     }
 }
 
+/// The longest Unix socket path (`sun_path` is 108 bytes with its NUL).
+const MAX_SOCKET_PATH: usize = 107;
+
 /// Keys each table may have (anything else is reported as unknown, with a suggestion).
 const KEYS: &[(&str, &[&str])] = &[
     ("", &["rig", "card", "ports", "addresses"]),
@@ -212,6 +249,24 @@ impl Ctx<'_> {
             message: message.into(),
         }
     }
+}
+
+/// A key or value as an error quotes it: control characters escaped (TOML escapes can put
+/// them into strings), at most [`SHOWN_CHARS`] characters.
+fn shown(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == SHOWN_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The closest of `known` to `word` when it is close enough to be a typo.
@@ -248,9 +303,9 @@ fn check_keys(ctx: &Ctx, prefix: &str, table: &Table) -> Result<(), RigError> {
     for key in table.keys() {
         if !known.contains(&key.as_str()) {
             let field = if prefix.is_empty() {
-                key.clone()
+                shown(key)
             } else {
-                format!("{prefix}.{key}")
+                format!("{prefix}.{}", shown(key))
             };
             let hint = match suggest(key, known) {
                 Some(s) => format!("; did you mean `{s}`?"),
@@ -294,18 +349,18 @@ fn string<'a>(
 
 fn ip(ctx: &Ctx, field: &str, s: &str) -> Result<Ipv4Addr, RigError> {
     s.parse()
-        .map_err(|_| ctx.err(field, format!("`{s}` is not an IPv4 address")))
+        .map_err(|_| ctx.err(field, format!("`{}` is not an IPv4 address", shown(s))))
 }
 
 fn ip_port(ctx: &Ctx, field: &str, s: &str) -> Result<(Ipv4Addr, u16), RigError> {
     let Some((a, p)) = s.rsplit_once(':') else {
-        return Err(ctx.err(field, format!("`{s}` is not ADDRESS:PORT")));
+        return Err(ctx.err(field, format!("`{}` is not ADDRESS:PORT", shown(s))));
     };
     let port: u16 = p
         .parse()
         .ok()
         .filter(|p| *p != 0)
-        .ok_or_else(|| ctx.err(field, format!("`{p}` is not a port (1-65535)")))?;
+        .ok_or_else(|| ctx.err(field, format!("`{}` is not a port (1-65535)", shown(p))))?;
     Ok((ip(ctx, field, a)?, port))
 }
 
@@ -313,7 +368,7 @@ fn mac(ctx: &Ctx, field: &str, s: &str) -> Result<[u8; 6], RigError> {
     let bad = || {
         ctx.err(
             field,
-            format!("`{s}` is not a MAC address (xx:xx:xx:xx:xx:xx)"),
+            format!("`{}` is not a MAC address (xx:xx:xx:xx:xx:xx)", shown(s)),
         )
     };
     let v: Vec<u8> = s
@@ -329,7 +384,7 @@ fn mac(ctx: &Ctx, field: &str, s: &str) -> Result<[u8; 6], RigError> {
         .ok_or_else(bad)?;
     let m: [u8; 6] = v.try_into().map_err(|_| bad())?;
     if m[0] & 1 != 0 {
-        return Err(ctx.err(field, format!("`{s}` is a multicast address")));
+        return Err(ctx.err(field, format!("`{}` is a multicast address", shown(s))));
     }
     Ok(m)
 }
@@ -348,7 +403,10 @@ fn ifname(ctx: &Ctx, field: &str, s: &str) -> Result<String, RigError> {
     {
         return Err(ctx.err(
             field,
-            format!("`{s}` is not an interface name (1-15 characters, no '/', ':' or spaces)"),
+            format!(
+                "`{}` is not an interface name (1-15 characters, no '/', ':' or spaces)",
+                shown(s)
+            ),
         ));
     }
     Ok(s.to_string())
@@ -357,13 +415,32 @@ fn ifname(ctx: &Ctx, field: &str, s: &str) -> Result<String, RigError> {
 impl Rig {
     /// Parse a rig file's text; `path` names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Rig, RigError> {
-        let shown = path.display().to_string();
-        let ctx = Ctx { path: &shown };
+        Rig::parse_bytes(text.as_bytes(), path)
+    }
+
+    /// Parse a rig file's bytes (as read: any bytes, checked to be text within the limits
+    /// first, see [`check_text`]); `path` names it in errors.
+    pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Rig, RigError> {
+        let name = path.display().to_string();
+        let text = check_text(bytes).map_err(|(line, col, message)| RigError::Input {
+            path: name.clone(),
+            line,
+            col,
+            message,
+        })?;
+        let ctx = Ctx { path: &name };
         let root: Table = text
             .parse()
             .map_err(|e: toml::de::Error| RigError::Syntax {
-                path: shown.clone(),
-                message: e.to_string().trim_end().replace('\n', "\n  "),
+                path: name.clone(),
+                // The parser quotes the line: a tab becomes a space (the caret below stays
+                // in place), a CR of a CRLF line end goes.
+                message: e
+                    .to_string()
+                    .trim_end()
+                    .replace('\t', " ")
+                    .replace('\r', "")
+                    .replace('\n', "\n  "),
             })?;
         check_keys(&ctx, "", &root)?;
         let kind = match root.get("rig") {
@@ -405,7 +482,8 @@ impl Rig {
                         return Err(ctx.err(
                             "card.cpu",
                             format!(
-                            "`{o}` is not a soft core of the simulated card (picorv32, vexriscv)"
+                            "`{}` is not a soft core of the simulated card (picorv32, vexriscv)",
+                            shown(o)
                         ),
                         ))
                     }
@@ -439,13 +517,22 @@ impl Rig {
                         LabCard::Pci(splicenic_driver::vfio::parse_pci_address(pci).map_err(|_| {
                             ctx.err(
                                 "card.pci",
-                                format!("`{pci}` is not a PCI address (DDDD:BB:DD.F, e.g. 0000:03:00.0)"),
+                                format!("`{}` is not a PCI address (DDDD:BB:DD.F, e.g. 0000:03:00.0)", shown(pci)),
                             )
                         })?)
                     }
                     (None, Some(sock)) => {
                         if sock.is_empty() {
                             return Err(ctx.err("card.socket", "empty path"));
+                        }
+                        if sock.len() > MAX_SOCKET_PATH || sock.contains('\0') {
+                            return Err(ctx.err(
+                                "card.socket",
+                                format!(
+                                    "`{}` is not a Unix socket path (at most {MAX_SOCKET_PATH} bytes, no NUL)",
+                                    shown(sock)
+                                ),
+                            ));
                         }
                         LabCard::Socket(PathBuf::from(sock))
                     }
@@ -465,7 +552,7 @@ impl Rig {
                 if client_if == server_if {
                     return Err(ctx.err(
                         "ports.server",
-                        format!("`{server_if}` is also ports.client: the card's two ports need two host interfaces"),
+                        format!("`{}` is also ports.client: the card's two ports need two host interfaces", shown(&server_if)),
                     ));
                 }
                 RigKind::Lab(LabRig {
@@ -477,7 +564,7 @@ impl Rig {
             other => {
                 return Err(ctx.err(
                     "rig",
-                    format!("`{other}` is not a rig kind (\"lab\" or \"sim\")"),
+                    format!("`{}` is not a rig kind (\"lab\" or \"sim\")", shown(other)),
                 ))
             }
         };
@@ -564,13 +651,20 @@ impl Rig {
         })
     }
 
-    /// Read and parse a rig file.
+    /// Read and parse a rig file: at most [`MAX_RIG_FILE_BYTES`] and one more byte are read
+    /// (so a larger file, `/dev/zero` or a pipe that does not end is refused at the limit).
     pub fn load(path: &Path) -> Result<Rig, RigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| RigError::Read {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Rig::parse(&text, path)
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                f.take(MAX_RIG_FILE_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(|source| RigError::Read {
+                path: path.display().to_string(),
+                source,
+            })?;
+        Rig::parse_bytes(&bytes, path)
     }
 
     /// The rig named by `$SPLICENIC_RIG`, else the simulated card with the default addresses.
@@ -593,6 +687,224 @@ impl Rig {
     pub fn is_sim(&self) -> bool {
         matches!(self.kind, RigKind::Sim { .. })
     }
+}
+
+/// How many characters `raw` reads as (an invalid UTF-8 sequence is one U+FFFD).
+fn chars_in(raw: &[u8]) -> usize {
+    raw.utf8_chunks()
+        .map(|c| c.valid().chars().count() + usize::from(!c.invalid().is_empty()))
+        .sum()
+}
+
+/// 1-based line and column (in characters) of byte `offset` of `bytes`.
+fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    (line, chars_in(&before[line_start..]) + 1)
+}
+
+/// Checks a rig file's bytes before they are parsed, in file order: the size
+/// ([`MAX_RIG_FILE_BYTES`]), each line's length ([`MAX_RIG_LINE_BYTES`]), UTF-8, control
+/// characters (any but tab, and CR before LF: TOML allows none, and the parser's messages
+/// quote the line), then the nesting ([`MAX_RIG_DEPTH`]). The text, or `(line, col,
+/// message)` of the first problem.
+pub fn check_text(bytes: &[u8]) -> Result<&str, (usize, usize, String)> {
+    let mut off = 0;
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = i + 1;
+        let at = |byte: usize| chars_in(&raw[..byte.min(raw.len())]) + 1;
+        if bytes.len() > MAX_RIG_FILE_BYTES && off + raw.len() >= MAX_RIG_FILE_BYTES {
+            return Err((
+                line,
+                at(MAX_RIG_FILE_BYTES - off),
+                format!(
+                    "the file is larger than {MAX_RIG_FILE_BYTES} bytes (the limit, \
+                     MAX_RIG_FILE_BYTES): not a rig file"
+                ),
+            ));
+        }
+        off += raw.len() + 1;
+        if raw.len() > MAX_RIG_LINE_BYTES {
+            return Err((
+                line,
+                at(MAX_RIG_LINE_BYTES),
+                format!(
+                    "line longer than {MAX_RIG_LINE_BYTES} bytes (the limit, MAX_RIG_LINE_BYTES)"
+                ),
+            ));
+        }
+        let text = std::str::from_utf8(raw).map_err(|e| {
+            let bad = &raw[e.valid_up_to()..];
+            let len = e.error_len().unwrap_or(bad.len());
+            let hex: Vec<String> = bad[..len].iter().map(|b| format!("{b:02x}")).collect();
+            (
+                line,
+                at(e.valid_up_to()),
+                format!(
+                    "invalid UTF-8 (bytes {}): a rig file is UTF-8 text",
+                    hex.join(" ")
+                ),
+            )
+        })?;
+        let body = text.strip_suffix('\r').unwrap_or(text);
+        if let Some((j, c)) = body
+            .char_indices()
+            .find(|&(_, c)| c.is_control() && c != '\t')
+        {
+            return Err((
+                line,
+                at(j),
+                format!(
+                    "control character {} (U+{:04X}): a rig file is text",
+                    c.escape_default(),
+                    u32::from(c)
+                ),
+            ));
+        }
+    }
+    // Cannot fail: every line was checked to be UTF-8.
+    let text = std::str::from_utf8(bytes).map_err(|_| (1, 1, "invalid UTF-8".to_string()))?;
+    if let Some(offset) = too_deep(text) {
+        let (line, col) = line_col(bytes, offset);
+        return Err((
+            line,
+            col,
+            format!(
+                "nested deeper than {MAX_RIG_DEPTH} levels (tables, dotted keys, arrays and \
+                 inline tables; the limit, MAX_RIG_DEPTH)"
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+/// The byte offset where `text` nests deeper than [`MAX_RIG_DEPTH`], if it does: a scan of
+/// TOML's structure (strings and comments skipped, keys told from values) that counts, for
+/// every key and array element, the keys and indices from the top of the file. It follows
+/// TOML's grammar for what is valid; on invalid TOML it may count wrongly, but the parser
+/// then stops at the first invalid place, before it nests deeper.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    // Open arrays (true) and inline tables (false), with the level of their elements.
+    let mut stack: Vec<(bool, usize)> = Vec::new();
+    // The level of the keys of the current `[table]`.
+    let mut base = 1;
+    // Expecting a key (else a value), and the dots of the key being read.
+    let mut key = true;
+    let mut dots = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        // The level of what is read here: a key's value, or an array's element.
+        let cur = stack.last().map_or(base, |&(_, level)| level);
+        match c {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                i = skip_string(b, i);
+                continue;
+            }
+            b'\n' if stack.is_empty() => {
+                key = true;
+                dots = 0;
+            }
+            b'[' if key && stack.is_empty() => {
+                // A table header `[a.b]` or `[[a.b]]` (an array's element: one more level).
+                let mut level = 1;
+                i += 1;
+                if b.get(i) == Some(&b'[') {
+                    level += 1;
+                    i += 1;
+                }
+                while i < b.len() && b[i] != b']' && b[i] != b'\n' {
+                    match b[i] {
+                        b'"' | b'\'' => {
+                            i = skip_string(b, i);
+                            continue;
+                        }
+                        b'.' => level += 1,
+                        _ => {}
+                    }
+                    if level > MAX_RIG_DEPTH {
+                        return Some(i);
+                    }
+                    i += 1;
+                }
+                base = level + 1;
+                if base > MAX_RIG_DEPTH {
+                    return Some(i.min(b.len()));
+                }
+                continue;
+            }
+            b'.' if key => {
+                dots += 1;
+                if cur + dots > MAX_RIG_DEPTH {
+                    return Some(i);
+                }
+            }
+            b'=' if key => key = false,
+            b'{' | b'[' if !key => {
+                // The container is the value of a key (`cur + dots`) or an array's element
+                // (`cur`); its elements are one level deeper.
+                let level = cur + dots + 1;
+                if level > MAX_RIG_DEPTH {
+                    return Some(i);
+                }
+                let array = c == b'[';
+                stack.push((array, level));
+                key = !array;
+                dots = 0;
+            }
+            b',' => {
+                key = matches!(stack.last(), Some((false, _)));
+                dots = 0;
+            }
+            b'}' | b']' if !stack.is_empty() => {
+                stack.pop();
+                key = false;
+                dots = 0;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The offset just after the string starting at `i` (basic or literal, one-line or
+/// multi-line), or the end of the text when it does not end.
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let q = b[i];
+    let multi = b.len() >= i + 3 && b[i + 1] == q && b[i + 2] == q;
+    let mut j = if multi { i + 3 } else { i + 1 };
+    while j < b.len() {
+        match b[j] {
+            b'\\' if q == b'"' => j += 1,
+            b'\n' if !multi => return j,
+            x if x == q => {
+                if !multi {
+                    return j + 1;
+                }
+                let run = b[j..].iter().take_while(|&&x| x == q).count();
+                if run >= 3 {
+                    return j + run;
+                }
+                j += run;
+                continue;
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    b.len()
 }
 
 #[cfg(test)]
@@ -691,6 +1003,16 @@ mod tests {
         }
     }
 
+    /// A file that does not end is read up to the limit (it was read whole before).
+    #[test]
+    fn endless_file_is_refused_at_the_limit() {
+        let e = Rig::load(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("rig file /dev/zero:1:65537: the file is larger than 65536 bytes"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn missing_file_is_named() {
         let e = Rig::load(Path::new("/nonexistent/lab.toml"))
@@ -714,6 +1036,105 @@ mod tests {
             n >= 2,
             "expected the lab and sim examples in {}",
             dir.display()
+        );
+    }
+    #[test]
+    fn hostile_files_are_refused_at_their_line_and_column() {
+        let cases: Vec<(Vec<u8>, &str)> = vec![
+            (
+                format!("rig = \"sim\"\n# {}\n", "x".repeat(2000)).into_bytes(),
+                "lab.toml:2:1025: line longer than 1024 bytes (the limit, MAX_RIG_LINE_BYTES)",
+            ),
+            (
+                format!("rig = \"sim\"\n{}", "# filler line\n".repeat(5000)).into_bytes(),
+                "lab.toml:4682:5: the file is larger than 65536 bytes (the limit, MAX_RIG_FILE_BYTES)",
+            ),
+            (
+                b"rig = \"sim\"\n[card]\ncpu = \"vex\xe9riscv\"\n".to_vec(),
+                "lab.toml:3:11: invalid UTF-8 (bytes e9): a rig file is UTF-8 text",
+            ),
+            (
+                b"rig = \"sim\"\n[card]\ncpu = \"a\0b\"\n".to_vec(),
+                "lab.toml:3:9: control character \\u{0} (U+0000): a rig file is text",
+            ),
+            (
+                b"rig = \"sim\" # \x1b[2J\n".to_vec(),
+                "lab.toml:1:15: control character \\u{1b} (U+001B): a rig file is text",
+            ),
+            (
+                b"rig = \"sim\"\rcard = 1\n".to_vec(),
+                "lab.toml:1:12: control character \\r (U+000D)",
+            ),
+            (
+                b"[a.b.c.d.e.f.g.h]\n".to_vec(),
+                "lab.toml:1:17: nested deeper than 8 levels",
+            ),
+            (
+                b"[a.b.c.d.e.f.g]\nh.i = 1\n".to_vec(),
+                "lab.toml:2:2: nested deeper than 8 levels",
+            ),
+            (
+                b"x = [[[[[[[[[[1]]]]]]]]]]\n".to_vec(),
+                "lab.toml:1:12: nested deeper than 8 levels",
+            ),
+        ];
+        for (bytes, want) in cases {
+            let e = Rig::parse_bytes(&bytes, Path::new("lab.toml"))
+                .expect_err("must be refused")
+                .to_string();
+            assert!(
+                e.starts_with("rig file ") && e.contains(want),
+                "{e}\n  want {want}"
+            );
+        }
+        // CRLF line ends are fine.
+        parse("rig = \"sim\"\r\n[card]\r\ncpu = \"vexriscv\"\r\n").unwrap();
+        // Eight levels are allowed (here refused for the unknown key, not the nesting).
+        let e = err("[a.b.c.d.e.f.g]\nh = 1\n");
+        assert!(e.contains("a: unknown key"), "{e}");
+    }
+
+    /// Five lines of 146 bytes, each an inline table with a 70-part dotted key holding an
+    /// array: 350 levels in 760 bytes. The TOML parser overflowed a test thread's stack on
+    /// it (2 MiB, debug build; 20 such lines in a release build): an abort, not a panic.
+    #[test]
+    fn nesting_that_overflowed_the_parser_is_refused() {
+        let one = format!("{{ {} = [\n", vec!["a"; 70].join("."));
+        let text = format!("x = [\n{}1\n{}]\n", one.repeat(5), "] }\n".repeat(5));
+        let e = Rig::parse_bytes(text.as_bytes(), Path::new("deep.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("rig file deep.toml:2:14: nested deeper than 8 levels"),
+            "{e}"
+        );
+        // Arrays over many lines.
+        let text = format!("x = {}1{}\n", "[\n".repeat(500), "]\n".repeat(500));
+        let e = Rig::parse_bytes(text.as_bytes(), Path::new("deep.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("rig file deep.toml:8:1: nested deeper"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn quoted_values_are_escaped_and_short() {
+        let e = err("rig = \"sim\"\n[card]\ncpu = \"\\u001b[2Jz80\"\n");
+        assert!(e.contains("`\\u{1b}[2Jz80` is not a soft core"), "{e}");
+        let e = err(&format!(
+            "rig = \"sim\"\n[card]\ncpu = \"\"\"{}\"\"\"\n",
+            "z\n".repeat(10_000)
+        ));
+        assert!(e.len() < 300, "{e}");
+        let e = err(&format!(
+            "rig = \"lab\"\n[card]\nsocket = \"/{}\"\n",
+            "s".repeat(200)
+        ));
+        assert!(
+            e.contains("card.socket: `/sss") && e.contains("at most 107 bytes"),
+            "{e}"
         );
     }
 }
