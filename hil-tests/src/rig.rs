@@ -269,6 +269,20 @@ fn shown(s: &str) -> String {
     out
 }
 
+/// A key as an error names it: as written when it is a bare key, else quoted (an empty
+/// key, spaces, dots), like TOML writes it, cut and escaped as [`shown`] does.
+fn shown_key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        shown(k)
+    } else {
+        let q = k.replace('\\', "\\\\").replace('"', "\\\"");
+        format!("\"{}\"", shown(&q))
+    }
+}
+
 /// The closest of `known` to `word` when it is close enough to be a typo.
 fn suggest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
     fn dist(a: &str, b: &str) -> usize {
@@ -303,9 +317,9 @@ fn check_keys(ctx: &Ctx, prefix: &str, table: &Table) -> Result<(), RigError> {
     for key in table.keys() {
         if !known.contains(&key.as_str()) {
             let field = if prefix.is_empty() {
-                shown(key)
+                shown_key(key)
             } else {
-                format!("{prefix}.{}", shown(key))
+                format!("{prefix}.{}", shown_key(key))
             };
             let hint = match suggest(key, known) {
                 Some(s) => format!("; did you mean `{s}`?"),
@@ -1117,6 +1131,14 @@ mod tests {
             e.starts_with("rig file deep.toml:8:1: nested deeper"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn odd_keys_are_named_quoted() {
+        let e = err("\"\" = 1\n");
+        assert!(e.starts_with("rig file lab.toml: \"\": unknown key"), "{e}");
+        let e = err("rig = \"sim\"\n[card]\n\"c p\\\"u\" = 1\n");
+        assert!(e.contains("card.\"c p\\\"u\": unknown key"), "{e}");
     }
 
     #[test]

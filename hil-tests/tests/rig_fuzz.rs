@@ -286,8 +286,9 @@ struct Figures {
     round_trip_failures: u64,
     /// The deepest nesting of a file the parser accepted.
     deepest: usize,
-    /// The slowest case: seconds, its size.
+    /// The slowest case: seconds, its size, the input.
     slowest: (f64, usize),
+    slowest_input: Vec<u8>,
     failures: Vec<String>,
 }
 
@@ -491,6 +492,7 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
     f.bytes += input.len() as u64;
     if took.as_secs_f64() > f.slowest.0 {
         f.slowest = (took.as_secs_f64(), input.len());
+        f.slowest_input = input.to_vec();
     }
     if took > TIMEOUT {
         f.timeouts += 1;
@@ -581,6 +583,12 @@ fn mutated_rig_files_are_checked_without_panics_and_with_locations() {
         f.slowest.0 * 1e3,
         f.slowest.1,
     );
+    if f.slowest.0 > 0.05 {
+        let path = std::env::temp_dir().join(format!("splicenic-rig-fuzz-slowest-{seed}.toml"));
+        let _ = fs::write(&path, &f.slowest_input);
+        eprintln!("rig_fuzz: the slowest case is in {}", path.display());
+    }
+    f.slowest_input.clear();
     assert!(
         f.crashes + f.timeouts + f.unlocated + f.depth_misses + f.round_trip_failures == 0,
         "{f:#?}"
