@@ -14,6 +14,13 @@
 //! It allocates nothing, does not recurse and runs in time linear in the bytes it reads: at
 //! most [`MAX_HEAD_BYTES`]. Every byte access is checked, so no input makes it panic.
 //!
+//! A prefix of a head (the bytes received so far) is decided as soon as it can be: refused
+//! at the first error no continuation can mend, accepted once the request line and the
+//! Host line are complete ([`Canonical::head_len`] is then `None`: a later line may still
+//! refuse the head, a second Host line say), else `Incomplete`. A line ending in CR is
+//! complete (only its LF may follow). Once [`MAX_HEAD_BYTES`] bytes are given, an undecided
+//! head is refused ([`Reason::HeadTooLong`]).
+//!
 //! The rules, in order of the head:
 //!
 //! 1. Up to [`MAX_LEADING_EMPTY_LINES`] empty lines (CRLF or bare LF) before the request line
@@ -330,27 +337,32 @@ struct RequestLine<'h> {
 fn parse(buf: &[u8], out: &mut [u8]) -> Step<Meta> {
     let mut pos = skip_empty_lines(buf)?;
 
-    // The request line; a partial one is parsed as far as it goes.
+    // The request line; an unterminated one is parsed as far as it goes.
     let rest = buf.get(pos..).unwrap_or(&[]);
-    let (line, terminated, used) = split_line(rest)?;
-    let rl = request_line(line, terminated, out)?;
+    let (line, ending) = split_line(rest)?;
+    let rl = request_line(line, ending != Ending::Open, out)?;
+    let Ending::Lf(used) = ending else {
+        return Err(Stop::Incomplete);
+    };
     pos += used;
 
-    // Header lines: only complete ones are read.
+    // Header lines. Of an unterminated last line only what more bytes cannot mend is
+    // checked.
     let mut host_header: Option<HostParts> = None;
     let mut head_len = None;
     while let Some(rest) = buf.get(pos..) {
-        let Some(lf) = rest.iter().position(|&b| b == LF) else {
-            break;
-        };
-        let line = rest.get(..lf).unwrap_or(&[]);
-        let (line, _, _) = split_line(line)?;
-        pos += lf + 1;
+        let (line, ending) = split_line(rest)?;
         if line.is_empty() {
-            head_len = Some(pos);
+            if let Ending::Lf(used) = ending {
+                head_len = Some(pos + used);
+            }
             break;
         }
-        header_line(line, &mut host_header)?;
+        header_line(line, ending != Ending::Open, &mut host_header)?;
+        let Ending::Lf(used) = ending else {
+            break;
+        };
+        pos += used;
     }
 
     if head_len.is_none() && host_header.is_none() {
@@ -408,22 +420,34 @@ fn skip_empty_lines(buf: &[u8]) -> Step<usize> {
     }
 }
 
-/// The line at the start of `rest` without its CRLF or LF, whether it is terminated, and
-/// the bytes it uses. An unterminated line is all of `rest` (a final CR is left out: its LF
-/// may follow). A CR inside the line refuses it.
-fn split_line(rest: &[u8]) -> Result<(&[u8], bool, usize), Reason> {
-    let (line, terminated, used) = match rest.iter().position(|&b| b == LF) {
-        Some(lf) => (rest.get(..lf).unwrap_or(&[]), true, lf + 1),
-        None => (rest, false, rest.len()),
+/// How a line ends within the bytes given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// LF or CRLF: the line uses this many bytes.
+    Lf(usize),
+    /// A final CR: only its LF is missing (anything else after it refuses the head), so
+    /// the line's content is complete.
+    Cr,
+    /// Not yet: more of the line may follow.
+    Open,
+}
+
+/// The line at the start of `rest` without its CRLF or LF, and how it ends. A CR inside
+/// the line refuses it.
+fn split_line(rest: &[u8]) -> Result<(&[u8], Ending), Reason> {
+    let (line, ending) = match rest.iter().position(|&b| b == LF) {
+        Some(lf) => (rest.get(..lf).unwrap_or(&[]), Ending::Lf(lf + 1)),
+        None => (rest, Ending::Open),
     };
-    let line = match line.split_last() {
-        Some((&CR, body)) => body,
-        _ => line,
+    let (line, ending) = match line.split_last() {
+        Some((&CR, body)) if ending == Ending::Open => (body, Ending::Cr),
+        Some((&CR, body)) => (body, ending),
+        _ => (line, ending),
     };
     if line.contains(&CR) {
         return Err(Reason::LineEnding);
     }
-    Ok((line, terminated, used))
+    Ok((line, ending))
 }
 
 /// A cursor over one line. Asking for a byte past the end of an unterminated line stops
@@ -594,6 +618,10 @@ fn request_line<'h>(line: &'h [u8], terminated: bool, out: &mut [u8]) -> Step<Re
     c.take_while(|b| b == SP)?;
 
     c.literal(b"HTTP/1.", Reason::Version)?;
+    let rest = c.line.get(c.pos..).unwrap_or(&[]);
+    if rest.iter().take_while(|b| b.is_ascii_digit()).count() > 3 {
+        return Err(Reason::Version.into());
+    }
     let minor = c.take_while(|b| b.is_ascii_digit())?;
     if minor.is_empty() || minor.len() > 3 {
         return Err(Reason::Version.into());
@@ -661,24 +689,37 @@ fn absolute_prefix<'h>(c: &mut Cursor<'h>) -> Step<HostParts<'h>> {
     })
 }
 
-/// Checks a header line; a Host line is validated and kept.
-fn header_line<'h>(line: &'h [u8], host: &mut Option<HostParts<'h>>) -> Step<()> {
+/// Checks a non-empty header line; a Host line is validated and kept. Of an unterminated
+/// line (the end of a prefix) only what more bytes cannot mend is checked: a continuation,
+/// a bad byte in the name, an empty name, a NUL in the value, a second Host.
+fn header_line<'h>(line: &'h [u8], terminated: bool, host: &mut Option<HostParts<'h>>) -> Step<()> {
     if matches!(line.first(), Some(&SP) | Some(&HTAB)) {
         return Err(Reason::HeaderSyntax.into());
     }
-    let Some(colon) = line.iter().position(|&b| b == b':') else {
-        return Err(Reason::HeaderSyntax.into());
+    let (name, value) = match line.iter().position(|&b| b == b':') {
+        Some(colon) => {
+            let (name, value) = line.split_at_checked(colon).unwrap_or((line, &[]));
+            (name, Some(value.get(1..).unwrap_or(&[])))
+        }
+        None if terminated => return Err(Reason::HeaderSyntax.into()),
+        None => (line, None),
     };
-    let (name, value) = line.split_at_checked(colon).unwrap_or((line, &[]));
-    let value = value.get(1..).unwrap_or(&[]);
-    if name.is_empty() || name.iter().any(|&b| b <= SP || b == 0x7f) || value.contains(&0) {
+    if name.iter().any(|&b| b <= SP || b == 0x7f) {
+        return Err(Reason::HeaderSyntax.into());
+    }
+    let Some(value) = value else {
+        return Ok(());
+    };
+    if name.is_empty() || value.contains(&0) {
         return Err(Reason::HeaderSyntax.into());
     }
     if name.eq_ignore_ascii_case(b"host") {
         if host.is_some() {
             return Err(Reason::DuplicateHost.into());
         }
-        *host = Some(host_header(value)?);
+        if terminated {
+            *host = Some(host_header(value)?);
+        }
     }
     Ok(())
 }

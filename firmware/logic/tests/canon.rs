@@ -564,7 +564,8 @@ fn header_syntax() {
 #[test]
 fn prefixes_are_incomplete_until_the_host_line() {
     let head = b"GET /a/b HTTP/1.1\r\nAccept: */*\r\nHost: a.example\r\nX: y\r\n\r\n";
-    let host_end = head.windows(2).position(|w| w == b"e\r").unwrap() + 3;
+    // Complete from the Host line's CR on: only its LF may follow.
+    let host_end = head.windows(2).position(|w| w == b"e\r").unwrap() + 2;
     for n in 0..head.len() {
         let got = run(&head[..n]);
         if n < host_end {
@@ -585,13 +586,41 @@ fn prefixes_are_incomplete_until_the_host_line() {
         ("GET /../", Refuse(Reason::AboveRoot)),
         ("get", Refuse(Reason::Method)),
         ("GET /a\rX", Refuse(Reason::LineEnding)),
-        ("GET /a\r", Incomplete),
+        // A final CR ends the line: only its LF may follow.
+        ("GET /a\r", Refuse(Reason::Version)),
         ("GET /a HTTP/1.", Incomplete),
         ("GET /a HTTP/2", Refuse(Reason::Version)),
         ("GET /a%4", Incomplete),
+        ("GET /a HTTP/1.1000", Refuse(Reason::Version)),
+        ("POST\r", Refuse(Reason::Method)),
+        ("GET /a HTTP/1.1\r", Incomplete),
+        ("GET /a HTTP/1.1 \r", Incomplete),
         ("\r\n\r", Incomplete),
         ("", Incomplete),
     ]);
+    // So is one in an unterminated header line, when more bytes cannot mend it.
+    let base = "GET / HTTP/1.1\r\nHost: a\r\n";
+    for (tail, want) in [
+        (" folded", Refuse(Reason::HeaderSyntax)),
+        ("X A", Refuse(Reason::HeaderSyntax)),
+        (":", Refuse(Reason::HeaderSyntax)),
+        ("X: a\x00", Refuse(Reason::HeaderSyntax)),
+        ("X: b\rc", Refuse(Reason::LineEnding)),
+        ("host:", Refuse(Reason::DuplicateHost)),
+        ("Host", ok("a", "/")),
+        ("X: b\r", ok("a", "/")),
+        ("X-A\r", Refuse(Reason::HeaderSyntax)),
+        ("\r", ok("a", "/")),
+        ("X-A", ok("a", "/")),
+    ] {
+        assert_eq!(run(format!("{base}{tail}").as_bytes()), want, "{tail:?}");
+    }
+    assert_eq!(run(b"GET / HTTP/1.1\r\nX A"), Refuse(Reason::HeaderSyntax));
+    assert_eq!(run(b"GET / HTTP/1.1\r\nHost: a/"), Incomplete);
+    assert_eq!(
+        run(b"GET / HTTP/1.1\r\nHost: a/\r"),
+        Refuse(Reason::HostChar)
+    );
 }
 
 #[test]

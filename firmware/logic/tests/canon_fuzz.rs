@@ -1,8 +1,9 @@
 //! Property test of the canonicaliser over generated request heads (`canon_gen`: heads
 //! built from pieces that hit every rule, a third of them mutated, some long).
 //!
-//! For every head: no panic; the same outcome for the head cut to `MAX_HEAD_BYTES`; with a
-//! smaller output buffer the same outcome or `OutputTooSmall`. For every accepted head: the
+//! For every head: no panic; the same outcome for the head cut to `MAX_HEAD_BYTES`; a
+//! prefix refused only if the head is; with a smaller output buffer the same outcome or
+//! `OutputTooSmall`. For every accepted head: the
 //! path starts with `/` and has no `//`, no `.` or `..` segment, no backslash, no NUL; the
 //! host is lower-case without trailing dot, within `MAX_HOST_LEN`; the port is not 80; the
 //! canonical form sent again as an origin-form request gives the same result (idempotent);
@@ -188,6 +189,15 @@ fn one(head: &[u8], rng: &mut Rng, f: &mut Figures) -> Result<(), String> {
     let first = seen(&outcome);
     if head.len() > MAX_HEAD_BYTES && run(&head[..MAX_HEAD_BYTES]) != first {
         return Err("the bytes after MAX_HEAD_BYTES change the outcome".into());
+    }
+    // A refusal on a prefix is final: no continuation is accepted.
+    let k = rng.below(head.len().min(MAX_HEAD_BYTES) + 1);
+    if let Seen::Refuse(r) = run(&head[..k]) {
+        if !matches!(first, Seen::Refuse(_)) {
+            return Err(format!(
+                "the {k}-byte prefix is refused ({r:?}), the head gives {first:?}"
+            ));
+        }
     }
     let mut small = vec![0u8; rng.below(OUT_LEN)];
     let with_small = seen(&canonicalize(head, &mut small));

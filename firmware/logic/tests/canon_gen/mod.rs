@@ -371,7 +371,8 @@ impl Gen<'_> {
     }
 }
 
-/// A generated head. `nginx`: always ended by an empty line, not mutated, not long.
+/// A generated head. `nginx`: for the differential test: ended by a good empty line unless
+/// mutated (one in six), never long.
 pub fn head(rng: &mut Rng, nginx: bool) -> Vec<u8> {
     let bad_one_in = match rng.below(8) {
         0..=2 => 0,
@@ -419,11 +420,14 @@ pub fn head(rng: &mut Rng, nginx: bool) -> Vec<u8> {
             g.line_end(eol);
         }
     }
-    if nginx || !g.rng.chance(8) {
+    if nginx {
+        let e = g.rng.pick(EOLS.0);
+        g.out.extend_from_slice(e.as_bytes());
+    } else if !g.rng.chance(8) {
         g.line_end(eol);
     }
     let mut h = g.out;
-    if !nginx && rng.chance(4) {
+    if rng.chance(if nginx { 6 } else { 4 }) {
         mutate(rng, &mut h);
     }
     if !nginx && rng.chance(32) {

@@ -1,0 +1,422 @@
+//! Differential test: the canonicaliser against a real nginx.
+//!
+//! The test starts `/usr/sbin/nginx` (or `$SPLICENIC_NGINX`) as a child in the foreground
+//! (`daemon off; master_process off`) on 127.0.0.1 with a temporary prefix and
+//!
+//! ```text
+//! location / { return 200 "$host|$uri\n"; }
+//! ```
+//!
+//! (`$host`: the host nginx resolved, lower-case, without port; `$uri`: its normalised
+//! path; no `server_name`, so `$host` is empty for HTTP/1.0 without Host). It sends the
+//! edge cases in `FIXED`, then every generated head (`canon_gen`, differential mode), each
+//! on its own connection, and compares nginx's answer with `canonicalize`:
+//!
+//! * both accept with the same host and path, both refuse: agreement;
+//! * the canonicaliser refuses what nginx accepts: counted per reason (the rules are
+//!   stricter than nginx on purpose, docs/canon.md);
+//! * the canonicaliser accepts a complete head nginx refuses, or both accept with another
+//!   host or path: a mismatch, the test fails.
+//!
+//! A missing nginx fails the test (it does not pass silently). The short form (2 000 heads)
+//! is part of `cargo test`; the long form:
+//!
+//! ```text
+//! SPLICENIC_CANON_NGINX_CASES=100000 [SPLICENIC_CANON_NGINX_SEED=1] \
+//!     cargo test --release -p splicenic-fw-logic --test canon_nginx -- --nocapture
+//! ```
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use splicenic_fw_logic::canon::{canonicalize, Outcome, Reason, OUT_LEN, REASONS};
+
+mod canon_gen;
+use canon_gen::{cases_and_seed, encode_path, head, Rng};
+
+const SHORT_CASES: u64 = 2_000;
+
+/// Heads sent before the generated ones: the rules' edge cases.
+const FIXED: &[&str] = &[
+    "GET /a/../b HTTP/1.1\r\nHost: A.Example.:8080\r\n\r\n",
+    "GET /a HTTP/1.0\r\n\r\n",
+    "GET /a HTTP/1.0\r\nHost:\r\n\r\n",
+    "GET /a HTTP/1.1\r\n\r\n",
+    "\r\n\nGET /a HTTP/1.1\nHost: a\n\n",
+    "GET  /a   HTTP/1.1  \r\nHost:   a   \r\n\r\n",
+    "GET http://B.example./x HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET http://b.example HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET http://b.example?x HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET http://b.example:/x HTTP/1.0\r\n\r\n",
+    "GET http://[::1]:8080/x HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET http://b.example/ HTTP/1.1\r\n\r\n",
+    "GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET http://b..c/ HTTP/1.1\r\nHost: a\r\n\r\n",
+    "CONNECT b.example:443 HTTP/1.1\r\nHost: b.example:443\r\n\r\n",
+    "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n",
+    "TRACE / HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: [2001:DB8::A]:80\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: [::..1]\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: a..b\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: .\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: :80\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost:\ta\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost : a\r\n\r\n",
+    "GET / HTTP/1.1\r\n Host: a\r\n\r\n",
+    "GET / HTTP/1.1\r\nX_Host: b\r\nHost: a\r\n\r\n",
+    "GET /a/./b/../../c HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a/b/.. HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a/. HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET //a///b// HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a//..//b HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a/%2e%2E/b HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a/.%2e HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /.. HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /%2e%2e/a HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a%3Fb%23c%25d HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a?b/../..#c HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a#b/../.. HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /caf%C3%A9/%FF%01 HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a%2Fb HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a%00b HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a%5Cb HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a\\b HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a%4 HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a\x01 HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /\u{e9} HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a HTTP/1.1\r\nHost: a\r\r\n\r\n",
+    "GET /a HTTP/1.1\rHost: a\r\n\r\n",
+    "\rGET /a HTTP/1.1\r\nHost: a\r\n\r\n",
+    "GET /a HTTP/1.1\r\nNoColon\r\nHost: a\r\n\r\n",
+    "GET /a HTTP/1.2\r\nHost: a\r\n\r\n",
+    "GET /a HTTP/2.0\r\nHost: a\r\n\r\n",
+    "GET /a\r\n",
+    "get /a HTTP/1.1\r\nHost: a\r\n\r\n",
+    "FOO_BAR /a HTTP/1.1\r\nHost: a\r\n\r\n",
+];
+
+/// The nginx child; killed and its prefix removed on drop.
+struct Nginx {
+    child: Child,
+    prefix: PathBuf,
+    port: u16,
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = fs::remove_dir_all(&self.prefix);
+    }
+}
+
+fn nginx_binary() -> PathBuf {
+    let path = std::env::var_os("SPLICENIC_NGINX")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/sbin/nginx"));
+    assert!(
+        path.is_file(),
+        "canon_nginx needs nginx at {} (install the Debian package nginx, or set \
+         SPLICENIC_NGINX to its path); this test does not skip",
+        path.display()
+    );
+    path
+}
+
+fn start_nginx() -> Nginx {
+    let binary = nginx_binary();
+    let prefix = std::env::temp_dir().join(format!("splicenic-canon-nginx-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&prefix);
+    fs::create_dir_all(prefix.join("logs")).unwrap();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let p = prefix.display();
+    let conf = format!(
+        "daemon off;\n\
+         master_process off;\n\
+         worker_processes 1;\n\
+         error_log {p}/logs/error.log error;\n\
+         pid {p}/nginx.pid;\n\
+         events {{ worker_connections 64; }}\n\
+         http {{\n\
+         \x20 access_log off;\n\
+         \x20 client_body_temp_path {p}/body;\n\
+         \x20 proxy_temp_path {p}/proxy;\n\
+         \x20 fastcgi_temp_path {p}/fastcgi;\n\
+         \x20 uwsgi_temp_path {p}/uwsgi;\n\
+         \x20 scgi_temp_path {p}/scgi;\n\
+         \x20 server {{\n\
+         \x20   listen 127.0.0.1:{port};\n\
+         \x20   location / {{ return 200 \"$host|$uri\\n\"; }}\n\
+         \x20 }}\n\
+         }}\n"
+    );
+    let conf_path = prefix.join("nginx.conf");
+    fs::write(&conf_path, conf).unwrap();
+    let log = |name: &str| fs::File::create(prefix.join("logs").join(name)).unwrap();
+    let child = Command::new(&binary)
+        .arg("-p")
+        .arg(&prefix)
+        .arg("-c")
+        .arg(&conf_path)
+        .arg("-e")
+        .arg(prefix.join("logs/error.log"))
+        .stdin(Stdio::null())
+        .stdout(log("stdout.log"))
+        .stderr(log("stderr.log"))
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
+    let mut nginx = Nginx {
+        child,
+        prefix,
+        port,
+    };
+    let start = Instant::now();
+    loop {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return nginx;
+        }
+        if let Ok(Some(status)) = nginx.child.try_wait() {
+            panic!(
+                "nginx exited ({status}): {}",
+                read_logs(&nginx.prefix).trim()
+            );
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "nginx does not listen on 127.0.0.1:{port}: {}",
+            read_logs(&nginx.prefix).trim()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn read_logs(prefix: &Path) -> String {
+    ["stderr.log", "error.log"]
+        .iter()
+        .map(|n| fs::read_to_string(prefix.join("logs").join(n)).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// nginx's answer to one head.
+#[derive(Debug, PartialEq)]
+enum Answer {
+    /// 200: host and path (`$host`, `$uri`).
+    Ok(Vec<u8>, Vec<u8>),
+    /// Another status (400, 405, 414, 494, 505), or an HTTP/0.9 error page.
+    Refused(u16),
+    /// No answer: nginx waited for more of the head and saw the connection close.
+    Nothing,
+}
+
+fn ask(port: u16, head: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(head).unwrap();
+    let _ = s.shutdown(Shutdown::Write);
+    let mut answer = Vec::new();
+    if let Err(e) = s.read_to_end(&mut answer) {
+        // A reset after a refusal (nginx closes with unread bytes) still has the status.
+        if answer.is_empty() {
+            panic!("no answer from nginx for {}: {e}", show(head));
+        }
+    }
+    parse_answer(&answer)
+}
+
+fn parse_answer(a: &[u8]) -> Answer {
+    if a.is_empty() {
+        return Answer::Nothing;
+    }
+    let body = if let Some(rest) = a.strip_prefix(b"HTTP/1.1 ") {
+        let status: u16 = std::str::from_utf8(&rest[..3]).unwrap().parse().unwrap();
+        if status != 200 {
+            return Answer::Refused(status);
+        }
+        // The first answer only: bytes after the head are a second (pipelined) request.
+        let at = a.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+        let fields = String::from_utf8_lossy(&a[..at]).to_ascii_lowercase();
+        let len: usize = fields
+            .split("\r\n")
+            .find_map(|l| l.strip_prefix("content-length: "))
+            .expect("a Content-Length")
+            .parse()
+            .unwrap();
+        &a[at..at + len]
+    } else if a.starts_with(b"<html>") {
+        // An HTTP/0.9 request refused: the error page without status line.
+        return Answer::Refused(0);
+    } else {
+        // An HTTP/0.9 answer: the body alone.
+        a
+    };
+    let body = body.strip_suffix(b"\n").expect("body ends with a newline");
+    let bar = body.iter().position(|&b| b == b'|').expect("host|uri");
+    Answer::Ok(body[..bar].to_vec(), body[bar + 1..].to_vec())
+}
+
+fn show(b: &[u8]) -> String {
+    format!("{:?}", String::from_utf8_lossy(b))
+}
+
+#[derive(Default)]
+struct Figures {
+    heads: u64,
+    agree_accept: u64,
+    agree_refuse: u64,
+    agree_wait: u64,
+    /// Refused by the canonicaliser, accepted by nginx, per reason.
+    stricter: [u64; REASONS],
+    /// Refused by both, per reason.
+    refused_both: [u64; REASONS],
+    /// Refused here, accepted by nginx: the first head per reason.
+    stricter_example: [Option<String>; REASONS],
+    /// Accepted on a prefix (the head's end not seen), by nginx's answer: "200" (the same
+    /// host and path), "waits", or its status.
+    prefix_only: BTreeMap<String, u64>,
+    /// Incomplete for the canonicaliser; nginx answered (status).
+    wait_nginx_answered: BTreeMap<String, u64>,
+    /// The first few of those.
+    wait_examples: Vec<String>,
+    nginx_status: BTreeMap<u16, u64>,
+    mismatches: Vec<String>,
+}
+
+fn one(port: u16, h: &[u8], f: &mut Figures) {
+    let answer = ask(port, h);
+    match &answer {
+        Answer::Ok(..) => *f.nginx_status.entry(200).or_default() += 1,
+        Answer::Refused(s) => *f.nginx_status.entry(*s).or_default() += 1,
+        Answer::Nothing => {}
+    }
+    let mut out = [0u8; OUT_LEN];
+    let mine = canonicalize(h, &mut out);
+    let mismatch = |f: &mut Figures, why: String| {
+        f.mismatches
+            .push(format!("{} — {why}; nginx {answer:?}", show(h)))
+    };
+    match (&mine, &answer) {
+        (Outcome::Canonical(c), Answer::Ok(host, path)) => {
+            if c.host == &host[..] && c.path == &path[..] {
+                if c.head_len.is_none() {
+                    *f.prefix_only.entry("200".into()).or_default() += 1;
+                }
+                f.agree_accept += 1;
+            } else {
+                mismatch(
+                    f,
+                    format!("canonical {}|{}", show(c.host), show(&encode_path(c.path))),
+                );
+            }
+        }
+        (Outcome::Canonical(c), a) if c.head_len.is_none() => {
+            let key = match a {
+                Answer::Refused(s) => s.to_string(),
+                _ => "waits".to_string(),
+            };
+            *f.prefix_only.entry(key).or_default() += 1;
+        }
+        (Outcome::Canonical(c), _) => mismatch(
+            f,
+            format!("canonical {}|{}", show(c.host), show(&encode_path(c.path))),
+        ),
+        (Outcome::Refuse(r), Answer::Ok(..)) => {
+            f.stricter[r.index()] += 1;
+            f.stricter_example[r.index()].get_or_insert_with(|| show(h));
+        }
+        (Outcome::Refuse(r), _) => {
+            f.agree_refuse += 1;
+            f.refused_both[r.index()] += 1;
+        }
+        (Outcome::Incomplete, Answer::Nothing) => f.agree_wait += 1,
+        (Outcome::Incomplete, a) => {
+            let key = match a {
+                Answer::Ok(..) => "200".to_string(),
+                Answer::Refused(s) => s.to_string(),
+                Answer::Nothing => unreachable!(),
+            };
+            *f.wait_nginx_answered.entry(key).or_default() += 1;
+            if f.wait_examples.len() < 5 {
+                f.wait_examples
+                    .push(format!("{} — nginx {answer:?}", show(h)));
+            }
+        }
+    }
+}
+
+#[test]
+fn canonical_form_agrees_with_nginx() {
+    let (cases, seed, long) = cases_and_seed("SPLICENIC_CANON_NGINX", SHORT_CASES);
+    let nginx = start_nginx();
+    let started = Instant::now();
+    let mut rng = Rng(seed);
+    let mut f = Figures::default();
+    for h in FIXED {
+        f.heads += 1;
+        one(nginx.port, h.as_bytes(), &mut f);
+    }
+    for _ in 0..cases {
+        let h = head(&mut rng, true);
+        f.heads += 1;
+        one(nginx.port, &h, &mut f);
+    }
+    let secs = started.elapsed().as_secs_f64();
+
+    let stricter: u64 = f.stricter.iter().sum();
+    println!(
+        "canon_nginx: seed {seed}, {} heads in {secs:.1} s: agree {} (accepted {}, refused {}, \
+         both wait {}), stricter than nginx {stricter}, accepted on a prefix {:?}, \
+         incomplete but nginx answered {:?}, mismatches {}",
+        f.heads,
+        f.agree_accept + f.agree_refuse + f.agree_wait,
+        f.agree_accept,
+        f.agree_refuse,
+        f.agree_wait,
+        f.prefix_only,
+        f.wait_nginx_answered,
+        f.mismatches.len(),
+    );
+    println!("  nginx status: {:?}", f.nginx_status);
+    if long {
+        println!("  reason (code)          refused by both   refused here, nginx 200");
+        for r in Reason::ALL {
+            println!(
+                "  {:20} {:3}  {:>15}   {:>22}",
+                r.name(),
+                r.code(),
+                f.refused_both[r.index()],
+                f.stricter[r.index()]
+            );
+        }
+    }
+    if long {
+        for r in Reason::ALL {
+            if let Some(e) = &f.stricter_example[r.index()] {
+                println!("  stricter, {}: {e}", r.name());
+            }
+        }
+    }
+    for w in &f.wait_examples {
+        println!("  incomplete here, nginx answered: {w}");
+    }
+    for m in f.mismatches.iter().take(30) {
+        eprintln!("mismatch: {m}");
+    }
+    assert!(
+        f.mismatches.is_empty(),
+        "{} heads where the canonical form and nginx disagree",
+        f.mismatches.len()
+    );
+    drop(nginx);
+}
