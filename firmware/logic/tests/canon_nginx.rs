@@ -34,7 +34,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use splicenic_fw_logic::canon::{canonicalize, Outcome, Reason, OUT_LEN, REASONS};
+use splicenic_fw_logic::canon::{
+    canonicalize, Outcome, Reason, MAX_HOST_LEN, MAX_PATH_LEN, OUT_LEN, REASONS,
+};
 
 mod canon_gen;
 use canon_gen::{cases_and_seed, encode_path, head, Rng};
@@ -333,7 +335,18 @@ fn one(port: u16, h: &[u8], f: &mut Figures) {
         ),
         (Outcome::Refuse(r), Answer::Ok(..)) => {
             f.stricter[r.index()] += 1;
-            f.stricter_example[r.index()].get_or_insert_with(|| show(h));
+            f.stricter_example[r.index()].get_or_insert_with(|| {
+                let mut e = show(h);
+                if e.len() > 120 {
+                    let cut = (0..=117)
+                        .rev()
+                        .find(|&i| e.is_char_boundary(i))
+                        .unwrap_or(0);
+                    e.truncate(cut);
+                    e.push_str("...");
+                }
+                e
+            });
         }
         (Outcome::Refuse(r), _) => {
             f.agree_refuse += 1;
@@ -362,7 +375,20 @@ fn canonical_form_agrees_with_nginx() {
     let started = Instant::now();
     let mut rng = Rng(seed);
     let mut f = Figures::default();
-    for h in FIXED {
+    // The limits: a path and a host one byte over (nginx takes both).
+    let long_path = format!(
+        "GET /{} HTTP/1.1\r\nHost: a\r\n\r\n",
+        "p".repeat(MAX_PATH_LEN)
+    );
+    let long_host = format!(
+        "GET / HTTP/1.1\r\nHost: {}\r\n\r\n",
+        "h".repeat(MAX_HOST_LEN + 1)
+    );
+    for h in FIXED
+        .iter()
+        .copied()
+        .chain([long_path.as_str(), long_host.as_str()])
+    {
         f.heads += 1;
         one(nginx.port, h.as_bytes(), &mut f);
     }
