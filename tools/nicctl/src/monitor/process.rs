@@ -29,6 +29,9 @@ pub const OUTPUT_GRACE: Duration = Duration::from_millis(100);
 /// dropped.
 pub const MAX_OUTPUT: usize = 64 * 1024;
 
+/// Most output read between two looks at the clock and the command's state (256 KiB).
+const DRAIN_BYTES: usize = 256 * 1024;
+
 /// Why a command did not run to completion.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -69,10 +72,11 @@ impl Kept {
             .extend_from_slice(&chunk[..chunk.len().min(room)]);
     }
 
-    /// Reads what the pipe has now (until it would block or ends).
+    /// Reads what the pipe has now, until it would block or ends, or [`DRAIN_BYTES`] were
+    /// read: a writer as fast as the reader would otherwise keep it here past the deadline.
     fn drain(&mut self, out: &mut ChildStdout) -> io::Result<()> {
         let mut buf = [0u8; 16 * 1024];
-        loop {
+        for _ in 0..DRAIN_BYTES / buf.len() {
             match out.read(&mut buf) {
                 Ok(0) => {
                     self.closed = true;
@@ -84,6 +88,7 @@ impl Kept {
                 Err(e) => return Err(e),
             }
         }
+        Ok(())
     }
 }
 
@@ -344,14 +349,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(done.stdout.len(), MAX_OUTPUT);
-        let start = Instant::now();
-        let e = run_shell("yes", &[], Duration::from_millis(200), true).unwrap_err();
-        assert!(matches!(e, RunError::Timeout(_)), "{e}");
-        assert!(
-            start.elapsed() < Duration::from_secs(1),
-            "{:?}",
-            start.elapsed()
-        );
+        // A writer as fast as the reader does not keep it reading past the deadline.
+        for flood in ["yes", "yes 0.75 | head -c 1000000000", "cat /dev/zero"] {
+            let start = Instant::now();
+            let e = run_shell(flood, &[], Duration::from_millis(200), true).unwrap_err();
+            assert!(matches!(e, RunError::Timeout(_)), "{e}");
+            let took = start.elapsed();
+            assert!(took < Duration::from_millis(500), "{flood}: {took:?}");
+        }
         // A timeout no Instant can hold is no deadline, not a panic.
         assert!(run_shell("exit 0", &[], Duration::MAX, false).is_ok());
     }
