@@ -8,8 +8,9 @@
 use crate::flowhash::{bench_flow_setup, FlowTable};
 
 /// Mailbox API version reported by VERSION: 2 adds the control-plane commands
-/// (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37.
-pub const API_VERSION: u32 = 3;
+/// (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37; 4 adds
+/// `HEAD_STATS` 0x38.
+pub const API_VERSION: u32 = 4;
 /// First response word of PING ("PONG" in ASCII).
 pub const PONG: u32 = 0x504F_4E47;
 /// Number of `REQ_DATA` / `RSP_DATA` words.
@@ -112,6 +113,11 @@ pub mod cmd {
     /// to 5 entries from the first: cycles lo, cycles hi, count]. Entry 0 takes the snapshot
     /// the pages are read from; ZERO clears the profile.
     pub const FLOW_PROFILE: u32 = 0x0037;
+    /// Request heads the data path flagged and the firmware canonicalised (`canon`):
+    /// [first refusal reason code (1..)] -> [flagged, routed by their canonical form, not
+    /// HTTP (default pool), canonicalisation cycles lo, hi, then up to 11 refusal counts
+    /// from the reason code asked for].
+    pub const HEAD_STATS: u32 = 0x0038;
 
     /// Fault injection for watchdog tests: the firmware stops (no answer, heartbeat frozen)
     /// until the core is reset. The data path keeps forwarding.
@@ -150,6 +156,7 @@ pub mod cmd {
             CAPTURE_SET => Some("CAPTURE_SET"),
             CAPTURE_INFO => Some("CAPTURE_INFO"),
             FLOW_PROFILE => Some("FLOW_PROFILE"),
+            HEAD_STATS => Some("HEAD_STATS"),
             DEBUG_HANG => Some("DEBUG_HANG"),
             _ => None,
         }
@@ -559,7 +566,7 @@ mod tests {
             (0, 1, 2, 3)
         );
         assert_eq!(&PONG.to_be_bytes(), b"PONG");
-        assert_eq!(API_VERSION, 3);
+        assert_eq!(API_VERSION, 4);
         assert_eq!(cmd::name(0x10), Some("BENCH"));
         assert_eq!(status::name(3), Some("BAD_ARGUMENT"));
         assert_eq!(cmd::name(0x99), None);
@@ -580,13 +587,15 @@ mod tests {
             "CAPTURE_SET",
             "CAPTURE_INFO",
             "FLOW_PROFILE",
+            "HEAD_STATS",
         ];
         for (i, name) in control.iter().enumerate() {
             assert_eq!(cmd::name(cmd::SERVER_STATS + 1 + i as u32), Some(*name));
         }
         assert_eq!(cmd::CAPTURE_INFO, 0x36);
         assert_eq!(cmd::FLOW_PROFILE, 0x37);
-        assert_eq!(cmd::name(0x38), None);
+        assert_eq!(cmd::HEAD_STATS, 0x38);
+        assert_eq!(cmd::name(0x39), None);
         assert_eq!(cmd::name(cmd::DEBUG_HANG), Some("DEBUG_HANG"));
     }
 

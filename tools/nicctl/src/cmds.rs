@@ -436,10 +436,11 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops) = {
+        let (mut snap, fs, ports, drops, heads) = {
             let mut card = open_card(spec)?;
             let table = Table::read(&mut card)?;
             let fs = card.flow_stats()?;
+            let heads = card.head_stats()?;
             let st = card.datapath()?.stats()?;
             let snap = table.snapshot(Some(&st), fs.slot_capacity);
             (
@@ -447,8 +448,15 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 fs,
                 [st.port(Port::Client), st.port(Port::Server)],
                 st.drop_reasons(),
+                heads,
             )
         };
+        let refusals = heads
+            .refused
+            .iter()
+            .filter(|(_, c)| *c != 0)
+            .map(|(r, c)| (r.name(), *c))
+            .collect::<Vec<_>>();
         rates.update(Instant::now(), &mut snap);
         if as_json {
             let v = json!({
@@ -461,6 +469,10 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 "flows": {"in_use": fs.slots_in_use, "capacity": fs.slot_capacity,
                           "spliced_total": fs.spliced_total, "refused_table_full": fs.refused_table_full,
                           "setup_failed": fs.setup_failed, "syn_cookies": fs.cookie_syn_acks},
+                "request_heads": {"flagged": heads.flagged, "canonical": heads.canonical,
+                          "not_http": heads.not_http, "refused": heads.refused_total(),
+                          "cycles_per_head": heads.cycles_per_head(),
+                          "refused_by_reason": refusals.iter().map(|(r, c)| json!({"reason": r, "count": c})).collect::<Vec<_>>()},
             });
             println!("{}", serde_json::to_string(&v)?);
         } else {
@@ -502,6 +514,26 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 fs.refused_table_full,
                 fs.setup_failed,
                 fs.cookie_syn_acks
+            );
+            out += &format!(
+                "Request heads: {} flagged, {} routed by their canonical form, {} not HTTP, {} refused{}; {} cycles per flagged head\n",
+                heads.flagged,
+                heads.canonical,
+                heads.not_http,
+                heads.refused_total(),
+                if refusals.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " ({})",
+                        refusals
+                            .iter()
+                            .map(|(r, c)| format!("{r} {c}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
+                heads.cycles_per_head()
             );
             let nz: Vec<String> = drops
                 .iter()

@@ -29,6 +29,7 @@ const SUITES: &[(&str, &str, bool)] = &[
     ("splicenic-hil", "peers_sched", true),
     ("splicenic-hil", "peers_fail", true),
     ("splicenic-hil", "peers_client", true),
+    ("splicenic-hil", "peers_heads", true),
     ("splicenic-hil", "peers_stream", true),
     ("splicenic-hil", "peers_ops", true),
     ("splicenic-hil", "rig", false),

@@ -18,6 +18,7 @@ pub mod frame;
 pub mod profile;
 pub mod record;
 
+use crate::canon::{self, Outcome, Reason};
 use crate::flowhash::FourTuple;
 use crate::flowmgr::aging::{AgingScan, SlotAge};
 use crate::flowmgr::freelist::{bitmap_words, FreeList};
@@ -170,6 +171,38 @@ pub struct Stats {
     pub setup_cycles: u64,
     pub teardown_cycles: u64,
     pub ignored: u32,
+    /// Request heads (HEAD_STATS): those the data path flagged ...
+    pub heads_flagged: u32,
+    /// ... routed by their canonical form ...
+    pub heads_canonical: u32,
+    /// ... not HTTP (the service's default pool) ...
+    pub heads_not_http: u32,
+    /// ... refused, per [`Reason`] (index `code - 1`) ...
+    pub heads_refused: [u32; canon::REASONS],
+    /// ... and the cycles spent canonicalising them.
+    pub head_cycles: u64,
+}
+
+/// L7 result flags (REQUEST_MATCHED event, bits 13..19; `l7_matcher`).
+mod l7f {
+    pub const INCOMPLETE: u32 = 1 << 1;
+    pub const NEEDS_NORM: u32 = 1 << 2;
+    pub const NOT_HTTP: u32 = 1 << 3;
+    pub const ABSFORM: u32 = 1 << 4;
+    /// The heads whose routing can differ after canonicalisation: the firmware's slow path.
+    pub const FLAGGED: u32 = NEEDS_NORM | NOT_HTTP | ABSFORM;
+}
+
+/// What the firmware does with a flagged head ([`canon`]).
+enum HeadVerdict {
+    /// Its canonical form went to the L7 matcher; that verdict routes it.
+    Resubmitted,
+    /// The request line or the Host line is not complete yet.
+    Wait,
+    /// Not HTTP: the service's default pool, as for any non-HTTP stream.
+    NotHttp,
+    /// Refused (counted per reason): the client is reset.
+    Refused,
 }
 
 /// One half of a flow entry.
@@ -215,6 +248,53 @@ impl Half {
 
 const CLIENT_HALF: usize = 128;
 const SERVER_HALF: usize = 272;
+
+/// The HTTP/2 connection preface's request line (RFC 9113 §3.4).
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n";
+
+/// Whether a refused head is not an HTTP request at all: its first bytes are no method (a
+/// TLS record, another protocol) or it is the HTTP/2 preface. Those go to the service's
+/// default pool, as before any rule. A malformed request line or version is refused instead:
+/// nginx answers `GET /path` without a version as HTTP/0.9, so the default pool's servers
+/// would serve a path a rule guards.
+fn not_http(r: Reason, head: &[u8]) -> bool {
+    r == Reason::Method || head.starts_with(H2_PREFACE)
+}
+
+/// Writes the head the L7 matcher is given for a canonical `path` and `host`:
+/// `GET <path> HTTP/1.1\r\nHost: <host>\r\n\r\n` (the method does not route). Path bytes a
+/// request target cannot carry raw (space, control bytes, `%`, `?`, `#`, bytes above 0x7E)
+/// are percent-encoded; the matcher compares the canonical path, which a rule's pattern is
+/// (docs/config.md). `None` when it does not fit `out` or the matcher's window.
+fn canonical_head(out: &mut [u8], path: &[u8], host: &[u8]) -> Option<usize> {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let limit = out.len().min(REQ_BUF);
+    let mut n = 0;
+    let mut put = |out: &mut [u8], bytes: &[u8]| -> Option<()> {
+        let end = n + bytes.len();
+        if end > limit {
+            return None;
+        }
+        out.get_mut(n..end)?.copy_from_slice(bytes);
+        n = end;
+        Some(())
+    };
+    put(out, b"GET ")?;
+    for &b in path {
+        if b <= b' ' || b >= 0x7f || matches!(b, b'%' | b'?' | b'#') {
+            put(
+                out,
+                &[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]],
+            )?;
+        } else {
+            put(out, &[b])?;
+        }
+    }
+    put(out, b" HTTP/1.1\r\nHost: ")?;
+    put(out, host)?;
+    put(out, b"\r\n\r\n")?;
+    Some(n)
+}
 
 fn put_bits(w: &mut [u32], lsb: usize, width: usize, v: u64) {
     // A word-sized piece at a time (a field spans at most three words).
@@ -368,6 +448,8 @@ struct Pending {
     matched_len: u16,
     /// The client's FIN came right after the buffered request (acknowledged, replayed).
     client_fin: bool,
+    /// The head's canonical form was submitted to the matcher: its verdict is final.
+    canon: bool,
     pool: u8,
     rs: u8,
     tried: u64,
@@ -412,6 +494,7 @@ const NO_PENDING: Pending = Pending {
     buf_match: false,
     matched_len: 0,
     client_fin: false,
+    canon: false,
     pool: 0,
     rs: 0,
     tried: 0,
@@ -494,6 +577,8 @@ pub struct Splicer<'a> {
     capture: Option<CaptureRing<'a>>,
     frame: [u8; MAX_FRAME],
     out: [u8; MAX_FRAME],
+    /// The canonical host and path of the head being canonicalised.
+    canon_out: [u8; canon::OUT_LEN],
 }
 
 fn ms_to_ticks(ms: u32, clk_hz: u32) -> u32 {
@@ -554,6 +639,7 @@ impl<'a> Splicer<'a> {
             capture: None,
             frame: [0; MAX_FRAME],
             out: [0; MAX_FRAME],
+            canon_out: [0; canon::OUT_LEN],
         }
     }
 
@@ -1405,9 +1491,23 @@ impl<'a> Splicer<'a> {
         }
     }
 
-    fn on_match(&mut self, hw: &mut impl Hw, i: usize, flags: u32, pool: u16) {
-        const INCOMPLETE: u32 = 1 << 1;
-        const NOT_HTTP: u32 = 1 << 3;
+    fn on_match(&mut self, hw: &mut impl Hw, i: usize, mut flags: u32, mut pool: u16) {
+        use l7f::{INCOMPLETE, NOT_HTTP};
+        if !self.pend[i].canon && flags & l7f::FLAGGED != 0 {
+            match self.canonicalize_head(hw, i) {
+                HeadVerdict::Resubmitted => return,
+                HeadVerdict::Refused => {
+                    self.abort(hw, i, true);
+                    return;
+                }
+                // More bytes are needed whatever the data path made of the prefix.
+                HeadVerdict::Wait => flags = INCOMPLETE,
+                HeadVerdict::NotHttp => {
+                    flags = NOT_HTTP;
+                    pool = u16::MAX;
+                }
+            }
+        }
         if flags & INCOMPLETE != 0 && flags & NOT_HTTP == 0 {
             if usize::from(self.pend[i].req_len) >= REQ_BUF {
                 fw_log!(
@@ -1441,6 +1541,70 @@ impl<'a> Splicer<'a> {
             pool
         );
         self.choose_and_connect(hw, i, pool);
+    }
+
+    /// The slow path of a head the data path flagged: canonicalised as the backend resolves
+    /// it (`canon`), then, when accepted, its canonical form (`METHOD path HTTP/1.1`, `Host`)
+    /// matched again by the L7 command path, whose verdict routes the connection (the server
+    /// still gets the client's own bytes). Ambiguous heads are refused and counted per
+    /// reason; heads that are not HTTP at all keep going to the default pool.
+    fn canonicalize_head(&mut self, hw: &mut impl Hw, i: usize) -> HeadVerdict {
+        // What the slow path costs: canonicalising and writing the canonical head (the
+        // resubmission is the `l7_submit` step, as for any buffer match).
+        let t0 = hw.cycles();
+        let n = usize::from(self.pend[i].req_len);
+        let decided = match canon::canonicalize(&self.bufs[i][..n], &mut self.canon_out) {
+            Outcome::Incomplete => None,
+            Outcome::Refuse(r) => Some(Err(r)),
+            Outcome::Canonical(c) => {
+                Some(canonical_head(&mut self.out, c.path, c.host).ok_or(Reason::HeadTooLong))
+            }
+        };
+        self.stats.head_cycles += hw.cycles().wrapping_sub(t0);
+        let verdict = match decided {
+            None => return HeadVerdict::Wait,
+            Some(Err(r)) if not_http(r, &self.bufs[i][..n]) => {
+                self.stats.heads_not_http += 1;
+                HeadVerdict::NotHttp
+            }
+            Some(Err(r)) => {
+                self.count_refused(r);
+                fw_log!(
+                    debug,
+                    "slot {=u16}: request head refused: {=str}",
+                    self.pend[i].slot,
+                    r.name()
+                );
+                HeadVerdict::Refused
+            }
+            Some(Ok(len)) => {
+                let slot = self.pend[i].slot;
+                let out = &self.out[..len];
+                if !self
+                    .profile
+                    .time(hw, Step::L7Submit, |hw| hw.l7_match(out, slot))
+                {
+                    // The command path is busy: tried again with the next segment or at the
+                    // request deadline, like any buffer match.
+                    return HeadVerdict::Wait;
+                }
+                self.stats.heads_canonical += 1;
+                let p = &mut self.pend[i];
+                p.canon = true;
+                p.phase = Phase::Assembling;
+                p.buf_match = true;
+                p.matched_len = p.req_len;
+                HeadVerdict::Resubmitted
+            }
+        };
+        self.stats.heads_flagged += 1;
+        verdict
+    }
+
+    fn count_refused(&mut self, r: Reason) {
+        if let Some(c) = self.stats.heads_refused.get_mut(r.index()) {
+            *c = c.saturating_add(1);
+        }
     }
 
     /// Picks a server of `pool` not tried yet and sends it the SYN; answers the client with
@@ -1985,6 +2149,7 @@ impl<'a> Splicer<'a> {
             cmd::CAPTURE_SET => self.cmd_capture_set(req),
             cmd::CAPTURE_INFO => self.cmd_capture_info(req, rsp),
             cmd::FLOW_PROFILE => self.profile.command(hw, req, rsp),
+            cmd::HEAD_STATS => self.cmd_head_stats(req, rsp),
             _ => return None,
         };
         Some(r.unwrap_or_else(Response::error))
@@ -2221,6 +2386,28 @@ impl<'a> Splicer<'a> {
             self.setup.server_syn_tries = req[2];
         }
         Ok(Response::ok(0))
+    }
+
+    /// HEAD_STATS: [first reason code] -> [flagged, canonical, not HTTP, cycles lo, hi,
+    /// refusals from that reason on (up to 11)].
+    fn cmd_head_stats(&self, req: &[u32], rsp: &mut [u32; MAX_WORDS]) -> Result<Response, u32> {
+        len(req, 1)?;
+        let first = req[0] as usize;
+        if first == 0 || first > canon::REASONS {
+            return Err(status::BAD_ARGUMENT);
+        }
+        let s = &self.stats;
+        rsp[..5].copy_from_slice(&[
+            s.heads_flagged,
+            s.heads_canonical,
+            s.heads_not_http,
+            s.head_cycles as u32,
+            (s.head_cycles >> 32) as u32,
+        ]);
+        let counts = &s.heads_refused[first - 1..];
+        let n = counts.len().min(MAX_WORDS - 5);
+        rsp[5..5 + n].copy_from_slice(&counts[..n]);
+        Ok(Response::ok(5 + n))
     }
 
     fn flow_stats(&self, rsp: &mut [u32; MAX_WORDS]) -> Response {

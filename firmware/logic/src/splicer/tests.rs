@@ -2249,3 +2249,203 @@ fn profile_charges_every_handler_and_step_of_a_connection() {
         .iter()
         .all(|e| *e == profile::Entry::default()));
 }
+
+// ---- Flagged request heads: canonicalised, matched again, refused or not HTTP ----
+
+/// REQUEST_MATCHED event words: inline (`buffer` false) or buffer verdict with L7 `flags`
+/// for `slot`, naming `pool`.
+fn verdict(slot: Slot, buffer: bool, flags: u32, pool: u32) -> [u32; 4] {
+    [
+        2 | u32::from(buffer) << 8 | flags << 13,
+        u32::from(slot),
+        pool << 16,
+        0,
+    ]
+}
+
+/// HEAD_STATS, every page: (flagged, canonical, not HTTP, cycles, refusals per reason).
+fn head_stats(sp: &mut Splicer, hw: &mut Fake) -> (u32, u32, u32, u64, Vec<u32>) {
+    let mut refused = Vec::new();
+    let mut first = [0u32; 5];
+    while refused.len() < canon::REASONS {
+        let w = ok_words(sp, hw, cmd::HEAD_STATS, &[refused.len() as u32 + 1]);
+        first.copy_from_slice(&w[..5]);
+        assert!(w.len() > 5);
+        refused.extend_from_slice(&w[5..]);
+    }
+    let cycles = u64::from(first[3]) | u64::from(first[4]) << 32;
+    (first[0], first[1], first[2], cycles, refused)
+}
+
+const MATCHED: u32 = 1;
+const NEEDS_NORM: u32 = 1 << 2;
+const NOT_HTTP: u32 = 1 << 3;
+const ABSFORM: u32 = 1 << 4;
+
+#[test]
+fn a_flagged_head_is_matched_again_in_its_canonical_form() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let head =
+        b"GET http://WWW.Example.COM.:80/a/./b//c%41?x=1 HTTP/1.1\r\nHost: other.example\r\n\r\n";
+    let (slot, _) = connect(&mut sp, &mut hw, 40101, 7000, head);
+    hw.take_sent();
+    hw.events
+        .push_back(verdict(slot, false, MATCHED | NEEDS_NORM | ABSFORM, 1));
+    sp.poll(&mut hw);
+    // The absolute form's authority wins over Host; the path is decoded, its dot segment
+    // removed and its slashes merged; the query is not part of it.
+    assert_eq!(hw.l7.len(), 1);
+    assert_eq!(
+        hw.l7[0].0,
+        b"GET /a/b/cA HTTP/1.1\r\nHost: www.example.com\r\n\r\n".to_vec()
+    );
+    assert!(
+        hw.take_sent().is_empty(),
+        "no server before the second verdict"
+    );
+    // The canonical form's verdict routes the connection, even if it carries flags.
+    hw.events
+        .push_back(verdict(slot, true, MATCHED | NEEDS_NORM, 1));
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].1.has(tf::SYN), "{:?}", sent[0].1);
+    let (flagged, canonical, not_http, cycles, refused) = head_stats(&mut sp, &mut hw);
+    assert_eq!((flagged, canonical, not_http), (1, 1, 0));
+    assert!(cycles > 0);
+    assert!(refused.iter().all(|&c| c == 0), "{refused:?}");
+}
+
+#[test]
+fn an_ambiguous_head_is_refused_and_counted_by_reason() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let cases: [(&[u8], u32, Reason); 4] = [
+        (
+            b"GET /a%2Fb HTTP/1.1\r\nHost: x\r\n\r\n",
+            NEEDS_NORM,
+            Reason::EncodedSlash,
+        ),
+        (
+            b"GET /a/../../b HTTP/1.1\r\nHost: x\r\n\r\n",
+            NEEDS_NORM,
+            Reason::AboveRoot,
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            NOT_HTTP,
+            Reason::DuplicateHost,
+        ),
+        (
+            b"GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+            NEEDS_NORM,
+            Reason::BadPercent,
+        ),
+    ];
+    for (k, (head, flags, _)) in cases.iter().enumerate() {
+        let (slot, _) = connect(&mut sp, &mut hw, 40201 + k as u16, 8000, head);
+        hw.take_sent();
+        hw.events
+            .push_back(verdict(slot, false, MATCHED | flags, 1));
+        sp.poll(&mut hw);
+        let sent = hw.take_sent();
+        assert_eq!(sent.len(), 1, "case {k}");
+        assert!(sent[0].1.has(tf::RST), "case {k}: the client is reset");
+        assert_eq!(sent[0].0, Port::Client);
+    }
+    assert!(hw.l7.is_empty(), "nothing refused is matched again");
+    let (flagged, canonical, _, _, refused) = head_stats(&mut sp, &mut hw);
+    assert_eq!((flagged, canonical), (4, 0));
+    for (_, _, r) in &cases {
+        assert_eq!(refused[r.index()], 1, "{}", r.name());
+    }
+    assert_eq!(refused.iter().sum::<u32>(), 4);
+    // ZERO clears the head counters; a bad reason code is refused.
+    ok_words(&mut sp, &mut hw, cmd::ZERO, &[]);
+    assert_eq!(head_stats(&mut sp, &mut hw).0, 0);
+    for bad in [0, canon::REASONS as u32 + 1] {
+        assert_eq!(
+            call(&mut sp, &mut hw, cmd::HEAD_STATS, &[bad]).0,
+            status::BAD_ARGUMENT
+        );
+    }
+}
+
+#[test]
+fn a_head_that_is_not_http_goes_to_the_default_pool_and_bare_lf_is_http() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    // TLS ClientHello bytes: not HTTP, the service's default pool as before.
+    let (slot, _) = connect(
+        &mut sp,
+        &mut hw,
+        40301,
+        9000,
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
+    );
+    hw.take_sent();
+    hw.events.push_back(verdict(slot, false, NOT_HTTP, 0));
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].1.has(tf::SYN) && sent[0].0 == Port::Server);
+    // Bare LF line endings and an empty line first (the data path says not HTTP): the
+    // firmware reads it as nginx does and matches its canonical form.
+    let (slot, _) = connect(
+        &mut sp,
+        &mut hw,
+        40302,
+        9100,
+        b"\nGET  /x HTTP/1.1\nHost: y\n\n",
+    );
+    hw.take_sent();
+    hw.events.push_back(verdict(slot, false, NOT_HTTP, 0));
+    sp.poll(&mut hw);
+    assert_eq!(hw.l7.len(), 1);
+    assert_eq!(hw.l7[0].0, b"GET /x HTTP/1.1\r\nHost: y\r\n\r\n".to_vec());
+    // The HTTP/2 preface (an asterisk-form target with version 2.0): not HTTP/1.x either.
+    let (slot, _) = connect(
+        &mut sp,
+        &mut hw,
+        40303,
+        9200,
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    );
+    hw.take_sent();
+    hw.events.push_back(verdict(slot, false, NOT_HTTP, 0));
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].1.has(tf::SYN) && sent[0].0 == Port::Server);
+    // HTTP/0.9 (no version): nginx would serve the path, so it is refused, not sent to the
+    // default pool.
+    let (slot, _) = connect(&mut sp, &mut hw, 40304, 9300, b"GET /static/blob\r\n");
+    hw.take_sent();
+    hw.events.push_back(verdict(slot, false, NOT_HTTP, 0));
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].1.has(tf::RST) && sent[0].0 == Port::Client);
+    let (flagged, canonical, not_http, _, refused) = head_stats(&mut sp, &mut hw);
+    assert_eq!((flagged, canonical, not_http), (4, 1, 2));
+    assert_eq!(refused[Reason::Version.index()], 1);
+}
+
+#[test]
+fn canonical_heads_encode_what_a_target_cannot_carry_and_respect_the_window() {
+    let mut out = [0u8; MAX_FRAME];
+    let n = canonical_head(&mut out, b"/a b%?#\x7f\xc3", b"h").unwrap();
+    assert_eq!(
+        &out[..n],
+        b"GET /a%20b%25%3F%23%7F%C3 HTTP/1.1\r\nHost: h\r\n\r\n"
+    );
+    let long = [b'a'; REQ_BUF];
+    assert_eq!(canonical_head(&mut out, &long, b"h"), None);
+}
