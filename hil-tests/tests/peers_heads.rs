@@ -166,6 +166,57 @@ fn heads_route_as_the_backend_resolves_them() {
         let a = raw(&t, &k.to_string(), head);
         cases.push((label, a, *want));
     }
+    // Large heads (docs/flowmgr.md: the request line and the Host line within the 1 KiB
+    // buffer route whatever follows): cookies of 2-8 KB behind them, in one write or in
+    // small segments; the request line and Host line themselves up to about 1 KiB.
+    let cookie = |n: usize| format!("Cookie: c={}", "k".repeat(n));
+    let big = |path: &str, host: &str, headers: Vec<String>, shape: &[&str]| {
+        let mut a = pa(host, path);
+        for h in headers {
+            a.push("--header".into());
+            a.push(h);
+        }
+        a.extend(shape.iter().map(|s| s.to_string()));
+        a
+    };
+    let long_path = format!("/static/blob?{}", "u".repeat(900));
+    cases.extend([
+        (
+            "2 KB cookie",
+            big("/static/blob", www, vec![cookie(2000)], &[]),
+            STATIC,
+        ),
+        (
+            "7 KB cookie",
+            big("/api/x", "api.example.com", vec![cookie(7000)], &[]),
+            API,
+        ),
+        (
+            "8 KB of cookies in 16 pieces",
+            big(
+                "/static/blob",
+                www,
+                (0..4).map(|_| cookie(2000)).collect(),
+                &["--pieces", "16", "--gap-ms", "10"],
+            ),
+            STATIC,
+        ),
+        (
+            "930-byte request line, 4 KB cookie, 536-byte segments",
+            big(&long_path, www, vec![cookie(4000)], &["--mss", "536"]),
+            STATIC,
+        ),
+        (
+            "930-byte request line, 3 KB cookie in 10 pieces",
+            big(
+                &long_path,
+                www,
+                vec![cookie(3000)],
+                &["--pieces", "10", "--gap-ms", "10"],
+            ),
+            STATIC,
+        ),
+    ]);
 
     let before = t
         .card
@@ -231,8 +282,8 @@ fn heads_route_as_the_backend_resolves_them() {
         "{after:?}"
     );
     // Every head that is routed is flagged but "Host with :80" (the data path strips a
-    // numeric port itself).
+    // numeric port itself) and the five large heads (plain HTTP).
     let routed = cases.len() - refusals as usize;
-    assert_eq!(canonical as usize, routed - 1, "{after:?}");
+    assert_eq!(canonical as usize, routed - 6, "{after:?}");
     t.finish("request heads", &tally, t0);
 }

@@ -1509,6 +1509,13 @@ impl<'a> Splicer<'a> {
             }
         }
         if flags & INCOMPLETE != 0 && flags & NOT_HTTP == 0 {
+            // The verdict is about the bytes matched then; bytes that came since decide first
+            // (the buffer may have filled up meanwhile with the Host line in it).
+            if self.pend[i].req_len > self.pend[i].matched_len {
+                self.pend[i].phase = Phase::Assembling;
+                self.match_buffer(hw, i);
+                return;
+            }
             if usize::from(self.pend[i].req_len) >= REQ_BUF {
                 fw_log!(
                     debug,
@@ -1520,11 +1527,6 @@ impl<'a> Splicer<'a> {
                 return;
             }
             self.pend[i].phase = Phase::Assembling;
-            // Bytes that arrived after the ones just matched: match the longer buffer now (no
-            // further segment may come: the client waits for the answer).
-            if self.pend[i].req_len > self.pend[i].matched_len {
-                self.match_buffer(hw, i);
-            }
             return;
         }
         let svc = self.services[usize::from(self.pend[i].svc)];

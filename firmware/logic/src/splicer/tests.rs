@@ -1089,6 +1089,104 @@ fn rest_of_the_head_buffered_before_the_incomplete_verdict_is_matched_at_once() 
     assert_eq!(hw.l7[0].0, b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n".to_vec());
 }
 
+/// The buffer fills up to its last byte while an INCOMPLETE verdict on a shorter prefix is
+/// on its way: the full buffer (its Host line complete) is matched, not reset as over the
+/// limit.
+#[test]
+fn a_full_buffer_is_matched_before_an_older_incomplete_verdict_can_end_the_setup() {
+    let mut w = world();
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let line = format!("GET /{} HTTP/1.1\r\n", "p".repeat(600));
+    let (slot, card_isn) = connect(&mut sp, &mut hw, 40006, 7100, line.as_bytes());
+    hw.events.push_back([2 | 1 << 14, u32::from(slot), 0, 0]);
+    sp.poll(&mut hw);
+    // The rest: the Host line and padding up to exactly REQ_BUF bytes.
+    let host = "Host: x\r\n";
+    // "X: " + q... + CRLF, then the final CRLF.
+    let q = REQ_BUF - 2 - line.len() - host.len() - 5;
+    let rest = format!("{host}X: {}\r\n", "q".repeat(q));
+    assert_eq!(line.len() + rest.len(), REQ_BUF - 2);
+    let rest = format!("{rest}\r\n");
+    assert_eq!(line.len() + rest.len(), REQ_BUF);
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 40006),
+            (VIP, 80),
+            7101 + line.len() as u32,
+            card_isn.wrapping_add(1),
+            tf::ACK,
+            &ts(103, 0),
+            rest.as_bytes(),
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(hw.l7.len(), 1, "the buffer is matched");
+    assert_eq!(hw.l7[0].0.len(), REQ_BUF);
+    hw.take_sent();
+    // A stale INCOMPLETE for a shorter buffer match would be: simulate the order where the
+    // verdict of a first buffer match (of fewer bytes) arrives after the buffer filled.
+    let mut w2 = world();
+    let mut hw2 = Fake::default();
+    let mut sp2 = Splicer::new(CLK, 8, w2.tables(), 1, 2);
+    configure(&mut sp2, &mut hw2, 2);
+    let (slot2, isn2) = connect(&mut sp2, &mut hw2, 40007, 7200, line.as_bytes());
+    // Inline verdict: incomplete -> assembling; the next bytes (not the end) are matched.
+    hw2.events.push_back([2 | 1 << 14, u32::from(slot2), 0, 0]);
+    sp2.poll(&mut hw2);
+    let part = &rest.as_bytes()[..100];
+    hw2.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 40007),
+            (VIP, 80),
+            7201 + line.len() as u32,
+            isn2.wrapping_add(1),
+            tf::ACK,
+            &ts(103, 0),
+            part,
+            CMAC,
+        ),
+    );
+    sp2.poll(&mut hw2);
+    assert_eq!(hw2.l7.len(), 1);
+    // The rest arrives while that buffer match is outstanding: buffered, not matched yet.
+    hw2.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 40007),
+            (VIP, 80),
+            7201 + (line.len() + part.len()) as u32,
+            isn2.wrapping_add(1),
+            tf::ACK,
+            &ts(104, 0),
+            &rest.as_bytes()[100..],
+            CMAC,
+        ),
+    );
+    sp2.poll(&mut hw2);
+    assert_eq!(hw2.l7.len(), 1);
+    hw2.take_sent();
+    // The outstanding match's verdict (incomplete: the Host line was not in it) comes now,
+    // with the buffer full: the full buffer is matched, the client is not reset.
+    hw2.events
+        .push_back([2 | 1 << 8 | 1 << 14, u32::from(slot2), 0, 0]);
+    sp2.poll(&mut hw2);
+    let sent = hw2.take_sent();
+    assert!(sent.iter().all(|s| !s.1.has(tf::RST)), "reset: {sent:?}");
+    assert_eq!(hw2.l7.len(), 2, "the full buffer is matched again");
+    assert_eq!(hw2.l7[1].0.len(), REQ_BUF);
+    // Its verdict (complete) routes the connection.
+    hw2.events
+        .push_back([2 | 1 << 8 | 1 << 13, u32::from(slot2), 1 << 16, 0]);
+    sp2.poll(&mut hw2);
+    let sent = hw2.take_sent();
+    assert!(sent.iter().any(|s| s.1.has(tf::SYN)), "{sent:?}");
+}
+
 // ----- control-plane commands -----------------------------------------------------------
 
 /// Runs a command and returns its status and response words.
