@@ -275,12 +275,16 @@ pub fn execute(card: &mut Card, cmd: &IpvsCommand) -> Result<String> {
             Ok(format::save(&snap))
         }
         IpvsCommand::Restore => {
-            let mut text = String::new();
+            // At most one byte past the limit is read, so an endless input is refused
+            // (`MAX_RESTORE_BYTES`) instead of filling memory; invalid UTF-8 is located by
+            // the parser.
+            let mut bytes = Vec::new();
             std::io::stdin()
-                .read_to_string(&mut text)
+                .take(crate::ipvs::args::MAX_RESTORE_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)
                 .context("reading the -R input from standard input")?;
             let cmds =
-                crate::ipvs::args::parse_restore(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
+                crate::ipvs::args::parse_restore(&bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
             for (n, c) in cmds.iter().enumerate() {
                 execute(card, c).with_context(|| format!("restoring command {}: {c}", n + 1))?;
             }

@@ -569,6 +569,32 @@ fn ipvsadm_commands_and_listings_on_the_card() {
     );
     sim.ok_in(&["ipvsadm", "-R"], Some(&saved));
     assert_eq!(sim.ok(&["ipvsadm", "-S", "-n"]), saved);
+    // Hostile -R input: invalid UTF-8 at its place, an endless input refused at the limit;
+    // nothing is restored from either.
+    for (input, needle) in [
+        (
+            b"-A -t 10.0.0.\xe9:80 -s rr\n".to_vec(),
+            "line 1, column 14",
+        ),
+        (vec![b'\n'; 3 << 20], "larger than 1048576 bytes"),
+    ] {
+        let mut child = sim
+            .cmd(&["ipvsadm", "-R"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // The reader stops at the limit: the rest of the write may meet a closed pipe.
+        let _ = stdin.write_all(&input);
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    }
+    assert_eq!(sim.ok(&["ipvsadm", "-S", "-n"]), saved);
 
     // JSON listing.
     let v: serde_json::Value =

@@ -184,7 +184,7 @@ pub enum LoadCommandError {
     #[error("load command [{command}] failed ({status})")]
     Failed { command: String, status: String },
     /// Its output is not a non-negative number.
-    #[error("load command [{command}] printed {output:?}, not a load")]
+    #[error("load command [{command}] printed \"{output}\", not a load")]
     Parse { command: String, output: String },
 }
 
@@ -216,13 +216,44 @@ pub fn run_load_command(
     }
     parse_load(&finished.stdout).ok_or_else(|| LoadCommandError::Parse {
         command: command.to_string(),
-        output: String::from_utf8_lossy(&finished.stdout).trim().to_string(),
+        output: output_excerpt(&finished.stdout),
     })
+}
+
+/// Bytes of a command's output quoted in an error.
+pub const OUTPUT_EXCERPT: usize = 64;
+
+/// The start of a command's output for a message: at most [`OUTPUT_EXCERPT`] characters,
+/// control characters escaped, and how much more there was.
+fn output_excerpt(out: &[u8]) -> String {
+    let text = String::from_utf8_lossy(out);
+    let text = text.trim();
+    let mut s: String = text
+        .chars()
+        .take(OUTPUT_EXCERPT)
+        .flat_map(char::escape_debug)
+        .collect();
+    let more = text.chars().count().saturating_sub(OUTPUT_EXCERPT);
+    if more > 0 {
+        s.push_str(&format!("... ({more} more characters)"));
+    }
+    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flood_of_output_is_quoted_short_and_escaped() {
+        let mut out = b"\x1b[31mnot a number\n".to_vec();
+        out.extend(std::iter::repeat_n(b'x', 65_000));
+        let e = output_excerpt(&out);
+        assert!(e.starts_with("\\u{1b}[31mnot a number\\n"), "{e}");
+        assert!(e.ends_with("(64954 more characters)"), "{e}");
+        assert!(e.len() < 200, "{}", e.len());
+        assert_eq!(output_excerpt(b" 12x \n"), "12x");
+    }
     use splicenic_driver::config::model::Loc;
 
     fn fb(inputs: Vec<(LoadInput, f64)>) -> Feedback {
