@@ -18,7 +18,8 @@
  *   "https://..." (scheme case-insensitive): the authority is skipped, the path starts at
  *   the first '/' after it ("/" when there is none), absform is reported.
  * - path buffer holds the first PAT_MAX path bytes, path_len counts all of them (saturating).
- * - needs_norm (path): '%', '\', an empty segment ("//"), a "." or ".." segment.
+ * - needs_norm (path): '%', '\', '#' (a backend ends the path there), an empty segment
+ *   ("//"), a "." or ".." segment.
  * - Host header: name compared case-insensitively, OWS skipped, ":port" stripped (not
  *   inside "[...]"), port must be digits, trailing OWS allowed, letters lower-cased. The
  *   host buffer keeps the LAST PAT_MAX host bytes, last character in byte 0.
@@ -321,7 +322,7 @@ always @* begin
                                     seg = (seg == 2'd0) ? 2'd1 : (seg == 2'd1) ? 2'd2 : 2'd3;
                                 end else begin
                                     seg = 2'd3;
-                                    if (b == "%" || b == 8'h5c) pnorm = 1'b1;
+                                    if (b == "%" || b == 8'h5c || b == "#") pnorm = 1'b1;
                                 end
                             end
                             if (tpos != 4'd15) tpos = tpos + 4'd1;

@@ -142,10 +142,10 @@ fn method_code(m: &[u8]) -> u8 {
     }
 }
 
-/// Needs-normalisation test for a path: '%', '\', an empty segment followed by '/', or a
-/// "." / ".." segment after a '/'.
+/// Needs-normalisation test for a path: '%', '\', '#', an empty segment followed by '/', or
+/// a "." / ".." segment after a '/'.
 pub fn path_needs_norm(path: &[u8]) -> bool {
-    if path.contains(&b'%') || path.contains(&b'\\') {
+    if path.contains(&b'%') || path.contains(&b'\\') || path.contains(&b'#') {
         return true;
     }
     for (i, _) in path.iter().enumerate().filter(|(_, b)| **b == b'/') {

@@ -61,30 +61,6 @@ const BATCH: usize = 500;
 const FLAGGED: u32 = NEEDS_NORM | NOT_HTTP | ABSFORM;
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n";
 
-/// A `#` in the request target: the L7 matcher (`l7_req_scan.v`, and `reference.rs`) ends
-/// the path only at `?` or a space and does not flag `#`, so it compares `/admin#frag`
-/// against the rules and routes directly; nginx ends the path at `#` and serves `/admin`.
-/// Only exact-path rules are affected (a prefix the path up to `#` has, the whole target has
-/// too): the card routes to the default pool (or a host rule) a request nginx resolves to
-/// the exact rule's resource. The fix is in the RTL (flag `#` in the target, so that the
-/// canonicaliser, which ends the path at `#` as nginx does, decides).
-const FRAGMENT: &str =
-    "`#` in the target: the matcher compares it as path, nginx ends the path there";
-
-/// Heads where the card and nginx are known to disagree (seed 1, 100 000 heads), with the
-/// cause. A head listed here is counted as a known mismatch, not a failure.
-const KNOWN_MISMATCHES: &[(&str, &str)] = &[
-    ("GET /admin#frag HTTP/1.0\r\n\r\n", FRAGMENT),
-    (
-        "POST /admin#frag HTTP/1.1\r\nhost: www.example.com\r\n\r\n",
-        FRAGMENT,
-    ),
-    (
-        "POST /admin#frag HTTP/1.1\r\nHost:api.example.com:8080\r\nUser-Agent: t\r\n\r\n",
-        FRAGMENT,
-    ),
-];
-
 fn rules() -> Vec<Rule> {
     // Rule::new(priority, host, path, pool, rule_id); slot i has rule id i.
     vec![
@@ -390,7 +366,6 @@ struct Figures {
     agree: u64,
     /// Those per pool.
     agree_pools: BTreeMap<u16, u64>,
-    known: u64,
     mismatches: Vec<String>,
 }
 
@@ -422,15 +397,6 @@ fn compare(rules: &[Rule], h: &[u8], card: Card, answer: &Answer, f: &mut Figure
             if pool == want {
                 f.agree += 1;
                 *f.agree_pools.entry(pool).or_default() += 1;
-            } else if let Some((_, why)) = KNOWN_MISMATCHES.iter().find(|(k, _)| k.as_bytes() == h)
-            {
-                f.known += 1;
-                eprintln!(
-                    "known mismatch: {} — card {card:?}; nginx {}|{} -> pool {want}: {why}",
-                    show(h),
-                    show(host),
-                    show(uri)
-                );
             } else {
                 f.mismatches.push(format!(
                     "{} — card {card:?} (pool {pool}); nginx $host|$uri {}|{} -> pool {want}",
@@ -508,7 +474,7 @@ fn card_routes_heads_as_nginx_resolves_them() {
          routed via canonical form {}, not HTTP (default pool) {}, refused {} {}, \
          stricter than nginx {stricter} {}, waits {}, agree with nginx {}, \
          card routes/nginx refuses {:?}, card routes/nginx waits {}, card waits/nginx answered \
-         {:?}, known mismatches {}, mismatches {}",
+         {:?}, mismatches {}",
         f.heads,
         f.flagged,
         f.direct,
@@ -522,7 +488,6 @@ fn card_routes_heads_as_nginx_resolves_them() {
         f.routes_nginx_refuses,
         f.routes_nginx_waits,
         f.wait_nginx_answered,
-        f.known,
         f.mismatches.len(),
     );
     println!("  agreed, per pool: {:?}", f.agree_pools);
