@@ -15,7 +15,7 @@
 //! A stack overflow aborts the process rather than failing the case, so it shows as the run
 //! ending without its figures; the seed and the last progress line say where.
 //!
-//! The mutator is deterministic (a seeded SplitMix64, no dependency). By default a short
+//! The mutator is deterministic (a seeded SplitMix64, `splicenic-fuzzkit`). By default a short
 //! run (5 000 cases) is part of `cargo test`. The long form takes its case count and seed
 //! from the environment and prints its figures:
 //!
@@ -28,9 +28,10 @@
 //! and named in the failure message.
 
 use std::fs;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use splicenic_fuzzkit::{self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally};
 
 use splicenic_hil::rig::{
     check_text, LabCard, Rig, RigError, RigKind, MAX_RIG_DEPTH, MAX_RIG_FILE_BYTES,
@@ -43,29 +44,14 @@ const SHORT_CASES: u64 = 5_000;
 /// A case slower than this is counted as a timeout.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Timeouts, and where failing inputs go.
+const HARNESS: Harness = Harness {
+    prefix: "splicenic-rig-fuzz",
+    ext: "toml",
+    timeout: TIMEOUT,
+};
+
 const NAME: &str = "fuzz.toml";
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// 0..n (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
 
 fn repo() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -184,112 +170,64 @@ const RUNS: &[&str] = &[
 
 fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
     let mut b = seeds[rng.below(seeds.len())].clone();
-    for _ in 0..1 + rng.below(6) {
-        let at = rng.below(b.len() + 1);
-        match rng.below(9) {
-            0 if !b.is_empty() => {
-                let i = at.min(b.len() - 1);
-                b[i] = rng.next() as u8;
-            }
-            1 if !b.is_empty() => {
-                let i = at.min(b.len() - 1);
-                b[i] = BYTES[rng.below(BYTES.len())];
-            }
-            2 => {
-                let w = WORDS[rng.below(WORDS.len())];
-                let w = if rng.chance(2) {
-                    format!("{w} ")
-                } else {
-                    w.to_string()
-                };
-                b.splice(at..at, w.bytes());
-            }
-            3 => {
-                let end = (at + 1 + rng.below(32)).min(b.len());
-                b.drain(at..end);
-            }
-            4 => {
-                let other = &seeds[rng.below(seeds.len())];
-                let src = if rng.chance(2) {
-                    b.clone()
-                } else {
-                    other.clone()
-                };
-                if !src.is_empty() {
-                    let from = rng.below(src.len());
-                    let to = (from + 1 + rng.below(256)).min(src.len());
-                    b.splice(at..at, src[from..to].iter().copied());
-                }
-            }
-            5 => {
-                // A run: usually short, sometimes past a limit.
-                let run = RUNS[rng.below(RUNS.len())];
-                let n = if rng.chance(32) {
-                    100 + rng.below(MAX_RIG_FILE_BYTES / run.len() + 1024)
-                } else {
-                    1 + rng.below(12)
-                };
-                b.splice(at..at, run.repeat(n).into_bytes());
-            }
-            6 => b.truncate(at),
-            7 => {
-                // Swap two lines.
-                let lines: Vec<&[u8]> = b.split(|&c| c == b'\n').collect();
-                if lines.len() > 2 {
-                    let (i, j) = (rng.below(lines.len()), rng.below(lines.len()));
-                    let mut l: Vec<Vec<u8>> = lines.iter().map(|x| x.to_vec()).collect();
-                    l.swap(i, j);
-                    b = l.join(&b'\n');
-                }
-            }
-            _ => {
-                // Replace a quoted value by another.
-                if let Some(i) = (at..b.len()).find(|&i| b[i] == b'"') {
-                    if let Some(j) = (i + 1..b.len()).find(|&j| b[j] == b'"') {
-                        let v = [
-                            "lab",
-                            "sim",
-                            "vexriscv",
-                            "10.0.0.0:80",
-                            "10.0.0.1:65536",
-                            "255.255.255.255",
-                            "192.168.1.250:80",
-                            "0000:03:00.0",
-                            "ffff:ff:1f.7",
-                            "lo",
-                            "a/b",
-                            "0123456789abcdef",
-                            "02:5e:00:00:00:02",
-                            "",
-                        ][rng.below(14)];
-                        b.splice(i + 1..j, v.bytes());
-                    }
+    fuzz::edits(rng, &mut b, 6, 9, |rng, b, kind, at| match kind {
+        0 => fuzz::set_random_byte(rng, b, at),
+        1 => fuzz::set_byte_from(rng, b, at, BYTES),
+        2 => fuzz::insert_word(rng, b, at, WORDS, Space::Sometimes),
+        3 => fuzz::delete(rng, b, at, 32),
+        4 => fuzz::copy_piece_or_seed(rng, b, at, seeds, 256),
+        // A run: usually short, sometimes past a limit.
+        5 => fuzz::insert_run(rng, b, at, RUNS, |run| Repeats {
+            short_most: 12,
+            long_one_in: 32,
+            long_min: 100,
+            long_span: MAX_RIG_FILE_BYTES / run.len() + 1024,
+        }),
+        6 => b.truncate(at),
+        7 => fuzz::swap_lines(rng, b),
+        _ => {
+            // Replace a quoted value by another.
+            if let Some(i) = (at..b.len()).find(|&i| b[i] == b'"') {
+                if let Some(j) = (i + 1..b.len()).find(|&j| b[j] == b'"') {
+                    let v = rng.pick(&[
+                        "lab",
+                        "sim",
+                        "vexriscv",
+                        "10.0.0.0:80",
+                        "10.0.0.1:65536",
+                        "255.255.255.255",
+                        "192.168.1.250:80",
+                        "0000:03:00.0",
+                        "ffff:ff:1f.7",
+                        "lo",
+                        "a/b",
+                        "0123456789abcdef",
+                        "02:5e:00:00:00:02",
+                        "",
+                    ]);
+                    b.splice(i + 1..j, v.bytes());
                 }
             }
         }
-    }
+    });
     b
 }
 
 #[derive(Default, Debug)]
 struct Figures {
-    cases: u64,
+    /// Cases, bytes, crashes, timeouts, the slowest case (seconds, its size), the failures.
+    run: Tally,
     accepted: u64,
     rejected_input: u64,
     rejected_syntax: u64,
     rejected_field: u64,
-    bytes: u64,
-    crashes: u64,
-    timeouts: u64,
     unlocated: u64,
     depth_misses: u64,
     round_trip_failures: u64,
     /// The deepest nesting of a file the parser accepted.
     deepest: usize,
-    /// The slowest case: seconds, its size, the input.
-    slowest: (f64, usize),
+    /// The input of the slowest case.
     slowest_input: Vec<u8>,
-    failures: Vec<String>,
 }
 
 /// The lines of the input and, for `line` (from 1), how many characters it reads as.
@@ -441,22 +379,12 @@ fn print(rig: &Rig) -> String {
     t
 }
 
-fn save(input: &[u8], n: u64, why: &str, f: &mut Figures) {
-    let path = std::env::temp_dir().join(format!(
-        "splicenic-rig-fuzz-{}-{n}.toml",
-        std::process::id()
-    ));
-    let _ = fs::write(&path, input);
-    f.failures.push(format!("{}: {why}", path.display()));
-}
-
 /// Outcome of one case: 0 accepted, 1 input, 2 syntax, 3 field error; the nesting of a
 /// file the parser took.
 type Outcome = Result<(u8, Option<usize>), String>;
 
 fn one_case(input: &[u8], n: u64, f: &mut Figures) {
-    let start = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| -> Outcome {
+    let case = HARNESS.case(&mut f.run, input, n, || -> Outcome {
         // The nesting of whatever the scan lets through to the parser.
         let nesting = check_text(input)
             .ok()
@@ -486,23 +414,12 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
                 )),
             },
         }
-    }));
-    let took = start.elapsed();
-    f.cases += 1;
-    f.bytes += input.len() as u64;
-    if took.as_secs_f64() > f.slowest.0 {
-        f.slowest = (took.as_secs_f64(), input.len());
+    });
+    if case.slowest {
         f.slowest_input = input.to_vec();
     }
-    if took > TIMEOUT {
-        f.timeouts += 1;
-        save(input, n, &format!("took {took:?}"), f);
-    }
-    match outcome {
-        Err(_) => {
-            f.crashes += 1;
-            save(input, n, "panicked", f);
-        }
+    match case.outcome {
+        Err(_) => HARNESS.panicked(&mut f.run, input, n),
         Ok(Err(why)) => {
             if why.starts_with("error without") {
                 f.unlocated += 1;
@@ -511,7 +428,7 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
             } else {
                 f.round_trip_failures += 1;
             }
-            save(input, n, &why, f);
+            HARNESS.save(&mut f.run, input, n, &why);
         }
         Ok(Ok((kind, nesting))) => {
             f.deepest = f.deepest.max(nesting.unwrap_or(0));
@@ -523,15 +440,6 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
             }
         }
     }
-}
-
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.trim()
-            .replace('_', "")
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
-    })
 }
 
 #[test]
@@ -547,50 +455,42 @@ fn mutated_rig_files_are_checked_without_panics_and_with_locations() {
     assert_eq!(f.accepted, seeds.len() as u64, "{f:#?}");
 
     let mut rng = Rng(seed);
-    let start = Instant::now();
-    let mut last_report = Instant::now();
+    let mut progress = Progress::new(format!("rig_fuzz: seed {seed}"), "cases");
     for n in 0..cases {
         let input = mutate(&seeds, &mut rng);
         one_case(&input, n, &mut f);
-        if last_report.elapsed() > Duration::from_secs(60) {
-            last_report = Instant::now();
-            eprintln!(
-                "rig_fuzz: seed {seed}, {} cases, {:.0} cases/s",
-                f.cases,
-                f.cases as f64 / start.elapsed().as_secs_f64()
-            );
-        }
+        progress.tick(f.run.cases);
     }
-    let secs = start.elapsed().as_secs_f64();
+    let secs = progress.secs();
     println!(
         "rig_fuzz: seed {seed}, {} cases ({} accepted; rejected: {} at a limit or not text, \
          {} TOML syntax, {} field), {:.1} MB in {secs:.1} s ({:.0} cases/s); crashes {}, \
          timeouts {}, errors without location {}, nesting past the scan {}, round-trip \
          failures {}; deepest valid TOML {} levels; slowest case {:.1} ms ({} bytes)",
-        f.cases,
+        f.run.cases,
         f.accepted,
         f.rejected_input,
         f.rejected_syntax,
         f.rejected_field,
-        f.bytes as f64 / 1e6,
-        f.cases as f64 / secs,
-        f.crashes,
-        f.timeouts,
+        f.run.bytes as f64 / 1e6,
+        f.run.cases as f64 / secs,
+        f.run.crashes,
+        f.run.timeouts,
         f.unlocated,
         f.depth_misses,
         f.round_trip_failures,
         f.deepest,
-        f.slowest.0 * 1e3,
-        f.slowest.1,
+        f.run.slowest.0 * 1e3,
+        f.run.slowest.1,
     );
-    if f.slowest.0 > 0.05 {
+    if f.run.slowest.0 > 0.05 {
         let path = std::env::temp_dir().join(format!("splicenic-rig-fuzz-slowest-{seed}.toml"));
         let _ = fs::write(&path, &f.slowest_input);
         eprintln!("rig_fuzz: the slowest case is in {}", path.display());
     }
     f.slowest_input.clear();
     assert!(
-        f.crashes + f.timeouts + f.unlocated + f.depth_misses + f.round_trip_failures == 0,
+        f.run.crashes + f.run.timeouts + f.unlocated + f.depth_misses + f.round_trip_failures == 0,
         "{f:#?}"
     );
     assert!(

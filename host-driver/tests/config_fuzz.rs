@@ -10,7 +10,7 @@
 //! `Display`, what `nicctl rules show` prints) reads back as the same rules and prints the
 //! same again.
 //!
-//! The mutator is deterministic (a seeded SplitMix64, no dependency). By default a short
+//! The mutator is deterministic (a seeded SplitMix64, `splicenic-fuzzkit`). By default a short
 //! run (10 000 cases) is part of `cargo test`. The long form takes its case count and seed
 //! from the environment and prints its figures:
 //!
@@ -24,10 +24,10 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use splicenic_driver::config::{self, compile_rules, ConfigError, Limits};
+use splicenic_fuzzkit::{self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally};
 
 /// Cases of the run inside `cargo test` (a few seconds in a debug build).
 const SHORT_CASES: u64 = 10_000;
@@ -36,27 +36,12 @@ const SHORT_CASES: u64 = 10_000;
 /// the largest inputs take milliseconds).
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// 0..n (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
+/// Timeouts, and where failing inputs go.
+const HARNESS: Harness = Harness {
+    prefix: "splicenic-config-fuzz",
+    ext: "conf",
+    timeout: TIMEOUT,
+};
 
 mod common;
 use common::{conf_files, repo};
@@ -172,112 +157,67 @@ const RUNS: &[&str] = &[
 
 fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
     let mut b = seeds[rng.below(seeds.len())].clone();
-    for _ in 0..1 + rng.below(8) {
-        let at = rng.below(b.len() + 1);
-        match rng.below(10) {
-            0 if !b.is_empty() => {
-                let i = at.min(b.len() - 1);
-                b[i] = rng.next() as u8;
-            }
-            1 if !b.is_empty() => {
-                let i = at.min(b.len() - 1);
-                b[i] = BYTES[rng.below(BYTES.len())];
-            }
-            2 => {
-                let w = format!("{} ", WORDS[rng.below(WORDS.len())]);
-                b.splice(at..at, w.bytes());
-            }
-            3 => {
-                let end = (at + 1 + rng.below(64)).min(b.len());
-                b.drain(at..end);
-            }
-            4 => {
-                // Copy a piece of this file or of another seed here.
-                let other = &seeds[rng.below(seeds.len())];
-                let src = if rng.chance(2) { &b } else { other };
-                if !src.is_empty() {
-                    let from = rng.below(src.len());
-                    let to = (from + 1 + rng.below(512)).min(src.len());
-                    let piece = src[from..to].to_vec();
-                    b.splice(at..at, piece);
-                }
-            }
-            5 => {
-                // A run: usually short, sometimes tens of thousands (deep nesting, long
-                // lines, many tokens).
-                let run = RUNS[rng.below(RUNS.len())];
-                let n = if rng.chance(64) {
-                    1000 + rng.below(60_000)
+    fuzz::edits(rng, &mut b, 8, 10, |rng, b, kind, at| match kind {
+        0 => fuzz::set_random_byte(rng, b, at),
+        1 => fuzz::set_byte_from(rng, b, at, BYTES),
+        2 => fuzz::insert_word(rng, b, at, WORDS, Space::After),
+        3 => fuzz::delete(rng, b, at, 64),
+        // Copy a piece of this file or of another seed here.
+        4 => fuzz::copy_piece_or_seed(rng, b, at, seeds, 512),
+        // A run: usually short, sometimes tens of thousands (deep nesting, long lines,
+        // many tokens).
+        5 => fuzz::insert_run(rng, b, at, RUNS, |_| Repeats {
+            short_most: 40,
+            long_one_in: 64,
+            long_min: 1000,
+            long_span: 60_000,
+        }),
+        6 => b.truncate(at),
+        // Replace a number by another.
+        7 => fuzz::replace_number(
+            rng,
+            b,
+            at,
+            &[
+                "0",
+                "1",
+                "255",
+                "256",
+                "65535",
+                "65536",
+                "4294967296",
+                "99999999999999999999",
+                "-0",
+            ],
+        ),
+        8 => fuzz::swap_lines(rng, b),
+        _ => {
+            // Remove or double a brace.
+            if let Some(i) = (at..b.len()).find(|&i| matches!(b[i], b'{' | b'}')) {
+                if rng.chance(2) {
+                    b.remove(i);
                 } else {
-                    1 + rng.below(40)
-                };
-                b.splice(at..at, run.repeat(n).into_bytes());
-            }
-            6 => b.truncate(at),
-            7 => {
-                // Replace a number by another.
-                if let Some(i) = (at..b.len()).find(|&i| b[i].is_ascii_digit()) {
-                    let end = (i..b.len())
-                        .find(|&j| !b[j].is_ascii_digit())
-                        .unwrap_or(b.len());
-                    let n = [
-                        "0",
-                        "1",
-                        "255",
-                        "256",
-                        "65535",
-                        "65536",
-                        "4294967296",
-                        "99999999999999999999",
-                        "-0",
-                    ][rng.below(9)];
-                    b.splice(i..end, n.bytes());
-                }
-            }
-            8 => {
-                // Swap two lines.
-                let lines: Vec<&[u8]> = b.split(|&c| c == b'\n').collect();
-                if lines.len() > 2 {
-                    let (i, j) = (rng.below(lines.len()), rng.below(lines.len()));
-                    let mut l: Vec<Vec<u8>> = lines.iter().map(|x| x.to_vec()).collect();
-                    l.swap(i, j);
-                    b = l.join(&b'\n');
-                }
-            }
-            _ => {
-                // Remove or double a brace.
-                if let Some(i) = (at..b.len()).find(|&i| matches!(b[i], b'{' | b'}')) {
-                    if rng.chance(2) {
-                        b.remove(i);
-                    } else {
-                        b.insert(i, b[i]);
-                    }
+                    b.insert(i, b[i]);
                 }
             }
         }
-    }
+    });
     b
 }
 
 #[derive(Default, Debug)]
 struct Figures {
-    cases: u64,
+    /// Cases, bytes, crashes, timeouts, the slowest case, the failures.
+    run: Tally,
     accepted: u64,
     rejected: u64,
     errors: u64,
-    bytes: u64,
-    crashes: u64,
-    timeouts: u64,
     unlocated: u64,
     round_trip_failures: u64,
     /// Accepted by the reader, and the printed `Config` read back the same.
     configs_round_tripped: u64,
-    /// The slowest case: seconds, its size.
-    slowest: (f64, usize),
     /// The most time per byte in a case of at least 64 KiB: µs/byte, size.
     worst_per_byte: (f64, usize),
-    /// Where failing inputs were saved, with why.
-    failures: Vec<String>,
 }
 
 /// What is wrong with the errors, if anything.
@@ -368,20 +308,13 @@ fn round_trip(cfg: &config::Config, plan: &config::Plan) -> Result<(), String> {
     Ok(())
 }
 
-fn save(input: &[u8], n: u64, why: &str, figures: &mut Figures) {
-    let path = std::env::temp_dir().join(format!(
-        "splicenic-config-fuzz-{}-{n}.conf",
-        std::process::id()
-    ));
-    let _ = fs::write(&path, input);
-    figures.failures.push(format!("{}: {why}", path.display()));
-}
-
 fn one_case(input: &[u8], n: u64, f: &mut Figures) {
     const NAME: &str = "fuzz.conf";
-    let start = Instant::now();
     // Ok((accepted by the reader, accepted by `plan` too, errors)).
-    let outcome = catch_unwind(AssertUnwindSafe(
+    let case = HARNESS.case(
+        &mut f.run,
+        input,
+        n,
         || -> Result<(bool, bool, usize), String> {
             match config::parse_bytes(NAME, input) {
                 Err(e) => {
@@ -404,36 +337,23 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
                 }
             }
         },
-    ));
-    let took = start.elapsed();
-    f.cases += 1;
-    f.bytes += input.len() as u64;
-    let secs = took.as_secs_f64();
-    if secs > f.slowest.0 {
-        f.slowest = (secs, input.len());
-    }
+    );
+    let secs = case.took.as_secs_f64();
     if input.len() >= 64 << 10 {
         let per_byte = secs * 1e6 / input.len() as f64;
         if per_byte > f.worst_per_byte.0 {
             f.worst_per_byte = (per_byte, input.len());
         }
     }
-    if took > TIMEOUT {
-        f.timeouts += 1;
-        save(input, n, &format!("took {took:?}"), f);
-    }
-    match outcome {
-        Err(_) => {
-            f.crashes += 1;
-            save(input, n, "panicked", f);
-        }
+    match case.outcome {
+        Err(_) => HARNESS.panicked(&mut f.run, input, n),
         Ok(Err(why)) => {
             if why.starts_with("error without") {
                 f.unlocated += 1;
             } else {
                 f.round_trip_failures += 1;
             }
-            save(input, n, &why, f);
+            HARNESS.save(&mut f.run, input, n, &why);
         }
         Ok(Ok((parsed, accepted, errors))) => {
             f.configs_round_tripped += u64::from(parsed);
@@ -445,15 +365,6 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
             }
         }
     }
-}
-
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.trim()
-            .replace('_', "")
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
-    })
 }
 
 #[test]
@@ -470,49 +381,45 @@ fn mutated_files_are_checked_without_panics_and_with_locations() {
         f.accepted >= 3 && f.configs_round_tripped >= f.accepted,
         "{f:?}"
     );
-    assert_eq!(f.crashes + f.unlocated + f.round_trip_failures, 0, "{f:?}");
+    assert_eq!(
+        f.run.crashes + f.unlocated + f.round_trip_failures,
+        0,
+        "{f:?}"
+    );
 
     let mut rng = Rng(seed);
-    let start = Instant::now();
-    let mut last_report = Instant::now();
+    let mut progress = Progress::new("config_fuzz", "cases");
     for n in 0..cases {
         let input = mutate(&seeds, &mut rng);
         one_case(&input, n, &mut f);
-        if last_report.elapsed() > Duration::from_secs(60) {
-            last_report = Instant::now();
-            eprintln!(
-                "config_fuzz: {} cases, {:.0} cases/s",
-                f.cases,
-                f.cases as f64 / start.elapsed().as_secs_f64()
-            );
-        }
+        progress.tick(f.run.cases);
     }
-    let secs = start.elapsed().as_secs_f64();
+    let secs = progress.secs();
     println!(
         "config_fuzz: seed {seed}, {} cases ({} accepted, {} rejected with {} errors), {:.1} MB in \
          {secs:.1} s ({:.0} cases/s); crashes {}, timeouts {}, errors without location {}, \
          round-trip failures {}; configurations round-tripped {}, rule tables round-tripped {}; \
          slowest case {:.1} ms ({} bytes), worst per byte at >= 64 KiB {:.3} us/byte ({} \
          bytes)",
-        f.cases,
+        f.run.cases,
         f.accepted,
         f.rejected,
         f.errors,
-        f.bytes as f64 / 1e6,
-        f.cases as f64 / secs,
-        f.crashes,
-        f.timeouts,
+        f.run.bytes as f64 / 1e6,
+        f.run.cases as f64 / secs,
+        f.run.crashes,
+        f.run.timeouts,
         f.unlocated,
         f.round_trip_failures,
         f.configs_round_tripped,
         f.accepted,
-        f.slowest.0 * 1e3,
-        f.slowest.1,
+        f.run.slowest.0 * 1e3,
+        f.run.slowest.1,
         f.worst_per_byte.0,
         f.worst_per_byte.1,
     );
     assert!(
-        f.crashes + f.timeouts + f.unlocated + f.round_trip_failures == 0,
+        f.run.crashes + f.run.timeouts + f.unlocated + f.round_trip_failures == 0,
         "{f:#?}"
     );
     // The mutants reach both outcomes, and the printer is exercised beyond the seeds.

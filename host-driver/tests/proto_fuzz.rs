@@ -14,7 +14,7 @@
 //! exactly `count` words, a RECV_FRAMES reply at most `max` frames, an error text no
 //! control character) and encodes back to the same bytes.
 //!
-//! The mutator is deterministic (a seeded SplitMix64, no dependency). By default a short
+//! The mutator is deterministic (a seeded SplitMix64, `splicenic-fuzzkit`). By default a short
 //! run (5 000 cases) is part of `cargo test`. The long form takes its case count and seed
 //! from the environment and prints its figures:
 //!
@@ -28,19 +28,26 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{self, Read};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use splicenic_driver::proto::{
     recv_frame, FrameError, Reply, Request, MAX_ERROR_TEXT, MAX_FRAME, MAX_READ_WORDS,
 };
+use splicenic_fuzzkit::{self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Tally};
 
 /// Cases of the run inside `cargo test` (a few seconds in a debug build).
 const SHORT_CASES: u64 = 5_000;
 
 /// A case slower than this is counted as a timeout.
 const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Timeouts, and where failing inputs go.
+const HARNESS: Harness = Harness {
+    prefix: "splicenic-proto-fuzz",
+    ext: "bin",
+    timeout: TIMEOUT,
+};
 
 /// The largest allocation a case may make: this many times the bytes of its stream, plus
 /// [`ALLOC_SLACK`]. A RECV_FRAMES reply of empty frames is the worst honest case (a 24-byte
@@ -93,28 +100,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// 0..n (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
 
 /// A frame as `write_frame` writes it.
 fn framed(body: &[u8]) -> Vec<u8> {
@@ -235,89 +220,70 @@ fn interesting(rng: &mut Rng, near: usize) -> u32 {
 
 fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
     let mut b = seeds[rng.below(seeds.len())].clone();
-    for _ in 0..1 + rng.below(6) {
-        let at = rng.below(b.len() + 1);
-        match rng.below(10) {
-            0 if !b.is_empty() => {
-                let i = at.min(b.len() - 1);
-                b[i] = rng.next() as u8;
-            }
-            1 => {
-                // A length prefix or count: at a frame start, or anywhere.
-                let i = if rng.chance(2) { 0 } else { at.min(b.len()) };
-                let near = b.len().saturating_sub(i + 4);
-                let v = interesting(rng, near).to_le_bytes();
-                for (k, byte) in v.iter().enumerate() {
-                    if i + k < b.len() {
-                        b[i + k] = *byte;
-                    } else {
-                        b.push(*byte);
-                    }
-                }
-            }
-            2 => {
-                let n = 1 + rng.below(16);
-                let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
-                b.splice(at..at, bytes);
-            }
-            3 => {
-                let end = (at + 1 + rng.below(64)).min(b.len());
-                b.drain(at..end);
-            }
-            4 => b.truncate(at),
-            5 => {
-                let other = &seeds[rng.below(seeds.len())];
-                let src = if rng.chance(2) {
-                    b.clone()
+    fuzz::edits(rng, &mut b, 6, 10, |rng, b, kind, at| match kind {
+        0 => fuzz::set_random_byte(rng, b, at),
+        1 => {
+            // A length prefix or count: at a frame start, or anywhere.
+            let i = if rng.chance(2) { 0 } else { at.min(b.len()) };
+            let near = b.len().saturating_sub(i + 4);
+            let v = interesting(rng, near).to_le_bytes();
+            for (k, byte) in v.iter().enumerate() {
+                if i + k < b.len() {
+                    b[i + k] = *byte;
                 } else {
-                    other.clone()
-                };
-                if !src.is_empty() {
-                    let from = rng.below(src.len());
-                    let to = (from + 1 + rng.below(4096)).min(src.len());
-                    b.splice(at..at, src[from..to].iter().copied());
-                }
-            }
-            6 => {
-                // An opcode or status byte.
-                let i = if rng.chance(2) { 4.min(b.len()) } else { at };
-                let v = [0u8, 1, 2, 3, 4, 5, 6, 7, 0xff][rng.below(9)];
-                if i < b.len() {
-                    b[i] = v;
-                } else {
-                    b.push(v);
-                }
-            }
-            7 => {
-                // Many tiny RECV_FRAMES entries, or a long run of one byte (a big body).
-                let n = if rng.chance(1000) {
-                    1000 + rng.below(MAX_FRAME + 4096)
-                } else {
-                    1 + rng.below(2048)
-                };
-                let run: Vec<u8> = if rng.chance(2) {
-                    [0u8, 0, 0, 0].repeat(n / 4 + 1)
-                } else {
-                    vec![rng.next() as u8; n]
-                };
-                b.splice(at..at, run);
-            }
-            8 => {
-                // Control characters and invalid UTF-8 (error texts).
-                let bytes: &[u8] =
-                    [&b"\x1b[2J"[..], b"\n", b"\0", b"\xff\xfe", b"\xe2\x80\xae"][rng.below(5)];
-                b.splice(at..at, bytes.iter().copied());
-            }
-            _ => {
-                // Re-frame: fix the first length prefix to the bytes that follow it, so that
-                // the mutated body is read and decoded.
-                if b.len() >= 4 {
-                    let n = ((b.len() - 4) as u32).to_le_bytes();
-                    b[..4].copy_from_slice(&n);
+                    b.push(*byte);
                 }
             }
         }
-    }
+        2 => {
+            let n = 1 + rng.below(16);
+            let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            b.splice(at..at, bytes);
+        }
+        3 => fuzz::delete(rng, b, at, 64),
+        4 => b.truncate(at),
+        5 => fuzz::copy_piece_or_seed(rng, b, at, seeds, 4096),
+        6 => {
+            // An opcode or status byte.
+            let i = if rng.chance(2) { 4.min(b.len()) } else { at };
+            let v = rng.pick(&[0u8, 1, 2, 3, 4, 5, 6, 7, 0xff]);
+            if i < b.len() {
+                b[i] = v;
+            } else {
+                b.push(v);
+            }
+        }
+        7 => {
+            // Many tiny RECV_FRAMES entries, or a long run of one byte (a big body).
+            let n = Repeats {
+                short_most: 2048,
+                long_one_in: 1000,
+                long_min: 1000,
+                long_span: MAX_FRAME + 4096,
+            }
+            .draw(rng);
+            let run: Vec<u8> = if rng.chance(2) {
+                [0u8, 0, 0, 0].repeat(n / 4 + 1)
+            } else {
+                vec![rng.next() as u8; n]
+            };
+            b.splice(at..at, run);
+        }
+        8 => {
+            // Control characters and invalid UTF-8 (error texts).
+            let bytes: &[u8] =
+                rng.pick(&[&b"\x1b[2J"[..], b"\n", b"\0", b"\xff\xfe", b"\xe2\x80\xae"]);
+            b.splice(at..at, bytes.iter().copied());
+        }
+        _ => {
+            // Re-frame: fix the first length prefix to the bytes that follow it, so that the
+            // mutated body is read and decoded.
+            if b.len() >= 4 {
+                let n = ((b.len() - 4) as u32).to_le_bytes();
+                b[..4].copy_from_slice(&n);
+            }
+        }
+    });
     b
 }
 
@@ -351,23 +317,18 @@ impl Read for Chunky<'_> {
 
 #[derive(Default, Debug)]
 struct Figures {
-    cases: u64,
-    bytes: u64,
+    /// Cases, bytes, crashes, timeouts, the slowest case, the failures.
+    run: Tally,
     frames: u64,
     frame_errors: u64,
     requests_ok: u64,
     requests_err: u64,
     replies_ok: u64,
     replies_err: u64,
-    crashes: u64,
-    timeouts: u64,
     bad_errors: u64,
     misfits: u64,
     /// Largest allocation over the stream's size, and the case's size.
     worst_alloc: (f64, usize, usize),
-    /// The slowest case: seconds, its size.
-    slowest: (f64, usize),
-    failures: Vec<String>,
 }
 
 /// What is wrong with a protocol error's message, if anything.
@@ -411,10 +372,9 @@ fn check_reply(req: &Request, body: &[u8], reply: &Reply) -> Result<(), String> 
 }
 
 fn one_case(input: &[u8], n: u64, reqs: &[Request], f: &mut Figures) {
-    let start = Instant::now();
     LARGEST.store(0, Ordering::Relaxed);
     TRACK.store(true, Ordering::Relaxed);
-    let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<[u64; 7], String> {
+    let (outcome, took) = fuzz::timed(|| -> Result<[u64; 7], String> {
         // [frames, frame errors, requests ok, requests err, replies ok, replies err, 0]
         let mut c = [0u64; 7];
         let mut reader = Chunky {
@@ -477,48 +437,35 @@ fn one_case(input: &[u8], n: u64, reqs: &[Request], f: &mut Figures) {
             }
         }
         Ok(c)
-    }));
+    });
     TRACK.store(false, Ordering::Relaxed);
     let largest = LARGEST.load(Ordering::Relaxed);
-    let took = start.elapsed();
-    f.cases += 1;
-    f.bytes += input.len() as u64;
-    let secs = took.as_secs_f64();
-    if secs > f.slowest.0 {
-        f.slowest = (secs, input.len());
-    }
+    HARNESS.record(&mut f.run, input, n, took);
     let ratio = largest as f64 / input.len().max(1) as f64;
     if largest > ALLOC_SLACK && ratio > f.worst_alloc.0 {
         f.worst_alloc = (ratio, largest, input.len());
     }
-    if took > TIMEOUT {
-        f.timeouts += 1;
-        save(input, n, &format!("took {took:?}"), f);
-    }
     if largest > ALLOC_FACTOR * input.len() + ALLOC_SLACK {
         f.misfits += 1;
-        save(
+        HARNESS.save(
+            &mut f.run,
             input,
             n,
             &format!(
                 "allocated {largest} bytes for a {}-byte stream",
                 input.len()
             ),
-            f,
         );
     }
     match outcome {
-        Err(_) => {
-            f.crashes += 1;
-            save(input, n, "panicked", f);
-        }
+        Err(_) => HARNESS.panicked(&mut f.run, input, n),
         Ok(Err(why)) => {
             if why.starts_with("error message") || why.starts_with("transport") {
                 f.bad_errors += 1;
             } else {
                 f.misfits += 1;
             }
-            save(input, n, &why, f);
+            HARNESS.save(&mut f.run, input, n, &why);
         }
         Ok(Ok(c)) => {
             f.frames += c[0];
@@ -531,24 +478,6 @@ fn one_case(input: &[u8], n: u64, reqs: &[Request], f: &mut Figures) {
     }
 }
 
-fn save(input: &[u8], n: u64, why: &str, f: &mut Figures) {
-    let path = std::env::temp_dir().join(format!(
-        "splicenic-proto-fuzz-{}-{n}.bin",
-        std::process::id()
-    ));
-    let _ = std::fs::write(&path, input);
-    f.failures.push(format!("{}: {why}", path.display()));
-}
-
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.trim()
-            .replace('_', "")
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
-    })
-}
-
 #[test]
 fn mutated_frames_decode_to_typed_errors_without_panics_or_large_allocations() {
     let cases = env_u64("SPLICENIC_PROTO_FUZZ_CASES").unwrap_or(SHORT_CASES);
@@ -559,52 +488,44 @@ fn mutated_frames_decode_to_typed_errors_without_panics_or_large_allocations() {
     for (i, s) in seeds.iter().enumerate() {
         one_case(s, i as u64, &reqs, &mut f);
     }
-    assert_eq!(f.crashes + f.bad_errors + f.misfits, 0, "{f:#?}");
+    assert_eq!(f.run.crashes + f.bad_errors + f.misfits, 0, "{f:#?}");
     assert!(f.requests_ok > 0 && f.replies_ok > 0, "{f:?}");
 
     let mut rng = Rng(seed);
-    let start = Instant::now();
-    let mut last_report = Instant::now();
+    let mut progress = Progress::new("proto_fuzz", "cases");
     for n in 0..cases {
         let input = mutate(&seeds, &mut rng);
         one_case(&input, n, &reqs, &mut f);
-        if last_report.elapsed() > Duration::from_secs(60) {
-            last_report = Instant::now();
-            eprintln!(
-                "proto_fuzz: {} cases, {:.0} cases/s",
-                f.cases,
-                f.cases as f64 / start.elapsed().as_secs_f64()
-            );
-        }
+        progress.tick(f.run.cases);
     }
-    let secs = start.elapsed().as_secs_f64();
+    let secs = progress.secs();
     println!(
         "proto_fuzz: seed {seed}, {} cases, {:.1} MB in {secs:.1} s ({:.0} cases/s); {} frames \
          read, {} frame errors; requests {} decoded / {} refused; replies {} decoded / {} \
          refused; crashes {}, timeouts {}, errors not a typed short message {}, misfits \
          (shape, round trip, allocation) {}; largest allocation over 16 KiB {:.2} x the stream \
          ({} bytes for {}); slowest case {:.1} ms ({} bytes)",
-        f.cases,
-        f.bytes as f64 / 1e6,
-        f.cases as f64 / secs,
+        f.run.cases,
+        f.run.bytes as f64 / 1e6,
+        f.run.cases as f64 / secs,
         f.frames,
         f.frame_errors,
         f.requests_ok,
         f.requests_err,
         f.replies_ok,
         f.replies_err,
-        f.crashes,
-        f.timeouts,
+        f.run.crashes,
+        f.run.timeouts,
         f.bad_errors,
         f.misfits,
         f.worst_alloc.0,
         f.worst_alloc.1,
         f.worst_alloc.2,
-        f.slowest.0 * 1e3,
-        f.slowest.1,
+        f.run.slowest.0 * 1e3,
+        f.run.slowest.1,
     );
     assert!(
-        f.crashes + f.timeouts + f.bad_errors + f.misfits == 0,
+        f.run.crashes + f.run.timeouts + f.bad_errors + f.misfits == 0,
         "{f:#?}"
     );
     assert!(

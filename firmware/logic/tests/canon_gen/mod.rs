@@ -1,32 +1,12 @@
 //! Request-head generator shared by `canon_fuzz.rs` and `canon_nginx.rs`: heads built from
 //! pieces that hit the canonicaliser's rules (forms, dot segments, escapes, Host values,
-//! line endings), then sometimes mutated. Deterministic: a seeded SplitMix64.
+//! line endings), then sometimes mutated. Deterministic: a seeded SplitMix64
+//! (`splicenic-fuzzkit`, a dev-dependency: the crate itself stays `no_std`).
 
-/// SplitMix64.
-pub struct Rng(pub u64);
+use splicenic_fuzzkit::{self as fuzz, Space};
 
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// 0..n (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-
-    pub fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
-        items[self.below(items.len())]
-    }
-}
+/// SplitMix64 (the tests seed it and draw from it too).
+pub use splicenic_fuzzkit::Rng;
 
 /// The case count and seed: `<prefix>_CASES` / `<prefix>_SEED` from the environment, else
 /// `short` cases and seed 1. Whether the count came from the environment (the long form).
@@ -441,30 +421,13 @@ pub fn head(rng: &mut Rng, nginx: bool) -> Vec<u8> {
 
 /// One to four random edits.
 pub fn mutate(rng: &mut Rng, b: &mut Vec<u8>) {
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(b.len() + 1);
-        match rng.below(6) {
-            0 if !b.is_empty() => {
-                let i = at.min(b.len() - 1);
-                b[i] = rng.next() as u8;
-            }
-            1 | 2 => {
-                let t = rng.pick(TOKENS);
-                b.splice(at..at, t.bytes());
-            }
-            3 => {
-                let end = (at + 1 + rng.below(8)).min(b.len());
-                b.drain(at..end);
-            }
-            4 if !b.is_empty() => {
-                let from = rng.below(b.len());
-                let to = (from + 1 + rng.below(32)).min(b.len());
-                let piece = b[from..to].to_vec();
-                b.splice(at..at, piece);
-            }
-            _ => b.truncate(at),
-        }
-    }
+    fuzz::edits(rng, b, 4, 6, |rng, b, kind, at| match kind {
+        0 => fuzz::set_random_byte(rng, b, at),
+        1 | 2 => fuzz::insert_word(rng, b, at, TOKENS, Space::Never),
+        3 => fuzz::delete(rng, b, at, 8),
+        4 => fuzz::copy_piece(rng, b, at, 32),
+        _ => b.truncate(at),
+    });
 }
 
 /// The canonical path written as an origin-form target: the bytes a raw path cannot carry

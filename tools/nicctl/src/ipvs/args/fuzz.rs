@@ -9,7 +9,7 @@
 //! `MAX_RESTORE_COMMANDS` commands, and the commands printed (`IpvsCommand`'s `Display`, the
 //! `-S` style) read back as the same commands.
 //!
-//! The mutator is deterministic (a seeded SplitMix64, no dependency). By default a short
+//! The mutator is deterministic (a seeded SplitMix64, `splicenic-fuzzkit`). By default a short
 //! run (5 000 cases) is part of `cargo test`. The long form takes its case count and seed
 //! from the environment and prints its figures:
 //!
@@ -21,8 +21,9 @@
 //! An input that fails is written to the temporary directory
 //! (`splicenic-ipvs-fuzz-*.rules`) and named in the failure message.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use splicenic_fuzzkit::{self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally};
 
 use super::*;
 
@@ -32,27 +33,12 @@ const SHORT_CASES: u64 = 5_000;
 /// A case slower than this is counted as a timeout.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// 0..n (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
+/// Timeouts, and where failing inputs go.
+const HARNESS: Harness = Harness {
+    prefix: "splicenic-ipvs-fuzz",
+    ext: "rules",
+    timeout: TIMEOUT,
+};
 
 /// The seeds: `-S` outputs, a full card, the restore test's input, other commands.
 fn seeds() -> Vec<Vec<u8>> {
@@ -192,90 +178,38 @@ const RUNS: &[&str] = &[
 
 fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
     let mut b = seeds[rng.below(seeds.len())].clone();
-    for _ in 0..1 + rng.below(6) {
-        let at = rng.below(b.len() + 1);
-        match rng.below(9) {
-            0 if !b.is_empty() => {
-                let i = at.min(b.len() - 1);
-                b[i] = rng.next() as u8;
-            }
-            1 if !b.is_empty() => {
-                let i = at.min(b.len() - 1);
-                b[i] = BYTES[rng.below(BYTES.len())];
-            }
-            2 => {
-                let w = format!("{} ", WORDS[rng.below(WORDS.len())]);
-                b.splice(at..at, w.bytes());
-            }
-            3 => {
-                let end = (at + 1 + rng.below(32)).min(b.len());
-                b.drain(at..end);
-            }
-            4 => {
-                let other = &seeds[rng.below(seeds.len())];
-                let src = if rng.chance(2) {
-                    b.clone()
-                } else {
-                    other.clone()
-                };
-                if !src.is_empty() {
-                    let from = rng.below(src.len());
-                    let to = (from + 1 + rng.below(256)).min(src.len());
-                    b.splice(at..at, src[from..to].iter().copied());
-                }
-            }
-            5 => {
-                // A run: usually short, sometimes past the limits (commands, line, input).
-                let run = RUNS[rng.below(RUNS.len())];
-                let n = if rng.chance(64) {
-                    1000 + rng.below(MAX_RESTORE_BYTES / run.len() + 4096)
-                } else {
-                    1 + rng.below(40)
-                };
-                b.splice(at..at, run.repeat(n).into_bytes());
-            }
-            6 => b.truncate(at),
-            7 => {
-                // Replace a number by another.
-                if let Some(i) = (at..b.len()).find(|&i| b[i].is_ascii_digit()) {
-                    let end = (i..b.len())
-                        .find(|&j| !b[j].is_ascii_digit())
-                        .unwrap_or(b.len());
-                    let n = WORDS[WORDS.len() - 10 + rng.below(10)];
-                    b.splice(i..end, n.bytes());
-                }
-            }
-            _ => {
-                // Swap two lines.
-                let lines: Vec<&[u8]> = b.split(|&c| c == b'\n').collect();
-                if lines.len() > 2 {
-                    let (i, j) = (rng.below(lines.len()), rng.below(lines.len()));
-                    let mut l: Vec<Vec<u8>> = lines.iter().map(|x| x.to_vec()).collect();
-                    l.swap(i, j);
-                    b = l.join(&b'\n');
-                }
-            }
-        }
-    }
+    fuzz::edits(rng, &mut b, 6, 9, |rng, b, kind, at| match kind {
+        0 => fuzz::set_random_byte(rng, b, at),
+        1 => fuzz::set_byte_from(rng, b, at, BYTES),
+        2 => fuzz::insert_word(rng, b, at, WORDS, Space::After),
+        3 => fuzz::delete(rng, b, at, 32),
+        4 => fuzz::copy_piece_or_seed(rng, b, at, seeds, 256),
+        // A run: usually short, sometimes past the limits (commands, line, input).
+        5 => fuzz::insert_run(rng, b, at, RUNS, |run| Repeats {
+            short_most: 40,
+            long_one_in: 64,
+            long_min: 1000,
+            long_span: MAX_RESTORE_BYTES / run.len() + 4096,
+        }),
+        6 => b.truncate(at),
+        // Replace a number by another (the last ten words).
+        7 => fuzz::replace_number(rng, b, at, &WORDS[WORDS.len() - 10..]),
+        _ => fuzz::swap_lines(rng, b),
+    });
     b
 }
 
 #[derive(Default, Debug)]
 struct Figures {
-    cases: u64,
+    /// Cases, bytes, crashes, timeouts, the slowest case, the failures.
+    run: Tally,
     accepted: u64,
     commands: u64,
     rejected: u64,
     /// Rejections past a limit or for not being text.
     limits: u64,
-    bytes: u64,
-    crashes: u64,
-    timeouts: u64,
     unlocated: u64,
     round_trip_failures: u64,
-    /// The slowest case: seconds, its size.
-    slowest: (f64, usize),
-    failures: Vec<String>,
 }
 
 /// What is wrong with the error's location, if anything.
@@ -339,18 +273,8 @@ fn round_trip(cmds: &[IpvsCommand]) -> Result<(), String> {
     Ok(())
 }
 
-fn save(input: &[u8], n: u64, why: &str, f: &mut Figures) {
-    let path = std::env::temp_dir().join(format!(
-        "splicenic-ipvs-fuzz-{}-{n}.rules",
-        std::process::id()
-    ));
-    let _ = std::fs::write(&path, input);
-    f.failures.push(format!("{}: {why}", path.display()));
-}
-
 fn one_case(input: &[u8], n: u64, f: &mut Figures) {
-    let start = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| match parse_restore(input) {
+    let case = HARNESS.case(&mut f.run, input, n, || match parse_restore(input) {
         Ok(cmds) => round_trip(&cmds).map(|()| (true, cmds.len(), false)),
         Err(e) => match unlocated(input, &e) {
             Some(why) => Err(format!("error without a location: {why}")),
@@ -367,29 +291,16 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
                 ),
             )),
         },
-    }));
-    let took = start.elapsed();
-    f.cases += 1;
-    f.bytes += input.len() as u64;
-    if took.as_secs_f64() > f.slowest.0 {
-        f.slowest = (took.as_secs_f64(), input.len());
-    }
-    if took > TIMEOUT {
-        f.timeouts += 1;
-        save(input, n, &format!("took {took:?}"), f);
-    }
-    match outcome {
-        Err(_) => {
-            f.crashes += 1;
-            save(input, n, "panicked", f);
-        }
+    });
+    match case.outcome {
+        Err(_) => HARNESS.panicked(&mut f.run, input, n),
         Ok(Err(why)) => {
             if why.starts_with("error without") {
                 f.unlocated += 1;
             } else {
                 f.round_trip_failures += 1;
             }
-            save(input, n, &why, f);
+            HARNESS.save(&mut f.run, input, n, &why);
         }
         Ok(Ok((true, cmds, _))) => {
             f.accepted += 1;
@@ -400,15 +311,6 @@ fn one_case(input: &[u8], n: u64, f: &mut Figures) {
             f.limits += u64::from(limit);
         }
     }
-}
-
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.trim()
-            .replace('_', "")
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
-    })
 }
 
 #[test]
@@ -424,42 +326,34 @@ fn mutated_restore_input_is_checked_without_panics_and_with_locations() {
     assert_eq!(f.accepted, seeds.len() as u64, "{f:#?}");
 
     let mut rng = Rng(seed);
-    let start = Instant::now();
-    let mut last_report = Instant::now();
+    let mut progress = Progress::new("ipvs_restore_fuzz", "cases");
     for n in 0..cases {
         let input = mutate(&seeds, &mut rng);
         one_case(&input, n, &mut f);
-        if last_report.elapsed() > Duration::from_secs(60) {
-            last_report = Instant::now();
-            eprintln!(
-                "ipvs_restore_fuzz: {} cases, {:.0} cases/s",
-                f.cases,
-                f.cases as f64 / start.elapsed().as_secs_f64()
-            );
-        }
+        progress.tick(f.run.cases);
     }
-    let secs = start.elapsed().as_secs_f64();
+    let secs = progress.secs();
     println!(
         "ipvs_restore_fuzz: seed {seed}, {} cases ({} accepted with {} commands, {} rejected, \
          {} of them at a limit or as not text), {:.1} MB in {secs:.1} s ({:.0} cases/s); \
          crashes {}, timeouts {}, errors without location {}, round-trip failures {}; \
          slowest case {:.1} ms ({} bytes)",
-        f.cases,
+        f.run.cases,
         f.accepted,
         f.commands,
         f.rejected,
         f.limits,
-        f.bytes as f64 / 1e6,
-        f.cases as f64 / secs,
-        f.crashes,
-        f.timeouts,
+        f.run.bytes as f64 / 1e6,
+        f.run.cases as f64 / secs,
+        f.run.crashes,
+        f.run.timeouts,
         f.unlocated,
         f.round_trip_failures,
-        f.slowest.0 * 1e3,
-        f.slowest.1,
+        f.run.slowest.0 * 1e3,
+        f.run.slowest.1,
     );
     assert!(
-        f.crashes + f.timeouts + f.unlocated + f.round_trip_failures == 0,
+        f.run.crashes + f.run.timeouts + f.unlocated + f.round_trip_failures == 0,
         "{f:#?}"
     );
     assert!(f.accepted > 0 && f.rejected > 0 && f.limits > 0, "{f:?}");

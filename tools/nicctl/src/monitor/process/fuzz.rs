@@ -11,7 +11,7 @@
 //! process of the script's group alive afterwards. A pure part checks that the output kept
 //! is the first [`MAX_OUTPUT`] bytes of the stream, on random chunkings.
 //!
-//! The generator is deterministic (a seeded SplitMix64, no dependency). By default a short
+//! The generator is deterministic (a seeded SplitMix64, `splicenic-fuzzkit`). By default a short
 //! run (400 scripts on 8 threads, 2 000 chunkings; a few seconds: most of the time is the
 //! scripts' timeouts) is part of `cargo test`. The long form takes its case count and seed
 //! from the environment and prints its figures:
@@ -28,6 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use splicenic_fuzzkit::{env_u64, Progress, Rng};
+
 use super::*;
 use crate::monitor::feedback::parse_load;
 
@@ -43,28 +45,6 @@ const SLACK: Duration = Duration::from_millis(250);
 
 /// How long a killed group's processes may take to be gone.
 const REAP_WAIT: Duration = Duration::from_secs(2);
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// 0..n (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
 
 /// One piece of a script. `N` is replaced by a size, `S` by a short sleep.
 const PIECES: &[&str] = &[
@@ -279,15 +259,6 @@ fn one_chunking(rng: &mut Rng) -> bool {
     kept.bytes == stream[..total.min(MAX_OUTPUT)]
 }
 
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.trim()
-            .replace('_', "")
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
-    })
-}
-
 /// A directory of its own for the scripts' pid files; removed on drop.
 struct Dir(PathBuf);
 
@@ -315,8 +286,7 @@ fn hostile_scripts_are_bounded_in_time_and_output_and_leave_no_group_behind() {
     }
 
     let next = AtomicU64::new(0);
-    let start = Instant::now();
-    let last_report = Mutex::new(Instant::now());
+    let progress = Mutex::new(Progress::new("misc_fuzz", "scripts"));
     thread::scope(|s| {
         for _ in 0..THREADS {
             s.spawn(|| loop {
@@ -325,18 +295,11 @@ fn hostile_scripts_are_bounded_in_time_and_output_and_leave_no_group_behind() {
                     return;
                 }
                 one_script(n, seed, &dir.0, &figures);
-                let mut last = last_report.lock().unwrap();
-                if last.elapsed() > Duration::from_secs(60) {
-                    *last = Instant::now();
-                    eprintln!(
-                        "misc_fuzz: {n} scripts, {:.0} scripts/s",
-                        n as f64 / start.elapsed().as_secs_f64()
-                    );
-                }
+                progress.lock().unwrap().tick(n);
             });
         }
     });
-    let secs = start.elapsed().as_secs_f64();
+    let secs = progress.into_inner().unwrap().secs();
     let f = figures.into_inner().unwrap();
     println!(
         "misc_fuzz: seed {seed}, {} scripts ({} with output captured) in {secs:.1} s ({:.0} \
