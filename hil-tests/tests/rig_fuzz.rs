@@ -31,7 +31,9 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
-use splicenic_fuzzkit::{self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally};
+use splicenic_fuzzkit::{
+    self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally, TextEdits,
+};
 
 use splicenic_hil::rig::{
     check_text, LabCard, Rig, RigError, RigKind, MAX_RIG_DEPTH, MAX_RIG_FILE_BYTES,
@@ -41,15 +43,8 @@ use splicenic_hil::rig::{
 /// Cases of the run inside `cargo test` (a few seconds in a debug build).
 const SHORT_CASES: u64 = 5_000;
 
-/// A case slower than this is counted as a timeout.
-const TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Timeouts, and where failing inputs go.
-const HARNESS: Harness = Harness {
-    prefix: "splicenic-rig-fuzz",
-    ext: "toml",
-    timeout: TIMEOUT,
-};
+/// Where failing inputs go; a case slower than 10 s is counted as a timeout.
+const HARNESS: Harness = Harness::new("splicenic-rig-fuzz", "toml", Duration::from_secs(10));
 
 const NAME: &str = "fuzz.toml";
 
@@ -168,24 +163,27 @@ const RUNS: &[&str] = &[
     "\u{e9}",
 ];
 
+/// Edits 0 to 6: the shared ones.
+const TEXT_EDITS: TextEdits = TextEdits {
+    bytes: BYTES,
+    words: WORDS,
+    space: Space::Sometimes,
+    delete_most: 32,
+    copy_most: 256,
+    runs: RUNS,
+    // A run: usually short, sometimes past a limit.
+    repeats: |run| Repeats {
+        short_most: 12,
+        long_one_in: 32,
+        long_min: 100,
+        long_span: MAX_RIG_FILE_BYTES / run.len() + 1024,
+    },
+};
+
 fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
-    let mut b = seeds[rng.below(seeds.len())].clone();
-    fuzz::edits(rng, &mut b, 6, 9, |rng, b, kind, at| match kind {
-        0 => fuzz::set_random_byte(rng, b, at),
-        1 => fuzz::set_byte_from(rng, b, at, BYTES),
-        2 => fuzz::insert_word(rng, b, at, WORDS, Space::Sometimes),
-        3 => fuzz::delete(rng, b, at, 32),
-        4 => fuzz::copy_piece_or_seed(rng, b, at, seeds, 256),
-        // A run: usually short, sometimes past a limit.
-        5 => fuzz::insert_run(rng, b, at, RUNS, |run| Repeats {
-            short_most: 12,
-            long_one_in: 32,
-            long_min: 100,
-            long_span: MAX_RIG_FILE_BYTES / run.len() + 1024,
-        }),
-        6 => b.truncate(at),
+    fuzz::mutant(rng, seeds, 6, 9, |rng, b, kind, at| match kind {
         7 => fuzz::swap_lines(rng, b),
-        _ => {
+        8 => {
             // Replace a quoted value by another.
             if let Some(i) = (at..b.len()).find(|&i| b[i] == b'"') {
                 if let Some(j) = (i + 1..b.len()).find(|&j| b[j] == b'"') {
@@ -209,8 +207,8 @@ fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
                 }
             }
         }
-    });
-    b
+        _ => TEXT_EDITS.edit(rng, b, kind, at, seeds),
+    })
 }
 
 #[derive(Default, Debug)]

@@ -27,21 +27,16 @@ use std::fs;
 use std::time::Duration;
 
 use splicenic_driver::config::{self, compile_rules, ConfigError, Limits};
-use splicenic_fuzzkit::{self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally};
+use splicenic_fuzzkit::{
+    self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally, TextEdits,
+};
 
 /// Cases of the run inside `cargo test` (a few seconds in a debug build).
 const SHORT_CASES: u64 = 10_000;
 
-/// A case slower than this is counted as a timeout (a bound no healthy case comes near:
-/// the largest inputs take milliseconds).
-const TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Timeouts, and where failing inputs go.
-const HARNESS: Harness = Harness {
-    prefix: "splicenic-config-fuzz",
-    ext: "conf",
-    timeout: TIMEOUT,
-};
+/// Where failing inputs go; a case slower than 10 s is counted as a timeout (a bound no
+/// healthy case comes near: the largest inputs take milliseconds).
+const HARNESS: Harness = Harness::new("splicenic-config-fuzz", "conf", Duration::from_secs(10));
 
 mod common;
 use common::{conf_files, repo};
@@ -155,24 +150,27 @@ const RUNS: &[&str] = &[
     "{", "a {\n", "x {", "}", "}\n", "\"", "a ", "a;", "\u{e9}", "\n",
 ];
 
+/// Edits 0 to 6: the shared ones.
+const TEXT_EDITS: TextEdits = TextEdits {
+    bytes: BYTES,
+    words: WORDS,
+    space: Space::After,
+    delete_most: 64,
+    // A piece of this file or of another seed.
+    copy_most: 512,
+    runs: RUNS,
+    // A run: usually short, sometimes tens of thousands (deep nesting, long lines, many
+    // tokens).
+    repeats: |_| Repeats {
+        short_most: 40,
+        long_one_in: 64,
+        long_min: 1000,
+        long_span: 60_000,
+    },
+};
+
 fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
-    let mut b = seeds[rng.below(seeds.len())].clone();
-    fuzz::edits(rng, &mut b, 8, 10, |rng, b, kind, at| match kind {
-        0 => fuzz::set_random_byte(rng, b, at),
-        1 => fuzz::set_byte_from(rng, b, at, BYTES),
-        2 => fuzz::insert_word(rng, b, at, WORDS, Space::After),
-        3 => fuzz::delete(rng, b, at, 64),
-        // Copy a piece of this file or of another seed here.
-        4 => fuzz::copy_piece_or_seed(rng, b, at, seeds, 512),
-        // A run: usually short, sometimes tens of thousands (deep nesting, long lines,
-        // many tokens).
-        5 => fuzz::insert_run(rng, b, at, RUNS, |_| Repeats {
-            short_most: 40,
-            long_one_in: 64,
-            long_min: 1000,
-            long_span: 60_000,
-        }),
-        6 => b.truncate(at),
+    fuzz::mutant(rng, seeds, 8, 10, |rng, b, kind, at| match kind {
         // Replace a number by another.
         7 => fuzz::replace_number(
             rng,
@@ -191,7 +189,7 @@ fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
             ],
         ),
         8 => fuzz::swap_lines(rng, b),
-        _ => {
+        9 => {
             // Remove or double a brace.
             if let Some(i) = (at..b.len()).find(|&i| matches!(b[i], b'{' | b'}')) {
                 if rng.chance(2) {
@@ -201,8 +199,8 @@ fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
                 }
             }
         }
-    });
-    b
+        _ => TEXT_EDITS.edit(rng, b, kind, at, seeds),
+    })
 }
 
 #[derive(Default, Debug)]

@@ -39,15 +39,8 @@ use splicenic_fuzzkit::{self as fuzz, env_u64, Harness, Progress, Repeats, Rng, 
 /// Cases of the run inside `cargo test` (a few seconds in a debug build).
 const SHORT_CASES: u64 = 5_000;
 
-/// A case slower than this is counted as a timeout.
-const TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Timeouts, and where failing inputs go.
-const HARNESS: Harness = Harness {
-    prefix: "splicenic-proto-fuzz",
-    ext: "bin",
-    timeout: TIMEOUT,
-};
+/// Where failing inputs go; a case slower than 10 s is counted as a timeout.
+const HARNESS: Harness = Harness::new("splicenic-proto-fuzz", "bin", Duration::from_secs(10));
 
 /// The largest allocation a case may make: this many times the bytes of its stream, plus
 /// [`ALLOC_SLACK`]. A RECV_FRAMES reply of empty frames is the worst honest case (a 24-byte
@@ -219,8 +212,7 @@ fn interesting(rng: &mut Rng, near: usize) -> u32 {
 }
 
 fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
-    let mut b = seeds[rng.below(seeds.len())].clone();
-    fuzz::edits(rng, &mut b, 6, 10, |rng, b, kind, at| match kind {
+    fuzz::mutant(rng, seeds, 6, 10, |rng, b, kind, at| match kind {
         0 => fuzz::set_random_byte(rng, b, at),
         1 => {
             // A length prefix or count: at a frame start, or anywhere.
@@ -283,8 +275,7 @@ fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
                 b[..4].copy_from_slice(&n);
             }
         }
-    });
-    b
+    })
 }
 
 /// A reader handing the stream over in pieces of random size, with an occasional

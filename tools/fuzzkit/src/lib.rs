@@ -4,11 +4,12 @@
 //! crate holds what they all do the same way:
 //!
 //! * [`Rng`]: a seeded SplitMix64 (no dependency, the same stream on every platform);
-//! * byte mutators: [`edits`] (the loop of random edits) and the edits the tests have in
-//!   common ([`set_random_byte`], [`set_byte_from`], [`insert_word`], [`delete`],
-//!   [`copy_piece`], [`copy_piece_or_seed`], [`insert_run`], [`replace_number`],
-//!   [`swap_lines`]), each drawing from the generator in a fixed order so that a seed
-//!   gives the same inputs as before the code was shared;
+//! * byte mutators: [`mutant`] and [`edits`] (the loop of random edits), the edits the
+//!   tests have in common ([`set_random_byte`], [`set_byte_from`], [`insert_word`],
+//!   [`delete`], [`copy_piece`], [`copy_piece_or_seed`], [`insert_run`],
+//!   [`replace_number`], [`swap_lines`]) and the first seven edits of the text formats'
+//!   mutators together ([`TextEdits`]), each drawing from the generator in a fixed order
+//!   so that a seed gives the same inputs as before the code was shared;
 //! * case accounting: [`Harness::case`] runs one case timed and with panics caught,
 //!   counting it in a [`Tally`] (cases, bytes, slowest, timeouts) and writing an input
 //!   that fails to the temporary directory ([`Harness::save`]);
@@ -66,6 +67,19 @@ pub fn edits(
         let kind = rng.below(kinds);
         edit(rng, b, kind, at);
     }
+}
+
+/// A copy of one of `seeds` (not empty) with one to `most` random edits ([`edits`]).
+pub fn mutant(
+    rng: &mut Rng,
+    seeds: &[Vec<u8>],
+    most: usize,
+    kinds: usize,
+    edit: impl FnMut(&mut Rng, &mut Vec<u8>, usize, usize),
+) -> Vec<u8> {
+    let mut b = seeds[rng.below(seeds.len())].clone();
+    edits(rng, &mut b, most, kinds, edit);
+    b
 }
 
 /// The byte at `at` (the last one if `at` is the end) replaced by a random byte; nothing
@@ -218,6 +232,48 @@ pub fn swap_lines(rng: &mut Rng, b: &mut Vec<u8>) {
     }
 }
 
+/// The edits that the mutators of the text formats (configuration files, rig files,
+/// `ipvsadm -R` input) number 0 to 6, with each format's words, bytes, runs and sizes; a
+/// mutator numbers its own edits from [`TextEdits::KINDS`] on.
+#[derive(Clone, Copy, Debug)]
+pub struct TextEdits {
+    /// The bytes of edit 1 ([`set_byte_from`]).
+    pub bytes: &'static [u8],
+    /// The words of edit 2 ([`insert_word`]).
+    pub words: &'static [&'static str],
+    /// The space after a word of edit 2.
+    pub space: Space,
+    /// The most bytes edit 3 removes ([`delete`]).
+    pub delete_most: usize,
+    /// The most bytes edit 4 copies ([`copy_piece_or_seed`]).
+    pub copy_most: usize,
+    /// The runs of edit 5 ([`insert_run`]).
+    pub runs: &'static [&'static str],
+    /// How many times edit 5 repeats a run.
+    pub repeats: fn(&str) -> Repeats,
+}
+
+impl TextEdits {
+    /// How many edits [`TextEdits::edit`] does.
+    pub const KINDS: usize = 7;
+
+    /// Edit `kind` (below [`TextEdits::KINDS`]) of `b` at `at`: 0 a random byte, 1 one of
+    /// the bytes, 2 a word inserted, 3 bytes removed, 4 a piece of `b` or of one of `seeds`
+    /// copied, 5 a run inserted, 6 the input cut at `at`.
+    pub fn edit(&self, rng: &mut Rng, b: &mut Vec<u8>, kind: usize, at: usize, seeds: &[Vec<u8>]) {
+        match kind {
+            0 => set_random_byte(rng, b, at),
+            1 => set_byte_from(rng, b, at, self.bytes),
+            2 => insert_word(rng, b, at, self.words, self.space),
+            3 => delete(rng, b, at, self.delete_most),
+            4 => copy_piece_or_seed(rng, b, at, seeds, self.copy_most),
+            5 => insert_run(rng, b, at, self.runs, self.repeats),
+            6 => b.truncate(at),
+            k => panic!("edit {k} is not one of the {} shared ones", Self::KINDS),
+        }
+    }
+}
+
 /// What every case of a run adds to; a test's own figures hold one.
 #[derive(Default, Debug)]
 pub struct Tally {
@@ -265,6 +321,16 @@ pub struct Harness {
 }
 
 impl Harness {
+    /// Failing inputs saved as `<prefix>-<pid>-<case>.<ext>`; a case slower than `timeout`
+    /// counted as a timeout.
+    pub const fn new(prefix: &'static str, ext: &'static str, timeout: Duration) -> Self {
+        Harness {
+            prefix,
+            ext,
+            timeout,
+        }
+    }
+
     /// Case `n` run on `input` ([`timed`]) and counted ([`Harness::record`]). A panic is
     /// not counted here: the caller does, in its place among its own checks
     /// ([`Harness::panicked`]).
@@ -389,9 +455,22 @@ mod tests {
     fn edits_keep_to_the_input() {
         let mut rng = Rng(1);
         let seeds = vec![b"a 1\nb 22\nc\n".to_vec(), Vec::new()];
+        let text = TextEdits {
+            bytes: b"{}",
+            words: &["w"],
+            space: Space::After,
+            delete_most: 4,
+            copy_most: 4,
+            runs: &["r"],
+            repeats: |_| Repeats {
+                short_most: 2,
+                long_one_in: 9,
+                long_min: 10,
+                long_span: 5,
+            },
+        };
         for _ in 0..1000 {
-            let mut b = seeds[rng.below(seeds.len())].clone();
-            edits(&mut rng, &mut b, 6, 9, |rng, b, kind, at| match kind {
+            let b = mutant(&mut rng, &seeds, 6, 16, |rng, b, kind, at| match kind {
                 0 => set_random_byte(rng, b, at),
                 1 => set_byte_from(rng, b, at, b"{}"),
                 2 => insert_word(rng, b, at, &["x", "yy"], Space::Sometimes),
@@ -405,7 +484,8 @@ mod tests {
                     long_span: 10,
                 }),
                 7 => replace_number(rng, b, at, &["0", "65536"]),
-                _ => swap_lines(rng, b),
+                8 => swap_lines(rng, b),
+                k => text.edit(rng, b, k - 9, at, &seeds),
             });
             assert!(b.len() < 4096);
         }

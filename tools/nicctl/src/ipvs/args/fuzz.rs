@@ -23,22 +23,17 @@
 
 use std::time::Duration;
 
-use splicenic_fuzzkit::{self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally};
+use splicenic_fuzzkit::{
+    self as fuzz, env_u64, Harness, Progress, Repeats, Rng, Space, Tally, TextEdits,
+};
 
 use super::*;
 
 /// Cases of the run inside `cargo test` (a few seconds in a debug build).
 const SHORT_CASES: u64 = 5_000;
 
-/// A case slower than this is counted as a timeout.
-const TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Timeouts, and where failing inputs go.
-const HARNESS: Harness = Harness {
-    prefix: "splicenic-ipvs-fuzz",
-    ext: "rules",
-    timeout: TIMEOUT,
-};
+/// Where failing inputs go; a case slower than 10 s is counted as a timeout.
+const HARNESS: Harness = Harness::new("splicenic-ipvs-fuzz", "rules", Duration::from_secs(10));
 
 /// The seeds: `-S` outputs, a full card, the restore test's input, other commands.
 fn seeds() -> Vec<Vec<u8>> {
@@ -176,27 +171,30 @@ const RUNS: &[&str] = &[
     "\u{e9}",
 ];
 
+/// Edits 0 to 6: the shared ones.
+const TEXT_EDITS: TextEdits = TextEdits {
+    bytes: BYTES,
+    words: WORDS,
+    space: Space::After,
+    delete_most: 32,
+    copy_most: 256,
+    runs: RUNS,
+    // A run: usually short, sometimes past the limits (commands, line, input).
+    repeats: |run| Repeats {
+        short_most: 40,
+        long_one_in: 64,
+        long_min: 1000,
+        long_span: MAX_RESTORE_BYTES / run.len() + 4096,
+    },
+};
+
 fn mutate(seeds: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
-    let mut b = seeds[rng.below(seeds.len())].clone();
-    fuzz::edits(rng, &mut b, 6, 9, |rng, b, kind, at| match kind {
-        0 => fuzz::set_random_byte(rng, b, at),
-        1 => fuzz::set_byte_from(rng, b, at, BYTES),
-        2 => fuzz::insert_word(rng, b, at, WORDS, Space::After),
-        3 => fuzz::delete(rng, b, at, 32),
-        4 => fuzz::copy_piece_or_seed(rng, b, at, seeds, 256),
-        // A run: usually short, sometimes past the limits (commands, line, input).
-        5 => fuzz::insert_run(rng, b, at, RUNS, |run| Repeats {
-            short_most: 40,
-            long_one_in: 64,
-            long_min: 1000,
-            long_span: MAX_RESTORE_BYTES / run.len() + 4096,
-        }),
-        6 => b.truncate(at),
+    fuzz::mutant(rng, seeds, 6, 9, |rng, b, kind, at| match kind {
         // Replace a number by another (the last ten words).
         7 => fuzz::replace_number(rng, b, at, &WORDS[WORDS.len() - 10..]),
-        _ => fuzz::swap_lines(rng, b),
-    });
-    b
+        8 => fuzz::swap_lines(rng, b),
+        _ => TEXT_EDITS.edit(rng, b, kind, at, seeds),
+    })
 }
 
 #[derive(Default, Debug)]
