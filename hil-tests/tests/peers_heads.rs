@@ -10,12 +10,22 @@
 //! backend serves `/id` (its name), `/api/x` and `/static/blob`, so only the `X-Backend`
 //! header tells which pool a head reached.
 //!
+//! A second scenario on the same topology sends generated heads (`SPLICENIC_HEADS_E2E`, 60 by
+//! default; seed `SPLICENIC_HEADS_E2E_SEED`) with one `snic-peer batch` run: the three
+//! resources spelled in many ways, and refused spellings. The expected outcome of each is
+//! `canon::canonicalize` plus the rules; each must be answered by that backend with that
+//! body, or reset, and HEAD_STATS must agree.
+//!
 //! Needs root, nginx and the firmware ELF; without them it prints a note and passes (and
 //! fails under `cargo xtask test`, which requires every prerequisite).
 
-use splicenic_driver::flowmgr::HeadRefusal;
+use sha2::{Digest, Sha256};
+use splicenic_driver::flowmgr::{HeadRefusal, HeadStats};
+use splicenic_fw_logic::canon::{self, Outcome};
 use splicenic_hil::peer::{setup, SetupOpts, Tally, EXEC_TIMEOUT};
 use splicenic_hil::topo::Topology;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 /// The client binary.
 const PEER: &str = env!("CARGO_BIN_EXE_snic-peer");
@@ -285,5 +295,504 @@ fn heads_route_as_the_backend_resolves_them() {
     // numeric port itself) and the five large heads (plain HTTP).
     let routed = cases.len() - refusals as usize;
     assert_eq!(canonical as usize, routed - 6, "{after:?}");
+    tally.connections += generated_heads(&mut t);
     t.finish("request heads", &tally, t0);
+}
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// True with probability `pct` percent.
+    fn pct(&mut self, pct: u64) -> bool {
+        self.next() % 100 < pct
+    }
+    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len())]
+    }
+}
+
+/// Indices of the slashes of `p`.
+fn slashes(p: &str) -> Vec<usize> {
+    p.match_indices('/').map(|(i, _)| i).collect()
+}
+
+/// `p` with `what` inserted before one of its slashes.
+fn at_slash(r: &mut Rng, p: &str, what: &str) -> String {
+    let i = *r.pick(&slashes(p));
+    format!("{}{what}{}", &p[..i], &p[i..])
+}
+
+/// A spelling of `path` that nginx resolves to it (or, through `/static/..`, next to it).
+fn spell_path(r: &mut Rng, path: &str) -> String {
+    let mut p = path.to_string();
+    for _ in 0..r.below(4) {
+        p = match r.below(8) {
+            0 => at_slash(r, &p, "/x/.."),
+            1 => at_slash(r, &p, "/."),
+            2 => {
+                let seg = if r.pct(50) { "/y/%2e%2e" } else { "/y/%2E." };
+                at_slash(r, &p, seg)
+            }
+            3 => at_slash(r, &p, "/"),
+            4 => {
+                // A letter percent-encoded (either case of hex digits).
+                let letters: Vec<usize> = p
+                    .bytes()
+                    .enumerate()
+                    .filter(|(_, b)| b.is_ascii_alphabetic())
+                    .map(|(i, _)| i)
+                    .collect();
+                if letters.is_empty() {
+                    p
+                } else {
+                    let i = *r.pick(&letters);
+                    let enc = format!("%{:02x}", p.as_bytes()[i]);
+                    let enc = if r.pct(50) { enc.to_uppercase() } else { enc };
+                    format!("{}{enc}{}", &p[..i], &p[i + 1..])
+                }
+            }
+            5 => format!("/static/{}{p}", if r.pct(50) { ".." } else { "%2e%2e" }),
+            6 => at_slash(r, &p, "/static/x/.."),
+            _ => p,
+        };
+    }
+    p
+}
+
+/// A spelling of `host`: letter case, a trailing dot, `:80`.
+fn spell_host(r: &mut Rng, host: &str) -> String {
+    let mut h: String = if r.pct(30) {
+        host.chars()
+            .map(|c| if r.pct(40) { c.to_ascii_uppercase() } else { c })
+            .collect()
+    } else {
+        host.to_string()
+    };
+    if r.pct(20) {
+        h.push('.');
+    }
+    if r.pct(15) {
+        h.push_str(":80");
+    }
+    h
+}
+
+/// One generated head: a resource spelled in several ways, sometimes with a refused
+/// spelling.
+fn gen_head(r: &mut Rng) -> Vec<u8> {
+    const HOSTS: [&str; 2] = ["www.example.com", "api.example.com"];
+    let res = *r.pick(&[
+        "/id",
+        "/id",
+        "/api/x",
+        "/api/x",
+        "/static/blob",
+        "/static/blob",
+        "/static/none",
+        "/nope",
+    ]);
+    let mut path = spell_path(r, res);
+    // Refused spellings of the path.
+    match r.below(24) {
+        0 => {
+            let s = slashes(&path);
+            if s.len() > 1 {
+                let i = s[1 + r.below(s.len() - 1)];
+                path = format!("{}%2{}{}", &path[..i], r.pick(&["F", "f"]), &path[i + 1..]);
+            }
+        }
+        1 => {
+            let s = slashes(&path);
+            let i = *r.pick(&s);
+            path = format!("{}\\{}", &path[..i], &path[i + 1..]);
+        }
+        2 => path = format!("/..{path}"),
+        _ => {}
+    }
+    if r.pct(15) {
+        let query: &&str = r.pick(&["?a=1", "?x=/static/blob", "?q=%2F..%5C", "?"]);
+        path.push_str(query);
+    }
+    if r.pct(10) {
+        path.push_str("#x");
+    }
+    let host = *r.pick(&HOSTS);
+    let (target, host_line_host) = if r.pct(15) {
+        // The absolute form's authority overrides Host.
+        let other = *r.pick(&HOSTS);
+        let scheme = if r.pct(70) { "http" } else { "HTTP" };
+        (
+            format!("{scheme}://{}{path}", spell_host(r, host)),
+            spell_host(r, other),
+        )
+    } else {
+        (path, spell_host(r, host))
+    };
+    let eol = if r.pct(15) { "\n" } else { "\r\n" };
+    let sp = |r: &mut Rng| if r.pct(8) { "  " } else { " " };
+    let mut h = String::new();
+    if r.pct(8) {
+        h.push_str(if r.pct(50) { "\r\n" } else { "\n" });
+    }
+    let no_version = r.pct(3);
+    let version = if r.pct(15) { "HTTP/1.0" } else { "HTTP/1.1" };
+    if no_version {
+        h.push_str(&format!("GET{}{target}{eol}", sp(r)));
+        if r.pct(50) {
+            return h.into_bytes();
+        }
+    } else {
+        h.push_str(&format!("GET{}{target}{}{version}{eol}", sp(r), sp(r)));
+    }
+    let extra = [
+        "User-Agent: snic-peer",
+        "Accept: */*",
+        "X-Pad: 0123456789abcdef",
+        "Cookie: c=1",
+        "Accept-Encoding: identity",
+    ];
+    let n_extra = r.below(3);
+    let before = r.below(n_extra + 1);
+    for k in 0..n_extra {
+        if k == before {
+            break;
+        }
+        h.push_str(&format!("{}{eol}", r.pick(&extra)));
+    }
+    let name = *r.pick(&["Host", "Host", "host", "HOST"]);
+    let colon_sp = if r.pct(85) { " " } else { "" };
+    h.push_str(&format!("{name}:{colon_sp}{host_line_host}{eol}"));
+    if r.pct(3) {
+        h.push_str(&format!("Host: {}{eol}", r.pick(&HOSTS)));
+    }
+    for _ in before..n_extra {
+        h.push_str(&format!("{}{eol}", r.pick(&extra)));
+    }
+    h.push_str(eol);
+    h.into_bytes()
+}
+
+/// What a generated head must get.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Expect {
+    /// Routed to one of these backends: status and body (`None`: a 404 of that backend);
+    /// `path` is the canonical path.
+    Routed {
+        pool: &'static str,
+        names: &'static [&'static str],
+        body: Option<Vec<u8>>,
+        path: String,
+    },
+    /// Reset, counted under this reason.
+    Refused(HeadRefusal),
+}
+
+/// The outcome the canonicaliser and the rules of `Opts::three_pools` give `head`, `None`
+/// when the head is not decided (never for a generated one).
+fn expect(head: &[u8], blob: &[u8]) -> Option<Expect> {
+    let mut out = [0u8; canon::OUT_LEN];
+    let web = Expect::Routed {
+        pool: "web",
+        names: &["web1", "web2"],
+        body: None,
+        path: String::new(),
+    };
+    let (host, path) = match canon::canonicalize(head, &mut out) {
+        Outcome::Incomplete => return None,
+        Outcome::Refuse(r) if r == HeadRefusal::Method || head.starts_with(b"PRI * HTTP/2.0") => {
+            return Some(web)
+        }
+        Outcome::Refuse(r) => return Some(Expect::Refused(r)),
+        Outcome::Canonical(c) => (c.host.to_vec(), c.path.to_vec()),
+    };
+    let (pool, names): (&'static str, &'static [&'static str]) = if path.starts_with(b"/static/") {
+        ("static", &["static1"])
+    } else if host == b"api.example.com" {
+        ("api", &["api1"])
+    } else {
+        ("web", &["web1", "web2"])
+    };
+    // Every backend serves the same three files; only the name in them differs, so the body
+    // is filled in per backend when the line is checked (`{}` stands for the name).
+    let body = match path.as_slice() {
+        b"/id" => Some(b"{}\n".to_vec()),
+        b"/api/x" => Some(b"api {}\n".to_vec()),
+        b"/static/blob" => Some(blob.to_vec()),
+        _ => None,
+    };
+    let path = String::from_utf8_lossy(&path).into_owned();
+    Some(Expect::Routed {
+        pool,
+        names,
+        body,
+        path,
+    })
+}
+
+/// A head for messages: printable ASCII, the rest escaped.
+fn shown(head: &[u8]) -> String {
+    head.escape_ascii().to_string()
+}
+
+/// Whether the data path surely flags `head` (a subset of what it flags: NEEDS_NORM for `%`,
+/// `\`, `#`, `//`, `.` and `..` segments in the path or a trailing dot of the Host; ABSFORM;
+/// NOT_HTTP for a request line other than `METHOD SP target SP HTTP/1.x CRLF`).
+fn surely_flagged(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head);
+    let line_end = text.find('\n').unwrap_or(text.len());
+    let line = &text[..line_end];
+    if !line.ends_with('\r') || line.contains("  ") || line.starts_with('\r') {
+        return true;
+    }
+    let Some(target) = line.split(' ').nth(1) else {
+        return true;
+    };
+    let lower = target.to_ascii_lowercase();
+    if lower.starts_with("http://") {
+        return true;
+    }
+    let path = &target[..target.find('?').unwrap_or(target.len())];
+    let segs: Vec<&str> = path.split('/').collect();
+    path.contains(['%', '\\', '#'])
+        || path.contains("//")
+        || segs[1..].iter().any(|s| *s == "." || *s == "..")
+}
+
+fn refused_of(s: &HeadStats, r: HeadRefusal) -> u32 {
+    s.refused
+        .iter()
+        .find(|(x, _)| *x == r)
+        .map_or(0, |(_, c)| *c)
+}
+
+/// The generated heads, sent with one `snic-peer batch`; the connections made.
+fn generated_heads(t: &mut Topology) -> usize {
+    let n: usize = std::env::var("SPLICENIC_HEADS_E2E")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let seed: u64 = std::env::var("SPLICENIC_HEADS_E2E_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let mut rng = Rng(seed);
+    // Local ports 20000.. (below the ephemeral range, 32768..).
+    assert!(n <= 12_000, "SPLICENIC_HEADS_E2E: at most 12000 heads");
+    let mut heads = Vec::with_capacity(n);
+    while heads.len() < n {
+        let h = gen_head(&mut rng);
+        if let Some(e) = expect(&h, &t.blob) {
+            heads.push((h, e));
+        }
+    }
+    let file = t.dir().join("heads-e2e.hex");
+    let text: String = heads
+        .iter()
+        .map(|(h, _)| {
+            let mut l: String = h.iter().map(|b| format!("{b:02x}")).collect();
+            l.push('\n');
+            l
+        })
+        .collect();
+    std::fs::write(&file, text).expect("writing the heads");
+    let before = t
+        .card
+        .as_mut()
+        .expect("card")
+        .head_stats()
+        .expect("HEAD_STATS");
+    let to = format!("{}:{}", t.addrs.vip, t.addrs.vip_port);
+    let file_s = file.display().to_string();
+    let started = Instant::now();
+    let out = t
+        .exec(
+            &t.client_ns,
+            &[
+                PEER,
+                "batch",
+                "--to",
+                &to,
+                "--file",
+                &file_s,
+                // Ports of their own, below the kernel's ephemeral range the first scenario
+                // used: a reused 4-tuple would meet a closing flow the card still holds.
+                "--first-lport",
+                "20000",
+                "--timeout-s",
+                "20",
+            ],
+            // A head takes well under a second; the blob about half of one.
+            Duration::from_secs(60 + 3 * n as u64),
+        )
+        .expect("running snic-peer batch");
+    let wall = started.elapsed();
+    assert!(
+        out.ok,
+        "snic-peer batch failed: {} {}",
+        out.stderr,
+        out.text()
+    );
+    let after = t
+        .card
+        .as_mut()
+        .expect("card")
+        .head_stats()
+        .expect("HEAD_STATS");
+    let text = out.text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), n, "one line per head:\n{text}");
+
+    let mut routed: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut refused_want: BTreeMap<&str, (HeadRefusal, u32)> = BTreeMap::new();
+    let mut not_found = 0;
+    let mut surely = 0u32;
+    let mut failures = Vec::new();
+    // (backend, canonical path) of each 404.
+    let mut missing: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (k, ((head, want), line)) in heads.iter().zip(&lines).enumerate() {
+        let field = |key: &str| {
+            line.split_whitespace()
+                .find_map(|f| f.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
+                .unwrap_or("")
+                .to_string()
+        };
+        let status: u16 = field("status").parse().unwrap_or(0);
+        let backend = field("backend");
+        let (outcome, sha) = (field("outcome"), field("body_sha256"));
+        let ok = field("index") == k.to_string()
+            && match want {
+                Expect::Routed {
+                    pool,
+                    names,
+                    body,
+                    path,
+                } => {
+                    *routed.entry(pool).or_default() += 1;
+                    surely += u32::from(surely_flagged(head));
+                    let from = names.contains(&backend.as_str());
+                    from && outcome == "ok"
+                        && match body {
+                            Some(b) => {
+                                let b = if b.len() < 64 {
+                                    String::from_utf8_lossy(b)
+                                        .replace("{}", &backend)
+                                        .into_bytes()
+                                } else {
+                                    b.clone()
+                                };
+                                status == 200 && sha == format!("{:x}", Sha256::digest(&b))
+                            }
+                            None => {
+                                not_found += 1;
+                                *missing.entry((backend.clone(), path.clone())).or_default() += 1;
+                                status == 404
+                            }
+                        }
+                }
+                Expect::Refused(r) => {
+                    refused_want.entry(r.name()).or_insert((*r, 0)).1 += 1;
+                    outcome == "reset" && status == 0
+                }
+            };
+        if !ok {
+            failures.push(format!(
+                "  head {k} `{}`: expected {}, got `{line}`",
+                shown(head),
+                match want {
+                    Expect::Routed { names, body, .. } => format!(
+                        "{} from {names:?}",
+                        if body.is_some() { "200" } else { "404" }
+                    ),
+                    Expect::Refused(r) => format!("reset ({})", r.name()),
+                }
+            ));
+        }
+    }
+    // Each 404 left one line in its backend's error log naming the file nginx resolved the
+    // head to: the canonical path under its docroot. Those lines are taken out of the log
+    // (the topology's check of the logs sees the rest); a 404 without its line is a failure.
+    for b in &t.backends {
+        let log_path = b.dir.join("logs/error.log");
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        let root = format!("open() \"{}/www", b.dir.display());
+        let mut kept = String::new();
+        for l in log.lines() {
+            let resolved = l
+                .split_once(&root)
+                .and_then(|(_, rest)| rest.split_once("\" failed (2: No such file or directory)"))
+                .map(|(p, _)| p.to_string());
+            let key = resolved.map(|p| (b.name.clone(), p));
+            match key.as_ref().and_then(|k| missing.get_mut(k)) {
+                Some(c) if *c > 0 && l.contains("[error]") => *c -= 1,
+                _ => {
+                    kept.push_str(l);
+                    kept.push('\n');
+                }
+            }
+        }
+        std::fs::write(&log_path, kept).expect("rewriting the error log");
+    }
+    for ((backend, path), c) in &missing {
+        if *c > 0 {
+            failures.push(format!(
+                "  {c} 404s of {backend} for {path} without the error log line naming that file"
+            ));
+        }
+    }
+    let flagged = after.flagged - before.flagged;
+    let canonical = after.canonical - before.canonical;
+    let refused: u32 = HeadRefusal::ALL
+        .iter()
+        .map(|r| refused_of(&after, *r) - refused_of(&before, *r))
+        .sum();
+    let n_routed: usize = routed.values().sum();
+    let refused_s: Vec<String> = refused_want
+        .iter()
+        .map(|(name, (_, c))| format!("{name} {c}"))
+        .collect();
+    let routed_s: Vec<String> = routed.iter().map(|(p, c)| format!("{p} {c}")).collect();
+    eprintln!(
+        "generated heads: seed {seed}, {n} heads in {:.1} s: routed {n_routed} {{{}}} (404 {not_found}), refused {} {{{}}}; HEAD_STATS flagged {flagged}, canonical {canonical}, refused {refused}; failures {}",
+        wall.as_secs_f64(),
+        routed_s.join(", "),
+        refused_want.values().map(|(_, c)| c).sum::<u32>(),
+        refused_s.join(", "),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} generated heads not answered as expected:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // Each refusal is counted under its reason, and nothing else is refused.
+    for r in HeadRefusal::ALL {
+        let want = refused_want.get(r.name()).map_or(0, |(_, c)| *c);
+        assert_eq!(
+            refused_of(&after, r) - refused_of(&before, r),
+            want,
+            "refusals for {}",
+            r.name()
+        );
+    }
+    // No head here is not HTTP; every flagged head is routed by its canonical form or
+    // refused; the routed heads the data path surely flags are among the canonical ones.
+    assert_eq!(after.not_http, before.not_http, "{after:?}");
+    assert_eq!(flagged, canonical + refused, "{after:?}");
+    assert!(
+        (surely..=n_routed as u32).contains(&canonical),
+        "canonical {canonical}, expected {surely}..={n_routed}: {after:?}"
+    );
+    n
 }

@@ -7,6 +7,7 @@
 //!                   [--header 'K: V']... [--pieces N] [--gap-ms M] [--split-at-crlfcrlf]
 //!                   [--raw tls|h2|HEXFILE] [--body-size N] [--mss N] [--rcvbuf BYTES]
 //!                   [--timeout-s S]
+//! snic-peer batch --to IP:PORT --file F [--first-lport P] [--timeout-s S]
 //! ```
 //!
 //! It connects (TCP_NODELAY; `--mss` sets TCP_MAXSEG before the connect, which also caps the
@@ -28,6 +29,14 @@
 //! `closed` (the server closed before a whole response) or `timeout`. `data_segs_out` and
 //! `retrans` are the socket's `TCP_INFO` counters (segments carrying data, retransmissions).
 //! Exit status 0 whenever that line is printed, 1 on local errors, 2 on bad arguments.
+//!
+//! `batch` reads `F`, one head a line in hex digits (empty lines skipped), and for each head
+//! in turn opens a new connection, sends its bytes in one write and reads the response as
+//! `request` does (`--timeout-s` per head); it prints one line per head, `index=N` (from 0)
+//! then the fields above. `--first-lport P` binds head N's connection to local port P + N
+//! (the card ignores a SYN on the 4-tuple of a closing flow until that flow ages, 120 s by
+//! default, so a batch must not reuse the ports the kernel frees). Exit status 0 when every
+//! line is printed.
 
 use sha2::{Digest, Sha256};
 use std::io::{self, Read, Write};
@@ -39,7 +48,8 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: snic-peer request --to IP:PORT [--host H] [--no-host] [--method M] \
 [--path P] [--header 'K: V']... [--pieces N] [--gap-ms M] [--split-at-crlfcrlf] \
-[--raw tls|h2|HEXFILE] [--body-size N] [--mss N] [--rcvbuf BYTES] [--timeout-s S]";
+[--raw tls|h2|HEXFILE] [--body-size N] [--mss N] [--rcvbuf BYTES] [--timeout-s S]
+       snic-peer batch --to IP:PORT --file HEXLINES [--first-lport P] [--timeout-s S]";
 
 /// The HTTP/2 connection preface (RFC 9113, section 3.4).
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -60,15 +70,20 @@ struct Args {
     mss: Option<u32>,
     rcvbuf: Option<u32>,
     timeout: Duration,
+    /// `batch`: the file of hex heads.
+    batch: Option<String>,
+    /// `batch`: the local port of the first head's connection.
+    first_lport: Option<u16>,
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
     let mut it = argv.iter();
-    match it.next().map(String::as_str) {
-        Some("request") => {}
+    let batch = match it.next().map(String::as_str) {
+        Some("request") => false,
+        Some("batch") => true,
         Some(other) => return Err(format!("unknown subcommand `{other}`")),
         None => return Err("missing subcommand".into()),
-    }
+    };
     let mut a = Args {
         to: SocketAddrV4::new([0, 0, 0, 0].into(), 0),
         host: None,
@@ -84,6 +99,8 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         mss: None,
         rcvbuf: None,
         timeout: Duration::from_secs(60),
+        batch: None,
+        first_lport: None,
     };
     let mut to = None;
     while let Some(flag) = it.next() {
@@ -97,7 +114,12 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             v.parse()
                 .map_err(|_| format!("{flag}: `{v}` is not a number"))
         }
+        if batch && !matches!(flag, "--to" | "--file" | "--first-lport" | "--timeout-s") {
+            return Err(format!("batch: unknown option `{flag}`"));
+        }
         match flag {
+            "--file" if batch => a.batch = Some(value()?),
+            "--first-lport" if batch => a.first_lport = Some(num(flag, &value()?)?),
             "--to" => {
                 let v = value()?;
                 to = Some(
@@ -139,6 +161,9 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         }
     }
     a.to = to.ok_or("--to IP:PORT is required")?;
+    if batch && a.batch.is_none() {
+        return Err("batch: --file F is required".into());
+    }
     if a.split_crlfcrlf && a.pieces != 1 {
         return Err("--split-at-crlfcrlf and --pieces exclude each other".into());
     }
@@ -207,21 +232,27 @@ fn raw_bytes(spec: &str) -> Result<Vec<u8>, String> {
         file => {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| format!("--raw: `{file}` is not tls, h2 or a readable file: {e}"))?;
-            let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-            if digits.is_empty() || digits.len() % 2 != 0 {
-                return Err(format!("--raw {file}: not an even number of hex digits"));
-            }
-            digits
-                .chunks(2)
-                .map(|p| {
-                    std::str::from_utf8(p)
-                        .ok()
-                        .and_then(|s| u8::from_str_radix(s, 16).ok())
-                        .ok_or_else(|| format!("--raw {file}: not hex: {:?}", p))
-                })
-                .collect()
+            hex_bytes(&text, &format!("--raw {file}"))
         }
     }
+}
+
+/// The bytes spelled by the hex digits of `text` (white space ignored); `what` names the
+/// input in errors.
+fn hex_bytes(text: &str, what: &str) -> Result<Vec<u8>, String> {
+    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if digits.is_empty() || digits.len() % 2 != 0 {
+        return Err(format!("{what}: not an even number of hex digits"));
+    }
+    digits
+        .chunks(2)
+        .map(|p| {
+            std::str::from_utf8(p)
+                .ok()
+                .and_then(|s| u8::from_str_radix(s, 16).ok())
+                .ok_or_else(|| format!("{what}: not hex: {:?}", p))
+        })
+        .collect()
 }
 
 /// The request head.
@@ -321,14 +352,15 @@ fn setsockopt_u32(fd: i32, level: i32, name: i32, v: u32) -> io::Result<()> {
 }
 
 /// Connect to `to` within `timeout`, with TCP_MAXSEG `mss` and SO_RCVBUF `rcvbuf` set first
-/// when given.
+/// when given, from local port `lport` when given.
 fn connect(
     to: SocketAddrV4,
     mss: Option<u32>,
     rcvbuf: Option<u32>,
+    lport: Option<u16>,
     timeout: Duration,
 ) -> io::Result<TcpStream> {
-    if mss.is_none() && rcvbuf.is_none() {
+    if mss.is_none() && rcvbuf.is_none() && lport.is_none() {
         return TcpStream::connect_timeout(&SocketAddr::V4(to), timeout);
     }
     // SAFETY: plain socket(2) call; the descriptor is owned by `OwnedFd` right after.
@@ -343,6 +375,25 @@ fn connect(
     }
     if let Some(b) = rcvbuf {
         setsockopt_u32(fd, libc::SOL_SOCKET, libc::SO_RCVBUF, b)?;
+    }
+    if let Some(p) = lport {
+        let local = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: p.to_be(),
+            sin_addr: libc::in_addr { s_addr: 0 },
+            sin_zero: [0; 8],
+        };
+        // SAFETY: `local` is a valid sockaddr_in that outlives the call; the length is its size.
+        let r = unsafe {
+            libc::bind(
+                fd,
+                (&local as *const libc::sockaddr_in).cast(),
+                std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+            )
+        };
+        if r != 0 {
+            return Err(io::Error::last_os_error());
+        }
     }
     // A blocking connect that gives up after SO_SNDTIMEO (then EINPROGRESS).
     let tv = libc::timeval {
@@ -508,7 +559,6 @@ fn finish_partial(mut r: Response, buf: &[u8], head_end: Option<usize>) -> Respo
 
 fn run(a: &Args) -> Result<String, LocalError> {
     let t0 = Instant::now();
-    let deadline = t0 + a.timeout;
     let data = match &a.raw {
         Some(spec) => raw_bytes(spec).map_err(LocalError)?,
         None => http_head(a),
@@ -519,6 +569,23 @@ fn run(a: &Args) -> Result<String, LocalError> {
     } else {
         cut(&data, a.pieces)
     };
+    let body: Vec<u8> = (0..a.body_size).map(|i| (i % 251) as u8).collect();
+    let mut writes: Vec<&[u8]> = pieces;
+    if !body.is_empty() {
+        writes.push(&body);
+    }
+    exchange(a, &writes, None, t0)
+}
+
+/// One connection to `a.to` (`--mss`, `--rcvbuf`, from `lport` when given): `writes` in turn,
+/// `a.gap` apart, then the response, all within `a.timeout` from `t0`; the printed line.
+fn exchange(
+    a: &Args,
+    writes: &[&[u8]],
+    lport: Option<u16>,
+    t0: Instant,
+) -> Result<String, LocalError> {
+    let deadline = t0 + a.timeout;
     let line = |r: &Response, o: Outcome, lport: u16, sent: usize, segs: (u32, u32, u8)| {
         format!(
             "status={} backend={} body_bytes={} body_sha256={:x} outcome={} elapsed_ms={} lport={lport} sent_bytes={sent} data_segs_out={} retrans={} wscale={}",
@@ -533,7 +600,7 @@ fn run(a: &Args) -> Result<String, LocalError> {
             segs.2,
         )
     };
-    let mut s = match connect(a.to, a.mss, a.rcvbuf, a.timeout) {
+    let mut s = match connect(a.to, a.mss, a.rcvbuf, lport, a.timeout) {
         Ok(s) => s,
         Err(e) => match Outcome::of(&e) {
             Some(o) => return Ok(line(&Response::default(), o, 0, 0, (0, 0, 0))),
@@ -544,11 +611,6 @@ fn run(a: &Args) -> Result<String, LocalError> {
     let lport = s.local_addr()?.port();
     let mut sent = 0;
     let mut failed = None;
-    let body: Vec<u8> = (0..a.body_size).map(|i| (i % 251) as u8).collect();
-    let mut writes: Vec<&[u8]> = pieces;
-    if !body.is_empty() {
-        writes.push(&body);
-    }
     for (i, p) in writes.iter().enumerate() {
         if i > 0 && !a.gap.is_zero() {
             std::thread::sleep(a.gap);
@@ -573,6 +635,35 @@ fn run(a: &Args) -> Result<String, LocalError> {
     Ok(line(&r, o, lport, sent, segs))
 }
 
+/// `batch`: every head of `file`, each on a connection of its own, one line each (printed
+/// as it is done).
+fn run_batch(a: &Args, file: &str) -> Result<(), LocalError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| LocalError(format!("--file: `{file}` is not readable: {e}")))?;
+    let mut heads = Vec::new();
+    for (n, l) in text.lines().enumerate() {
+        if !l.trim().is_empty() {
+            heads.push(hex_bytes(l, &format!("--file {file}:{}", n + 1)).map_err(LocalError)?);
+        }
+    }
+    if let Some(p) = a.first_lport {
+        if usize::from(p) + heads.len() > 65536 {
+            return Err(LocalError(format!(
+                "--first-lport {p}: {} heads do not fit below port 65536",
+                heads.len()
+            )));
+        }
+    }
+    let mut out = io::stdout().lock();
+    for (index, head) in heads.iter().enumerate() {
+        let lport = a.first_lport.map(|p| p + index as u16);
+        let line = exchange(a, &[head], lport, Instant::now())?;
+        writeln!(out, "index={index} {line}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     if argv.iter().any(|a| a == "-h" || a == "--help") {
@@ -586,6 +677,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(file) = &args.batch {
+        return match run_batch(&args, file) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(LocalError(e)) => {
+                eprintln!("snic-peer: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     match run(&args) {
         Ok(line) => {
             println!("{line}");
