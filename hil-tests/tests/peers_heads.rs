@@ -80,7 +80,11 @@ fn pa(host: &str, path: &str) -> Vec<String> {
 
 #[test]
 fn heads_route_as_the_backend_resolves_them() {
-    let tools = [("nginx", "-v")];
+    let tools = [
+        ("nginx", "-v"),
+        ("curl", "--version"),
+        ("python3", "--version"),
+    ];
     let Some((_g, mut t, t0)) = setup("request heads", &tools, &SetupOpts::default()) else {
         return;
     };
@@ -295,8 +299,142 @@ fn heads_route_as_the_backend_resolves_them() {
     // numeric port itself) and the five large heads (plain HTTP).
     let routed = cases.len() - refusals as usize;
     assert_eq!(canonical as usize, routed - 6, "{after:?}");
+    tally.connections += real_clients_with_large_heads(&t);
     tally.connections += generated_heads(&mut t);
     t.finish("request heads", &tally, t0);
+}
+
+/// python3 client: argv = vip, port, host, path, cookie bytes, chunk bytes. Sends a GET with
+/// a Cookie header of that size in chunks of that size (TCP_NODELAY, 5 ms apart, so each is
+/// a segment of its own), reads the whole response and prints `status backend`.
+const SMALL_SEGMENTS_PY: &str = r#"
+import socket, sys, time
+vip, port, host, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+cookie, chunk = int(sys.argv[5]), int(sys.argv[6])
+head = ("GET %s HTTP/1.1\r\nHost: %s\r\nCookie: c=%s\r\nConnection: close\r\n\r\n"
+        % (path, host, "k" * cookie)).encode()
+s = socket.create_connection((vip, port), timeout=30)
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+for i in range(0, len(head), chunk):
+    s.sendall(head[i:i + chunk])
+    time.sleep(0.005)
+data = b""
+while True:
+    d = s.recv(65536)
+    if not d:
+        break
+    data += d
+top, _, _ = data.partition(b"\r\n\r\n")
+lines = top.decode("latin-1").split("\r\n")
+backend = [l.split(":", 1)[1].strip() for l in lines[1:] if l.lower().startswith("x-backend:")]
+print(lines[0].split()[1], backend[0] if backend else "-")
+"#;
+
+/// Large heads (1-8 KB: long cookies behind the request line and the Host line) from real
+/// clients: curl, and python3 writing the head in small segments. Each must be answered by
+/// the pool its path or Host names. Returns the connections made.
+fn real_clients_with_large_heads(t: &Topology) -> usize {
+    let mut wrong = Vec::new();
+    let mut n = 0;
+    let long_query = format!("/static/blob?{}", "u".repeat(800));
+    for (label, host, path, cookie, want) in [
+        (
+            "curl, 1 KB cookie",
+            "www.example.com",
+            "/static/blob",
+            1000,
+            "static1",
+        ),
+        (
+            "curl, 6 KB cookie",
+            "api.example.com",
+            "/api/x",
+            6000,
+            "api1",
+        ),
+        (
+            "curl, 830-byte request line, 7 KB cookie",
+            "www.example.com",
+            long_query.as_str(),
+            7000,
+            "static1",
+        ),
+    ] {
+        let cookie = format!("Cookie: c={}", "k".repeat(cookie));
+        let r = t.curl(host, path, &["-H", &cookie]).expect("curl");
+        n += 1;
+        eprintln!(
+            "  {label}: status {} backend {} ({:.1?})",
+            r.status, r.backend, r.wall
+        );
+        if r.status != 200 || r.backend != want {
+            wrong.push(format!(
+                "{label}: status {} backend {:?}, expected 200 from {want}",
+                r.status, r.backend
+            ));
+        }
+    }
+    let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
+    for (label, host, path, cookie, chunk, want) in [
+        (
+            "python3, 4 KB cookie in 100-byte segments",
+            "www.example.com",
+            "/static/blob",
+            "4000",
+            "100",
+            "static1",
+        ),
+        (
+            "python3, 8 KB cookie in 536-byte segments",
+            "api.example.com",
+            "/api/x",
+            "7800",
+            "536",
+            "api1",
+        ),
+        (
+            "python3, 830-byte request line in 64-byte segments",
+            "www.example.com",
+            long_query.as_str(),
+            "2000",
+            "64",
+            "static1",
+        ),
+    ] {
+        let out = t
+            .exec(
+                &t.client_ns,
+                &[
+                    "python3",
+                    "-c",
+                    SMALL_SEGMENTS_PY,
+                    &vip,
+                    &port,
+                    host,
+                    path,
+                    cookie,
+                    chunk,
+                ],
+                EXEC_TIMEOUT,
+            )
+            .expect("python3");
+        n += 1;
+        let text = out.text();
+        eprintln!("  {label}: {} {}", text.trim(), out.stderr.trim());
+        if !out.ok || text.split_whitespace().collect::<Vec<_>>() != ["200", want] {
+            wrong.push(format!(
+                "{label}: `{}` {}, expected 200 from {want}",
+                text.trim(),
+                out.stderr.trim()
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "large heads misrouted:\n{}",
+        wrong.join("\n")
+    );
+    n
 }
 
 /// SplitMix64.
