@@ -21,6 +21,7 @@
 
 use sha2::{Digest, Sha256};
 use splicenic_driver::flowmgr::{HeadRefusal, HeadStats};
+use splicenic_fuzzkit::Rng;
 use splicenic_fw_logic::canon::{self, Outcome};
 use splicenic_hil::peer::{setup, SetupOpts, Tally, EXEC_TIMEOUT};
 use splicenic_hil::topo::Topology;
@@ -63,11 +64,24 @@ fn peer(t: &Topology, args: &[String]) -> (u16, String, String, String) {
     (status, field("backend"), field("outcome"), line)
 }
 
+/// HEAD_STATS of the topology's card.
+fn head_stats(t: &mut Topology) -> HeadStats {
+    t.card
+        .as_mut()
+        .expect("card")
+        .head_stats()
+        .expect("HEAD_STATS")
+}
+
+/// `bytes` in hex (what `snic-peer --raw` and `batch` read).
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// `--raw` with the bytes of `head` (a hex file in the topology's folder).
 fn raw(t: &Topology, name: &str, head: &[u8]) -> Vec<String> {
     let p = t.dir().join(format!("head-{name}.hex"));
-    let hex: String = head.iter().map(|b| format!("{b:02x}")).collect();
-    std::fs::write(&p, hex).expect("writing the head");
+    std::fs::write(&p, hex(head)).expect("writing the head");
     vec!["--raw".into(), p.display().to_string()]
 }
 
@@ -232,12 +246,7 @@ fn heads_route_as_the_backend_resolves_them() {
         ),
     ]);
 
-    let before = t
-        .card
-        .as_mut()
-        .expect("card")
-        .head_stats()
-        .expect("HEAD_STATS");
+    let before = head_stats(&mut t);
     let mut tally = Tally::default();
     let mut wrong = Vec::new();
     let mut refused_want = std::collections::HashMap::new();
@@ -256,12 +265,7 @@ fn heads_route_as_the_backend_resolves_them() {
             wrong.push(format!("{label}: expected {want:?}, got `{line}`"));
         }
     }
-    let after = t
-        .card
-        .as_mut()
-        .expect("card")
-        .head_stats()
-        .expect("HEAD_STATS");
+    let after = head_stats(&mut t);
     let flagged = after.flagged - before.flagged;
     let canonical = after.canonical - before.canonical;
     let refused = after.refused_total() - before.refused_total();
@@ -277,13 +281,12 @@ fn heads_route_as_the_backend_resolves_them() {
         wrong.join("\n")
     );
     for (r, n) in &refused_want {
-        let got = |s: &splicenic_driver::flowmgr::HeadStats| {
-            s.refused
-                .iter()
-                .find(|(x, _)| x == r)
-                .map_or(0, |(_, c)| *c)
-        };
-        assert_eq!(got(&after) - got(&before), *n, "refusals for {}", r.name());
+        assert_eq!(
+            after.refused_for(*r) - before.refused_for(*r),
+            *n,
+            "refusals for {}",
+            r.name()
+        );
     }
     let refusals: u32 = refused_want.values().sum();
     assert_eq!(refused, u64::from(refusals));
@@ -437,29 +440,6 @@ fn real_clients_with_large_heads(t: &Topology) -> usize {
     n
 }
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// True with probability `pct` percent.
-    fn pct(&mut self, pct: u64) -> bool {
-        self.next() % 100 < pct
-    }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len())]
-    }
-}
-
 /// Indices of the slashes of `p`.
 fn slashes(p: &str) -> Vec<usize> {
     p.match_indices('/').map(|(i, _)| i).collect()
@@ -467,7 +447,7 @@ fn slashes(p: &str) -> Vec<usize> {
 
 /// `p` with `what` inserted before one of its slashes.
 fn at_slash(r: &mut Rng, p: &str, what: &str) -> String {
-    let i = *r.pick(&slashes(p));
+    let i = r.pick(&slashes(p));
     format!("{}{what}{}", &p[..i], &p[i..])
 }
 
@@ -479,7 +459,11 @@ fn spell_path(r: &mut Rng, path: &str) -> String {
             0 => at_slash(r, &p, "/x/.."),
             1 => at_slash(r, &p, "/."),
             2 => {
-                let seg = if r.pct(50) { "/y/%2e%2e" } else { "/y/%2E." };
+                let seg = if r.percent(50) {
+                    "/y/%2e%2e"
+                } else {
+                    "/y/%2E."
+                };
                 at_slash(r, &p, seg)
             }
             3 => at_slash(r, &p, "/"),
@@ -494,13 +478,17 @@ fn spell_path(r: &mut Rng, path: &str) -> String {
                 if letters.is_empty() {
                     p
                 } else {
-                    let i = *r.pick(&letters);
+                    let i = r.pick(&letters);
                     let enc = format!("%{:02x}", p.as_bytes()[i]);
-                    let enc = if r.pct(50) { enc.to_uppercase() } else { enc };
+                    let enc = if r.percent(50) {
+                        enc.to_uppercase()
+                    } else {
+                        enc
+                    };
                     format!("{}{enc}{}", &p[..i], &p[i + 1..])
                 }
             }
-            5 => format!("/static/{}{p}", if r.pct(50) { ".." } else { "%2e%2e" }),
+            5 => format!("/static/{}{p}", if r.percent(50) { ".." } else { "%2e%2e" }),
             6 => at_slash(r, &p, "/static/x/.."),
             _ => p,
         };
@@ -510,17 +498,23 @@ fn spell_path(r: &mut Rng, path: &str) -> String {
 
 /// A spelling of `host`: letter case, a trailing dot, `:80`.
 fn spell_host(r: &mut Rng, host: &str) -> String {
-    let mut h: String = if r.pct(30) {
+    let mut h: String = if r.percent(30) {
         host.chars()
-            .map(|c| if r.pct(40) { c.to_ascii_uppercase() } else { c })
+            .map(|c| {
+                if r.percent(40) {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                }
+            })
             .collect()
     } else {
         host.to_string()
     };
-    if r.pct(20) {
+    if r.percent(20) {
         h.push('.');
     }
-    if r.pct(15) {
+    if r.percent(15) {
         h.push_str(":80");
     }
     h
@@ -530,7 +524,7 @@ fn spell_host(r: &mut Rng, host: &str) -> String {
 /// spelling.
 fn gen_head(r: &mut Rng) -> Vec<u8> {
     const HOSTS: [&str; 2] = ["www.example.com", "api.example.com"];
-    let res = *r.pick(&[
+    let res = r.pick(&[
         "/id",
         "/id",
         "/api/x",
@@ -552,24 +546,24 @@ fn gen_head(r: &mut Rng) -> Vec<u8> {
         }
         1 => {
             let s = slashes(&path);
-            let i = *r.pick(&s);
+            let i = r.pick(&s);
             path = format!("{}\\{}", &path[..i], &path[i + 1..]);
         }
         2 => path = format!("/..{path}"),
         _ => {}
     }
-    if r.pct(15) {
-        let query: &&str = r.pick(&["?a=1", "?x=/static/blob", "?q=%2F..%5C", "?"]);
+    if r.percent(15) {
+        let query: &str = r.pick(&["?a=1", "?x=/static/blob", "?q=%2F..%5C", "?"]);
         path.push_str(query);
     }
-    if r.pct(10) {
+    if r.percent(10) {
         path.push_str("#x");
     }
-    let host = *r.pick(&HOSTS);
-    let (target, host_line_host) = if r.pct(15) {
+    let host = r.pick(&HOSTS);
+    let (target, host_line_host) = if r.percent(15) {
         // The absolute form's authority overrides Host.
-        let other = *r.pick(&HOSTS);
-        let scheme = if r.pct(70) { "http" } else { "HTTP" };
+        let other = r.pick(&HOSTS);
+        let scheme = if r.percent(70) { "http" } else { "HTTP" };
         (
             format!("{scheme}://{}{path}", spell_host(r, host)),
             spell_host(r, other),
@@ -577,17 +571,21 @@ fn gen_head(r: &mut Rng) -> Vec<u8> {
     } else {
         (path, spell_host(r, host))
     };
-    let eol = if r.pct(15) { "\n" } else { "\r\n" };
-    let sp = |r: &mut Rng| if r.pct(8) { "  " } else { " " };
+    let eol = if r.percent(15) { "\n" } else { "\r\n" };
+    let sp = |r: &mut Rng| if r.percent(8) { "  " } else { " " };
     let mut h = String::new();
-    if r.pct(8) {
-        h.push_str(if r.pct(50) { "\r\n" } else { "\n" });
+    if r.percent(8) {
+        h.push_str(if r.percent(50) { "\r\n" } else { "\n" });
     }
-    let no_version = r.pct(3);
-    let version = if r.pct(15) { "HTTP/1.0" } else { "HTTP/1.1" };
+    let no_version = r.percent(3);
+    let version = if r.percent(15) {
+        "HTTP/1.0"
+    } else {
+        "HTTP/1.1"
+    };
     if no_version {
         h.push_str(&format!("GET{}{target}{eol}", sp(r)));
-        if r.pct(50) {
+        if r.percent(50) {
             return h.into_bytes();
         }
     } else {
@@ -608,10 +606,10 @@ fn gen_head(r: &mut Rng) -> Vec<u8> {
         }
         h.push_str(&format!("{}{eol}", r.pick(&extra)));
     }
-    let name = *r.pick(&["Host", "Host", "host", "HOST"]);
-    let colon_sp = if r.pct(85) { " " } else { "" };
+    let name = r.pick(&["Host", "Host", "host", "HOST"]);
+    let colon_sp = if r.percent(85) { " " } else { "" };
     h.push_str(&format!("{name}:{colon_sp}{host_line_host}{eol}"));
-    if r.pct(3) {
+    if r.percent(3) {
         h.push_str(&format!("Host: {}{eol}", r.pick(&HOSTS)));
     }
     for _ in before..n_extra {
@@ -707,23 +705,10 @@ fn surely_flagged(head: &[u8]) -> bool {
         || segs[1..].iter().any(|s| *s == "." || *s == "..")
 }
 
-fn refused_of(s: &HeadStats, r: HeadRefusal) -> u32 {
-    s.refused
-        .iter()
-        .find(|(x, _)| *x == r)
-        .map_or(0, |(_, c)| *c)
-}
-
 /// The generated heads, sent with one `snic-peer batch`; the connections made.
 fn generated_heads(t: &mut Topology) -> usize {
-    let n: usize = std::env::var("SPLICENIC_HEADS_E2E")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    let seed: u64 = std::env::var("SPLICENIC_HEADS_E2E_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
+    let n = splicenic_fuzzkit::env_u64("SPLICENIC_HEADS_E2E").unwrap_or(60) as usize;
+    let seed = splicenic_fuzzkit::env_u64("SPLICENIC_HEADS_E2E_SEED").unwrap_or(1);
     let mut rng = Rng(seed);
     // Local ports 20000.. (below the ephemeral range, 32768..).
     assert!(n <= 12_000, "SPLICENIC_HEADS_E2E: at most 12000 heads");
@@ -738,18 +723,13 @@ fn generated_heads(t: &mut Topology) -> usize {
     let text: String = heads
         .iter()
         .map(|(h, _)| {
-            let mut l: String = h.iter().map(|b| format!("{b:02x}")).collect();
+            let mut l = hex(h);
             l.push('\n');
             l
         })
         .collect();
     std::fs::write(&file, text).expect("writing the heads");
-    let before = t
-        .card
-        .as_mut()
-        .expect("card")
-        .head_stats()
-        .expect("HEAD_STATS");
+    let before = head_stats(t);
     let to = format!("{}:{}", t.addrs.vip, t.addrs.vip_port);
     let file_s = file.display().to_string();
     let started = Instant::now();
@@ -781,12 +761,7 @@ fn generated_heads(t: &mut Topology) -> usize {
         out.stderr,
         out.text()
     );
-    let after = t
-        .card
-        .as_mut()
-        .expect("card")
-        .head_stats()
-        .expect("HEAD_STATS");
+    let after = head_stats(t);
     let text = out.text();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), n, "one line per head:\n{text}");
@@ -892,7 +867,7 @@ fn generated_heads(t: &mut Topology) -> usize {
     let canonical = after.canonical - before.canonical;
     let refused: u32 = HeadRefusal::ALL
         .iter()
-        .map(|r| refused_of(&after, *r) - refused_of(&before, *r))
+        .map(|r| after.refused_for(*r) - before.refused_for(*r))
         .sum();
     let n_routed: usize = routed.values().sum();
     let refused_s: Vec<String> = refused_want
@@ -918,7 +893,7 @@ fn generated_heads(t: &mut Topology) -> usize {
     for r in HeadRefusal::ALL {
         let want = refused_want.get(r.name()).map_or(0, |(_, c)| *c);
         assert_eq!(
-            refused_of(&after, r) - refused_of(&before, r),
+            after.refused_for(r) - before.refused_for(r),
             want,
             "refusals for {}",
             r.name()

@@ -682,6 +682,14 @@ impl HeadStats {
         self.refused.iter().map(|&(_, n)| u64::from(n)).sum()
     }
 
+    /// Heads refused for reason `r`.
+    pub fn refused_for(&self, r: HeadRefusal) -> u32 {
+        self.refused
+            .iter()
+            .find(|(x, _)| *x == r)
+            .map_or(0, |&(_, c)| c)
+    }
+
     /// Mean cycles per flagged head (0 without one).
     pub fn cycles_per_head(&self) -> u64 {
         self.cycles

@@ -47,6 +47,11 @@ impl Rng {
         self.below(one_in) == 0
     }
 
+    /// True with probability `pct` percent (`self.below(100) < pct`).
+    pub fn percent(&mut self, pct: usize) -> bool {
+        self.below(100) < pct
+    }
+
     /// One of `items` (not empty): `items[self.below(items.len())]`.
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
