@@ -233,11 +233,9 @@ pub fn seal_elf(bytes: &[u8]) -> Result<(Vec<u8>, Seal), FirmwareError> {
     let seal = Seal::of(&img)?;
     let enc = seal.encode();
     let mut out = bytes.to_vec();
-    if let Some((off, size)) = find_seal_section(bytes).or_else(|e| match e {
-        // A malformed seal section of the right placement is rewritten below.
-        FirmwareError::BadSeal(_) => Ok(None),
-        e => Err(e),
-    })? {
+    // A malformed seal section (no contents, allocated) is an error: appending a second
+    // section of the same name would leave the first one to be found.
+    if let Some((off, size)) = find_seal_section(bytes)? {
         if size == enc.len() {
             out[off..off + size].copy_from_slice(&enc);
             return Ok((out, seal));

@@ -1570,7 +1570,9 @@ impl<'a> Splicer<'a> {
                 HeadVerdict::NotHttp
             }
             Some(Err(r)) => {
-                self.count_refused(r);
+                if let Some(c) = self.stats.heads_refused.get_mut(r.index()) {
+                    *c = c.saturating_add(1);
+                }
                 fw_log!(
                     debug,
                     "slot {=u16}: request head refused: {=str}",
@@ -1601,12 +1603,6 @@ impl<'a> Splicer<'a> {
         };
         self.stats.heads_flagged += 1;
         verdict
-    }
-
-    fn count_refused(&mut self, r: Reason) {
-        if let Some(c) = self.stats.heads_refused.get_mut(r.index()) {
-            *c = c.saturating_add(1);
-        }
     }
 
     /// Picks a server of `pool` not tried yet and sends it the SYN; answers the client with
