@@ -23,6 +23,7 @@ mod ipvs;
 mod monitor;
 mod pcap;
 mod progress;
+#[cfg(feature = "sim")]
 mod sim;
 
 /// Default firmware ELF for `nicctl log`, relative to the current directory.
@@ -111,9 +112,21 @@ enum Cmd {
     #[command(
         after_help = "Examples:\n  nicctl sim start\n  nicctl sim start --cpu vexriscv --socket /tmp/card2.sock\n  nicctl sim status\n  nicctl sim stop"
     )]
+    #[cfg(feature = "sim")]
     Sim {
         #[command(subcommand)]
         cmd: sim::SimCmd,
+    },
+    /// Not available: this nicctl was built without the simulated card (`--features sim`).
+    #[cfg(not(feature = "sim"))]
+    #[command(disable_help_flag = true)]
+    Sim {
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<String>,
     },
     /// Check, load, show and compare rule sets (keepalived-style configuration files).
     #[command(after_help = RULES_EXAMPLES)]
@@ -364,6 +377,13 @@ fn open_card(spec: &CardSpec) -> Result<OpenCard> {
     }
 }
 
+/// What `nicctl sim ...` says when nicctl was built without the simulated card.
+#[cfg(not(feature = "sim"))]
+const NO_SIM: &str = "this nicctl was built without the simulated card (cargo feature `sim`): \
+                      `nicctl sim` is not available; build nicctl with `--features sim` (the \
+                      default, needs Verilator) to run one. `--card sim:<socket>` still \
+                      reaches a simulated card started by another nicctl";
+
 /// Mailbox timeout on a simulated card (wall-clock time).
 const SIM_MAILBOX_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -493,7 +513,10 @@ fn run(cli: Cli) -> Result<()> {
             );
             Ok(())
         }
+        #[cfg(feature = "sim")]
         Cmd::Sim { cmd } => sim::run(cmd, &spec),
+        #[cfg(not(feature = "sim"))]
+        Cmd::Sim { .. } => bail!("{NO_SIM}"),
         Cmd::Rules { cmd } => match cmd {
             RulesCmd::Check { file } => cmds::rules_check(&file),
             RulesCmd::Load { file, quiet } => cmds::rules_load(&spec, &file, quiet),

@@ -324,10 +324,13 @@ mod tests {
         {
             Ok(out) => out,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                splicenic_sim::prereq::skip(
-                    &format!("the tshark check of {}", path.display()),
-                    "tshark not installed (cargo xtask setup)",
-                );
+                let what = format!("the tshark check of {}", path.display());
+                let why = "tshark not installed (cargo xtask setup)";
+                // A skip the test runs of `cargo xtask test` count (or fail on).
+                #[cfg(feature = "sim")]
+                splicenic_sim::prereq::skip(&what, why);
+                #[cfg(not(feature = "sim"))]
+                eprintln!("note: {why}, skipping {what}");
                 return;
             }
             Err(e) => panic!("running tshark: {e}"),
