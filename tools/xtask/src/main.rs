@@ -4,6 +4,7 @@
 mod demo;
 mod firmware;
 mod hil;
+mod records;
 mod regen;
 mod report;
 mod setup;

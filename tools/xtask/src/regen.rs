@@ -7,6 +7,10 @@
 //! - `gateware-rtl/rtl/generated/splicenic_regs.vh` — defines for the CSR decode;
 //! - `docs/registers.md` — the register reference.
 //!
+//! The records, codes and constants shared besides the registers come from
+//! `registers/records.toml` (see `records.rs`: the `splicenic-layout` crate, Verilog defines
+//! and pack functions, the round-trip test module and `docs/records.md`).
+//!
 //! `--check` generates into a scratch folder and fails on any difference.
 
 use anyhow::{bail, Context, Result};
@@ -377,6 +381,14 @@ fn generate(root: &Path, scratch: &Path) -> Result<BTreeMap<PathBuf, Vec<u8>>> {
     let pac_out = scratch.join("pac-src");
     let _ = fs::remove_dir_all(&pac_out);
     pac(root, &pac_out)?;
+    for (rel, text, is_rust) in crate::records::generate(root)? {
+        let text = if is_rust {
+            rustfmt_str(&text, scratch)?
+        } else {
+            text
+        };
+        files.insert(rel, text.into_bytes());
+    }
     let mut pac_files = Vec::new();
     walk(&pac_out, &mut pac_files)?;
     for f in pac_files {
@@ -429,11 +441,16 @@ pub fn regen(check: bool) -> Result<()> {
         }
         if !drift.is_empty() {
             bail!(
-                "generated register files do not match {SVD}:\n  {}\nrun `cargo xtask regen` and commit the result",
+                "generated files do not match {SVD} and {}:\n  {}\nrun `cargo xtask regen` and commit the result",
+                crate::records::DECL,
                 drift.join("\n  ")
             );
         }
-        println!("regen: {} generated files match {SVD}", files.len());
+        println!(
+            "regen: {} generated files match {SVD} and {}",
+            files.len(),
+            crate::records::DECL
+        );
     } else {
         for s in &stale {
             fs::remove_file(root.join(s))?;
@@ -450,8 +467,9 @@ pub fn regen(check: bool) -> Result<()> {
             }
         }
         println!(
-            "regen: {} files generated from {SVD}, {changed} changed",
-            files.len()
+            "regen: {} files generated from {SVD} and {}, {changed} changed",
+            files.len(),
+            crate::records::DECL
         );
     }
     Ok(())

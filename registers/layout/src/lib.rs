@@ -1,0 +1,191 @@
+//! Records, enumerations and constants the SpliceNIC gateware and software share.
+//!
+//! Everything in [`generated`] comes from `registers/records.toml` through `cargo xtask
+//! regen` (which also writes the Verilog views and `docs/records.md`); the registers are in
+//! `registers/splicenic.svd`. This file holds the bit helpers the generated code uses.
+//!
+//! A record of N bits is `ceil(N / 32)` little-endian 32-bit words: bit `32k + i` is bit `i`
+//! of word `k`, the order in which the CSR windows, the punt ring and the event queue present
+//! records. Each record has `pack` / `unpack` (whole words) and `pack_at` / `unpack_at` (at a
+//! bit offset, for nested records).
+#![no_std]
+
+pub mod generated;
+pub use generated::*;
+
+/// Position of a field: `width` bits from bit `lsb`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Field {
+    pub lsb: usize,
+    pub width: usize,
+}
+
+impl Field {
+    /// A field of `width` (1..=64, or wider for a nested record) bits at `lsb`.
+    pub const fn new(lsb: usize, width: usize) -> Field {
+        Field { lsb, width }
+    }
+
+    /// The bits one past the field.
+    pub const fn end(self) -> usize {
+        self.lsb + self.width
+    }
+
+    /// Reads the field from a word vector (at most 64 bits).
+    pub fn get(self, w: &[u32]) -> u64 {
+        get_bits(w, self.lsb, self.width)
+    }
+
+    /// Writes the field into a word vector (at most 64 bits; `v` is cut to the width).
+    pub fn put(self, w: &mut [u32], v: u64) {
+        put_bits(w, self.lsb, self.width, v)
+    }
+
+    /// Reads the field from one 32-bit word (a field that lies in bits 31:0).
+    pub const fn get32(self, w: u32) -> u32 {
+        if self.width >= 32 {
+            w >> self.lsb
+        } else {
+            (w >> self.lsb) & ((1u32 << self.width) - 1)
+        }
+    }
+
+    /// `v` placed in the field of a 32-bit word (a field that lies in bits 31:0).
+    pub const fn place32(self, v: u32) -> u32 {
+        if self.width >= 32 {
+            v << self.lsb
+        } else {
+            (v & ((1u32 << self.width) - 1)) << self.lsb
+        }
+    }
+}
+
+/// Bits `lsb..lsb + width` (width at most 64) of a little-endian word vector; bits past the
+/// end of `w` read as 0.
+pub fn get_bits(w: &[u32], lsb: usize, width: usize) -> u64 {
+    let mut v = 0u64;
+    let mut done = 0;
+    while done < width.min(64) {
+        let (word, off) = ((lsb + done) / 32, (lsb + done) % 32);
+        let n = (32 - off).min(width - done);
+        let piece = w
+            .get(word)
+            .map_or(0, |&x| (x >> off) & (u32::MAX >> (32 - n)));
+        v |= u64::from(piece) << done;
+        done += n;
+    }
+    v
+}
+
+/// Sets bits `lsb..lsb + width` of a little-endian word vector to `v` (cut to the width;
+/// bits of a field wider than 64 above bit 63 are cleared); bits past the end of `w` are
+/// dropped.
+pub fn put_bits(w: &mut [u32], lsb: usize, width: usize, v: u64) {
+    let mut done = 0;
+    while done < width {
+        let (word, off) = ((lsb + done) / 32, (lsb + done) % 32);
+        let n = (32 - off).min(width - done);
+        let mask = (u32::MAX >> (32 - n)) << off;
+        let bits = if done < 64 { (v >> done) as u32 } else { 0 };
+        if let Some(x) = w.get_mut(word) {
+            *x = (*x & !mask) | ((bits << off) & mask);
+        }
+        done += n;
+    }
+}
+
+/// Bytes packed into little-endian words (byte `4k` in bits 7:0 of word `k`), the last word
+/// zero padded: how rule patterns, request buffers and frames cross the CSR windows.
+pub fn words_le(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes.chunks(4).map(|c| {
+        let mut w = [0u8; 4];
+        w[..c.len()].copy_from_slice(c);
+        u32::from_le_bytes(w)
+    })
+}
+
+/// A 48-bit MAC address as the card holds it (first byte on the wire in bits 47:40).
+pub const fn mac_to_u64(mac: [u8; 6]) -> u64 {
+    (mac[0] as u64) << 40
+        | (mac[1] as u64) << 32
+        | (mac[2] as u64) << 24
+        | (mac[3] as u64) << 16
+        | (mac[4] as u64) << 8
+        | mac[5] as u64
+}
+
+/// The MAC address of a 48-bit value (bits 47:40 first).
+pub const fn mac_from_u64(v: u64) -> [u8; 6] {
+    [
+        (v >> 40) as u8,
+        (v >> 32) as u8,
+        (v >> 24) as u8,
+        (v >> 16) as u8,
+        (v >> 8) as u8,
+        v as u8,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_across_words() {
+        let mut w = [0u32; 3];
+        put_bits(&mut w, 20, 48, 0xABCD_EF01_2345);
+        assert_eq!(get_bits(&w, 20, 48), 0xABCD_EF01_2345);
+        assert_eq!(w[0], 0x3450_0000);
+        put_bits(&mut w, 20, 48, 0);
+        assert_eq!(w, [0; 3]);
+        // Past the end: dropped on write, zero on read.
+        put_bits(&mut w, 90, 8, 0xFF);
+        assert_eq!(w[2], 0xFC00_0000);
+        assert_eq!(get_bits(&w, 90, 8), 0x3F);
+    }
+
+    #[test]
+    fn bytes_and_macs() {
+        let v: [u32; 2] = {
+            let mut it = words_le(b"GET /");
+            [it.next().unwrap_or(0), it.next().unwrap_or(0)]
+        };
+        assert_eq!(v, [u32::from_le_bytes(*b"GET "), u32::from(b'/')]);
+        let mac = [0x02, 0x11, 0x22, 0x33, 0x44, 0x55];
+        assert_eq!(mac_to_u64(mac), 0x0211_2233_4455);
+        assert_eq!(mac_from_u64(mac_to_u64(mac)), mac);
+    }
+
+    #[test]
+    fn records_round_trip_in_software() {
+        let mut m = PuntMeta::default();
+        m.port = port::SERVER;
+        m.flow_state = FlowState::Spliced.raw();
+        m.flow_slot = 0x1234;
+        m.time = 0xDEAD_BEEF;
+        let w = m.pack();
+        assert_eq!(w[0], 1 | 4 << 24);
+        assert_eq!(w[1], 0x1234);
+        assert_eq!(w[3], 0xDEAD_BEEF);
+        assert_eq!(PuntMeta::unpack(&w), m);
+        let mut f = FlowStatic::default();
+        f.server.local_port = 0xBEEF;
+        f.client.peer_mac = 0x0211_2233_4455;
+        let w = f.pack();
+        assert_eq!(
+            get_bits(&w, FlowStatic::SERVER.lsb + FlowHalf::LOCAL_PORT.lsb, 16),
+            0xBEEF
+        );
+        assert_eq!(FlowStatic::unpack(&w), f);
+        assert_eq!(FlowState::from_raw(5), Some(FlowState::Closing));
+        assert_eq!(FlowState::from_raw(9), None);
+        assert_eq!(
+            mailbox_cmd::name(mailbox_cmd::HEAD_STATS),
+            Some("HEAD_STATS")
+        );
+        assert_eq!(
+            stats::server_dir::index(3) + stats::server_dir::SC_BYTES,
+            256 + 12 + 3
+        );
+    }
+}
