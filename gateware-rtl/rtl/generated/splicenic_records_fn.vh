@@ -129,19 +129,19 @@ function [95:0] snic_flow_key_pack;
     end
 endfunction
 
-function [143:0] snic_flow_half_pack;
+function [143:0] snic_flow_half_entry_pack;
     input [47:0] fld_peer_mac;
     input [31:0] fld_peer_ip;
     input [15:0] fld_peer_port;
     input [31:0] fld_local_ip;
     input [15:0] fld_local_port;
     begin
-        snic_flow_half_pack = {144{1'b0}};
-        snic_flow_half_pack[0 +: 48] = fld_peer_mac;
-        snic_flow_half_pack[48 +: 32] = fld_peer_ip;
-        snic_flow_half_pack[80 +: 16] = fld_peer_port;
-        snic_flow_half_pack[96 +: 32] = fld_local_ip;
-        snic_flow_half_pack[128 +: 16] = fld_local_port;
+        snic_flow_half_entry_pack = {144{1'b0}};
+        snic_flow_half_entry_pack[0 +: 48] = fld_peer_mac;
+        snic_flow_half_entry_pack[48 +: 32] = fld_peer_ip;
+        snic_flow_half_entry_pack[80 +: 16] = fld_peer_port;
+        snic_flow_half_entry_pack[96 +: 32] = fld_local_ip;
+        snic_flow_half_entry_pack[128 +: 16] = fld_local_port;
     end
 endfunction
 

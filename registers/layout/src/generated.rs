@@ -94,8 +94,18 @@ impl Port {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for Port {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Port::Client => "client",
+            Port::Server => "server",
+        })
+    }
+}
+
 /// Half of a spliced flow a flow-table key belongs to. Codes as constants.
-pub mod flow_half_sel {
+pub mod flow_half {
     /// The client connection.
     pub const CLIENT: u8 = 0x0;
     /// The server connection.
@@ -115,34 +125,44 @@ pub mod flow_half_sel {
 /// Half of a spliced flow a flow-table key belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum FlowHalfSel {
+pub enum FlowHalf {
     /// The client connection.
-    Client = flow_half_sel::CLIENT,
+    Client = flow_half::CLIENT,
     /// The server connection.
-    Server = flow_half_sel::SERVER,
+    Server = flow_half::SERVER,
 }
 
-impl FlowHalfSel {
+impl FlowHalf {
     /// Every value, in code order of the declaration.
-    pub const ALL: [FlowHalfSel; 2] = [FlowHalfSel::Client, FlowHalfSel::Server];
+    pub const ALL: [FlowHalf; 2] = [FlowHalf::Client, FlowHalf::Server];
     /// The code.
     pub const fn raw(self) -> u8 {
         self as u8
     }
     /// The value of a code; `None` for a code the declaration does not have.
-    pub const fn from_raw(code: u8) -> Option<FlowHalfSel> {
+    pub const fn from_raw(code: u8) -> Option<FlowHalf> {
         match code {
-            flow_half_sel::CLIENT => Some(FlowHalfSel::Client),
-            flow_half_sel::SERVER => Some(FlowHalfSel::Server),
+            flow_half::CLIENT => Some(FlowHalf::Client),
+            flow_half::SERVER => Some(FlowHalf::Server),
             _ => None,
         }
     }
     /// The declared name (`CLIENT`).
     pub const fn name(self) -> &'static str {
         match self {
-            FlowHalfSel::Client => "CLIENT",
-            FlowHalfSel::Server => "SERVER",
+            FlowHalf::Client => "CLIENT",
+            FlowHalf::Server => "SERVER",
         }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for FlowHalf {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            FlowHalf::Client => "client",
+            FlowHalf::Server => "server",
+        })
     }
 }
 
@@ -235,6 +255,20 @@ impl FlowState {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for FlowState {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            FlowState::Free => "free",
+            FlowState::Handshake => "handshake",
+            FlowState::Request => "request",
+            FlowState::Connecting => "connecting",
+            FlowState::Spliced => "spliced",
+            FlowState::Closing => "closing",
+        })
+    }
+}
+
 /// Classifier class of a frame (`tcp_classifier`). Codes as constants.
 pub mod frame_class {
     /// TCP to a virtual service.
@@ -303,6 +337,18 @@ impl FrameClass {
             FrameClass::Punt => "PUNT",
             FrameClass::Drop => "DROP",
         }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for FrameClass {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            FrameClass::Vip => "vip",
+            FrameClass::Server => "server",
+            FrameClass::Punt => "punt",
+            FrameClass::Drop => "drop",
+        })
     }
 }
 
@@ -390,6 +436,20 @@ impl PuntWhy {
             PuntWhy::Malformed => "MALFORMED",
             PuntWhy::Nomatch => "NOMATCH",
         }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for PuntWhy {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            PuntWhy::None => "none",
+            PuntWhy::Arp => "arp",
+            PuntWhy::Icmp => "icmp",
+            PuntWhy::Other => "other",
+            PuntWhy::Malformed => "malformed",
+            PuntWhy::Nomatch => "nomatch",
+        })
     }
 }
 
@@ -494,6 +554,22 @@ impl TcpKind {
             TcpKind::Ack => "ACK",
             TcpKind::Other => "OTHER",
         }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for TcpKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            TcpKind::None => "none",
+            TcpKind::Rst => "rst",
+            TcpKind::Syn => "syn",
+            TcpKind::Synack => "synack",
+            TcpKind::Fin => "fin",
+            TcpKind::Data => "data",
+            TcpKind::Ack => "ack",
+            TcpKind::Other => "other",
+        })
     }
 }
 
@@ -649,6 +725,28 @@ impl ParserReason {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for ParserReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            ParserReason::Ok => "ok",
+            ParserReason::OtherL3 => "other_l3",
+            ParserReason::OtherL4 => "other_l4",
+            ParserReason::MacErr => "mac_err",
+            ParserReason::TruncEth => "trunc_eth",
+            ParserReason::IpVersion => "ip_version",
+            ParserReason::IpIhl => "ip_ihl",
+            ParserReason::TruncIp => "trunc_ip",
+            ParserReason::IpLen => "ip_len",
+            ParserReason::IpCsum => "ip_csum",
+            ParserReason::IpOptions => "ip_options",
+            ParserReason::IpFrag => "ip_frag",
+            ParserReason::TcpTrunc => "tcp_trunc",
+            ParserReason::TcpDoff => "tcp_doff",
+        })
+    }
+}
+
 /// Event queue record type (event word 0, bits 7:0). Codes as constants.
 pub mod event_type {
     /// A SYN for a virtual service (reserved).
@@ -752,6 +850,22 @@ impl EventType {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for EventType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            EventType::NewSyn => "new_syn",
+            EventType::RequestMatched => "request_matched",
+            EventType::ServerSynack => "server_synack",
+            EventType::FinRst => "fin_rst",
+            EventType::TableFull => "table_full",
+            EventType::TimerTick => "timer_tick",
+            EventType::PuntReady => "punt_ready",
+            EventType::InjectDone => "inject_done",
+        })
+    }
+}
+
 /// HTTP method found by the L7 matcher. Codes as constants.
 pub mod http_method {
     /// Another method.
@@ -847,6 +961,21 @@ impl HttpMethod {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for HttpMethod {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            HttpMethod::Other => "other",
+            HttpMethod::Get => "get",
+            HttpMethod::Head => "head",
+            HttpMethod::Post => "post",
+            HttpMethod::Put => "put",
+            HttpMethod::Delete => "delete",
+            HttpMethod::Options => "options",
+        })
+    }
+}
+
 /// How an L7 rule compares the request path. Codes as constants.
 pub mod path_kind {
     /// Any path.
@@ -918,6 +1047,18 @@ impl PathKind {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for PathKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            PathKind::Any => "any",
+            PathKind::Exact => "exact",
+            PathKind::Prefix => "prefix",
+            PathKind::Never => "never",
+        })
+    }
+}
+
 /// How an L7 rule compares the Host header. Codes as constants.
 pub mod host_kind {
     /// Any host.
@@ -986,6 +1127,18 @@ impl HostKind {
             HostKind::Suffix => "SUFFIX",
             HostKind::Never => "NEVER",
         }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for HostKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            HostKind::Any => "any",
+            HostKind::Exact => "exact",
+            HostKind::Suffix => "suffix",
+            HostKind::Never => "never",
+        })
     }
 }
 
@@ -1084,6 +1237,21 @@ impl RuleWordIndex {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for RuleWordIndex {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            RuleWordIndex::Ctrl => "ctrl",
+            RuleWordIndex::Meta => "meta",
+            RuleWordIndex::Pool => "pool",
+            RuleWordIndex::Path => "path",
+            RuleWordIndex::Host => "host",
+            RuleWordIndex::ClearBank => "clear_bank",
+            RuleWordIndex::DefaultPool => "default_pool",
+        })
+    }
+}
+
 /// Flow-state memory command (`flow_state_mem` cmd_op). Codes as constants.
 pub mod flow_op {
     /// Read the whole entry.
@@ -1140,6 +1308,17 @@ impl FlowOp {
             FlowOp::Write => "WRITE",
             FlowOp::WriteStatic => "WRITE_STATIC",
         }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for FlowOp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            FlowOp::Read => "read",
+            FlowOp::Write => "write",
+            FlowOp::WriteStatic => "write_static",
+        })
     }
 }
 
@@ -1493,6 +1672,46 @@ impl MailboxCmd {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for MailboxCmd {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            MailboxCmd::Ping => "ping",
+            MailboxCmd::Version => "version",
+            MailboxCmd::Echo => "echo",
+            MailboxCmd::Bench => "bench",
+            MailboxCmd::Delay => "delay",
+            MailboxCmd::DpInfo => "dp_info",
+            MailboxCmd::SvcSet => "svc_set",
+            MailboxCmd::PoolSet => "pool_set",
+            MailboxCmd::PoolDel => "pool_del",
+            MailboxCmd::ServerSet => "server_set",
+            MailboxCmd::ServerDel => "server_del",
+            MailboxCmd::TimeoutSet => "timeout_set",
+            MailboxCmd::SetupSet => "setup_set",
+            MailboxCmd::FlowStats => "flow_stats",
+            MailboxCmd::ServerStats => "server_stats",
+            MailboxCmd::SvcGet => "svc_get",
+            MailboxCmd::PoolGet => "pool_get",
+            MailboxCmd::ServerGet => "server_get",
+            MailboxCmd::ConfigMap => "config_map",
+            MailboxCmd::TimeoutGet => "timeout_get",
+            MailboxCmd::Zero => "zero",
+            MailboxCmd::FlowList => "flow_list",
+            MailboxCmd::FlowGet => "flow_get",
+            MailboxCmd::RulesetPut => "ruleset_put",
+            MailboxCmd::RulesetCommit => "ruleset_commit",
+            MailboxCmd::RulesetGet => "ruleset_get",
+            MailboxCmd::RulesetInfo => "ruleset_info",
+            MailboxCmd::CaptureSet => "capture_set",
+            MailboxCmd::CaptureInfo => "capture_info",
+            MailboxCmd::FlowProfile => "flow_profile",
+            MailboxCmd::HeadStats => "head_stats",
+            MailboxCmd::DebugHang => "debug_hang",
+        })
+    }
+}
+
 /// Mailbox status codes (`RSP_STATUS`). Codes as constants.
 pub mod mailbox_status {
     /// Done.
@@ -1596,6 +1815,22 @@ impl MailboxStatus {
     }
 }
 
+/// The declared name in lower case.
+impl core::fmt::Display for MailboxStatus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            MailboxStatus::Ok => "ok",
+            MailboxStatus::UnknownCommand => "unknown_command",
+            MailboxStatus::BadLength => "bad_length",
+            MailboxStatus::BadArgument => "bad_argument",
+            MailboxStatus::NotFound => "not_found",
+            MailboxStatus::Busy => "busy",
+            MailboxStatus::NoSpace => "no_space",
+            MailboxStatus::NoDatapath => "no_datapath",
+        })
+    }
+}
+
 /// Virtual-service mode (SVC_SET / SVC_GET word 3). Codes as constants.
 pub mod service_mode {
     /// SVC_SET: delete the service.
@@ -1652,6 +1887,17 @@ impl ServiceMode {
             ServiceMode::L4 => "L4",
             ServiceMode::L7 => "L7",
         }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for ServiceMode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            ServiceMode::Delete => "delete",
+            ServiceMode::L4 => "l4",
+            ServiceMode::L7 => "l7",
+        })
     }
 }
 
@@ -1916,7 +2162,7 @@ impl PuntHead {
 /// | 13..16 | `tcp_kind` | [`TcpKind`] |
 /// | 16..20 | `index` |  |
 /// | 20..21 | `flow_hit` |  |
-/// | 21..22 | `flow_half` | [`FlowHalfSel`] |
+/// | 21..22 | `flow_half` | [`FlowHalf`] |
 /// | 22..23 | `to_l7` |  |
 /// | 24..32 | `flow_state` | [`FlowState`] |
 /// | 32..48 | `flow_slot` |  |
@@ -2694,7 +2940,7 @@ impl FlowKey {
 /// | 96..128 | `local_ip` |  |
 /// | 128..144 | `local_port` |  |
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct FlowHalf {
+pub struct FlowHalfEntry {
     /// Peer MAC (first byte on the wire in bits 47:40).
     pub peer_mac: u64,
     /// Peer IPv4 address.
@@ -2707,7 +2953,7 @@ pub struct FlowHalf {
     pub local_port: u16,
 }
 
-impl FlowHalf {
+impl FlowHalfEntry {
     /// Width in bits.
     pub const BITS: usize = 144;
     /// Width in 32-bit words.
@@ -2725,8 +2971,8 @@ impl FlowHalf {
     /// Position of `local_port`.
     pub const LOCAL_PORT: Field = Field::new(128, 16);
     /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
-    pub fn unpack_at(w: &[u32], base: usize) -> FlowHalf {
-        FlowHalf {
+    pub fn unpack_at(w: &[u32], base: usize) -> FlowHalfEntry {
+        FlowHalfEntry {
             peer_mac: get_bits(w, base + Self::PEER_MAC.lsb, Self::PEER_MAC.width) as u64,
             peer_ip: get_bits(w, base + Self::PEER_IP.lsb, Self::PEER_IP.width) as u32,
             peer_port: get_bits(w, base + Self::PEER_PORT.lsb, Self::PEER_PORT.width) as u16,
@@ -2770,7 +3016,7 @@ impl FlowHalf {
         );
     }
     /// Reads the record from its words.
-    pub fn unpack(w: &[u32; 5]) -> FlowHalf {
+    pub fn unpack(w: &[u32; 5]) -> FlowHalfEntry {
         Self::unpack_at(w, 0)
     }
     /// The record's words.
@@ -2804,8 +3050,8 @@ impl FlowHalf {
 /// | 32..64 | `ts_offset` |  |
 /// | 64..96 | `seq_delta_cs` |  |
 /// | 96..128 | `seq_delta_sc` |  |
-/// | 128..272 | `client` | [`FlowHalf`] |
-/// | 272..416 | `server` | [`FlowHalf`] |
+/// | 128..272 | `client` | [`FlowHalfEntry`] |
+/// | 272..416 | `server` | [`FlowHalfEntry`] |
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct FlowStatic {
     /// Flow state.
@@ -2824,9 +3070,9 @@ pub struct FlowStatic {
     /// Sequence delta server to client.
     pub seq_delta_sc: u32,
     /// Client half.
-    pub client: FlowHalf,
+    pub client: FlowHalfEntry,
     /// Server half.
-    pub server: FlowHalf,
+    pub server: FlowHalfEntry,
 }
 
 impl FlowStatic {
@@ -2866,8 +3112,8 @@ impl FlowStatic {
                 as u32,
             seq_delta_sc: get_bits(w, base + Self::SEQ_DELTA_SC.lsb, Self::SEQ_DELTA_SC.width)
                 as u32,
-            client: FlowHalf::unpack_at(w, base + Self::CLIENT.lsb),
-            server: FlowHalf::unpack_at(w, base + Self::SERVER.lsb),
+            client: FlowHalfEntry::unpack_at(w, base + Self::CLIENT.lsb),
+            server: FlowHalfEntry::unpack_at(w, base + Self::SERVER.lsb),
         }
     }
     /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
@@ -3298,10 +3544,10 @@ pub const RECORDS: [RecordInfo; 12] = [
         leaves: FlowKey::LEAVES,
     },
     RecordInfo {
-        name: "FlowHalf",
-        bits: FlowHalf::BITS,
-        words: FlowHalf::WORDS,
-        leaves: FlowHalf::LEAVES,
+        name: "FlowHalfEntry",
+        bits: FlowHalfEntry::BITS,
+        words: FlowHalfEntry::WORDS,
+        leaves: FlowHalfEntry::LEAVES,
     },
     RecordInfo {
         name: "FlowStatic",
@@ -3389,7 +3635,7 @@ pub fn reference_roundtrip(
             }
         }
         7 => {
-            let v = FlowHalf::unpack_at(words, 0);
+            let v = FlowHalfEntry::unpack_at(words, 0);
             v.pack_at(packed, 0);
             for (d, s) in leaves.iter_mut().zip(v.leaves()) {
                 *d = s;

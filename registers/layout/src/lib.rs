@@ -13,6 +13,36 @@
 pub mod generated;
 pub use generated::*;
 
+impl Port {
+    /// The other port.
+    pub const fn other(self) -> Port {
+        match self {
+            Port::Client => Port::Server,
+            Port::Server => Port::Client,
+        }
+    }
+
+    /// The port of a 1-bit code (0 client, 1 server).
+    pub const fn from_bit(b: bool) -> Port {
+        if b {
+            Port::Server
+        } else {
+            Port::Client
+        }
+    }
+}
+
+impl FlowHalf {
+    /// The half of a 1-bit code (0 client, 1 server).
+    pub const fn from_bit(b: bool) -> FlowHalf {
+        if b {
+            FlowHalf::Server
+        } else {
+            FlowHalf::Client
+        }
+    }
+}
+
 /// Position of a field: `width` bits from bit `lsb`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Field {
@@ -173,7 +203,7 @@ mod tests {
         f.client.peer_mac = 0x0211_2233_4455;
         let w = f.pack();
         assert_eq!(
-            get_bits(&w, FlowStatic::SERVER.lsb + FlowHalf::LOCAL_PORT.lsb, 16),
+            get_bits(&w, FlowStatic::SERVER.lsb + FlowHalfEntry::LOCAL_PORT.lsb, 16),
             0xBEEF
         );
         assert_eq!(FlowStatic::unpack(&w), f);

@@ -9,7 +9,8 @@
 //!   included inside the module bodies that build records;
 //! - `gateware-rtl/tb/test-records/rtl/records_rt.v`: the round-trip module the
 //!   `splicenic-tb-records` bench runs through Verilator at DATA_WIDTH 64 and 512;
-//! - `docs/records.md`: the reference tables.
+//! - `docs/records.md`: the reference tables;
+//! - `firmware/app/memory.x`: the firmware's linker memory map.
 
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
@@ -526,6 +527,21 @@ fn rust(m: &Model) -> String {
             let _ = writeln!(o, "            {}::{var} => \"{}\",", e.name, v.name);
         }
         let _ = writeln!(o, "        }}\n    }}\n}}");
+        let _ = writeln!(
+            o,
+            "\n/// The declared name in lower case.\nimpl core::fmt::Display for {} {{\n    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {{\n        f.write_str(match self {{",
+            e.name
+        );
+        for v in &e.values {
+            let var = v.rust.clone().unwrap_or_else(|| camel(&v.name));
+            let _ = writeln!(
+                o,
+                "            {}::{var} => \"{}\",",
+                e.name,
+                v.name.to_ascii_lowercase()
+            );
+        }
+        let _ = writeln!(o, "        }})\n    }}\n}}");
     }
     o.push_str("\n// ----- index maps -----\n");
     for im in &m.decl.index_map {
@@ -1017,6 +1033,34 @@ fn markdown(m: &Model) -> String {
     o
 }
 
+fn constant(m: &Model, name: &str) -> Result<u64> {
+    m.decl
+        .constant
+        .iter()
+        .find(|c| c.name == name)
+        .map(|c| c.value)
+        .with_context(|| format!("{DECL} has no constant {name}"))
+}
+
+/// The firmware's linker memory map.
+fn memory_x(m: &Model) -> Result<String> {
+    let k = |n: &str| -> Result<String> {
+        let v = constant(m, n)?;
+        Ok(if v % 1024 == 0 {
+            format!("{}K", v / 1024)
+        } else {
+            v.to_string()
+        })
+    };
+    Ok(format!(
+        "/* {HEADER} */\n/* SpliceNIC soft-core memory map (docs/interfaces.md, \"Address maps\"). */\nMEMORY\n{{\n  IMEM : ORIGIN = {:#010x}, LENGTH = {}\n  DMEM : ORIGIN = {:#010x}, LENGTH = {}\n}}\n\n/* Code, read-only data and the load image of .data live in IMEM (reset vector at 0). */\nREGION_ALIAS(\"REGION_TEXT\", IMEM);\nREGION_ALIAS(\"REGION_RODATA\", IMEM);\n/* .data, .bss and the stack live in DMEM; there is no heap. */\nREGION_ALIAS(\"REGION_DATA\", DMEM);\nREGION_ALIAS(\"REGION_BSS\", DMEM);\nREGION_ALIAS(\"REGION_HEAP\", DMEM);\nREGION_ALIAS(\"REGION_STACK\", DMEM);\n\n_heap_size = 0;\n",
+        constant(m, "IMEM_BASE")?,
+        k("IMEM_SIZE")?,
+        constant(m, "DMEM_BASE")?,
+        k("DMEM_SIZE")?
+    ))
+}
+
 /// Every file generated from the declaration: (path relative to the root, content, whether
 /// it is Rust to be formatted).
 pub fn generate(root: &Path) -> Result<Vec<(PathBuf, String, bool)>> {
@@ -1045,6 +1089,7 @@ pub fn generate(root: &Path) -> Result<Vec<(PathBuf, String, bool)>> {
             false,
         ),
         (PathBuf::from("docs/records.md"), markdown(&m), false),
+        (PathBuf::from("firmware/app/memory.x"), memory_x(&m)?, false),
     ])
 }
 
@@ -1103,6 +1148,6 @@ mod tests {
     fn the_declaration_checks() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let files = generate(&root).expect("registers/records.toml is valid");
-        assert_eq!(files.len(), 5);
+        assert_eq!(files.len(), 6);
     }
 }

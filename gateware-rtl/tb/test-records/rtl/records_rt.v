@@ -97,12 +97,12 @@ always @* begin
         rt[95:0] = snic_flow_key_pack(`SNIC_FLOW_KEY_DPORT(rec_in), `SNIC_FLOW_KEY_SPORT(rec_in), `SNIC_FLOW_KEY_DST(rec_in), `SNIC_FLOW_KEY_SRC(rec_in));
     end
     8'd7: begin
-        leaves_out[0 +: 48] = `SNIC_FLOW_HALF_PEER_MAC(rec_in);
-        leaves_out[64 +: 32] = `SNIC_FLOW_HALF_PEER_IP(rec_in);
-        leaves_out[128 +: 16] = `SNIC_FLOW_HALF_PEER_PORT(rec_in);
-        leaves_out[192 +: 32] = `SNIC_FLOW_HALF_LOCAL_IP(rec_in);
-        leaves_out[256 +: 16] = `SNIC_FLOW_HALF_LOCAL_PORT(rec_in);
-        rt[143:0] = snic_flow_half_pack(`SNIC_FLOW_HALF_PEER_MAC(rec_in), `SNIC_FLOW_HALF_PEER_IP(rec_in), `SNIC_FLOW_HALF_PEER_PORT(rec_in), `SNIC_FLOW_HALF_LOCAL_IP(rec_in), `SNIC_FLOW_HALF_LOCAL_PORT(rec_in));
+        leaves_out[0 +: 48] = `SNIC_FLOW_HALF_ENTRY_PEER_MAC(rec_in);
+        leaves_out[64 +: 32] = `SNIC_FLOW_HALF_ENTRY_PEER_IP(rec_in);
+        leaves_out[128 +: 16] = `SNIC_FLOW_HALF_ENTRY_PEER_PORT(rec_in);
+        leaves_out[192 +: 32] = `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(rec_in);
+        leaves_out[256 +: 16] = `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(rec_in);
+        rt[143:0] = snic_flow_half_entry_pack(`SNIC_FLOW_HALF_ENTRY_PEER_MAC(rec_in), `SNIC_FLOW_HALF_ENTRY_PEER_IP(rec_in), `SNIC_FLOW_HALF_ENTRY_PEER_PORT(rec_in), `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(rec_in), `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(rec_in));
     end
     8'd8: begin
         leaves_out[0 +: 8] = `SNIC_FLOW_STATIC_STATE(rec_in);
@@ -122,7 +122,7 @@ always @* begin
         leaves_out[896 +: 16] = `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in);
         leaves_out[960 +: 32] = `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in);
         leaves_out[1024 +: 16] = `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in);
-        rt[415:0] = snic_flow_static_pack(`SNIC_FLOW_STATIC_STATE(rec_in), `SNIC_FLOW_STATIC_FLAGS(rec_in), `SNIC_FLOW_STATIC_WSCALE_DIFF(rec_in), `SNIC_FLOW_STATIC_REAL_SERVER(rec_in), `SNIC_FLOW_STATIC_TS_OFFSET(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_CS(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_SC(rec_in), snic_flow_half_pack(`SNIC_FLOW_STATIC_CLIENT_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_PORT(rec_in)), snic_flow_half_pack(`SNIC_FLOW_STATIC_SERVER_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in)));
+        rt[415:0] = snic_flow_static_pack(`SNIC_FLOW_STATIC_STATE(rec_in), `SNIC_FLOW_STATIC_FLAGS(rec_in), `SNIC_FLOW_STATIC_WSCALE_DIFF(rec_in), `SNIC_FLOW_STATIC_REAL_SERVER(rec_in), `SNIC_FLOW_STATIC_TS_OFFSET(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_CS(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_SC(rec_in), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_CLIENT_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_PORT(rec_in)), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_SERVER_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in)));
     end
     8'd9: begin
         leaves_out[0 +: 32] = `SNIC_FLOW_DYN_LAST_SEEN(rec_in);
