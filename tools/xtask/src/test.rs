@@ -67,21 +67,24 @@ impl Suites {
                 "warnings",
             ]))
         })?;
-        self.suite("nicctl builds without the simulated card (no Verilator)", || {
-            // A Verilator that cannot run: the build fails if the simulated card's build
-            // script (or anything else Verilated) becomes part of nicctl without `sim`. Its
-            // own target directory keeps target/debug/nicctl the default build.
-            run(cargo()
-                .args([
-                    "build",
-                    "-p",
-                    "nicctl",
-                    "--no-default-features",
-                    "--target-dir",
-                    "target/nicctl-without-sim",
-                ])
-                .env("VERILATOR", "/nonexistent/verilator"))
-        })?;
+        self.suite(
+            "nicctl builds without the simulated card (no Verilator)",
+            || {
+                // A Verilator that cannot run: the build fails if the simulated card's build
+                // script (or anything else Verilated) becomes part of nicctl without `sim`. Its
+                // own target directory keeps target/debug/nicctl the default build.
+                run(cargo()
+                    .args([
+                        "build",
+                        "-p",
+                        "nicctl",
+                        "--no-default-features",
+                        "--target-dir",
+                        "target/nicctl-without-sim",
+                    ])
+                    .env("VERILATOR", "/nonexistent/verilator"))
+            },
+        )?;
         self.suite(
             "gateware: Verilator lint, Icarus compile, Yosys synthesis",
             || {
