@@ -12,9 +12,9 @@
 //! needs only AF_PACKET, while kernels without `sch_netem` (as on the development container,
 //! no modules) are common.
 
+use splicenic_driver::datapath::FlowState;
 use splicenic_driver::flowmgr::FlowInfo;
 use splicenic_driver::{Card, TcpTimeoutState};
-use splicenic_fw_logic::flowmgr::FlowState;
 use splicenic_hil::peer::{
     self, curl_exit_code, first_line, log_errors, peer_tools, sha256_hex, spawn_in, wait_child,
     SetupOpts, Tally, EXEC_TIMEOUT, PY_HTTP,

@@ -6,7 +6,7 @@
 //! passes. Each scenario builds its own topology; they run one at a time (a lock), since
 //! the simulated card needs a core of its own.
 
-use splicenic_fw_logic::flowmgr::FlowState;
+use splicenic_driver::datapath::FlowState;
 use splicenic_hil::peer::{
     self, header_values, log_errors, peer_tools, sha256_hex, SetupOpts, Tally, EXEC_TIMEOUT,
 };

@@ -17,9 +17,9 @@ use crate::regs;
 use crate::seal::{self, Seal, SEAL_SECTION};
 
 /// Core address of IMEM (docs/interfaces.md, "Address maps").
-pub const IMEM_BASE: u32 = 0x0000_0000;
+pub const IMEM_BASE: u32 = splicenic_layout::IMEM_BASE;
 /// Core address of DMEM (docs/interfaces.md, "Address maps").
-pub const DMEM_BASE: u32 = 0x1000_0000;
+pub const DMEM_BASE: u32 = splicenic_layout::DMEM_BASE;
 
 /// Offsets of the class and data-encoding bytes in `e_ident`.
 const EI_CLASS: usize = 4;

@@ -24,10 +24,10 @@ use std::net::{Ipv4Addr, SocketAddrV4};
 use std::str::FromStr;
 use std::time::Duration;
 
-use splicenic_fw_logic::flowmgr::FlowState;
 use splicenic_fw_logic::mailbox::{cmd, status};
 use splicenic_fw_logic::sched::{self, Kind};
 use splicenic_fw_logic::splicer::{capture, entry_flags, profile, record};
+use splicenic_layout::{self as layout, pool_flags, service_mode, FlowState};
 
 use crate::card::Card;
 use crate::datapath::Port;
@@ -38,11 +38,11 @@ use crate::error::DriverError;
 pub use splicenic_fw_logic::flowmgr::timeouts::TcpState as TcpTimeoutState;
 
 /// Number of virtual services (`DP.VIP_ADDR`/`VIP_PORT` entries).
-pub const SERVICES: u8 = 8;
+pub const SERVICES: u8 = layout::SERVICES as u8;
 /// Number of pools.
-pub const POOLS: u8 = 8;
+pub const POOLS: u8 = layout::POOLS as u8;
 /// Number of card-wide real-server indices.
-pub const REAL_SERVERS: u8 = sched::MAX_SERVERS as u8;
+pub const REAL_SERVERS: u8 = layout::REAL_SERVERS as u8;
 /// Largest real-server weight (ipvsadm's range).
 pub const MAX_WEIGHT: u32 = sched::MAX_WEIGHT;
 /// Response words of FLOW_STATS.
@@ -70,24 +70,16 @@ pub const CAPTURE_INFO_WORDS: usize = 10;
 /// Largest capture snap length (CAPTURE_SET word 1).
 pub const MAX_SNAPLEN: u32 = 0xFFFF;
 /// Core address of DMEM (docs/interfaces.md, "Address maps").
-const DMEM_BASE: u32 = 0x1000_0000;
+const DMEM_BASE: u32 = layout::DMEM_BASE;
 /// FLOW_GET "none" value of the real-server, service and timeout-class fields.
 const NONE8: u32 = 0xFF;
 
-/// SVC_SET mode word of a deleted service.
-const MODE_DELETE: u32 = 0;
-/// SVC_SET mode word of an L4 service.
-const MODE_L4: u32 = 1;
-/// SVC_SET mode word of an L7 service.
-const MODE_L7: u32 = 2;
-
-/// POOL_SET flag: sh/mh/dh fallback to another server when the hashed one cannot take
-/// the connection.
-const POOL_FLAG_FALLBACK: u32 = 1 << 0;
-/// POOL_SET flag: sh hashes the source port too.
-const POOL_FLAG_HASH_PORT: u32 = 1 << 1;
-/// POOL_SET flag: expire persistence entries of quiescent (weight 0) servers.
-const POOL_FLAG_EXPIRE_QUIESCENT: u32 = 1 << 2;
+// SVC_SET mode words and POOL_SET flags: `service_mode` and `pool_flags` (docs/records.md).
+use pool_flags::{
+    EXPIRE_QUIESCENT as POOL_FLAG_EXPIRE_QUIESCENT, FALLBACK as POOL_FLAG_FALLBACK,
+    HASH_PORT as POOL_FLAG_HASH_PORT,
+};
+use service_mode::{DELETE as MODE_DELETE, L4 as MODE_L4, L7 as MODE_L7};
 
 /// SERVER_STATS flag: the index holds a server.
 const SERVER_FLAG_PRESENT: u32 = 1 << 0;
@@ -1299,27 +1291,20 @@ impl RulesetInfo {
     }
 }
 
+/// Little-endian words of `bytes`, the last one zero padded.
+fn words_le_vec(bytes: &[u8]) -> Vec<u32> {
+    layout::words_le(bytes).collect()
+}
+
 /// FNV-1a (32 bit) of `bytes`: the rule-set record's hash.
 pub fn record_hash(bytes: &[u8]) -> u32 {
     record::fnv1a(record::FNV_BASIS, bytes)
 }
 
-/// Little-endian words of `bytes`, the last one zero padded.
-fn le_words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks(4)
-        .map(|c| {
-            let mut w = [0u8; 4];
-            w[..c.len()].copy_from_slice(c);
-            u32::from_le_bytes(w)
-        })
-        .collect()
-}
-
 /// RULESET_PUT requests for `bytes`: offset 0 first (an empty record is one request without
 /// data), then 15 words per request.
 fn ruleset_put_requests(bytes: &[u8]) -> Vec<Vec<u32>> {
-    let words = le_words(bytes);
+    let words = words_le_vec(bytes);
     if words.is_empty() {
         return vec![vec![0]];
     }

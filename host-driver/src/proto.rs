@@ -527,7 +527,7 @@ mod tests {
         let i = Reply::Info {
             bar_size: 1 << 20,
             cycles: 99,
-            clk_hz: 156_250_000,
+            clk_hz: splicenic_layout::CLK_HZ.into(),
         };
         assert_eq!(Reply::decode_for(&Request::Info, &i.encode()).unwrap(), i);
         let recv = Request::RecvFrames { port: 0, max: 4 };

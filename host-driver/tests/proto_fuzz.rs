@@ -162,7 +162,7 @@ fn seeds() -> Vec<Vec<u8>> {
         Reply::Info {
             bar_size: 1 << 20,
             cycles: 123_456_789,
-            clk_hz: 156_250_000,
+            clk_hz: splicenic_layout::CLK_HZ.into(),
         },
         Reply::Frames(vec![vec![1, 2, 3], vec![], vec![9; 60]]),
         Reply::Frames((0..8).map(|i| vec![i as u8; 64 + 100 * i]).collect()),

@@ -24,7 +24,7 @@ use splicenic_driver::{Bar, BarError};
 /// BAR0 size of the card.
 pub const BAR_SIZE: u64 = 1 << 20;
 /// Core clock of the card (ID.CLK_HZ).
-pub const CLK_HZ: u64 = 156_250_000;
+pub const CLK_HZ: u64 = splicenic_layout::CLK_HZ as u64;
 
 /// Soft core of the simulated gateware build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -63,21 +63,11 @@ pub struct SimConfig {
 }
 
 /// Ethernet port of the card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Port {
-    /// Client-side network.
-    Client,
-    /// Server-side network.
-    Server,
-}
+pub use splicenic_layout::Port;
 
-impl Port {
-    fn index(self) -> i32 {
-        match self {
-            Port::Client => 0,
-            Port::Server => 1,
-        }
-    }
+/// The model's port number of a port.
+fn port_index(p: Port) -> i32 {
+    i32::from(p.raw())
 }
 
 /// Errors of the simulated card.
@@ -197,7 +187,12 @@ impl SimCard {
         }
         // SAFETY: `frame` is a valid slice for the call; the shim copies it.
         let rc = unsafe {
-            ffi::snic_sim_push_frame(self.raw.as_ptr(), port.index(), frame.as_ptr(), frame.len())
+            ffi::snic_sim_push_frame(
+                self.raw.as_ptr(),
+                port_index(port),
+                frame.as_ptr(),
+                frame.len(),
+            )
         };
         debug_assert_eq!(rc, ffi::SNIC_OK);
         Ok(())
@@ -206,20 +201,25 @@ impl SimCard {
     /// Frames pushed to an RX port that the card has not taken in full yet.
     pub fn rx_pending(&self, port: Port) -> usize {
         // SAFETY: `raw` is a live model owned by `self`.
-        unsafe { ffi::snic_sim_rx_pending(self.raw.as_ptr(), port.index()) }
+        unsafe { ffi::snic_sim_rx_pending(self.raw.as_ptr(), port_index(port)) }
     }
 
     /// Take the oldest frame the card sent on a TX port.
     pub fn pop_frame(&mut self, port: Port) -> Option<Vec<u8>> {
         // SAFETY: `raw` is a live model owned by `self`.
-        let len = unsafe { ffi::snic_sim_tx_len(self.raw.as_ptr(), port.index()) };
+        let len = unsafe { ffi::snic_sim_tx_len(self.raw.as_ptr(), port_index(port)) };
         if len == ffi::SNIC_EMPTY || len < 0 {
             return None;
         }
         let mut buf = vec![0u8; len as usize];
         // SAFETY: `buf` has room for `len` bytes, the length of the frame being popped.
         let n = unsafe {
-            ffi::snic_sim_pop_frame(self.raw.as_ptr(), port.index(), buf.as_mut_ptr(), buf.len())
+            ffi::snic_sim_pop_frame(
+                self.raw.as_ptr(),
+                port_index(port),
+                buf.as_mut_ptr(),
+                buf.len(),
+            )
         };
         (n == len).then_some(buf)
     }

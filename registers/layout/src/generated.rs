@@ -397,7 +397,7 @@ pub enum PuntWhy {
     /// The parser refused the frame.
     Malformed = punt_why::MALFORMED,
     /// TCP to no service and no card-owned address.
-    Nomatch = punt_why::NOMATCH,
+    NoMatch = punt_why::NOMATCH,
 }
 
 impl PuntWhy {
@@ -408,7 +408,7 @@ impl PuntWhy {
         PuntWhy::Icmp,
         PuntWhy::Other,
         PuntWhy::Malformed,
-        PuntWhy::Nomatch,
+        PuntWhy::NoMatch,
     ];
     /// The code.
     pub const fn raw(self) -> u8 {
@@ -422,7 +422,7 @@ impl PuntWhy {
             punt_why::ICMP => Some(PuntWhy::Icmp),
             punt_why::OTHER => Some(PuntWhy::Other),
             punt_why::MALFORMED => Some(PuntWhy::Malformed),
-            punt_why::NOMATCH => Some(PuntWhy::Nomatch),
+            punt_why::NOMATCH => Some(PuntWhy::NoMatch),
             _ => None,
         }
     }
@@ -434,7 +434,7 @@ impl PuntWhy {
             PuntWhy::Icmp => "ICMP",
             PuntWhy::Other => "OTHER",
             PuntWhy::Malformed => "MALFORMED",
-            PuntWhy::Nomatch => "NOMATCH",
+            PuntWhy::NoMatch => "NOMATCH",
         }
     }
 }
@@ -448,7 +448,7 @@ impl core::fmt::Display for PuntWhy {
             PuntWhy::Icmp => "icmp",
             PuntWhy::Other => "other",
             PuntWhy::Malformed => "malformed",
-            PuntWhy::Nomatch => "nomatch",
+            PuntWhy::NoMatch => "nomatch",
         })
     }
 }
@@ -501,7 +501,7 @@ pub enum TcpKind {
     /// SYN.
     Syn = tcp_kind::SYN,
     /// SYN-ACK.
-    Synack = tcp_kind::SYNACK,
+    SynAck = tcp_kind::SYNACK,
     /// FIN.
     Fin = tcp_kind::FIN,
     /// Payload.
@@ -518,7 +518,7 @@ impl TcpKind {
         TcpKind::None,
         TcpKind::Rst,
         TcpKind::Syn,
-        TcpKind::Synack,
+        TcpKind::SynAck,
         TcpKind::Fin,
         TcpKind::Data,
         TcpKind::Ack,
@@ -534,7 +534,7 @@ impl TcpKind {
             tcp_kind::NONE => Some(TcpKind::None),
             tcp_kind::RST => Some(TcpKind::Rst),
             tcp_kind::SYN => Some(TcpKind::Syn),
-            tcp_kind::SYNACK => Some(TcpKind::Synack),
+            tcp_kind::SYNACK => Some(TcpKind::SynAck),
             tcp_kind::FIN => Some(TcpKind::Fin),
             tcp_kind::DATA => Some(TcpKind::Data),
             tcp_kind::ACK => Some(TcpKind::Ack),
@@ -548,7 +548,7 @@ impl TcpKind {
             TcpKind::None => "NONE",
             TcpKind::Rst => "RST",
             TcpKind::Syn => "SYN",
-            TcpKind::Synack => "SYNACK",
+            TcpKind::SynAck => "SYNACK",
             TcpKind::Fin => "FIN",
             TcpKind::Data => "DATA",
             TcpKind::Ack => "ACK",
@@ -564,7 +564,7 @@ impl core::fmt::Display for TcpKind {
             TcpKind::None => "none",
             TcpKind::Rst => "rst",
             TcpKind::Syn => "syn",
-            TcpKind::Synack => "synack",
+            TcpKind::SynAck => "synack",
             TcpKind::Fin => "fin",
             TcpKind::Data => "data",
             TcpKind::Ack => "ack",
@@ -2973,7 +2973,7 @@ impl FlowHalfEntry {
     /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
     pub fn unpack_at(w: &[u32], base: usize) -> FlowHalfEntry {
         FlowHalfEntry {
-            peer_mac: get_bits(w, base + Self::PEER_MAC.lsb, Self::PEER_MAC.width) as u64,
+            peer_mac: get_bits(w, base + Self::PEER_MAC.lsb, Self::PEER_MAC.width),
             peer_ip: get_bits(w, base + Self::PEER_IP.lsb, Self::PEER_IP.width) as u32,
             peer_port: get_bits(w, base + Self::PEER_PORT.lsb, Self::PEER_PORT.width) as u16,
             local_ip: get_bits(w, base + Self::LOCAL_IP.lsb, Self::LOCAL_IP.width) as u32,
@@ -2988,7 +2988,7 @@ impl FlowHalfEntry {
             w,
             base + Self::PEER_MAC.lsb,
             Self::PEER_MAC.width,
-            u64::from(self.peer_mac),
+            self.peer_mac,
         );
         put_bits(
             w,
@@ -3029,7 +3029,7 @@ impl FlowHalfEntry {
     /// test compares them with the RTL's unpacked fields).
     pub fn leaves(&self) -> [u64; 5] {
         [
-            u64::from(self.peer_mac),
+            self.peer_mac,
             u64::from(self.peer_ip),
             u64::from(self.peer_port),
             u64::from(self.local_ip),
@@ -3186,12 +3186,12 @@ impl FlowStatic {
             u64::from(self.ts_offset),
             u64::from(self.seq_delta_cs),
             u64::from(self.seq_delta_sc),
-            u64::from(self.client.peer_mac),
+            self.client.peer_mac,
             u64::from(self.client.peer_ip),
             u64::from(self.client.peer_port),
             u64::from(self.client.local_ip),
             u64::from(self.client.local_port),
-            u64::from(self.server.peer_mac),
+            self.server.peer_mac,
             u64::from(self.server.peer_ip),
             u64::from(self.server.peer_port),
             u64::from(self.server.local_ip),
@@ -3247,8 +3247,8 @@ impl FlowDyn {
             last_seen: get_bits(w, base + Self::LAST_SEEN.lsb, Self::LAST_SEEN.width) as u32,
             packets_cs: get_bits(w, base + Self::PACKETS_CS.lsb, Self::PACKETS_CS.width) as u32,
             packets_sc: get_bits(w, base + Self::PACKETS_SC.lsb, Self::PACKETS_SC.width) as u32,
-            bytes_cs: get_bits(w, base + Self::BYTES_CS.lsb, Self::BYTES_CS.width) as u64,
-            bytes_sc: get_bits(w, base + Self::BYTES_SC.lsb, Self::BYTES_SC.width) as u64,
+            bytes_cs: get_bits(w, base + Self::BYTES_CS.lsb, Self::BYTES_CS.width),
+            bytes_sc: get_bits(w, base + Self::BYTES_SC.lsb, Self::BYTES_SC.width),
         }
     }
     /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
@@ -3277,13 +3277,13 @@ impl FlowDyn {
             w,
             base + Self::BYTES_CS.lsb,
             Self::BYTES_CS.width,
-            u64::from(self.bytes_cs),
+            self.bytes_cs,
         );
         put_bits(
             w,
             base + Self::BYTES_SC.lsb,
             Self::BYTES_SC.width,
-            u64::from(self.bytes_sc),
+            self.bytes_sc,
         );
     }
     /// Reads the record from its words.
@@ -3303,8 +3303,8 @@ impl FlowDyn {
             u64::from(self.last_seen),
             u64::from(self.packets_cs),
             u64::from(self.packets_sc),
-            u64::from(self.bytes_cs),
-            u64::from(self.bytes_sc),
+            self.bytes_cs,
+            self.bytes_sc,
         ]
     }
 }

@@ -188,22 +188,31 @@ mod tests {
 
     #[test]
     fn records_round_trip_in_software() {
-        let mut m = PuntMeta::default();
-        m.port = port::SERVER;
-        m.flow_state = FlowState::Spliced.raw();
-        m.flow_slot = 0x1234;
-        m.time = 0xDEAD_BEEF;
+        let m = PuntMeta {
+            port: port::SERVER,
+            flow_state: FlowState::Spliced.raw(),
+            flow_slot: 0x1234,
+            time: 0xDEAD_BEEF,
+            ..PuntMeta::default()
+        };
         let w = m.pack();
         assert_eq!(w[0], 1 | 4 << 24);
         assert_eq!(w[1], 0x1234);
         assert_eq!(w[3], 0xDEAD_BEEF);
         assert_eq!(PuntMeta::unpack(&w), m);
-        let mut f = FlowStatic::default();
+        let mut f = FlowStatic {
+            state: flow_state::SPLICED,
+            ..FlowStatic::default()
+        };
         f.server.local_port = 0xBEEF;
         f.client.peer_mac = 0x0211_2233_4455;
         let w = f.pack();
         assert_eq!(
-            get_bits(&w, FlowStatic::SERVER.lsb + FlowHalfEntry::LOCAL_PORT.lsb, 16),
+            get_bits(
+                &w,
+                FlowStatic::SERVER.lsb + FlowHalfEntry::LOCAL_PORT.lsb,
+                16
+            ),
             0xBEEF
         );
         assert_eq!(FlowStatic::unpack(&w), f);

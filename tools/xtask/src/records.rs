@@ -134,7 +134,6 @@ struct Leaf {
 
 struct Model<'a> {
     decl: &'a Decl,
-    enums: BTreeMap<&'a str, &'a Enum>,
     records: BTreeMap<&'a str, &'a Record>,
 }
 
@@ -187,6 +186,15 @@ fn rust_ty(width: u32) -> &'static str {
         9..=16 => "u16",
         17..=32 => "u32",
         _ => "u64",
+    }
+}
+
+/// `expr` (a field of `width` bits) as a u64 expression.
+fn to_u64(expr: &str, width: u32) -> String {
+    if rust_ty(width) == "u64" {
+        expr.to_string()
+    } else {
+        format!("u64::from({expr})")
     }
 }
 
@@ -345,11 +353,7 @@ impl<'a> Model<'a> {
             }
             records.insert(r.name.as_str(), r);
         }
-        Ok(Model {
-            decl,
-            enums,
-            records,
-        })
+        Ok(Model { decl, records })
     }
 
     fn fields(&self, r: &'a Record) -> Vec<Field<'a>> {
@@ -672,10 +676,13 @@ fn rust(m: &Model) -> String {
                     );
                 }
                 None => {
+                    let cast = match rust_ty(f.width) {
+                        "u64" => String::new(),
+                        t => format!(" as {t}"),
+                    };
                     let _ = writeln!(
                         o,
-                        "            {n}: get_bits(w, base + Self::{up}.lsb, Self::{up}.width) as {},",
-                        rust_ty(f.width)
+                        "            {n}: get_bits(w, base + Self::{up}.lsb, Self::{up}.width){cast},"
                     );
                 }
             }
@@ -695,7 +702,8 @@ fn rust(m: &Model) -> String {
                 None => {
                     let _ = writeln!(
                         o,
-                        "        put_bits(w, base + Self::{up}.lsb, Self::{up}.width, u64::from(self.{n}));"
+                        "        put_bits(w, base + Self::{up}.lsb, Self::{up}.width, {});",
+                        to_u64(&format!("self.{n}"), f.width)
                     );
                 }
             }
@@ -716,7 +724,11 @@ fn rust(m: &Model) -> String {
             leaves.len()
         );
         for l in &leaves {
-            let _ = writeln!(o, "            u64::from(self.{}),", l.path.join("."));
+            let _ = writeln!(
+                o,
+                "            {},",
+                to_u64(&format!("self.{}", l.path.join(".")), l.width)
+            );
         }
         let _ = writeln!(o, "        ]\n    }}\n}}");
     }
@@ -1059,6 +1071,19 @@ fn memory_x(m: &Model) -> Result<String> {
         constant(m, "DMEM_BASE")?,
         k("DMEM_SIZE")?
     ))
+}
+
+/// The declared constants by name (regen checks the SVD's reset values and array counts
+/// against them).
+pub fn constants(root: &Path) -> Result<BTreeMap<String, u64>> {
+    let text = fs::read_to_string(root.join(DECL)).with_context(|| format!("reading {DECL}"))?;
+    let decl: Decl = toml::from_str(&text).with_context(|| format!("parsing {DECL}"))?;
+    Model::check(&decl)?;
+    Ok(decl
+        .constant
+        .iter()
+        .map(|c| (c.name.clone(), c.value))
+        .collect())
 }
 
 /// Every file generated from the declaration: (path relative to the root, content, whether

@@ -366,6 +366,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 /// Every generated file, relative to the repository root, with its content.
 fn generate(root: &Path, scratch: &Path) -> Result<BTreeMap<PathBuf, Vec<u8>>> {
     let (dev, blocks) = load(root)?;
+    agree(&blocks, &crate::records::constants(root)?)?;
     let mut files = BTreeMap::new();
     files.insert(
         PathBuf::from("gateware-rtl/rtl/generated/splicenic_regs.vh"),
@@ -396,6 +397,47 @@ fn generate(root: &Path, scratch: &Path) -> Result<BTreeMap<PathBuf, Vec<u8>>> {
         files.insert(Path::new("firmware/pac/src").join(rel), fs::read(&f)?);
     }
     Ok(files)
+}
+
+/// The register reset values and array counts that repeat a constant of records.toml must
+/// equal it: one value, stated twice only where the SVD format needs it.
+fn agree(blocks: &[Block], k: &BTreeMap<String, u64>) -> Result<()> {
+    let reg = |block: &str, name: &str| -> Result<&Reg> {
+        blocks
+            .iter()
+            .find(|b| b.name == block)
+            .and_then(|b| b.regs.iter().find(|r| r.name == name))
+            .with_context(|| format!("{SVD} has no register {block}.{name}"))
+    };
+    let konst = |name: &str| -> Result<u64> {
+        k.get(name)
+            .copied()
+            .with_context(|| format!("{} has no constant {name}", crate::records::DECL))
+    };
+    let pairs = [
+        ("ID", "CLK_HZ", "CLK_HZ", false),
+        ("ID", "IMEM_SIZE", "IMEM_SIZE", false),
+        ("ID", "DMEM_SIZE", "DMEM_SIZE", false),
+        ("DP", "VIP_ADDR", "SERVICES", true),
+        ("DP", "VIP_PORT", "SERVICES", true),
+    ];
+    for (block, name, constant, count) in pairs {
+        let r = reg(block, name)?;
+        let svd = if count {
+            u64::from(r.count.map_or(1, |(n, _)| n))
+        } else {
+            r.reset
+        };
+        let want = konst(constant)?;
+        if svd != want {
+            bail!(
+                "{SVD} {block}.{name} {} is {svd}, {} says {constant} = {want}",
+                if count { "count" } else { "reset value" },
+                crate::records::DECL
+            );
+        }
+    }
+    Ok(())
 }
 
 fn rustfmt_str(src: &str, scratch: &Path) -> Result<String> {
