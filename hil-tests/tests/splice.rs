@@ -679,7 +679,7 @@ fn head_header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
 /// The scripted client's address (no host of the rig uses it).
 const RAW_CLIENT: SocketAddrV4 = SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 3), 50_000);
 /// The scripted client's ISN.
-const RAW_ISN: u32 = 0x1000_0000;
+const RAW_ISN: u32 = 0x1000_0000; // layout-lint: allow (an ISN, not the DMEM base)
 /// "gamma", a scripted real server in pool 1 (see [`default_pool_to_gamma`]).
 const GAMMA: SocketAddrV4 = SocketAddrV4::new(Ipv4Addr::new(192, 168, 1, 12), 8080);
 const GAMMA_MAC: [u8; 6] = [0x02, 0, 0, 0, 1, 0x12];

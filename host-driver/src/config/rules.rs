@@ -457,24 +457,6 @@ fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
-fn kind_code(p: PathKind) -> u8 {
-    match p {
-        PathKind::Any => 0,
-        PathKind::Exact => 1,
-        PathKind::Prefix => 2,
-        PathKind::Never => 3,
-    }
-}
-
-fn host_code(h: HostKind) -> u8 {
-    match h {
-        HostKind::Any => 0,
-        HostKind::Exact => 1,
-        HostKind::Suffix => 2,
-        HostKind::Never => 3,
-    }
-}
-
 /// Blob writer: little-endian fixed fields, LEB128 lengths and counts.
 struct W(Vec<u8>);
 
@@ -630,7 +612,7 @@ impl RuleTable {
             w.u16(r.rule.priority);
             w.u16(r.rule.rule_id);
             w.u16(r.rule.pool);
-            w.u8(kind_code(r.rule.path_kind) | host_code(r.rule.host_kind) << 4);
+            w.u8(r.rule.path_kind.raw() | r.rule.host_kind.raw() << 4);
             w.u8(u8::from(r.name.is_some()));
             w.bytes(&r.rule.path);
             w.bytes(&r.rule.host);
