@@ -40,6 +40,14 @@ pub const REAL_SERVERS: u32 = 64;
 /// Bytes of the L7 matcher's request buffer (L7.BUF) and of its scan window.
 pub const L7_BUFFER_BYTES: u32 = 1_024;
 
+/// Mailbox API version the firmware reports in VERSION word 1: 2 adds the control-plane
+/// commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37; 4
+/// adds `HEAD_STATS` 0x38.
+pub const MAILBOX_API_VERSION: u32 = 4;
+
+/// First response word of PING: "PONG" in ASCII (big endian).
+pub const MAILBOX_PONG: u32 = 0x504F_4E47;
+
 // ----- enumerations -----
 
 /// An Ethernet port of the card. Codes as constants.
