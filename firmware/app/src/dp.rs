@@ -5,6 +5,10 @@ use splicenic_fw_logic::flowhash::FourTuple;
 use splicenic_fw_logic::flowmgr::Slot;
 use splicenic_fw_logic::splicer::frame::Offload;
 use splicenic_fw_logic::splicer::{FlowStatus, Hw, Port, PuntInfo, DYN_WORDS, STATIC_WORDS};
+use splicenic_layout::{mac_from_u64, words_le, PuntHead, PuntMeta, SERVICES};
+use splicenic_pac::flow::cmd::Op as FlowOp;
+use splicenic_pac::flow::state_cmd::Op as StateOp;
+use splicenic_pac::flow::status::Result as FlowResult;
 use splicenic_pac::{Dp, Evq, Flow, Inject, Punt, L7};
 
 use crate::soc::{now, write_reg};
@@ -32,14 +36,6 @@ fn wait(mut busy: impl FnMut() -> bool) -> bool {
         }
     }
     false
-}
-
-fn words_of(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes.chunks(4).map(|c| {
-        let mut w = [0u8; 4];
-        w[..c.len()].copy_from_slice(c);
-        u32::from_le_bytes(w)
-    })
 }
 
 impl DataPath {
@@ -88,9 +84,9 @@ impl DataPath {
         write_reg(self.dp.ctrl(), ctrl);
     }
 
-    fn flow_cmd(&mut self, op: u32, key: &FourTuple, value: u32) -> FlowStatus {
+    fn flow_cmd(&mut self, op: FlowOp, key: &FourTuple, value: u32) -> FlowStatus {
         let f = &self.flow;
-        if !wait(|| f.status().read().bits() & 1 != 0) {
+        if !wait(|| f.status().read().busy().bit_is_set()) {
             return FlowStatus::Failed;
         }
         write_reg(f.key_src_ip(), key.src_ip);
@@ -100,23 +96,24 @@ impl DataPath {
             u32::from(key.src_port) << 16 | u32::from(key.dst_port),
         );
         write_reg(f.value(), value);
-        write_reg(f.cmd(), op);
-        if !wait(|| f.status().read().bits() & 1 != 0) {
+        f.cmd().write(|w| w.op().variant(op));
+        if !wait(|| f.status().read().busy().bit_is_set()) {
             return FlowStatus::Failed;
         }
-        match f.status().read().bits() >> 8 & 3 {
-            0 => FlowStatus::Ok,
-            1 => FlowStatus::Exists,
-            2 => FlowStatus::BucketFull,
-            _ => FlowStatus::NotFound,
+        // FLOW.STATUS.RESULT (registers/splicenic.svd).
+        match f.status().read().result().variant() {
+            FlowResult::Ok => FlowStatus::Ok,
+            FlowResult::Exists => FlowStatus::Exists,
+            FlowResult::BucketFull => FlowStatus::BucketFull,
+            FlowResult::NotFound => FlowStatus::NotFound,
         }
     }
 
-    fn state_cmd(&mut self, slot: Slot, op: u32) -> bool {
+    fn state_cmd(&mut self, slot: Slot, op: StateOp) -> bool {
         let f = &self.flow;
         write_reg(f.state_slot(), u32::from(slot));
-        write_reg(f.state_cmd(), op);
-        wait(|| f.state_status().read().bits() & 1 != 0)
+        f.state_cmd().write(|w| w.op().variant(op));
+        wait(|| f.state_status().read().busy().bit_is_set())
     }
 }
 
@@ -140,12 +137,7 @@ impl Hw for DataPath {
                 self.dp.mac_s_hi().read().bits(),
             ),
         };
-        let v = u64::from(hi & 0xffff) << 32 | u64::from(lo);
-        let mut m = [0u8; 6];
-        for (i, b) in m.iter_mut().enumerate() {
-            *b = (v >> (8 * (5 - i))) as u8;
-        }
-        m
+        mac_from_u64(u64::from(hi & 0xffff) << 32 | u64::from(lo))
     }
 
     fn local_ip(&mut self, i: usize) -> Option<u32> {
@@ -156,7 +148,7 @@ impl Hw for DataPath {
     }
 
     fn set_vip(&mut self, i: usize, ip: u32, port: u16, enable: bool) {
-        if i >= 8 {
+        if i >= SERVICES as usize {
             return;
         }
         write_reg(self.dp.vip_port(i), u32::from(port));
@@ -175,21 +167,21 @@ impl Hw for DataPath {
         }
         let slot = cons % self.punt_slots;
         write_reg(self.punt.rd_ptr(), slot << 16 | 1 << 31);
-        let mut desc = [0u32; 5];
-        for w in desc.iter_mut() {
+        // The descriptor: PuntHead, then the punt record (PuntMeta).
+        let mut head = [0u32; PuntHead::WORDS];
+        let mut meta = [0u32; PuntMeta::WORDS];
+        for w in head.iter_mut().chain(meta.iter_mut()) {
             *w = self.punt.rd_data().read().bits();
         }
-        let len = ((desc[0] & 0xffff).min(self.punt_slot_bytes) as usize).min(buf.len());
+        let frame_len = u32::from(PuntHead::unpack(&head).len);
+        let len = (frame_len.min(self.punt_slot_bytes) as usize).min(buf.len());
         write_reg(self.punt.rd_ptr(), slot << 16);
         for chunk in buf[..len].chunks_mut(4) {
             let w = self.punt.rd_data().read().bits().to_le_bytes();
             chunk.copy_from_slice(&w[..chunk.len()]);
         }
         write_reg(self.punt.cons(), (cons + 1) % modulus);
-        Some(PuntInfo {
-            len,
-            meta: [desc[1], desc[2], desc[3], desc[4]],
-        })
+        Some(PuntInfo { len, meta })
     }
 
     fn inject(&mut self, port: Port, frame: &[u8], offload: Option<Offload>) -> bool {
@@ -199,7 +191,7 @@ impl Hw for DataPath {
             return false;
         }
         write_reg(inj.wr_ptr(), 0);
-        for w in words_of(frame) {
+        for w in words_le(frame) {
             write_reg(inj.wr_data(), w);
         }
         let (csum, off) = match offload {
@@ -225,16 +217,20 @@ impl Hw for DataPath {
     }
 
     fn flow_insert(&mut self, key: &FourTuple, slot: Slot, server_half: bool) -> FlowStatus {
-        self.flow_cmd(1, key, u32::from(slot) | u32::from(server_half) << 16)
+        self.flow_cmd(
+            FlowOp::Insert,
+            key,
+            u32::from(slot) | u32::from(server_half) << 16,
+        )
     }
 
     fn flow_delete(&mut self, key: &FourTuple) -> FlowStatus {
-        self.flow_cmd(2, key, 0)
+        self.flow_cmd(FlowOp::Delete, key, 0)
     }
 
     fn state_write(&mut self, slot: Slot, words: &[u32; STATIC_WORDS], last_seen: Option<u32>) {
         let f = &self.flow;
-        if !wait(|| f.state_status().read().bits() & 1 != 0) {
+        if !wait(|| f.state_status().read().busy().bit_is_set()) {
             return;
         }
         for (i, &w) in words.iter().enumerate() {
@@ -243,18 +239,20 @@ impl Hw for DataPath {
         let op = match last_seen {
             Some(t) => {
                 write_reg(f.state_dyn(0), t);
-                for i in 1..6 {
+                for i in 1..DYN_WORDS {
                     write_reg(f.state_dyn(i), 0);
                 }
-                1
+                StateOp::Write
             }
-            None => 2,
+            None => StateOp::WriteStatic,
         };
         self.state_cmd(slot, op);
     }
 
     fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32 {
-        if !wait(|| self.flow.state_status().read().bits() & 1 != 0) || !self.state_cmd(slot, 0) {
+        if !wait(|| self.flow.state_status().read().busy().bit_is_set())
+            || !self.state_cmd(slot, StateOp::Read)
+        {
             *words = [0; STATIC_WORDS];
             return 0;
         }
@@ -287,7 +285,7 @@ impl Hw for DataPath {
             return false;
         }
         write_reg(l7.buf_ptr(), 0);
-        for w in words_of(request) {
+        for w in words_le(request) {
             write_reg(l7.buf_data(), w);
         }
         write_reg(l7.cmd(), request.len() as u32 | u32::from(tag) << 16);

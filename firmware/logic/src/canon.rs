@@ -51,7 +51,7 @@
 /// Bytes of a head that are considered: the card's request buffer per connection
 /// (`splicer::REQ_BUF`). A head that needs more to be decided is refused with
 /// [`Reason::HeadTooLong`] once the caller holds this many bytes.
-pub const MAX_HEAD_BYTES: usize = 1024;
+pub const MAX_HEAD_BYTES: usize = crate::splicer::REQ_BUF;
 /// Longest path: bytes of the request target's path as received, before decoding (the
 /// canonical path is never longer, except `/` for an absolute-form target without path).
 pub const MAX_PATH_LEN: usize = 512;

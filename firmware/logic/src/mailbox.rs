@@ -7,12 +7,12 @@
 
 use crate::flowhash::{bench_flow_setup, FlowTable};
 
-/// Mailbox API version reported by VERSION: 2 adds the control-plane commands
-/// (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37; 4 adds
-/// `HEAD_STATS` 0x38.
-pub const API_VERSION: u32 = 4;
-/// First response word of PING ("PONG" in ASCII).
-pub const PONG: u32 = 0x504F_4E47;
+/// Mailbox API version reported by VERSION (`registers/records.toml`): 2 adds the
+/// control-plane commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds
+/// `FLOW_PROFILE` 0x37; 4 adds `HEAD_STATS` 0x38.
+pub use splicenic_layout::MAILBOX_API_VERSION as API_VERSION;
+/// First response word of PING ("PONG" in ASCII; `registers/records.toml`).
+pub use splicenic_layout::MAILBOX_PONG as PONG;
 /// Number of `REQ_DATA` / `RSP_DATA` words.
 pub const MAX_WORDS: usize = 16;
 /// Length of the VERSION build string in bytes (ASCII, NUL padded).
@@ -20,179 +20,13 @@ pub const BUILD_STRING_LEN: usize = 32;
 /// Largest BENCH iteration count the firmware accepts.
 pub const BENCH_MAX_ITERATIONS: u32 = 1_000_000;
 
-/// Command codes (`REQ_CMD`).
-pub mod cmd {
-    /// Liveness check: answers [`super::PONG`] and the timer.
-    pub const PING: u32 = 0x0001;
-    /// Firmware version, mailbox API version, build id and build string.
-    pub const VERSION: u32 = 0x0002;
-    /// Returns the request words.
-    pub const ECHO: u32 = 0x0003;
-    /// Runs a benchmark routine and returns its cycle count and checksum.
-    pub const BENCH: u32 = 0x0010;
-    /// Busy-waits the requested microseconds with the firmware's `DelayNs` and returns the
-    /// timer cycles that passed.
-    pub const DELAY: u32 = 0x0011;
-    /// The data path as the soft core reads it: word 0 = 1 when ID.CAPS.SPLICER is set
-    /// (else 0 and nothing more), then DP.PARAMS, DP.FLOW_CAPACITY, DP.FLOW_SLOTS, DP.NOW.
-    pub const DP_INFO: u32 = 0x0012;
+/// Command codes (`REQ_CMD`: `PING` .. `DEBUG_HANG`, and `name`), declared in
+/// `registers/records.toml` (enumeration `MailboxCmd`).
+pub use splicenic_layout::mailbox_cmd as cmd;
 
-    // Flow-manager configuration and state (docs/interfaces.md, "Flow manager commands").
-    // Addresses are IPv4 in host order; a MAC is two words: bytes 0-3 big endian, then bytes
-    // 4-5 in bits 31:16.
-
-    /// Virtual service: [index 0..8, VIP, port 1..=65535, mode (0 delete, 1 L4, 2 L7), pool
-    /// (L4: the service's pool; L7: the pool when the rule bank gives one that is not set
-    /// up)]. Programs DP.VIP_ADDR/VIP_PORT[index].
-    pub const SVC_SET: u32 = 0x0020;
-    /// Pool: [pool 0..8, scheduler (index in `sched::Kind::ALL`), flags (bit 0 fallback,
-    /// bit 1 hash port, bit 2 expire quiescent), persistence timeout s (0 off), persistence
-    /// netmask]. Creates the pool or changes its scheduler (servers and counts are kept).
-    pub const POOL_SET: u32 = 0x0021;
-    /// Delete an empty pool: [pool]. BUSY while it has servers.
-    pub const POOL_DEL: u32 = 0x0022;
-    /// Real server: [pool | rs << 8, IP, port, MAC hi, MAC lo, weight 0..=65535, upper
-    /// threshold, lower threshold]. `rs` (0..64) is the card-wide real-server index (its
-    /// statistics counters). Adds the server, or edits it when `rs` is already in `pool`.
-    pub const SERVER_SET: u32 = 0x0023;
-    /// Remove a real server: [rs]. Its established flows keep flowing to it.
-    pub const SERVER_DEL: u32 = 0x0024;
-    /// Timeout of one IPVS TCP state: [state index (`flowmgr::timeouts::TcpState`), seconds].
-    pub const TIMEOUT_SET: u32 = 0x0025;
-    /// Connection-setup settings: [request timeout ms, server SYN retransmission ms, server
-    /// SYN transmissions per server, (optional) most flows in use at once]; 0 keeps a value.
-    pub const SETUP_SET: u32 = 0x0026;
-    /// Flow-manager counters (16 words, `splicer::stats` order).
-    pub const FLOW_STATS: u32 = 0x0027;
-    /// One real server: [rs] -> [active conns, inactive conns, weight, flags (bit 0
-    /// present, bit 1 overloaded), pool, connections total].
-    pub const SERVER_STATS: u32 = 0x0028;
-
-    // Control plane: listing the configuration and the flows, zeroing counters, the rule-set
-    // record and the packet capture (docs/interfaces.md, "Flow manager commands").
-
-    /// One virtual service: [index] -> [present, VIP, port, mode (1 L4, 2 L7), pool]; an
-    /// index without a service answers OK with word 0 = 0.
-    pub const SVC_GET: u32 = 0x0029;
-    /// One pool: [pool] -> [present, scheduler, flags, persistence timeout s, persistence
-    /// netmask, servers in the pool].
-    pub const POOL_GET: u32 = 0x002A;
-    /// One real server: [rs] -> [flags (bit 0 present, bit 1 overloaded), pool, IP, port,
-    /// MAC hi, MAC lo, weight, upper threshold, lower threshold, active, inactive,
-    /// connections total].
-    pub const SERVER_GET: u32 = 0x002B;
-    /// Which indexes are set up: [] -> [service bitmap, pool bitmap, real servers 0-31,
-    /// real servers 32-63].
-    pub const CONFIG_MAP: u32 = 0x002C;
-    /// The timeout of every IPVS TCP state in milliseconds, in `TcpState::ALL` order.
-    pub const TIMEOUT_GET: u32 = 0x002D;
-    /// Zeroes the flow manager's event counters (FLOW_STATS totals, connections per real
-    /// server); gauges are kept.
-    pub const ZERO: u32 = 0x002E;
-    /// Flow slots in use from a cursor: [cursor] -> [next cursor (0xFFFFFFFF at the end),
-    /// slot, ...] (at most 15 slots, at most 1024 slots examined per call).
-    pub const FLOW_LIST: u32 = 0x002F;
-    /// One flow: [slot] -> 16 words (addresses, state, expiry, counters).
-    pub const FLOW_GET: u32 = 0x0030;
-    /// Rule-set record data: [offset in words, data words (0..=15)]; offset 0 starts a new
-    /// record, later writes continue where the previous one ended.
-    pub const RULESET_PUT: u32 = 0x0031;
-    /// Ends a record: [length in bytes, FNV-1a hash, (optional) loaded-by tag].
-    pub const RULESET_COMMIT: u32 = 0x0032;
-    /// Reads the committed record: [offset in words] -> up to 16 words.
-    pub const RULESET_GET: u32 = 0x0033;
-    /// The record's [length in bytes, generation, hash, state, loaded-by tag, capacity].
-    pub const RULESET_INFO: u32 = 0x0034;
-    /// Packet capture of punted frames: [enable, (optional) snap length in bytes].
-    pub const CAPTURE_SET: u32 = 0x0035;
-    /// The capture ring: [enabled, DMEM address, size, write position, oldest record,
-    /// frames captured, frames overwritten, snap length, copy cycles lo, hi].
-    pub const CAPTURE_INFO: u32 = 0x0036;
-    /// Cycle profile of the flow manager (`splicer::profile`): [first entry, (optional) step
-    /// timing 0 off / 1 on] -> [entries | step timing << 8 | empty-step cycles << 16, then up
-    /// to 5 entries from the first: cycles lo, cycles hi, count]. Entry 0 takes the snapshot
-    /// the pages are read from; ZERO clears the profile.
-    pub const FLOW_PROFILE: u32 = 0x0037;
-    /// Request heads the data path flagged and the firmware canonicalised (`canon`):
-    /// [first refusal reason code (1..)] -> [flagged, routed by their canonical form, not
-    /// HTTP (default pool), canonicalisation cycles lo, hi, then up to 11 refusal counts
-    /// from the reason code asked for].
-    pub const HEAD_STATS: u32 = 0x0038;
-
-    /// Fault injection for watchdog tests: the firmware stops (no answer, heartbeat frozen)
-    /// until the core is reset. The data path keeps forwarding.
-    pub const DEBUG_HANG: u32 = 0x00F0;
-
-    /// Name of a command code, for messages.
-    pub fn name(code: u32) -> Option<&'static str> {
-        match code {
-            PING => Some("PING"),
-            VERSION => Some("VERSION"),
-            ECHO => Some("ECHO"),
-            BENCH => Some("BENCH"),
-            DELAY => Some("DELAY"),
-            DP_INFO => Some("DP_INFO"),
-            SVC_SET => Some("SVC_SET"),
-            POOL_SET => Some("POOL_SET"),
-            POOL_DEL => Some("POOL_DEL"),
-            SERVER_SET => Some("SERVER_SET"),
-            SERVER_DEL => Some("SERVER_DEL"),
-            TIMEOUT_SET => Some("TIMEOUT_SET"),
-            SETUP_SET => Some("SETUP_SET"),
-            FLOW_STATS => Some("FLOW_STATS"),
-            SERVER_STATS => Some("SERVER_STATS"),
-            SVC_GET => Some("SVC_GET"),
-            POOL_GET => Some("POOL_GET"),
-            SERVER_GET => Some("SERVER_GET"),
-            CONFIG_MAP => Some("CONFIG_MAP"),
-            TIMEOUT_GET => Some("TIMEOUT_GET"),
-            ZERO => Some("ZERO"),
-            FLOW_LIST => Some("FLOW_LIST"),
-            FLOW_GET => Some("FLOW_GET"),
-            RULESET_PUT => Some("RULESET_PUT"),
-            RULESET_COMMIT => Some("RULESET_COMMIT"),
-            RULESET_GET => Some("RULESET_GET"),
-            RULESET_INFO => Some("RULESET_INFO"),
-            CAPTURE_SET => Some("CAPTURE_SET"),
-            CAPTURE_INFO => Some("CAPTURE_INFO"),
-            FLOW_PROFILE => Some("FLOW_PROFILE"),
-            HEAD_STATS => Some("HEAD_STATS"),
-            DEBUG_HANG => Some("DEBUG_HANG"),
-            _ => None,
-        }
-    }
-}
-
-/// Status codes (`RSP_STATUS`).
-pub mod status {
-    pub const OK: u32 = 0;
-    pub const UNKNOWN_COMMAND: u32 = 1;
-    pub const BAD_LENGTH: u32 = 2;
-    pub const BAD_ARGUMENT: u32 = 3;
-    /// The service, pool or server named does not exist.
-    pub const NOT_FOUND: u32 = 4;
-    /// The object is in use (a pool that still has servers).
-    pub const BUSY: u32 = 5;
-    /// A table is full.
-    pub const NO_SPACE: u32 = 6;
-    /// The card has no splicer data path.
-    pub const NO_DATAPATH: u32 = 7;
-
-    /// Name of a status code, for messages.
-    pub fn name(code: u32) -> Option<&'static str> {
-        match code {
-            OK => Some("OK"),
-            UNKNOWN_COMMAND => Some("UNKNOWN_COMMAND"),
-            BAD_LENGTH => Some("BAD_LENGTH"),
-            BAD_ARGUMENT => Some("BAD_ARGUMENT"),
-            NOT_FOUND => Some("NOT_FOUND"),
-            BUSY => Some("BUSY"),
-            NO_SPACE => Some("NO_SPACE"),
-            NO_DATAPATH => Some("NO_DATAPATH"),
-            _ => None,
-        }
-    }
-}
+/// Status codes (`RSP_STATUS`: `OK` .. `NO_DATAPATH`, and `name`), declared in
+/// `registers/records.toml` (enumeration `MailboxStatus`).
+pub use splicenic_layout::mailbox_status as status;
 
 /// BENCH routines (request word 0).
 pub mod bench {

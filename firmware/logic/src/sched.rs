@@ -17,8 +17,11 @@
 //! Time is counted in ticks supplied with [`Scheduler::set_now`]; the default timeouts
 //! assume one tick per second.
 
-/// Largest number of real servers in one [`ServerSet`].
-pub const MAX_SERVERS: usize = 64;
+/// Largest number of real servers in one [`ServerSet`]: every real server of the card
+/// (`splicenic_layout::REAL_SERVERS`) fits one pool.
+pub const MAX_SERVERS: usize = splicenic_layout::REAL_SERVERS as usize;
+// Slot numbers are kept in a `u8` (`ServerSet::order`).
+const _: () = assert!(MAX_SERVERS <= 256);
 /// Largest weight accepted (ipvsadm's range is 0..=65535).
 pub const MAX_WEIGHT: u32 = 65_535;
 /// Default persistence timeout in ticks (`ipvsadm -p` without a value: 360 s).
@@ -276,7 +279,7 @@ impl ServerSet {
             present: true,
             tag,
         };
-        // `slot` < MAX_SERVERS (64), so it fits a u8.
+        // `slot` < MAX_SERVERS (at most 256), so it fits a u8.
         self.order[self.len] = slot as u8;
         self.len += 1;
         self.changed();

@@ -13,13 +13,15 @@ mod tests {
 
     #[test]
     fn converts_exactly_and_never_overflows() {
-        assert_eq!(cycles_to_us(156_250_000, 156_250_000), 1_000_000);
-        assert_eq!(cycles_to_us(15_625, 156_250_000), 100);
-        assert_eq!(cycles_to_us(156, 156_250_000), 0);
-        assert_eq!(cycles_to_us(157, 156_250_000), 1);
+        const CLK: u32 = splicenic_layout::CLK_HZ;
+        assert_eq!(cycles_to_us(u64::from(CLK), CLK), 1_000_000);
+        // 156.25 MHz: 15 625 cycles are 100 us, one microsecond is 156.25 cycles.
+        assert_eq!(cycles_to_us(15_625, CLK), 100);
+        assert_eq!(cycles_to_us(156, CLK), 0);
+        assert_eq!(cycles_to_us(157, CLK), 1);
         // u64::MAX cycles: the straightforward cycles * 1e6 would overflow.
-        let expect = (u128::from(u64::MAX) * 1_000_000 / 156_250_000) as u64;
-        assert_eq!(cycles_to_us(u64::MAX, 156_250_000), expect);
+        let expect = (u128::from(u64::MAX) * 1_000_000 / u128::from(CLK)) as u64;
+        assert_eq!(cycles_to_us(u64::MAX, CLK), expect);
         assert_eq!(cycles_to_us(10, 0), 10_000_000);
     }
 }

@@ -152,7 +152,7 @@ impl AgingScan {
 mod tests {
     use super::*;
 
-    const CLK: u32 = 156_250_000;
+    const CLK: u32 = splicenic_layout::CLK_HZ;
 
     fn timeouts() -> Timeouts {
         Timeouts::new(CLK).unwrap()

@@ -22,46 +22,12 @@ pub mod timeouts;
 /// (punt records and events carry it in 16 bits).
 pub type Slot = u16;
 
-/// State of a flow entry as the data path stores it (`docs/datapath.md`, word 0 bits 7:0).
+/// State of a flow entry as the data path stores it (`FlowStatic.state`, word 0 bits 7:0),
+/// declared in `registers/records.toml`.
 ///
 /// The data path forwards only [`FlowState::Spliced`] and [`FlowState::Closing`]; the
 /// firmware owns every transition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum FlowState {
-    /// The slot is unused (on the free list).
-    Free = 0,
-    /// The card answered the client's SYN and waits for the final ACK.
-    Handshake = 1,
-    /// The client connection is established; the card waits for the request.
-    Request = 2,
-    /// The card opened the server connection and waits for its SYN-ACK.
-    Connecting = 3,
-    /// Spliced: the data path forwards the flow.
-    Spliced = 4,
-    /// A FIN or RST was seen; the data path still forwards until the flow is freed.
-    Closing = 5,
-}
-
-impl FlowState {
-    /// The state for a raw state byte, `None` for a value the data path does not define.
-    pub const fn from_raw(raw: u8) -> Option<FlowState> {
-        match raw {
-            0 => Some(FlowState::Free),
-            1 => Some(FlowState::Handshake),
-            2 => Some(FlowState::Request),
-            3 => Some(FlowState::Connecting),
-            4 => Some(FlowState::Spliced),
-            5 => Some(FlowState::Closing),
-            _ => None,
-        }
-    }
-
-    /// The raw state byte.
-    pub const fn raw(self) -> u8 {
-        self as u8
-    }
-}
+pub use splicenic_layout::FlowState;
 
 #[cfg(test)]
 mod tests {

@@ -20,6 +20,7 @@
 
 use super::tcpopts::Negotiated;
 use super::FlowState;
+use splicenic_layout::FlowStatic;
 
 /// The four initial sequence numbers of a splice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,14 +135,15 @@ impl SpliceEntry {
         }
     }
 
-    /// Words 0-3 as `flow_state_mem` stores them: word 0 = state [7:0], flags [15:8], shift
-    /// difference [23:16], real server [31:24]; word 1 timestamp offset; words 2-3 deltas.
+    /// Words 0-3 as `flow_state_mem` stores them ([`FlowStatic`] bits 127:0): word 0 =
+    /// state, flags, shift difference, real server; word 1 timestamp offset; words 2-3
+    /// deltas.
     pub const fn words(&self) -> [u32; 4] {
         [
-            self.state as u32
-                | (self.flags as u32) << 8
-                | (self.wscale_diff as u8 as u32) << 16
-                | (self.real_server as u32) << 24,
+            FlowStatic::STATE.place32(self.state as u32)
+                | FlowStatic::FLAGS.place32(self.flags as u32)
+                | FlowStatic::WSCALE_DIFF.place32(self.wscale_diff as u8 as u32)
+                | FlowStatic::REAL_SERVER.place32(self.real_server as u32),
             self.ts_offset,
             self.deltas.cs,
             self.deltas.sc,

@@ -70,12 +70,13 @@ pub mod ignored {
 
 /// Bits of the flow entry's flags byte (word 0 bits 15:8).
 pub mod flags {
+    use splicenic_layout::entry_flags;
     /// Translate SACK edges.
-    pub const SACK: u8 = 1 << 0;
+    pub const SACK: u8 = entry_flags::SACK;
     /// Translate timestamps.
-    pub const TIMESTAMPS: u8 = 1 << 1;
+    pub const TIMESTAMPS: u8 = entry_flags::TIMESTAMPS;
     /// Rescale windows.
-    pub const WINDOW_RESCALE: u8 = 1 << 2;
+    pub const WINDOW_RESCALE: u8 = entry_flags::WINDOW_RESCALE;
 }
 
 /// Largest TCP options area (data offset 15 words minus the 20-byte header).

@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn millisecond_timeouts_round_up_and_are_checked() {
-        let mut t = Timeouts::new(156_250_000).unwrap();
+        let mut t = Timeouts::new(splicenic_layout::CLK_HZ).unwrap();
         t.set_ms(TcpState::Close, 5).unwrap();
         // 5 ms = 781 250 cycles = 11.92 ticks -> 12.
         assert_eq!(t.ticks(TcpState::Close), 12);
@@ -271,7 +271,7 @@ mod tests {
         assert_eq!(t.ticks(TcpState::Close), 12);
     }
 
-    const CLK: u32 = 156_250_000;
+    const CLK: u32 = splicenic_layout::CLK_HZ;
 
     #[test]
     fn default_table_is_the_ipvs_table() {

@@ -233,7 +233,7 @@ mod tests {
     #[test]
     fn records_round_trip_across_the_ring_end() {
         let mut buf = Box::new([0u32; CAPTURE_WORDS]);
-        let mut ring = CaptureRing::new(&mut buf, 0x1000_8000);
+        let mut ring = CaptureRing::new(&mut buf, splicenic_layout::DMEM_BASE + 0x8000);
         ring.set(true, 0);
         let mut sent = Vec::new();
         for i in 0..200u32 {

@@ -5,14 +5,15 @@
 
 use super::record::{RecordError, RULESET_BYTES};
 use super::{
-    arg, decode_half, get_bits, len, mac_u64, Hw, Mode, Splicer, CLIENT_HALF, DYN_WORDS, MAX_POOLS,
-    MAX_RS, MAX_SERVICES, SERVER_HALF, STATIC_WORDS,
+    arg, decode_half, entry_flag_bits, entry_rs, entry_state, field, len, Hw, Mode, Splicer,
+    CLIENT_HALF, DYN_WORDS, MAX_POOLS, MAX_RS, MAX_SERVICES, SERVER_HALF, STATIC_WORDS,
 };
 use crate::flowmgr::aging::age;
 use crate::flowmgr::timeouts::TICK_SHIFT;
 use crate::flowmgr::{FlowState, Slot};
 use crate::mailbox::{status, Response, MAX_WORDS};
 use crate::sched::Kind;
+use splicenic_layout::{mac_to_u64, pool_flags, service_mode, FlowDyn};
 
 /// FLOW_LIST: slots examined per call at most (the scan checks the free list only, a few
 /// cycles per slot).
@@ -46,7 +47,7 @@ fn ticks_to_ms(ticks: u32, clk_hz: u32) -> u32 {
 
 /// The two MAC words: bytes 0-3 big endian, then bytes 4-5 in bits 31:16.
 fn mac_words(mac: [u8; 6]) -> [u32; 2] {
-    let v = mac_u64(mac);
+    let v = mac_to_u64(mac);
     [(v >> 16) as u32, (v as u32) << 16]
 }
 
@@ -61,8 +62,8 @@ impl Splicer<'_> {
         rsp[..5].fill(0);
         if s.present {
             let mode = match s.mode {
-                Mode::L4 => 1,
-                Mode::L7 => 2,
+                Mode::L4 => service_mode::L4,
+                Mode::L7 => service_mode::L7,
             };
             rsp[..5].copy_from_slice(&[1, s.vip, s.port.into(), mode, s.pool.into()]);
         }
@@ -80,9 +81,10 @@ impl Splicer<'_> {
         if let Some(pool) = self.pools[pl].as_ref().filter(|p| p.present) {
             let cfg = pool.sched.config();
             let kind = Kind::ALL.iter().position(|&k| k == cfg.kind).unwrap_or(0);
-            let flags = u32::from(cfg.fallback)
-                | u32::from(cfg.hash_port) << 1
-                | u32::from(cfg.expire_quiescent) << 2;
+            let flag = |on: bool, f: u32| if on { f } else { 0 };
+            let flags = flag(cfg.fallback, pool_flags::FALLBACK)
+                | flag(cfg.hash_port, pool_flags::HASH_PORT)
+                | flag(cfg.expire_quiescent, pool_flags::EXPIRE_QUIESCENT);
             let (secs, mask) = if cfg.persist_timeout != 0 {
                 (pool.persist_secs, cfg.persist_netmask)
             } else {
@@ -216,7 +218,7 @@ impl Splicer<'_> {
         let mut w = [0u32; STATIC_WORDS];
         let mut d = [0u32; DYN_WORDS];
         hw.state_read_dyn(slot, &mut w, &mut d);
-        let state = match FlowState::from_raw(w[0] as u8) {
+        let state = match entry_state(w[0]) {
             None | Some(FlowState::Free) => return Err(status::NOT_FOUND),
             Some(s) => s,
         };
@@ -224,7 +226,7 @@ impl Splicer<'_> {
         let clk = self.timeouts.clk_hz();
         let client = decode_half(&w, CLIENT_HALF);
         let server = decode_half(&w, SERVER_HALF);
-        let idle = age(now, d[0]);
+        let idle = age(now, field(&d, FlowDyn::LAST_SEEN));
         let (expires, class) = match self.find_pending(slot) {
             // In setup: the setup step's deadline.
             Some(i) => {
@@ -240,17 +242,16 @@ impl Splicer<'_> {
             },
         };
         let rs = if state.raw() >= FlowState::Connecting.raw() {
-            w[0] >> 24
+            entry_rs(w[0]) as u32
         } else {
             NONE8
         };
         let svc = self
             .find_service(client.local_ip, client.local_port)
             .map_or(NONE8, |s| s as u32);
-        let bytes_cs = get_bits(&d, 96, 48);
-        let bytes_sc = get_bits(&d, 144, 48);
+        let (bytes_cs, bytes_sc) = (FlowDyn::BYTES_CS.get(&d), FlowDyn::BYTES_SC.get(&d));
         *rsp = [
-            u32::from(state.raw()) | (w[0] & 0xff00) | rs << 16 | svc << 24,
+            u32::from(state.raw()) | u32::from(entry_flag_bits(w[0])) << 8 | rs << 16 | svc << 24,
             client.peer_ip,
             u32::from(client.peer_port) << 16 | u32::from(client.local_port),
             client.local_ip,
@@ -259,8 +260,8 @@ impl Splicer<'_> {
             server.local_ip,
             expires,
             ticks_to_ms(idle, clk),
-            d[1],
-            d[2],
+            field(&d, FlowDyn::PACKETS_CS),
+            field(&d, FlowDyn::PACKETS_SC),
             bytes_cs as u32,
             (bytes_cs >> 32) as u32,
             bytes_sc as u32,

@@ -34,21 +34,31 @@ pub use control::{FLOW_GET_WORDS, FLOW_LIST_BUDGET, FLOW_LIST_DONE, FLOW_LIST_MA
 use frame::{tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
 use profile::{Handler, Profile, Step};
 use record::RulesetStore;
+use splicenic_layout::{
+    flow_half, l7_flag, mac_from_u64, mac_to_u64, pool_flags, port, service_mode, EventType,
+    EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic, PuntMeta,
+};
 
 /// Flow slots the firmware manages (the data path may have more; the rest stay unused).
 pub const FW_SLOTS: usize = 16384;
 /// Free-list type of the firmware.
 pub type SlotList = FreeList<FW_SLOTS, { bitmap_words(FW_SLOTS) }>;
-/// Virtual services (DP.VIP entries).
-pub const MAX_SERVICES: usize = 8;
-/// Pools.
-pub const MAX_POOLS: usize = 8;
-/// Card-wide real-server indexes (statistics counters 80..207).
-pub const MAX_RS: usize = 64;
+/// Virtual services (DP.VIP entries; `splicenic_layout::SERVICES`).
+pub const MAX_SERVICES: usize = splicenic_layout::SERVICES as usize;
+/// Pools (`splicenic_layout::POOLS`).
+pub const MAX_POOLS: usize = splicenic_layout::POOLS as usize;
+/// Card-wide real-server indexes (`splicenic_layout::REAL_SERVERS`; their statistics
+/// counters are `splicenic_layout::stats::server`).
+pub const MAX_RS: usize = splicenic_layout::REAL_SERVERS as usize;
+// CONFIG_MAP reports the real servers in two bitmap words, and `Pending::tried` is a bitmap
+// of a pool's server slots.
+const _: () = assert!(MAX_RS <= 64 && crate::sched::MAX_SERVERS <= 64);
 /// Connections in setup at once (client handshake done, not spliced yet).
 pub const PENDING: usize = 32;
-/// Request buffer per connection in setup: the request head must fit.
-pub const REQ_BUF: usize = 1024;
+/// Request buffer per connection in setup: the request head must fit. A buffer match
+/// copies it into the L7 matcher's request buffer, so it is that buffer's size
+/// (`splicenic_layout::L7_BUFFER_BYTES`).
+pub const REQ_BUF: usize = splicenic_layout::L7_BUFFER_BYTES as usize;
 /// Request buffers of all connections in setup.
 pub type ReqBufs = [[u8; REQ_BUF]; PENDING];
 /// The pools (about 7.5 KiB each: servers and scheduler state). Borrowed like the other
@@ -66,31 +76,20 @@ pub const COOKIE_SLOT: Slot = 0xfffc;
 /// Slots the aging scan examines per main-loop pass.
 pub const AGING_BUDGET: usize = 64;
 
-/// Firmware-owned bits of the flow entry's flags byte (the data path uses bits 2:0).
-pub mod entry_flags {
-    /// The client sent FIN.
-    pub const FIN_CLIENT: u8 = 1 << 4;
-    /// The server sent FIN.
-    pub const FIN_SERVER: u8 = 1 << 5;
-    /// A RST went through.
-    pub const RST: u8 = 1 << 6;
-    /// The flow counts as active on its server (IPVS ESTABLISHED).
-    pub const ACTIVE: u8 = 1 << 7;
-}
+/// Bits of the flow entry's flags byte (`FlowStatic.flags`): the data path uses bits 2:0
+/// (`SACK`, `TIMESTAMPS`, `WINDOW_RESCALE`), the firmware bits 7:4 (`FIN_CLIENT`,
+/// `FIN_SERVER`, `RST`, `ACTIVE`).
+pub use splicenic_layout::entry_flags;
 
 /// Ethernet port of the card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Port {
-    Client,
-    Server,
-}
+pub use splicenic_layout::Port;
 
 /// A frame taken from the punt ring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PuntInfo {
     /// Frame length in bytes (copied into the caller's buffer).
     pub len: usize,
-    /// Punt record words 1-4 (`docs/datapath.md`).
+    /// Punt record words 1-4 (`splicenic_layout::PuntMeta`; `docs/datapath.md`).
     pub meta: [u32; 4],
 }
 
@@ -105,11 +104,11 @@ pub enum FlowStatus {
     Failed,
 }
 
-/// Static flow entry words.
-pub const STATIC_WORDS: usize = 13;
-/// Dynamic flow entry words: last seen, packets C→S, packets S→C, bytes C→S (48 bits) and
-/// bytes S→C (48 bits), packed as in `flow_state_mem` (bits 96..144 and 144..192).
-pub const DYN_WORDS: usize = 6;
+/// Static flow entry words ([`FlowStatic`]).
+pub const STATIC_WORDS: usize = FlowStatic::WORDS;
+/// Dynamic flow entry words ([`FlowDyn`]): last seen, packets C→S, packets S→C, bytes C→S
+/// (48 bits) and bytes S→C (48 bits), packed as in `flow_state_mem`.
+pub const DYN_WORDS: usize = FlowDyn::WORDS;
 
 /// What the flow manager needs from the data path.
 pub trait Hw {
@@ -183,15 +182,9 @@ pub struct Stats {
     pub head_cycles: u64,
 }
 
-/// L7 result flags (REQUEST_MATCHED event, bits 13..19; `l7_matcher`).
-mod l7f {
-    pub const INCOMPLETE: u32 = 1 << 1;
-    pub const NEEDS_NORM: u32 = 1 << 2;
-    pub const NOT_HTTP: u32 = 1 << 3;
-    pub const ABSFORM: u32 = 1 << 4;
-    /// The heads whose routing can differ after canonicalisation: the firmware's slow path.
-    pub const FLAGGED: u32 = NEEDS_NORM | NOT_HTTP | ABSFORM;
-}
+/// L7 result flags ([`l7_flag`]) of the heads whose routing can differ after
+/// canonicalisation: the firmware's slow path.
+const L7_FLAGGED: u8 = l7_flag::NEEDS_NORM | l7_flag::NOT_HTTP | l7_flag::ABSFORM;
 
 /// What the firmware does with a flagged head ([`canon`]).
 enum HeadVerdict {
@@ -246,8 +239,10 @@ impl Half {
     }
 }
 
-const CLIENT_HALF: usize = 128;
-const SERVER_HALF: usize = 272;
+/// Bit of the client half in the static entry.
+const CLIENT_HALF: usize = FlowStatic::CLIENT.lsb;
+/// Bit of the server half in the static entry.
+const SERVER_HALF: usize = FlowStatic::SERVER.lsb;
 
 /// The HTTP/2 connection preface's request line (RFC 9113 §3.4).
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n";
@@ -296,59 +291,55 @@ fn canonical_head(out: &mut [u8], path: &[u8], host: &[u8]) -> Option<usize> {
     Some(n)
 }
 
-fn put_bits(w: &mut [u32], lsb: usize, width: usize, v: u64) {
-    // A word-sized piece at a time (a field spans at most three words).
-    let mut done = 0;
-    while done < width {
-        let (word, off) = ((lsb + done) / 32, (lsb + done) % 32);
-        let n = (32 - off).min(width - done);
-        let mask = (u32::MAX >> (32 - n)) << off;
-        w[word] = (w[word] & !mask) | (((v >> done) as u32) << off & mask);
-        done += n;
-    }
+/// Field `f` of a record's words, for a field that lies within one word (the punt record
+/// and the events are decoded a field at a time: `unpack` would read every field of a
+/// record on the per-frame path).
+fn field(w: &[u32], f: splicenic_layout::Field) -> u32 {
+    debug_assert!(f.lsb % 32 + f.width <= 32, "field crosses a word");
+    splicenic_layout::Field::new(f.lsb % 32, f.width).get32(w[f.lsb / 32])
 }
 
-fn get_bits(w: &[u32], lsb: usize, width: usize) -> u64 {
-    let mut v = 0u64;
-    let mut done = 0;
-    while done < width {
-        let (word, off) = ((lsb + done) / 32, (lsb + done) % 32);
-        let n = (32 - off).min(width - done);
-        v |= u64::from((w[word] >> off) & (u32::MAX >> (32 - n))) << done;
-        done += n;
-    }
-    v
+/// The state of a static entry from its word 0 ([`FlowStatic::STATE`]).
+fn entry_state(w0: u32) -> Option<FlowState> {
+    FlowState::from_raw(FlowStatic::STATE.get32(w0) as u8)
 }
 
-fn mac_u64(m: [u8; 6]) -> u64 {
-    m.iter().fold(0u64, |a, &b| a << 8 | u64::from(b))
+/// The flags byte of a static entry from its word 0 ([`FlowStatic::FLAGS`], [`entry_flags`]).
+fn entry_flag_bits(w0: u32) -> u8 {
+    FlowStatic::FLAGS.get32(w0) as u8
 }
 
-fn mac_from(v: u64) -> [u8; 6] {
-    let mut m = [0u8; 6];
-    for (i, b) in m.iter_mut().enumerate() {
-        *b = (v >> (8 * (5 - i))) as u8;
-    }
-    m
+/// The real-server index of a static entry from its word 0 ([`FlowStatic::REAL_SERVER`]).
+fn entry_rs(w0: u32) -> usize {
+    FlowStatic::REAL_SERVER.get32(w0) as usize
 }
 
-/// Writes a half at bit `base` of the static entry.
+/// `w0` with field `f` (in bits 31:0) set to `v`.
+fn with_field(w0: u32, f: splicenic_layout::Field, v: u32) -> u32 {
+    (w0 & !f.place32(u32::MAX)) | f.place32(v)
+}
+
+/// Writes a half ([`FlowHalfEntry`]) at bit `base` of the static entry.
 pub fn encode_half(w: &mut [u32; STATIC_WORDS], base: usize, h: &Half) {
-    put_bits(w, base, 48, mac_u64(h.peer_mac));
-    put_bits(w, base + 48, 32, h.peer_ip.into());
-    put_bits(w, base + 80, 16, h.peer_port.into());
-    put_bits(w, base + 96, 32, h.local_ip.into());
-    put_bits(w, base + 128, 16, h.local_port.into());
+    FlowHalfEntry {
+        peer_mac: mac_to_u64(h.peer_mac),
+        peer_ip: h.peer_ip,
+        peer_port: h.peer_port,
+        local_ip: h.local_ip,
+        local_port: h.local_port,
+    }
+    .pack_at(w, base);
 }
 
-/// Reads a half at bit `base` of the static entry.
+/// Reads a half ([`FlowHalfEntry`]) at bit `base` of the static entry.
 pub fn decode_half(w: &[u32; STATIC_WORDS], base: usize) -> Half {
+    let e = FlowHalfEntry::unpack_at(w, base);
     Half {
-        peer_mac: mac_from(get_bits(w, base, 48)),
-        peer_ip: get_bits(w, base + 48, 32) as u32,
-        peer_port: get_bits(w, base + 80, 16) as u16,
-        local_ip: get_bits(w, base + 96, 32) as u32,
-        local_port: get_bits(w, base + 128, 16) as u16,
+        peer_mac: mac_from_u64(e.peer_mac),
+        peer_ip: e.peer_ip,
+        peer_port: e.peer_port,
+        local_ip: e.local_ip,
+        local_port: e.local_port,
     }
 }
 
@@ -436,7 +427,7 @@ struct Pending {
     req_len: u16,
     /// The first inline L7 result, when it arrived before its segment was processed:
     /// (flags, pool).
-    stashed: Option<(u32, u16)>,
+    stashed: Option<(u8, u16)>,
     /// Punted segments of this flow that the data path fed to the inline matcher.
     l7_fed: u8,
     /// Inline L7 results received for this flow (they come in the order the segments were
@@ -679,7 +670,7 @@ impl<'a> Splicer<'a> {
             let client = decode_half(&w, CLIENT_HALF);
             let server = decode_half(&w, SERVER_HALF);
             let has_server = server.peer_ip != 0;
-            match FlowState::from_raw(w[0] as u8) {
+            match entry_state(w[0]) {
                 // Scanned slots that are not in use go to the free list, in order.
                 None | Some(FlowState::Free) => {
                     let _ = self.free.free(s);
@@ -687,9 +678,9 @@ impl<'a> Splicer<'a> {
                 Some(FlowState::Spliced | FlowState::Closing) => {
                     keys += 2;
                     kept += 1;
-                    let rs = (w[0] >> 24) as usize;
+                    let rs = entry_rs(w[0]);
                     if rs < MAX_RS {
-                        let active = (w[0] >> 8) as u8 & entry_flags::ACTIVE != 0;
+                        let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;
                         let c = &mut self.restored[rs];
                         if active {
                             c.0 += 1;
@@ -805,14 +796,11 @@ impl<'a> Splicer<'a> {
 
     fn on_punt(&mut self, hw: &mut impl Hw, p: PuntInfo) {
         let len = p.len.min(MAX_FRAME);
-        let port = if p.meta[0] & 1 == 0 {
-            Port::Client
-        } else {
-            Port::Server
-        };
-        let hit = p.meta[0] >> 20 & 1 != 0;
-        let server_half = p.meta[0] >> 21 & 1 != 0;
-        let slot = (p.meta[1] & 0xffff) as Slot;
+        let m = &p.meta;
+        let port = Port::from_bit(field(m, PuntMeta::PORT) != 0);
+        let hit = field(m, PuntMeta::FLOW_HIT) != 0;
+        let server_half = field(m, PuntMeta::FLOW_HALF) == u32::from(flow_half::SERVER);
+        let slot = field(m, PuntMeta::FLOW_SLOT) as Slot;
         if let Some(c) = self.capture.as_mut().filter(|c| c.enabled()) {
             // The frame as received, before anything looks at it.
             let start = hw.cycles();
@@ -820,7 +808,7 @@ impl<'a> Splicer<'a> {
             c.account(hw.cycles().wrapping_sub(start));
         }
         // The data path fed this segment to the inline L7 matcher (flow in state REQUEST).
-        self.to_l7 = p.meta[0] >> 22 & 1 != 0;
+        self.to_l7 = field(m, PuntMeta::TO_L7) != 0;
         let t0 = self.profile.start(hw);
         let parsed = frame::parse(&self.frame[..len]);
         // The handler's cycles start here (the FLOW_STATS sums never included the parse).
@@ -1200,7 +1188,8 @@ impl<'a> Splicer<'a> {
     fn write_entry(&mut self, hw: &mut impl Hw, i: usize, state: FlowState, now: u32) {
         let p = &self.pend[i];
         let mut w = [0u32; STATIC_WORDS];
-        w[0] = u32::from(state.raw()) | u32::from(p.rs) << 24;
+        w[0] = FlowStatic::STATE.place32(state.raw().into())
+            | FlowStatic::REAL_SERVER.place32(p.rs.into());
         encode_half(&mut w, CLIENT_HALF, &p.client);
         if state == FlowState::Connecting {
             encode_half(&mut w, SERVER_HALF, &p.server);
@@ -1437,12 +1426,12 @@ impl<'a> Splicer<'a> {
     // ----- events -----------------------------------------------------------------------
 
     fn on_event(&mut self, hw: &mut impl Hw, ev: [u32; 4]) {
-        match ev[0] & 0xff {
-            2 => {
-                let from_buffer = ev[0] >> 8 & 1 != 0;
-                let flags = ev[0] >> 13 & 0x7f;
-                let slot = (ev[1] & 0xffff) as Slot;
-                let pool = (ev[2] >> 16) as u16;
+        match EventType::from_raw(field(&ev, EvtHead::KIND) as u8) {
+            Some(EventType::RequestMatched) => {
+                let from_buffer = field(&ev, EvtRequestMatched::FROM_BUFFER) != 0;
+                let flags = field(&ev, EvtRequestMatched::FLAGS) as u8;
+                let slot = field(&ev, EvtRequestMatched::TAG) as Slot;
+                let pool = field(&ev, EvtRequestMatched::POOL) as u16;
                 let Some(i) = self.find_pending(slot) else {
                     self.stats.ignored += 1;
                     return;
@@ -1477,11 +1466,12 @@ impl<'a> Splicer<'a> {
                 }
                 self.profile.handler(kind, spent);
             }
-            4 => {
+            Some(EventType::FinRst) => {
                 let start = hw.cycles();
-                let from_server = ev[0] >> 8 & 1 != 0;
-                let tcpf = (ev[0] >> 16) as u8;
-                self.on_fin_rst(hw, ev[1] as Slot, from_server, tcpf);
+                let from_server = field(&ev, EvtFinRst::PORT) == u32::from(port::SERVER);
+                let slot = field(&ev, EvtFinRst::FLOW_SLOT) as Slot;
+                let tcpf = field(&ev, EvtFinRst::TCP_FLAGS) as u8;
+                self.on_fin_rst(hw, slot, from_server, tcpf);
                 let spent = hw.cycles().wrapping_sub(start);
                 self.stats.teardown_cycles += spent;
                 self.profile.handler(Handler::FinRst, spent);
@@ -1491,9 +1481,9 @@ impl<'a> Splicer<'a> {
         }
     }
 
-    fn on_match(&mut self, hw: &mut impl Hw, i: usize, mut flags: u32, mut pool: u16) {
-        use l7f::{INCOMPLETE, NOT_HTTP};
-        if !self.pend[i].canon && flags & l7f::FLAGGED != 0 {
+    fn on_match(&mut self, hw: &mut impl Hw, i: usize, mut flags: u8, mut pool: u16) {
+        use l7_flag::{INCOMPLETE, NOT_HTTP};
+        if !self.pend[i].canon && flags & L7_FLAGGED != 0 {
             match self.canonicalize_head(hw, i) {
                 HeadVerdict::Resubmitted => return,
                 HeadVerdict::Refused => {
@@ -1537,7 +1527,7 @@ impl<'a> Splicer<'a> {
         };
         fw_log!(
             debug,
-            "slot {=u16}: request matched (flags {=u32:#x}) -> pool {=u8}",
+            "slot {=u16}: request matched (flags {=u8:#x}) -> pool {=u8}",
             self.pend[i].slot,
             flags,
             pool
@@ -1837,12 +1827,11 @@ impl<'a> Splicer<'a> {
         self.profile.step(Step::Options, opt_cycles);
         if p.client_fin {
             // Already half-closed by the client: CLOSING, counted inactive from the start.
-            w[0] = (w[0] & !0xff)
-                | u32::from(FlowState::Closing.raw())
-                | u32::from(entry_flags::FIN_CLIENT) << 8;
+            w[0] = with_field(w[0], FlowStatic::STATE, FlowState::Closing.raw().into())
+                | FlowStatic::FLAGS.place32(entry_flags::FIN_CLIENT.into());
             self.stats.closed += 1;
         } else {
-            w[0] |= u32::from(entry_flags::ACTIVE) << 8;
+            w[0] |= FlowStatic::FLAGS.place32(entry_flags::ACTIVE.into());
         }
         encode_half(&mut w, CLIENT_HALF, &p.client);
         encode_half(&mut w, SERVER_HALF, &p.server);
@@ -1981,11 +1970,11 @@ impl<'a> Splicer<'a> {
         }
         let mut w = [0u32; STATIC_WORDS];
         self.entry_read(hw, slot, &mut w);
-        let state = FlowState::from_raw(w[0] as u8);
+        let state = entry_state(w[0]);
         if !matches!(state, Some(FlowState::Spliced | FlowState::Closing)) {
             return;
         }
-        let mut flags = (w[0] >> 8) as u8;
+        let mut flags = entry_flag_bits(w[0]);
         let before = flags;
         if tcpf & tf::RST != 0 {
             flags |= entry_flags::RST;
@@ -1999,7 +1988,7 @@ impl<'a> Splicer<'a> {
         }
         if flags & entry_flags::ACTIVE != 0 {
             // IPVS counts a connection active only while ESTABLISHED.
-            let rs = (w[0] >> 24) as usize;
+            let rs = entry_rs(w[0]);
             if rs < MAX_RS {
                 let r = self.rs[rs];
                 if let Some(pool) = self.pool_any_mut(usize::from(r.pool)) {
@@ -2014,7 +2003,8 @@ impl<'a> Splicer<'a> {
         if state == Some(FlowState::Spliced) {
             self.stats.closed += 1;
         }
-        w[0] = (w[0] & !0xffff) | u32::from(flags) << 8 | u32::from(FlowState::Closing.raw());
+        w[0] = with_field(w[0], FlowStatic::FLAGS, flags.into());
+        w[0] = with_field(w[0], FlowStatic::STATE, FlowState::Closing.raw().into());
         self.entry_write(hw, slot, &w, None);
         fw_log!(
             debug,
@@ -2026,8 +2016,8 @@ impl<'a> Splicer<'a> {
     }
 
     fn timeout_class(w0: u32) -> Option<TcpState> {
-        let flags = (w0 >> 8) as u8;
-        match FlowState::from_raw(w0 as u8)? {
+        let flags = entry_flag_bits(w0);
+        match entry_state(w0)? {
             FlowState::Spliced => Some(TcpState::Established),
             FlowState::Closing if flags & entry_flags::RST != 0 => Some(TcpState::Close),
             FlowState::Closing
@@ -2097,8 +2087,8 @@ impl<'a> Splicer<'a> {
         self.key_delete(hw, &server.key());
         self.entry_write(hw, slot, &[0; STATIC_WORDS], Some(0));
         self.free_slot(slot);
-        let rs = (w[0] >> 24) as usize;
-        let active = (w[0] >> 8) as u8 & entry_flags::ACTIVE != 0;
+        let rs = entry_rs(w[0]);
+        let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;
         if rs < MAX_RS {
             let r = self.rs[rs];
             self.close_on_server(r.pool, rs as u8, client.peer_ip, active);
@@ -2157,7 +2147,7 @@ impl<'a> Splicer<'a> {
         len(req, 5)?;
         let idx = arg(req[0] as usize, MAX_SERVICES)?;
         let (vip, port, mode, pool) = (req[1], req[2], req[3], req[4]);
-        if mode == 0 {
+        if mode == service_mode::DELETE {
             if !self.services[idx].present {
                 return Err(status::NOT_FOUND);
             }
@@ -2166,8 +2156,8 @@ impl<'a> Splicer<'a> {
             return Ok(Response::ok(0));
         }
         let mode = match mode {
-            1 => Mode::L4,
-            2 => Mode::L7,
+            service_mode::L4 => Mode::L4,
+            service_mode::L7 => Mode::L7,
             _ => return Err(status::BAD_ARGUMENT),
         };
         if port == 0 || port > 0xffff || pool as usize >= MAX_POOLS || vip == 0 {
@@ -2204,13 +2194,13 @@ impl<'a> Splicer<'a> {
         let pl = arg(req[0] as usize, MAX_POOLS)?;
         let kind = *Kind::ALL.get(req[1] as usize).ok_or(status::BAD_ARGUMENT)?;
         let flags = req[2];
-        if flags & !7 != 0 {
+        if flags & !pool_flags::ALL != 0 {
             return Err(status::BAD_ARGUMENT);
         }
         let mut cfg = SchedConfig::new(kind);
-        cfg.fallback = flags & 1 != 0;
-        cfg.hash_port = flags & 2 != 0;
-        cfg.expire_quiescent = flags & 4 != 0;
+        cfg.fallback = flags & pool_flags::FALLBACK != 0;
+        cfg.hash_port = flags & pool_flags::HASH_PORT != 0;
+        cfg.expire_quiescent = flags & pool_flags::EXPIRE_QUIESCENT != 0;
         let secs = req[3];
         if secs != 0 {
             let ticks = crate::flowmgr::timeouts::secs_to_ticks(secs, self.clk_hz)
@@ -2270,7 +2260,7 @@ impl<'a> Splicer<'a> {
         if addr == 0 || port == 0 || port > 0xffff || weight > MAX_WEIGHT {
             return Err(status::BAD_ARGUMENT);
         }
-        let mac = mac_from(u64::from(req[3]) << 16 | u64::from(req[4] >> 16));
+        let mac = mac_from_u64(u64::from(req[3]) << 16 | u64::from(req[4] >> 16));
         let (upper, lower) = (req[6], req[7]);
         let r = self.rs[rs];
         // The field itself (not `pool_mut`), so `self.restored` stays borrowable.

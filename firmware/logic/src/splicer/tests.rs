@@ -4,10 +4,11 @@
 
 use super::frame::{fill_checksums, parse, tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
 use super::*;
+use splicenic_layout::{event_type, flow_state, get_bits, l7_flag, put_bits};
 use std::collections::{HashMap, VecDeque};
 use std::vec::Vec;
 
-const CLK: u32 = 156_250_000;
+const CLK: u32 = splicenic_layout::CLK_HZ;
 const VIP: u32 = 0x0a00_0064; // 10.0.0.100
 const LOCAL: u32 = 0xc0a8_0001; // 192.168.0.1
 const CLIENT: u32 = 0x0a00_0002;
@@ -15,6 +16,37 @@ const SRV: [u32; 2] = [0xc0a8_000a, 0xc0a8_000b];
 const CMAC: [u8; 6] = [2, 0, 0, 0, 0, 0x02];
 const CARD_C: [u8; 6] = [2, 0xca, 0, 0, 0, 1];
 const CARD_S: [u8; 6] = [2, 0xca, 0, 0, 0, 2];
+
+/// A REQUEST_MATCHED event for `tag` (an inline result unless `from_buffer`).
+fn ev_matched(tag: Slot, flags: u8, pool: u16, rule_id: u16, from_buffer: bool) -> [u32; 4] {
+    EvtRequestMatched {
+        kind: event_type::REQUEST_MATCHED,
+        from_buffer,
+        flags,
+        tag,
+        rule_id,
+        pool,
+        ..EvtRequestMatched::default()
+    }
+    .pack()
+}
+
+/// A FIN_RST event: a FIN (with ACK) of `slot` arrived on `port`.
+fn ev_fin(slot: Slot, port: Port) -> [u32; 4] {
+    EvtFinRst {
+        kind: event_type::FIN_RST,
+        port: port.raw(),
+        tcp_flags: tf::FIN | tf::ACK,
+        flow_slot: slot,
+        ..EvtFinRst::default()
+    }
+    .pack()
+}
+
+/// The state field of a static entry's word 0.
+fn state_of(w0: u32) -> u32 {
+    FlowStatic::STATE.get32(w0)
+}
 
 #[derive(Default)]
 struct Fake {
@@ -61,17 +93,21 @@ impl Fake {
             src_port: s.src_port,
             dst_port: s.dst_port,
         };
-        let mut w0 = u32::from(port == Port::Server);
-        // Request segments of a flow in state REQUEST go to the inline matcher too.
-        let to_l7 = |state: u32| u32::from(state == 2 && s.payload_len() > 0) << 22;
-        let mut w1 = 0;
+        let mut m = PuntMeta {
+            port: port.raw(),
+            time: self.now,
+            ..PuntMeta::default()
+        };
         if let Some(&(slot, half)) = self.table.get(&key) {
-            w0 |= 1 << 20 | u32::from(half) << 21;
-            let state = self.mem.get(&slot).map_or(0, |e| e.0[0] & 0xff);
-            w0 |= state << 24 | to_l7(state);
-            w1 = u32::from(slot);
+            let state = self.mem.get(&slot).map_or(0, |e| e.0[0]);
+            m.flow_hit = true;
+            m.flow_half = u8::from(half);
+            m.flow_state = FlowStatic::STATE.get32(state) as u8;
+            // Request segments of a flow in state REQUEST go to the inline matcher too.
+            m.to_l7 = m.flow_state == flow_state::REQUEST && s.payload_len() > 0;
+            m.flow_slot = slot;
         }
-        self.punts.push_back((frame, [w0, w1, 0, self.now]));
+        self.punts.push_back((frame, m.pack()));
     }
 
     fn take_sent(&mut self) -> Vec<(Port, TcpSeg, Vec<u8>)> {
@@ -385,9 +421,12 @@ fn l7_connection_is_answered_matched_connected_spliced_and_aged() {
     let acks = hw.take_sent();
     let last = acks.last().unwrap().1;
     assert_eq!(last.ack, isn.wrapping_add(1 + req.len() as u32));
-    assert_eq!(hw.entry(slot)[0] & 0xff, FlowState::Connecting.raw().into());
+    assert_eq!(
+        state_of(hw.entry(slot)[0]),
+        FlowState::Connecting.raw().into()
+    );
     // The inline matcher's verdict: pool 1.
-    hw.events.push_back([2, u32::from(slot), 7 | 1 << 16, 0]);
+    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
     sp.poll(&mut hw);
     let sent = hw.take_sent();
     assert_eq!(sent.len(), 1);
@@ -429,10 +468,10 @@ fn l7_connection_is_answered_matched_connected_spliced_and_aged() {
     assert_eq!(&data.2[data.1.payload.0..data.1.payload.1], req);
     assert_eq!(data.1.seq, isn.wrapping_add(1));
     let e = hw.entry(slot);
-    assert_eq!(e[0] & 0xff, FlowState::Spliced.raw().into());
+    assert_eq!(state_of(e[0]), FlowState::Spliced.raw().into());
     assert_eq!(
-        e[0] >> 8 & 7,
-        3,
+        FlowStatic::FLAGS.get32(e[0]) & 7,
+        u32::from(entry_flags::SACK | entry_flags::TIMESTAMPS),
         "SACK and timestamps translated; equal shifts need no rescale"
     );
     assert_eq!(
@@ -442,14 +481,14 @@ fn l7_connection_is_answered_matched_connected_spliced_and_aged() {
     assert_eq!(e[3], card_isn.wrapping_sub(s_isn));
     assert_eq!(sp.stats.spliced, 1);
     assert_eq!(sp.pending(), 0);
-    let rs = (e[0] >> 24) as u8;
+    let rs = FlowStatic::REAL_SERVER.get32(e[0]) as u8;
     let mut rsp = [0u32; MAX_WORDS];
     sp.command(&mut hw, cmd::SERVER_STATS, &[u32::from(rs)], &mut rsp);
     assert_eq!(&rsp[..2], &[1, 0], "one active connection");
     // FIN from the client, then the aging scan with a short FIN_WAIT timeout.
-    hw.events.push_back([4 | 0x11 << 16, u32::from(slot), 0, 0]);
+    hw.events.push_back(ev_fin(slot, Port::Client));
     sp.poll(&mut hw);
-    assert_eq!(hw.entry(slot)[0] & 0xff, FlowState::Closing.raw().into());
+    assert_eq!(state_of(hw.entry(slot)[0]), FlowState::Closing.raw().into());
     sp.command(&mut hw, cmd::SERVER_STATS, &[u32::from(rs)], &mut rsp);
     assert_eq!(&rsp[..2], &[0, 1], "closing counts inactive");
     let r = sp.command(
@@ -463,7 +502,7 @@ fn l7_connection_is_answered_matched_connected_spliced_and_aged() {
     for _ in 0..4 {
         sp.poll(&mut hw);
     }
-    assert_eq!(hw.entry(slot)[0] & 0xff, 0, "freed");
+    assert_eq!(state_of(hw.entry(slot)[0]), 0, "freed");
     assert!(hw.table.is_empty(), "both keys deleted");
     assert_eq!(sp.slots_in_use(), 0);
     assert_eq!(sp.stats.aged_out, 1);
@@ -480,7 +519,8 @@ fn split_request_goes_through_the_buffer_matcher() {
     let (slot, card_isn) = connect(&mut sp, &mut hw, 40001, 5000, b"GET /a HTTP/1.1\r\nHo");
     hw.take_sent();
     // Inline verdict: incomplete.
-    hw.events.push_back([2 | 1 << 14, u32::from(slot), 0, 0]);
+    hw.events
+        .push_back(ev_matched(slot, l7_flag::INCOMPLETE, 0, 0, false));
     sp.poll(&mut hw);
     assert!(hw.l7.is_empty());
     hw.arrive(
@@ -515,7 +555,7 @@ fn split_request_goes_through_the_buffer_matcher() {
     assert_eq!(hw.l7[0].0, b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n".to_vec());
     assert_eq!(hw.l7[0].1, slot);
     hw.events
-        .push_back([2 | 1 << 8 | 1 << 13, u32::from(slot), 1 << 16, 0]);
+        .push_back(ev_matched(slot, l7_flag::MATCHED, 1, 0, true));
     hw.take_sent();
     sp.poll(&mut hw);
     let sent = hw.take_sent();
@@ -727,13 +767,49 @@ fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer() {
     assert_eq!(hw.l7.len(), 1, "buffer match issued");
     assert_eq!(hw.l7[0].0, req.to_vec());
     hw.events
-        .push_back([2 | 1 << 8 | 1 << 13, u32::from(hw.l7[0].1), 1 << 16, 0]);
+        .push_back(ev_matched(hw.l7[0].1, l7_flag::MATCHED, 1, 0, true));
     hw.take_sent();
     sp.poll(&mut hw);
     assert!(hw
         .take_sent()
         .iter()
         .any(|(p, s, _)| *p == Port::Server && s.has(tf::SYN)));
+}
+
+#[test]
+fn fields_decode_as_the_records_unpack() {
+    for w in [
+        [0x9abc_def0u32, 0x1234_5678, 0xfedc_ba98, 0x0bad_f00d],
+        [u32::MAX; 4],
+        [0x0070_0001, 0xffff, 0xffff_0000, 0],
+    ] {
+        let m = PuntMeta::unpack(&w);
+        assert_eq!(field(&w, PuntMeta::PORT), u32::from(m.port));
+        assert_eq!(field(&w, PuntMeta::FLOW_HIT) != 0, m.flow_hit);
+        assert_eq!(field(&w, PuntMeta::FLOW_HALF), u32::from(m.flow_half));
+        assert_eq!(field(&w, PuntMeta::TO_L7) != 0, m.to_l7);
+        assert_eq!(field(&w, PuntMeta::FLOW_SLOT), u32::from(m.flow_slot));
+        assert_eq!(
+            field(&w, EvtHead::KIND),
+            u32::from(EvtHead::unpack_at(&w, 0).kind)
+        );
+        let e = EvtRequestMatched::unpack(&w);
+        assert_eq!(
+            field(&w, EvtRequestMatched::FROM_BUFFER) != 0,
+            e.from_buffer
+        );
+        assert_eq!(field(&w, EvtRequestMatched::FLAGS), u32::from(e.flags));
+        assert_eq!(field(&w, EvtRequestMatched::TAG), u32::from(e.tag));
+        assert_eq!(field(&w, EvtRequestMatched::POOL), u32::from(e.pool));
+        let f = EvtFinRst::unpack(&w);
+        assert_eq!(field(&w, EvtFinRst::PORT), u32::from(f.port));
+        assert_eq!(field(&w, EvtFinRst::FLOW_SLOT), u32::from(f.flow_slot));
+        assert_eq!(field(&w, EvtFinRst::TCP_FLAGS), u32::from(f.tcp_flags));
+        let s = FlowStatic::unpack_at(&w, 0);
+        assert_eq!(entry_state(w[0]), FlowState::from_raw(s.state));
+        assert_eq!(entry_flag_bits(w[0]), s.flags);
+        assert_eq!(entry_rs(w[0]), usize::from(s.real_server));
+    }
 }
 
 #[test]
@@ -971,18 +1047,19 @@ fn request_with_fin_is_acknowledged_and_replayed_with_the_fin() {
         11 + req.len() as u32 + 1,
         "request and FIN acknowledged"
     );
-    hw.events.push_back([
-        2 | 1 << 13,
-        u32::from(hw.l7.first().map_or(0, |l| l.1)),
-        1 << 16,
+    hw.events.push_back(ev_matched(
+        hw.l7.first().map_or(0, |l| l.1),
+        l7_flag::MATCHED,
+        1,
         0,
-    ]);
+        false,
+    ));
     if hw.l7.is_empty() {
         // Inline verdict for the slot (the fake fed the segment to the inline matcher).
         let slot = hw.table.values().next().unwrap().0;
         hw.events.clear();
         hw.events
-            .push_back([2 | 1 << 13, u32::from(slot), 1 << 16, 0]);
+            .push_back(ev_matched(slot, l7_flag::MATCHED, 1, 0, false));
     }
     sp.poll(&mut hw);
     let syn = hw.take_sent().pop().unwrap().1;
@@ -1006,7 +1083,7 @@ fn request_with_fin_is_acknowledged_and_replayed_with_the_fin() {
     assert_eq!(last.seq + last.payload_len() as u32, 11 + req.len() as u32);
     let slot = hw.table.values().next().unwrap().0;
     assert_eq!(
-        hw.entry(slot)[0] & 0xff,
+        state_of(hw.entry(slot)[0]),
         u32::from(FlowState::Closing.raw())
     );
     assert_eq!(sp.stats.spliced, 1);
@@ -1079,7 +1156,8 @@ fn rest_of_the_head_buffered_before_the_incomplete_verdict_is_matched_at_once() 
     );
     sp.poll(&mut hw);
     assert!(hw.l7.is_empty());
-    hw.events.push_back([2 | 1 << 14, u32::from(slot), 0, 0]);
+    hw.events
+        .push_back(ev_matched(slot, l7_flag::INCOMPLETE, 0, 0, false));
     sp.poll(&mut hw);
     assert_eq!(
         hw.l7.len(),
@@ -1100,7 +1178,8 @@ fn a_full_buffer_is_matched_before_an_older_incomplete_verdict_can_end_the_setup
     configure(&mut sp, &mut hw, 2);
     let line = format!("GET /{} HTTP/1.1\r\n", "p".repeat(600));
     let (slot, card_isn) = connect(&mut sp, &mut hw, 40006, 7100, line.as_bytes());
-    hw.events.push_back([2 | 1 << 14, u32::from(slot), 0, 0]);
+    hw.events
+        .push_back(ev_matched(slot, l7_flag::INCOMPLETE, 0, 0, false));
     sp.poll(&mut hw);
     // The rest: the Host line and padding up to exactly REQ_BUF bytes.
     let host = "Host: x\r\n";
@@ -1135,7 +1214,8 @@ fn a_full_buffer_is_matched_before_an_older_incomplete_verdict_can_end_the_setup
     configure(&mut sp2, &mut hw2, 2);
     let (slot2, isn2) = connect(&mut sp2, &mut hw2, 40007, 7200, line.as_bytes());
     // Inline verdict: incomplete -> assembling; the next bytes (not the end) are matched.
-    hw2.events.push_back([2 | 1 << 14, u32::from(slot2), 0, 0]);
+    hw2.events
+        .push_back(ev_matched(slot2, l7_flag::INCOMPLETE, 0, 0, false));
     sp2.poll(&mut hw2);
     let part = &rest.as_bytes()[..100];
     hw2.arrive(
@@ -1173,7 +1253,7 @@ fn a_full_buffer_is_matched_before_an_older_incomplete_verdict_can_end_the_setup
     // The outstanding match's verdict (incomplete: the Host line was not in it) comes now,
     // with the buffer full: the full buffer is matched, the client is not reset.
     hw2.events
-        .push_back([2 | 1 << 8 | 1 << 14, u32::from(slot2), 0, 0]);
+        .push_back(ev_matched(slot2, l7_flag::INCOMPLETE, 0, 0, true));
     sp2.poll(&mut hw2);
     let sent = hw2.take_sent();
     assert!(sent.iter().all(|s| !s.1.has(tf::RST)), "reset: {sent:?}");
@@ -1181,7 +1261,7 @@ fn a_full_buffer_is_matched_before_an_older_incomplete_verdict_can_end_the_setup
     assert_eq!(hw2.l7[1].0.len(), REQ_BUF);
     // Its verdict (complete) routes the connection.
     hw2.events
-        .push_back([2 | 1 << 8 | 1 << 13, u32::from(slot2), 1 << 16, 0]);
+        .push_back(ev_matched(slot2, l7_flag::MATCHED, 1, 0, true));
     sp2.poll(&mut hw2);
     let sent = hw2.take_sent();
     assert!(sent.iter().any(|s| s.1.has(tf::SYN)), "{sent:?}");
@@ -1228,7 +1308,7 @@ fn splice_l4(sp: &mut Splicer, hw: &mut Fake, cport: u16) -> Slot {
     sp.poll(hw);
     hw.take_sent();
     assert_eq!(
-        hw.entry(slot)[0] & 0xff,
+        state_of(hw.entry(slot)[0]),
         u32::from(FlowState::Spliced.raw())
     );
     slot
@@ -1397,9 +1477,9 @@ fn zero_clears_totals_and_keeps_gauges() {
     let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 1);
     let slot = splice_l4(&mut sp, &mut hw, 7100);
-    let rs = hw.entry(slot)[0] >> 24;
+    let rs = FlowStatic::REAL_SERVER.get32(hw.entry(slot)[0]);
     // A stray segment (ignored) and a FIN: more totals.
-    hw.events.push_back([4 | 0x11 << 16, u32::from(slot), 0, 0]);
+    hw.events.push_back(ev_fin(slot, Port::Client));
     sp.poll(&mut hw);
     let before = ok_words(&mut sp, &mut hw, cmd::FLOW_STATS, &[]);
     assert_eq!((before[0], before[3], before[8]), (1, 1, 1));
@@ -1449,8 +1529,7 @@ fn flow_list_and_get_describe_live_flows() {
     configure(&mut sp, &mut hw, 1);
     let spliced = splice_l4(&mut sp, &mut hw, 7200);
     let closing = splice_l4(&mut sp, &mut hw, 7201);
-    hw.events
-        .push_back([4 | 1 << 8 | 0x11 << 16, u32::from(closing), 0, 0]);
+    hw.events.push_back(ev_fin(closing, Port::Server));
     sp.poll(&mut hw);
     // A flow in its handshake.
     hw.arrive(
@@ -1476,20 +1555,23 @@ fn flow_list_and_get_describe_live_flows() {
     );
 
     // Counters as the data path keeps them: 48-bit byte counts.
-    let mut d = [0u32; DYN_WORDS];
-    d[1] = 11;
-    d[2] = 22;
-    put_bits(&mut d, 96, 48, 0x1234_5678_9abc);
-    put_bits(&mut d, 144, 48, 0xfedc_ba98_7654);
+    let d = FlowDyn {
+        packets_cs: 11,
+        packets_sc: 22,
+        bytes_cs: 0x1234_5678_9abc,
+        bytes_sc: 0xfedc_ba98_7654,
+        ..FlowDyn::default()
+    }
+    .pack();
     hw.counters.insert(spliced, d);
     // 100 ticks idle.
     hw.now += 100;
     let g = ok_words(&mut sp, &mut hw, cmd::FLOW_GET, &[u32::from(spliced)]);
     assert_eq!(g.len(), FLOW_GET_WORDS);
     let e = hw.entry(spliced);
-    let rs = e[0] >> 24;
+    let rs = FlowStatic::REAL_SERVER.get32(e[0]);
     assert_eq!(g[0] & 0xff, u32::from(FlowState::Spliced.raw()));
-    assert_eq!(g[0] >> 8 & 0xff, e[0] >> 8 & 0xff, "flags");
+    assert_eq!(g[0] >> 8 & 0xff, FlowStatic::FLAGS.get32(e[0]), "flags");
     assert!(g[0] >> 8 & u32::from(entry_flags::ACTIVE) != 0);
     assert_eq!(
         (g[0] >> 16 & 0xff, g[0] >> 24),
@@ -2065,7 +2147,7 @@ fn client_reset_during_setup_must_hit_the_next_sequence_number() {
     }
     // The setup is still going on.
     assert_eq!(
-        hw.entry(slot)[0] & 0xff,
+        state_of(hw.entry(slot)[0]),
         u32::from(FlowState::Connecting.raw())
     );
     // The client's answer to the challenge ACK (seq = its ACK number) ends the setup.
@@ -2170,7 +2252,7 @@ fn profile_charges_every_handler_and_step_of_a_connection() {
     // SYN, retransmitted SYN, handshake ACK, request.
     let (slot, _) = connect(&mut sp, &mut hw, 41000, isn, req);
     // The inline verdict: the server SYN; then its retransmission timer.
-    hw.events.push_back([2, u32::from(slot), 7 | 1 << 16, 0]);
+    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
     sp.poll(&mut hw);
     hw.now += ms_to_ticks(1000, CLK) + 1;
     sp.poll(&mut hw);
@@ -2191,7 +2273,7 @@ fn profile_charges_every_handler_and_step_of_a_connection() {
     sp.poll(&mut hw);
     assert_eq!(sp.stats.spliced, 1);
     // FIN, then aging with a short FIN_WAIT timeout.
-    hw.events.push_back([4 | 0x11 << 16, u32::from(slot), 0, 0]);
+    hw.events.push_back(ev_fin(slot, Port::Client));
     sp.poll(&mut hw);
     ok_words(
         &mut sp,
