@@ -6,6 +6,9 @@ use crate::bar::Bar;
 use crate::error::DriverError;
 use crate::regs;
 
+/// Default time the firmware has to answer one mailbox request (`mailbox::DEFAULT_TIMEOUT`).
+pub const DEFAULT_MAILBOX_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Extract a field from a register value.
 pub(crate) const fn field(value: u32, shift: u32, mask: u32) -> u32 {
     (value >> shift) & mask
@@ -425,12 +428,12 @@ impl Card {
             bar,
             info,
             tag: None,
-            mailbox_timeout: crate::mailbox::DEFAULT_TIMEOUT,
+            mailbox_timeout: DEFAULT_MAILBOX_TIMEOUT,
         })
     }
 
     /// Sets the wall-clock time the firmware has to answer the typed mailbox commands
-    /// (default [`crate::mailbox::DEFAULT_TIMEOUT`]). A simulated card runs far slower than
+    /// (default [`DEFAULT_MAILBOX_TIMEOUT`]). A simulated card runs far slower than
     /// a real one, so rigs that drive it raise this.
     pub fn set_mailbox_timeout(&mut self, timeout: std::time::Duration) {
         self.mailbox_timeout = timeout;

@@ -22,6 +22,7 @@ use std::time::Duration;
 use crate::bar::Bar;
 use crate::card::{field, Card};
 use crate::error::DriverError;
+pub use crate::error::DatapathError;
 use crate::regs;
 use splicenic_layout as layout;
 
@@ -34,72 +35,6 @@ pub const L7_BUFFER_BYTES: usize = layout::L7_BUFFER_BYTES as usize;
 /// Words in a punt descriptor: word 0 (length, flag) and the four punt-record words.
 const PUNT_DESC_WORDS: usize = layout::PuntHead::WORDS + layout::PuntMeta::WORDS;
 
-/// Errors of the data-path API (besides register access errors).
-#[derive(Debug, thiserror::Error)]
-pub enum DatapathError {
-    /// The card has no splicer data path.
-    #[error("the card has no splicer data path (ID.CAPS.SPLICER = 0)")]
-    NotPresent,
-    /// A build parameter register holds a value the driver cannot use.
-    #[error("data path parameter {register} = {value:#x} is unusable: {reason}")]
-    BadParams {
-        register: &'static str,
-        value: u32,
-        reason: &'static str,
-    },
-    /// A command did not complete.
-    #[error("data path {what} did not complete: {register} still {state} after {polls} reads")]
-    Timeout {
-        what: &'static str,
-        register: &'static str,
-        state: &'static str,
-        polls: u32,
-    },
-    /// An index is outside its table.
-    #[error("{what} index {index} is out of range (the card has {count})")]
-    IndexOutOfRange {
-        what: &'static str,
-        index: usize,
-        count: usize,
-    },
-    /// A frame or buffer has a length the hardware does not take.
-    #[error("{what} of {len} bytes: the card takes {min}..={max} bytes")]
-    BadLength {
-        what: &'static str,
-        len: usize,
-        min: usize,
-        max: usize,
-    },
-    /// Checksum offload offsets that the inject ring would refuse.
-    #[error(
-        "checksum offload offsets ip_off {ip_off}, l4_off {l4_off}, l4_end {l4_end} do not fit a \
-         {len}-byte frame: need ip_off + 20 <= l4_off, l4_off + 20 <= l4_end <= length"
-    )]
-    BadOffload {
-        ip_off: u16,
-        l4_off: u16,
-        l4_end: u16,
-        len: usize,
-    },
-    /// An L7 rule pattern is longer than the rule bank holds.
-    #[error(
-        "L7 rule {which} pattern of {len} bytes is longer than the card's {max}-byte patterns"
-    )]
-    PatternTooLong {
-        which: &'static str,
-        len: usize,
-        max: usize,
-    },
-    /// The punt ring indices are inconsistent.
-    #[error("punt ring: PROD {prod} / CONS {cons} are more than {slots} slots apart")]
-    PuntRing { prod: u32, cons: u32, slots: u32 },
-    /// A punt descriptor claims more bytes than a slot holds.
-    #[error("punt slot {slot}: descriptor length {len} exceeds the {max}-byte slot")]
-    PuntDescriptor { slot: u32, len: usize, max: usize },
-    /// A code read from the card that docs/records.md does not define.
-    #[error("the card holds {what} code {value:#x}, which the data path does not define")]
-    UnknownCode { what: &'static str, value: u32 },
-}
 
 // ----- small helpers -------------------------------------------------------------------
 

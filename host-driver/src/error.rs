@@ -1,11 +1,15 @@
-//! The driver's error type.
+//! The driver's error types: [`DriverError`] and the errors of firmware images, the data
+//! path and the log it wraps. A leaf module: it names no other module of the driver but the
+//! two leaves `bar` and `proto`, so every module can use it.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::bar::BarError;
-use crate::firmware::FirmwareError;
 use crate::proto::ProtoError;
+
+/// Name of the ELF section that carries a firmware image's seal (`seal`).
+pub const SEAL_SECTION: &str = ".splicenic_seal";
 
 /// Everything that can go wrong between opening a card and talking to its firmware.
 #[derive(Debug, thiserror::Error)]
@@ -187,12 +191,12 @@ pub enum DriverError {
     // ----- data path -----
     /// A data-path operation failed.
     #[error(transparent)]
-    Datapath(#[from] crate::datapath::DatapathError),
+    Datapath(#[from] DatapathError),
 
     // ----- log -----
     /// The log cannot be decoded.
     #[error(transparent)]
-    Log(#[from] crate::log::LogError),
+    Log(#[from] LogError),
 }
 
 fn not_vfio_message(addr: &str, driver: Option<&str>) -> String {
@@ -210,4 +214,142 @@ fn not_vfio_message(addr: &str, driver: Option<&str>) -> String {
              `modprobe vfio-pci; {bind}`"
         ),
     }
+}
+
+// ----- firmware images -----
+
+/// Why a file is not a loadable firmware image.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FirmwareError {
+    #[error("not an ELF file (no \\x7fELF magic)")]
+    NotElf,
+    #[error("truncated ELF file: {0}")]
+    Truncated(String),
+    #[error("ELF is for {machine}, not RISC-V (e_machine {code})")]
+    WrongArch { machine: String, code: u16 },
+    #[error("ELF is {bits}-bit; the card's core is RV32 and needs a 32-bit ELF")]
+    WrongClass { bits: u32 },
+    #[error("ELF is big-endian; the card's core is little-endian")]
+    WrongEndian,
+    #[error("ELF is a {kind}, not an executable (link it into a firmware binary)")]
+    NotExecutable { kind: String },
+    #[error("ELF has no loadable segments with contents")]
+    NoLoadableSegments,
+    #[error("entry point {entry:#010x} is outside IMEM ({base:#010x}..{end:#010x})")]
+    EntryOutsideImem { entry: u32, base: u32, end: u64 },
+    #[error("segment {index} ({what} {start:#010x}..{end:#010x}) lies outside IMEM and DMEM")]
+    SegmentOutside {
+        index: usize,
+        what: &'static str,
+        start: u32,
+        end: u64,
+    },
+    #[error("image is too large: it needs {image} bytes of IMEM, the card has {imem}")]
+    Oversize { image: u64, imem: u32 },
+    #[error(
+        "image carries no seal (no {SEAL_SECTION} section), so its contents cannot be verified: \
+         `cargo xtask build` seals the firmware it builds, `nicctl firmware seal FILE` seals a file, \
+         `nicctl program --allow-unverified` loads it unverified"
+    )]
+    Unsealed,
+    #[error("malformed seal: {0}")]
+    BadSeal(String),
+    #[error(
+        "segment table or entry point does not match the seal ({sealed} segments sealed, {found} in the file): \
+         the image was altered after it was sealed"
+    )]
+    LayoutAltered { sealed: usize, found: usize },
+    #[error(
+        "segment {index} (load address {paddr:#010x}, {len} bytes) does not match the seal: \
+         the image was altered after it was sealed"
+    )]
+    SegmentAltered {
+        index: usize,
+        paddr: u32,
+        len: usize,
+    },
+}
+
+// ----- data path -----
+
+/// Errors of the data-path API (besides register access errors).
+#[derive(Debug, thiserror::Error)]
+pub enum DatapathError {
+    /// The card has no splicer data path.
+    #[error("the card has no splicer data path (ID.CAPS.SPLICER = 0)")]
+    NotPresent,
+    /// A build parameter register holds a value the driver cannot use.
+    #[error("data path parameter {register} = {value:#x} is unusable: {reason}")]
+    BadParams {
+        register: &'static str,
+        value: u32,
+        reason: &'static str,
+    },
+    /// A command did not complete.
+    #[error("data path {what} did not complete: {register} still {state} after {polls} reads")]
+    Timeout {
+        what: &'static str,
+        register: &'static str,
+        state: &'static str,
+        polls: u32,
+    },
+    /// An index is outside its table.
+    #[error("{what} index {index} is out of range (the card has {count})")]
+    IndexOutOfRange {
+        what: &'static str,
+        index: usize,
+        count: usize,
+    },
+    /// A frame or buffer has a length the hardware does not take.
+    #[error("{what} of {len} bytes: the card takes {min}..={max} bytes")]
+    BadLength {
+        what: &'static str,
+        len: usize,
+        min: usize,
+        max: usize,
+    },
+    /// Checksum offload offsets that the inject ring would refuse.
+    #[error(
+        "checksum offload offsets ip_off {ip_off}, l4_off {l4_off}, l4_end {l4_end} do not fit a \
+         {len}-byte frame: need ip_off + 20 <= l4_off, l4_off + 20 <= l4_end <= length"
+    )]
+    BadOffload {
+        ip_off: u16,
+        l4_off: u16,
+        l4_end: u16,
+        len: usize,
+    },
+    /// An L7 rule pattern is longer than the rule bank holds.
+    #[error(
+        "L7 rule {which} pattern of {len} bytes is longer than the card's {max}-byte patterns"
+    )]
+    PatternTooLong {
+        which: &'static str,
+        len: usize,
+        max: usize,
+    },
+    /// The punt ring indices are inconsistent.
+    #[error("punt ring: PROD {prod} / CONS {cons} are more than {slots} slots apart")]
+    PuntRing { prod: u32, cons: u32, slots: u32 },
+    /// A punt descriptor claims more bytes than a slot holds.
+    #[error("punt slot {slot}: descriptor length {len} exceeds the {max}-byte slot")]
+    PuntDescriptor { slot: u32, len: usize, max: usize },
+    /// A code read from the card that docs/records.md does not define.
+    #[error("the card holds {what} code {value:#x}, which the data path does not define")]
+    UnknownCode { what: &'static str, value: u32 },
+}
+
+// ----- log -----
+
+/// Problems with the ELF's defmt table or the ring geometry.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    #[error("ELF has no defmt table: was it built with defmt?")]
+    NoTable,
+    #[error("cannot read the defmt table from the ELF: {0}")]
+    Table(String),
+    #[error("the ELF's defmt encoding is raw; the log ring needs rzcobs")]
+    RawEncoding,
+    #[error("log ring: {0}")]
+    Ring(String),
 }

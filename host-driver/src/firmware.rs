@@ -13,8 +13,9 @@ use object::LittleEndian;
 
 use crate::card::{field, Card, CardInfo, CoreState, FwState};
 use crate::error::DriverError;
+pub use crate::error::FirmwareError;
 use crate::regs;
-use crate::seal::{self, Seal, SEAL_SECTION};
+use crate::seal::{self, Seal};
 
 /// Core address of IMEM (docs/interfaces.md, "Address maps").
 pub const IMEM_BASE: u32 = splicenic_layout::IMEM_BASE;
@@ -30,57 +31,6 @@ const BLOCK_WORDS: usize = 1024;
 /// How long the firmware may take from reset release to READY.
 pub const BOOT_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Why a file is not a loadable firmware image.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FirmwareError {
-    #[error("not an ELF file (no \\x7fELF magic)")]
-    NotElf,
-    #[error("truncated ELF file: {0}")]
-    Truncated(String),
-    #[error("ELF is for {machine}, not RISC-V (e_machine {code})")]
-    WrongArch { machine: String, code: u16 },
-    #[error("ELF is {bits}-bit; the card's core is RV32 and needs a 32-bit ELF")]
-    WrongClass { bits: u32 },
-    #[error("ELF is big-endian; the card's core is little-endian")]
-    WrongEndian,
-    #[error("ELF is a {kind}, not an executable (link it into a firmware binary)")]
-    NotExecutable { kind: String },
-    #[error("ELF has no loadable segments with contents")]
-    NoLoadableSegments,
-    #[error("entry point {entry:#010x} is outside IMEM ({base:#010x}..{end:#010x})")]
-    EntryOutsideImem { entry: u32, base: u32, end: u64 },
-    #[error("segment {index} ({what} {start:#010x}..{end:#010x}) lies outside IMEM and DMEM")]
-    SegmentOutside {
-        index: usize,
-        what: &'static str,
-        start: u32,
-        end: u64,
-    },
-    #[error("image is too large: it needs {image} bytes of IMEM, the card has {imem}")]
-    Oversize { image: u64, imem: u32 },
-    #[error(
-        "image carries no seal (no {SEAL_SECTION} section), so its contents cannot be verified: \
-         `cargo xtask build` seals the firmware it builds, `nicctl firmware seal FILE` seals a file, \
-         `nicctl program --allow-unverified` loads it unverified"
-    )]
-    Unsealed,
-    #[error("malformed seal: {0}")]
-    BadSeal(String),
-    #[error(
-        "segment table or entry point does not match the seal ({sealed} segments sealed, {found} in the file): \
-         the image was altered after it was sealed"
-    )]
-    LayoutAltered { sealed: usize, found: usize },
-    #[error(
-        "segment {index} (load address {paddr:#010x}, {len} bytes) does not match the seal: \
-         the image was altered after it was sealed"
-    )]
-    SegmentAltered {
-        index: usize,
-        paddr: u32,
-        len: usize,
-    },
-}
 
 /// Where the core's memories are and how large (from the card's ID block).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,20 +11,9 @@ use splicenic_fw_logic::logring;
 use crate::bar::Bar;
 use crate::card::Card;
 use crate::error::DriverError;
+pub use crate::error::LogError;
 use crate::regs;
 
-/// Problems with the ELF's defmt table or the ring geometry.
-#[derive(Debug, thiserror::Error)]
-pub enum LogError {
-    #[error("ELF has no defmt table: was it built with defmt?")]
-    NoTable,
-    #[error("cannot read the defmt table from the ELF: {0}")]
-    Table(String),
-    #[error("the ELF's defmt encoding is raw; the log ring needs rzcobs")]
-    RawEncoding,
-    #[error("log ring: {0}")]
-    Ring(String),
-}
 
 /// One item of log output.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::error::DriverError;
 use crate::regs;
 
 /// Default time the firmware has to answer one request.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+pub use crate::card::DEFAULT_MAILBOX_TIMEOUT as DEFAULT_TIMEOUT;
 
 fn cmd_name(code: u32) -> String {
     match cmd::name(code) {

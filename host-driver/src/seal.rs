@@ -24,10 +24,11 @@ use object::elf;
 use object::read::elf::{FileHeader, SectionHeader};
 use object::LittleEndian;
 
-use crate::firmware::{FirmwareError, FirmwareImage};
+use crate::error::FirmwareError;
+use crate::firmware::FirmwareImage;
 
 /// Name of the seal section.
-pub const SEAL_SECTION: &str = ".splicenic_seal";
+pub use crate::error::SEAL_SECTION;
 /// First bytes of a seal.
 pub const SEAL_MAGIC: [u8; 8] = *b"SNICSEAL";
 /// The seal format this driver writes and reads.
