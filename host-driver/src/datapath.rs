@@ -21,8 +21,8 @@ use std::time::Duration;
 
 use crate::bar::Bar;
 use crate::card::{field, Card};
-use crate::error::DriverError;
 pub use crate::error::DatapathError;
+use crate::error::DriverError;
 use crate::regs;
 use splicenic_layout as layout;
 
@@ -34,7 +34,6 @@ const POLL_PAUSE: Duration = Duration::from_micros(1);
 pub const L7_BUFFER_BYTES: usize = layout::L7_BUFFER_BYTES as usize;
 /// Words in a punt descriptor: word 0 (length, flag) and the four punt-record words.
 const PUNT_DESC_WORDS: usize = layout::PuntHead::WORDS + layout::PuntMeta::WORDS;
-
 
 // ----- small helpers -------------------------------------------------------------------
 

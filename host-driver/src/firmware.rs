@@ -31,7 +31,6 @@ const BLOCK_WORDS: usize = 1024;
 /// How long the firmware may take from reset release to READY.
 pub const BOOT_TIMEOUT: Duration = Duration::from_secs(20);
 
-
 /// Where the core's memories are and how large (from the card's ID block).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemoryMap {

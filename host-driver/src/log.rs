@@ -14,7 +14,6 @@ use crate::error::DriverError;
 pub use crate::error::LogError;
 use crate::regs;
 
-
 /// One item of log output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LogLine {
