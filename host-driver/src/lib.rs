@@ -5,9 +5,11 @@
 //! loading ([`firmware`]), the mailbox ([`mailbox`]) with the flow manager's commands
 //! ([`flowmgr`]), the firmware log ([`log`]) and, on a card with the splicer, the data path
 //! ([`datapath`]). [`config`] reads keepalived-style configuration files with URL rules and
-//! pools, plans them onto the card's indices and compiles the rules for the L7 matcher.
+//! pools, plans them onto the card's indices and compiles the rules for the L7 matcher;
+//! [`apply`] programs such a plan into a card (and tells what that would change).
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod apply;
 pub mod bar;
 pub mod card;
 pub mod config;

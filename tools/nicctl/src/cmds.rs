@@ -193,15 +193,19 @@ pub fn rules_show(spec: &CardSpec, as_json: bool) -> Result<()> {
     Ok(())
 }
 
-/// `rules diff FILE`: what `rules load FILE` would change in the rule table.
+/// `rules diff FILE`: every change `rules load FILE` would make (card addresses,
+/// timeouts, pools, real servers, URL rules, services, removals), from the plan the load
+/// carries out.
 pub fn rules_diff(spec: &CardSpec, file: &Path) -> Result<()> {
     let mut card = open_card(spec)?;
     let limits = apply::card_limits(&mut card)?;
-    let (_, plan) = checked(file, &limits, false)?;
-    let current = card_rules(&mut card)?.unwrap_or_default();
-    let changes = current.diff(&plan.rules);
+    let (cfg, plan) = checked(file, &limits, false)?;
+    let changes = apply::diff(&mut card, &cfg, &plan)?;
     if changes.is_empty() {
-        println!("no change: the card's rule set equals {}", file.display());
+        println!(
+            "no change: the card's configuration equals {}",
+            file.display()
+        );
     }
     for c in changes {
         println!("{c}");

@@ -290,7 +290,8 @@ enum RulesCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Show what loading a file would change in the card's rule set.
+    /// Show every change loading a file would make: addresses, timeouts, pools, real
+    /// servers (weights, thresholds), URL rules, services, removals.
     Diff {
         /// The configuration file.
         file: PathBuf,

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use splicenic_driver::apply::{ApplyProgress, Step};
 
 /// Reports the progress of one operation at a time.
 #[derive(Debug)]
@@ -88,6 +89,25 @@ impl Progress {
                 "{}: {}/{} done in {secs:.2} s",
                 self.what, self.done, self.total
             );
+        }
+    }
+}
+
+/// `rules load`'s progress: a bar while the URL rules are written.
+impl ApplyProgress for Progress {
+    fn begin(&mut self, step: Step) {
+        if let Step::Rules { total } = step {
+            self.start("loading rules into the inactive bank", total as u64);
+        }
+    }
+
+    fn rule_written(&mut self, done: usize, _total: usize) {
+        self.inc((done as u64).saturating_sub(self.done));
+    }
+
+    fn end(&mut self, step: Step) {
+        if let Step::Rules { .. } = step {
+            self.finish();
         }
     }
 }

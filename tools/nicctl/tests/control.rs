@@ -623,6 +623,22 @@ fn rule_sets_traffic_flows_stats_exporter_and_capture() {
         .ok(&["rules", "diff", conf.to_str().unwrap()])
         .starts_with("no change"));
 
+    // Not only the URL rules: a weight and a timeout change are changes, and nothing else.
+    let tuned = sim.write(
+        "lb-tuned.conf",
+        &std::fs::read_to_string(&conf)
+            .unwrap()
+            .replace("weight 2", "weight 7")
+            .replace("lvs_timeouts tcp 900", "lvs_timeouts tcp 600"),
+    );
+    let diff = sim.ok(&["rules", "diff", tuned.to_str().unwrap()]);
+    assert_eq!(
+        diff,
+        "~ lvs_timeouts tcp (ESTABLISHED): 600 s (was: 900 s)\n\
+         ~ real_server 192.168.1.10:8080 #0 in pool web: weight 7 (was: 2)\n",
+        "{diff}"
+    );
+
     // A changed file: diff names the changes; loading switches to the other bank.
     let changed = sim.write(
         "lb2.conf",
