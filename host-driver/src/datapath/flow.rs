@@ -1,0 +1,228 @@
+//! Flow table keys and results, flow-state entries and counters.
+
+use super::*;
+
+/// Flow table key: the 4-tuple of a frame as it arrives (its own source and destination).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FlowKey {
+    pub src: Ipv4Addr,
+    pub dst: Ipv4Addr,
+    pub sport: u16,
+    pub dport: u16,
+}
+
+/// Result code of a flow table command (`FLOW.STATUS.RESULT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlowStatus {
+    /// Done (LOOKUP: found).
+    Ok,
+    /// INSERT: the key is already in the table (the result holds the stored entry).
+    Exists,
+    /// INSERT: every way of the key's bucket is used.
+    BucketFull,
+    /// LOOKUP or DELETE: the key is not in the table.
+    NotFound,
+}
+
+impl FlowStatus {
+    pub(super) fn from_raw(v: u32) -> FlowStatus {
+        use regs::flow::status as s;
+        match v {
+            s::RESULT_OK => FlowStatus::Ok,
+            s::RESULT_EXISTS => FlowStatus::Exists,
+            s::RESULT_BUCKET_FULL => FlowStatus::BucketFull,
+            _ => FlowStatus::NotFound,
+        }
+    }
+}
+
+/// Outcome of a flow table command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlowResult {
+    pub status: FlowStatus,
+    /// Flow state slot (LOOKUP found, or INSERT EXISTS: the stored entry).
+    pub slot: u16,
+    /// Flow half of that entry.
+    pub dir: FlowHalf,
+    /// Bucket (hash) of the key.
+    pub bucket: u32,
+    /// Way of the bucket that was hit, written or freed.
+    pub way: u8,
+}
+
+/// One half of a flow entry: the connection between the card and a peer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HalfEntry {
+    pub peer_mac: [u8; 6],
+    pub peer_ip: Ipv4Addr,
+    pub peer_port: u16,
+    pub local_ip: Ipv4Addr,
+    pub local_port: u16,
+}
+
+impl Default for HalfEntry {
+    fn default() -> Self {
+        HalfEntry {
+            peer_mac: [0; 6],
+            peer_ip: Ipv4Addr::UNSPECIFIED,
+            peer_port: 0,
+            local_ip: Ipv4Addr::UNSPECIFIED,
+            local_port: 0,
+        }
+    }
+}
+
+/// Static part of a flow state slot (13 words, bit layout of `flow_state_mem`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlowEntry {
+    pub state: FlowState,
+    /// Translate SACK edges with the ack delta.
+    pub sack: bool,
+    /// Translate timestamps with `ts_offset`.
+    pub timestamps: bool,
+    /// Rescale the window by `wscale_diff`.
+    pub window_rescale: bool,
+    /// Window-scale shift difference: client shift - server shift.
+    pub wscale_diff: i8,
+    /// Real-server index (the flow's statistics counters).
+    pub real_server: u8,
+    /// Timestamp offset: card TSval sent to the client - server TSval (mod 2^32).
+    pub ts_offset: u32,
+    /// Sequence delta client to server (added to client seq, subtracted from server ack).
+    pub seq_delta_cs: u32,
+    /// Sequence delta server to client.
+    pub seq_delta_sc: u32,
+    pub client: HalfEntry,
+    pub server: HalfEntry,
+}
+
+impl Default for FlowEntry {
+    fn default() -> Self {
+        FlowEntry {
+            state: FlowState::Free,
+            sack: false,
+            timestamps: false,
+            window_rescale: false,
+            wscale_diff: 0,
+            real_server: 0,
+            ts_offset: 0,
+            seq_delta_cs: 0,
+            seq_delta_sc: 0,
+            client: HalfEntry::default(),
+            server: HalfEntry::default(),
+        }
+    }
+}
+
+/// Number of static flow entry words.
+pub const FLOW_STATIC_WORDS: usize = regs::flow::STATE_STATIC_COUNT;
+/// Number of dynamic flow entry words.
+pub const FLOW_DYN_WORDS: usize = regs::flow::STATE_DYN_COUNT;
+const _: () = assert!(FLOW_STATIC_WORDS == layout::FlowStatic::WORDS);
+const _: () = assert!(FLOW_DYN_WORDS == layout::FlowDyn::WORDS);
+
+impl HalfEntry {
+    fn to_layout(self) -> layout::FlowHalfEntry {
+        layout::FlowHalfEntry {
+            peer_mac: layout::mac_to_u64(self.peer_mac),
+            peer_ip: self.peer_ip.into(),
+            peer_port: self.peer_port,
+            local_ip: self.local_ip.into(),
+            local_port: self.local_port,
+        }
+    }
+
+    fn from_layout(h: &layout::FlowHalfEntry) -> HalfEntry {
+        HalfEntry {
+            peer_mac: layout::mac_from_u64(h.peer_mac),
+            peer_ip: Ipv4Addr::from(h.peer_ip),
+            peer_port: h.peer_port,
+            local_ip: Ipv4Addr::from(h.local_ip),
+            local_port: h.local_port,
+        }
+    }
+}
+
+impl FlowEntry {
+    /// The 13 `FLOW.STATE_STATIC` words (record `FlowStatic`, docs/records.md).
+    pub fn to_words(&self) -> [u32; FLOW_STATIC_WORDS] {
+        use layout::entry_flags as ef;
+        let flag = |on: bool, f: u8| if on { f } else { 0 };
+        layout::FlowStatic {
+            state: self.state.raw(),
+            flags: flag(self.sack, ef::SACK)
+                | flag(self.timestamps, ef::TIMESTAMPS)
+                | flag(self.window_rescale, ef::WINDOW_RESCALE),
+            wscale_diff: self.wscale_diff as u8,
+            real_server: self.real_server,
+            ts_offset: self.ts_offset,
+            seq_delta_cs: self.seq_delta_cs,
+            seq_delta_sc: self.seq_delta_sc,
+            client: self.client.to_layout(),
+            server: self.server.to_layout(),
+        }
+        .pack()
+    }
+
+    /// Decode the 13 `FLOW.STATE_STATIC` words (flag bits the data path does not use are
+    /// ignored); a state code the data path does not define is an error.
+    pub fn from_words(w: &[u32; FLOW_STATIC_WORDS]) -> Result<FlowEntry, DatapathError> {
+        use layout::entry_flags as ef;
+        let f = layout::FlowStatic::unpack(w);
+        Ok(FlowEntry {
+            state: FlowState::from_raw(f.state).ok_or(DatapathError::UnknownCode {
+                what: "flow state",
+                value: f.state.into(),
+            })?,
+            sack: f.flags & ef::SACK != 0,
+            timestamps: f.flags & ef::TIMESTAMPS != 0,
+            window_rescale: f.flags & ef::WINDOW_RESCALE != 0,
+            wscale_diff: f.wscale_diff as i8,
+            real_server: f.real_server,
+            ts_offset: f.ts_offset,
+            seq_delta_cs: f.seq_delta_cs,
+            seq_delta_sc: f.seq_delta_sc,
+            client: HalfEntry::from_layout(&f.client),
+            server: HalfEntry::from_layout(&f.server),
+        })
+    }
+}
+
+/// Dynamic part of a flow state slot (6 words), updated by the data path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FlowCounters {
+    /// `DP.NOW` of the last forwarded segment.
+    pub last_seen: u32,
+    pub packets_cs: u32,
+    pub packets_sc: u32,
+    /// 48-bit byte counter, client to server.
+    pub bytes_cs: u64,
+    /// 48-bit byte counter, server to client.
+    pub bytes_sc: u64,
+}
+
+impl FlowCounters {
+    /// The 6 `FLOW.STATE_DYN` words (record `FlowDyn`; byte counters are cut to 48 bits).
+    pub fn to_words(&self) -> [u32; FLOW_DYN_WORDS] {
+        layout::FlowDyn {
+            last_seen: self.last_seen,
+            packets_cs: self.packets_cs,
+            packets_sc: self.packets_sc,
+            bytes_cs: self.bytes_cs,
+            bytes_sc: self.bytes_sc,
+        }
+        .pack()
+    }
+
+    /// Decode the 6 `FLOW.STATE_DYN` words.
+    pub fn from_words(w: &[u32; FLOW_DYN_WORDS]) -> FlowCounters {
+        let d = layout::FlowDyn::unpack(w);
+        FlowCounters {
+            last_seen: d.last_seen,
+            packets_cs: d.packets_cs,
+            packets_sc: d.packets_sc,
+            bytes_cs: d.bytes_cs,
+            bytes_sc: d.bytes_sc,
+        }
+    }
+}

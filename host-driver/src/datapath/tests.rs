@@ -1,0 +1,818 @@
+use super::*;
+use crate::bar::{check_access, BarError};
+use crate::card::tests::FakeBar;
+use std::collections::{HashMap, VecDeque};
+
+fn sample_entry() -> FlowEntry {
+    FlowEntry {
+        state: FlowState::Spliced,
+        sack: true,
+        timestamps: false,
+        window_rescale: true,
+        wscale_diff: -3,
+        real_server: 0x2a,
+        ts_offset: 0x8765_4321,
+        seq_delta_cs: 0x1122_3344,
+        seq_delta_sc: 0xfedc_ba98,
+        client: HalfEntry {
+            peer_mac: [0x02, 0x11, 0x22, 0x33, 0x44, 0x55],
+            peer_ip: Ipv4Addr::new(10, 0, 0, 1),
+            peer_port: 40000,
+            local_ip: Ipv4Addr::new(192, 168, 1, 10),
+            local_port: 80,
+        },
+        server: HalfEntry {
+            peer_mac: [0x0a, 0xbb, 0xcc, 0xdd, 0xee, 0xff],
+            peer_ip: Ipv4Addr::new(172, 16, 0, 5),
+            peer_port: 8080,
+            local_ip: Ipv4Addr::new(172, 16, 0, 1),
+            local_port: 50123,
+        },
+    }
+}
+
+#[test]
+fn flow_entry_words_follow_the_flow_state_mem_layout() {
+    let w = sample_entry().to_words();
+    // word 0: state 4, flags 0b101, diff -3 = 0xfd, real server 0x2a.
+    assert_eq!(w[0], 0x2afd_0504);
+    assert_eq!(w[1], 0x8765_4321);
+    assert_eq!(w[2], 0x1122_3344);
+    assert_eq!(w[3], 0xfedc_ba98);
+    // Client half at bit 128: MAC 47:0, IP 79:48, port 95:80, local IP 127:96,
+    // local port 143:128.
+    assert_eq!(w[4], 0x2233_4455); // MAC bits 31:0
+    assert_eq!(w[5], 0x0001_0211); // IP 15:0 (0x0001) | MAC 47:32 (0x0211)
+    assert_eq!(w[6], 40000 << 16 | 0x0a00); // port | IP 31:16
+    assert_eq!(w[7], 0xc0a8_010a); // local IP
+    assert_eq!(w[8], 0xeeff_0050); // server MAC 15:0 | client local port 80
+    assert_eq!(w[9], 0x0abb_ccdd); // server MAC 47:16
+    assert_eq!(w[10], 0xac10_0005); // server peer IP
+    assert_eq!(w[11], 0x0001_1f90); // local IP 15:0 | peer port 8080
+    assert_eq!(w[12], 0xc3cb_ac10); // local port 50123 | local IP 31:16
+}
+
+#[test]
+fn flow_entry_round_trips() {
+    let e = sample_entry();
+    assert_eq!(FlowEntry::from_words(&e.to_words()).unwrap(), e);
+    let d = FlowEntry::default();
+    assert_eq!(d.to_words(), [0; FLOW_STATIC_WORDS]);
+    assert_eq!(FlowEntry::from_words(&d.to_words()).unwrap(), d);
+    // A state code the data path does not define is named, not taken.
+    let mut w = e.to_words();
+    w[0] = w[0] & !0xff | 0x99;
+    let err = FlowEntry::from_words(&w).unwrap_err();
+    assert!(matches!(
+        err,
+        DatapathError::UnknownCode {
+            what: "flow state",
+            value: 0x99
+        }
+    ));
+    assert!(err.to_string().contains("flow state code 0x99"), "{err}");
+}
+
+#[test]
+fn flow_counters_round_trip_and_layout() {
+    let c = FlowCounters {
+        last_seen: 0x0102_0304,
+        packets_cs: 5,
+        packets_sc: 6,
+        bytes_cs: 0xaaaa_bbbb_cccc,
+        bytes_sc: 0x1234_5678_9abc,
+    };
+    let w = c.to_words();
+    assert_eq!(
+        w,
+        [0x0102_0304, 5, 6, 0xbbbb_cccc, 0x9abc_aaaa, 0x1234_5678]
+    );
+    assert_eq!(FlowCounters::from_words(&w), c);
+    // Byte counters are 48 bits wide.
+    let big = FlowCounters {
+        bytes_cs: u64::MAX,
+        ..FlowCounters::default()
+    };
+    assert_eq!(
+        FlowCounters::from_words(&big.to_words()).bytes_cs,
+        (1 << 48) - 1
+    );
+}
+
+#[test]
+fn punt_meta_decodes_every_field() {
+    let w1 = 1 // port S
+        | 9 << 4 // parser reason
+        | 1 << 8 // class SERVER
+        | 5 << 10 // why NOMATCH
+        | 3 << 13 // SYN_ACK
+        | 2 << 16 // index
+        | 1 << 20 // hit
+        | 1 << 21 // server half
+        | 1 << 22 // to L7
+        | 2 << 24; // state REQUEST
+    let m = PuntMeta::decode([w1, 0x05dc_1234, 0x1236_2214, 0xdead_beef]);
+    assert_eq!(
+        m,
+        PuntMeta {
+            port: Port::Server,
+            parser_reason: 9,
+            class: FrameClass::Server,
+            why: Some(PuntWhy::NoMatch),
+            tcp_kind: TcpKind::SynAck,
+            index: 2,
+            flow_hit: true,
+            flow_half: FlowHalf::Server,
+            to_l7: true,
+            flow_state: Some(FlowState::Request),
+            flow_slot: 0x1234,
+            payload_len: 1500,
+            l3_offset: 0x14,
+            l4_offset: 0x22,
+            payload_offset: 0x36,
+            tcp_flags: 0x12,
+            time: 0xdead_beef,
+        }
+    );
+    let z = PuntMeta::decode([0, 0, 0, 0]);
+    assert_eq!(z.port, Port::Client);
+    assert_eq!(z.class, FrameClass::Vip);
+    assert_eq!(z.why, Some(PuntWhy::None));
+    assert_eq!(z.tcp_kind, TcpKind::None);
+    assert_eq!(PuntMeta::decode([3 << 8 | 7 << 10, 0, 0, 0]).why, None);
+}
+
+#[test]
+fn events_decode() {
+    assert_eq!(
+        Event::decode([4 | 1 << 8 | 0x11 << 16, 77, 1000, 2000]),
+        Event::FinRst {
+            port: Port::Server,
+            tcp_flags: 0x11,
+            flow_slot: 77,
+            seq: 1000,
+            ack: 2000
+        }
+    );
+    let w0 = 2 | 1 << 8 | 3 << 9 | 1 << 12 | 0b010_0001 << 13 | 1 << 20;
+    assert_eq!(
+        Event::decode([w0, 0x55, 9 << 16 | 0x0102, 1234]),
+        Event::RequestMatched(L7Match {
+            from_buffer: true,
+            method: Some(HttpMethod::Post),
+            bank: 1,
+            flags: MatchFlags {
+                matched: true,
+                host_found: true,
+                ..MatchFlags::default()
+            },
+            matched: true,
+            tag: 0x55,
+            rule_id: 0x0102,
+            pool: 9,
+            time: 1234,
+        })
+    );
+    let e = Event::decode([2 | 7 << 9 | 0b100_0000 << 13, 1, 0, 0]);
+    let Event::RequestMatched(m) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(m.method, None);
+    assert!(m.flags.over_window && !m.matched && !m.from_buffer);
+    assert_eq!(
+        Event::decode([7, 3, 0, 0]),
+        Event::PuntReady { punt_slot: 3 }
+    );
+    assert_eq!(
+        Event::decode([0x0105, 1, 2, 3]),
+        Event::Other {
+            kind: 5,
+            words: [0x0105, 1, 2, 3]
+        }
+    );
+}
+
+#[test]
+fn rule_encoding_follows_the_rule_bank_word_map() {
+    let r = L7Rule {
+        priority: 5,
+        path_kind: PathKind::Exact,
+        path: b"/api".to_vec(),
+        host_kind: HostKind::Suffix,
+        host: b".Example.com".to_vec(),
+        rule_id: 7,
+        pool: 3,
+    };
+    let w = r.encode(64).unwrap();
+    let pairs: Vec<(u8, u32)> = w.iter().map(|w| (w.word, w.data)).collect();
+    assert_eq!(
+        pairs,
+        vec![
+            (0x40, 0x6970_612f), // "/api"
+            (0x80, 0x2e63_6f6d), // "moc."
+            (0x81, 0x6d70_6c65), // "elpm"
+            (0x82, 0x2e65_7861), // "axe."
+            (0x01, 7 << 16 | 5), // rule id, priority
+            (0x02, 3),           // pool
+            (0x00, 0x980c_0004), // valid, exact, suffix, 12, 4
+        ]
+    );
+    // The control word (valid) is written last.
+    assert_eq!(w.last().unwrap().word, rule_word::CTRL);
+    let any = L7Rule {
+        priority: 0,
+        path_kind: PathKind::Any,
+        path: vec![],
+        host_kind: HostKind::Never,
+        host: vec![],
+        rule_id: 0xffff,
+        pool: 0xffff,
+    };
+    let pairs: Vec<(u8, u32)> = any
+        .encode(64)
+        .unwrap()
+        .iter()
+        .map(|w| (w.word, w.data))
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![(0x01, 0xffff_0000), (0x02, 0xffff), (0x00, 0x8c00_0000)]
+    );
+}
+
+#[test]
+fn too_long_patterns_are_refused() {
+    let r = L7Rule {
+        priority: 0,
+        path_kind: PathKind::Prefix,
+        path: vec![b'a'; 65],
+        host_kind: HostKind::Any,
+        host: vec![],
+        rule_id: 0,
+        pool: 0,
+    };
+    assert!(matches!(
+        r.encode(64),
+        Err(DatapathError::PatternTooLong {
+            which: "path",
+            len: 65,
+            max: 64
+        })
+    ));
+    assert_eq!(r.encode(128).unwrap().len(), 17 + 3);
+}
+
+#[test]
+fn punt_policy_matches_the_register() {
+    let p = PuntPolicy::default();
+    assert!(p.arp && p.icmp && p.nomatch && !p.other && !p.malformed);
+    assert_eq!(p.to_raw(), regs::dp::punt_policy::RESET);
+}
+
+// ----- register sequences against a small model of the CSR side effects -----
+
+/// Plain memory plus the side effects the API relies on: RD_DATA / WR_DATA pointer
+/// increments, flow commands that stay busy for a few reads, the stats read port and
+/// the event queue head.
+struct Model {
+    mem: FakeBar,
+    punt: HashMap<(bool, u32, u32), u32>,
+    injected: Vec<(u32, u32, u32)>,
+    commits: Vec<(u32, u32, u32, u32)>,
+    counters: Vec<u64>,
+    events: VecDeque<[u32; 4]>,
+    flows: HashMap<(u32, u32, u32), u32>,
+    busy_reads: u32,
+    busy_after_cmd: u32,
+}
+
+fn params_bar() -> FakeBar {
+    let mut b = FakeBar::with_reset_values();
+    b.set(regs::dp::FLOW_SLOTS, 1024);
+    b.set(regs::dp::MAX_FRAME, 2048);
+    b.set(regs::dp::PARAMS, 34 << 16 | 64);
+    b.set(regs::l7::PARAMS, 64 << 16 | 64);
+    b.set(regs::punt::PARAMS, 2048 << 16 | 16);
+    b.set(regs::inject::PARAMS, 2048 << 16 | 8);
+    b.set(regs::evq::PARAMS, 64);
+    b.set(regs::stats::PARAMS, 512);
+    b.set(regs::stats::STATUS, 1);
+    b
+}
+
+impl Model {
+    fn new() -> Model {
+        Model {
+            mem: params_bar(),
+            punt: HashMap::new(),
+            injected: Vec::new(),
+            commits: Vec::new(),
+            counters: (0..512u64).map(|i| i << 40 | i).collect(),
+            events: VecDeque::new(),
+            flows: HashMap::new(),
+            busy_reads: 0,
+            busy_after_cmd: 3,
+        }
+    }
+    fn get(&self, off: u64) -> u32 {
+        self.mem.mem[off as usize / 4]
+    }
+    fn show_head(&mut self) {
+        let head = self.events.front().copied();
+        self.mem.set(
+            regs::evq::HEAD_INFO,
+            u32::from(head.is_some()) << regs::evq::head_info::VALID_SHIFT,
+        );
+        self.mem
+            .write_block(regs::evq::HEAD, &head.unwrap_or_default())
+            .unwrap();
+    }
+    fn flow_cmd(&mut self, op: u32) {
+        use regs::flow;
+        let key = (
+            self.get(flow::KEY_SRC_IP),
+            self.get(flow::KEY_DST_IP),
+            self.get(flow::KEY_PORTS),
+        );
+        let (result, value) = match op {
+            0 => match self.flows.get(&key) {
+                Some(&v) => (0, v),
+                None => (3, 0),
+            },
+            1 => match self.flows.get(&key) {
+                Some(&v) => (1, v),
+                None => {
+                    self.flows.insert(key, self.get(flow::VALUE));
+                    (0, 0)
+                }
+            },
+            2 => match self.flows.remove(&key) {
+                Some(_) => (0, 0),
+                None => (3, 0),
+            },
+            _ => {
+                self.flows.clear();
+                (0, 0)
+            }
+        };
+        self.mem.set(flow::STATUS, result << 8 | 2 << 12 | 2);
+        self.mem.set(flow::RESULT, value);
+        self.mem.set(flow::BUCKET, key.0 ^ key.1 ^ key.2);
+        self.busy_reads = self.busy_after_cmd;
+    }
+}
+
+impl Bar for Model {
+    fn size(&self) -> u64 {
+        self.mem.size()
+    }
+    fn read32(&mut self, offset: u64) -> Result<u32, BarError> {
+        check_access(offset, 4, self.size())?;
+        if offset == regs::punt::RD_DATA {
+            let p = self.get(regs::punt::RD_PTR);
+            let (desc, slot, word) = (p >> 31 != 0, p >> 16 & 0xff, p & 0x3ff);
+            self.mem.set(regs::punt::RD_PTR, p & !0x3ff | (word + 1));
+            return Ok(*self.punt.get(&(desc, slot, word)).unwrap_or(&0));
+        }
+        if offset == regs::flow::STATUS && self.busy_reads > 0 {
+            self.busy_reads -= 1;
+            return Ok(self.get(offset) | 1);
+        }
+        self.mem.read32(offset)
+    }
+    fn write32(&mut self, offset: u64, value: u32) -> Result<(), BarError> {
+        use regs::{evq, flow, inject, stats};
+        check_access(offset, 4, self.size())?;
+        match offset {
+            inject::WR_DATA => {
+                let p = self.get(inject::WR_PTR);
+                self.injected.push((self.get(inject::SEL), p, value));
+                self.mem.set(inject::WR_PTR, p + 1);
+            }
+            inject::COMMIT => {
+                self.commits.push((
+                    self.get(inject::SEL),
+                    self.get(inject::COMMIT_LEN),
+                    self.get(inject::COMMIT_OFF),
+                    value,
+                ));
+                self.mem.set(inject::WR_PTR, 0);
+            }
+            flow::CMD => self.flow_cmd(value & 3),
+            stats::RD_IDX => {
+                let v = self.counters[value as usize];
+                self.mem.set(stats::RD_LO, v as u32);
+                self.mem.set(stats::RD_HI, (v >> 32) as u32);
+            }
+            stats::CTRL => {
+                if value & 1 != 0 {
+                    let n = self.get(stats::SNAPSHOTS);
+                    self.mem.set(stats::SNAPSHOTS, n + 1);
+                }
+                self.mem.set(stats::CTRL, value & 2);
+            }
+            evq::POP => {
+                self.events.pop_front();
+                self.show_head();
+            }
+            _ => self.mem.set(offset, value),
+        }
+        Ok(())
+    }
+    fn pause(&mut self, _d: Duration) -> Result<(), BarError> {
+        Ok(())
+    }
+    fn describe(&self) -> String {
+        "data-path model (unit test)".into()
+    }
+}
+
+#[test]
+fn card_without_splicer_has_no_datapath() {
+    let mut bar = params_bar();
+    bar.set(regs::id::CAPS, 0x7);
+    let mut card = Card::open(Box::new(bar)).unwrap();
+    let e = card.datapath().unwrap_err();
+    assert!(
+        matches!(e, DriverError::Datapath(DatapathError::NotPresent)),
+        "{e}"
+    );
+    let mut card = Card::open(Box::new(params_bar())).unwrap();
+    let dp = card.datapath().unwrap();
+    assert_eq!(dp.params().punt_slots, 16);
+    assert_eq!(dp.params().rewriter_latency, 34);
+}
+
+#[test]
+fn bad_params_are_refused() {
+    let mut bar = params_bar();
+    bar.set(regs::punt::PARAMS, 2048 << 16 | 12);
+    let e = Datapath::new(&mut bar).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DriverError::Datapath(DatapathError::BadParams {
+                register: "PUNT.PARAMS.SLOTS",
+                ..
+            })
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn configuration_registers() {
+    let mut m = Model::new();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    dp.set_port_mac(Port::Server, [0x02, 0, 0, 0, 0xab, 0xcd])
+        .unwrap();
+    assert_eq!(
+        dp.port_mac(Port::Server).unwrap(),
+        [0x02, 0, 0, 0, 0xab, 0xcd]
+    );
+    dp.set_vip(7, Ipv4Addr::new(192, 0, 2, 1), 443, true)
+        .unwrap();
+    dp.set_local(3, Ipv4Addr::new(198, 51, 100, 9), true)
+        .unwrap();
+    dp.set_fastpath(false).unwrap();
+    dp.set_punt_policy(PuntPolicy {
+        malformed: true,
+        ..PuntPolicy::default()
+    })
+    .unwrap();
+    let e = dp.set_vip(8, Ipv4Addr::LOCALHOST, 1, true).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DriverError::Datapath(DatapathError::IndexOutOfRange {
+                index: 8,
+                count: 8,
+                ..
+            })
+        ),
+        "{e}"
+    );
+    assert_eq!(m.get(regs::dp::MAC_S_LO), 0x0000_abcd);
+    assert_eq!(m.get(regs::dp::MAC_S_HI), 0x0200);
+    assert_eq!(m.get(regs::dp::VIP_ADDR + 7 * 8), 0xc000_0201);
+    assert_eq!(m.get(regs::dp::VIP_PORT + 7 * 8), 1 << 31 | 443);
+    assert_eq!(m.get(regs::dp::LOCAL_ADDR + 3 * 8), 0xc633_6409);
+    assert_eq!(m.get(regs::dp::LOCAL_CTRL + 3 * 8), 1 << 31);
+    assert_eq!(m.get(regs::dp::CTRL), 0);
+    assert_eq!(m.get(regs::dp::PUNT_POLICY), 0x36);
+}
+
+#[test]
+fn flow_commands_poll_busy_and_decode_results() {
+    let mut m = Model::new();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let key = FlowKey {
+        src: Ipv4Addr::new(10, 0, 0, 1),
+        dst: Ipv4Addr::new(192, 0, 2, 1),
+        sport: 40000,
+        dport: 80,
+    };
+    assert_eq!(dp.flow_lookup(&key).unwrap().status, FlowStatus::NotFound);
+    let r = dp.flow_insert(&key, 17, FlowHalf::Server).unwrap();
+    assert_eq!((r.status, r.way), (FlowStatus::Ok, 2));
+    let r = dp.flow_insert(&key, 18, FlowHalf::Client).unwrap();
+    assert_eq!(
+        (r.status, r.slot, r.dir),
+        (FlowStatus::Exists, 17, FlowHalf::Server)
+    );
+    let r = dp.flow_lookup(&key).unwrap();
+    assert_eq!(
+        (r.status, r.slot, r.dir),
+        (FlowStatus::Ok, 17, FlowHalf::Server)
+    );
+    assert_eq!(r.bucket, 0x0a00_0001 ^ 0xc000_0201 ^ (40000 << 16 | 80));
+    assert_eq!(dp.flow_delete(&key).unwrap().status, FlowStatus::Ok);
+    assert_eq!(dp.flow_delete(&key).unwrap().status, FlowStatus::NotFound);
+    dp.flow_clear().unwrap();
+    assert!(dp.flow_insert(&key, 1024, FlowHalf::Client).is_err());
+}
+
+#[test]
+fn a_command_that_stays_busy_times_out() {
+    let mut m = Model::new();
+    m.busy_after_cmd = 1000;
+    let mut dp = Datapath::new(&mut m).unwrap();
+    dp.set_poll_limit(50);
+    let e = dp.flow_clear().unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DriverError::Datapath(DatapathError::Timeout {
+                what: "flow clear",
+                polls: 50,
+                ..
+            })
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("FLOW.STATUS.BUSY"), "{e}");
+}
+
+#[test]
+fn state_slots_are_written_and_read_through_the_windows() {
+    let mut m = Model::new();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let e = sample_entry();
+    let c = FlowCounters {
+        last_seen: 9,
+        packets_cs: 1,
+        packets_sc: 2,
+        bytes_cs: 3,
+        bytes_sc: 4,
+    };
+    dp.state_write(5, &e, &c).unwrap();
+    assert_eq!(dp.state_read(5).unwrap(), (e, c));
+    dp.state_write_static(6, &e).unwrap();
+    assert_eq!(m.get(regs::flow::STATE_SLOT), 6);
+    assert_eq!(
+        m.get(regs::flow::STATE_CMD),
+        regs::flow::state_cmd::OP_WRITE_STATIC
+    );
+    assert_eq!(m.get(regs::flow::STATE_STATIC), e.to_words()[0]);
+}
+
+#[test]
+fn punt_next_reads_descriptor_and_data_then_frees_the_slot() {
+    let mut m = Model::new();
+    let frame: Vec<u8> = (0..61u8).collect();
+    let slot = 15;
+    m.punt.insert((true, slot, 0), 1 << 16 | frame.len() as u32);
+    for (i, w) in [0x0100_0001u32, 0x0000_0007, 0x0036_2214, 99]
+        .iter()
+        .enumerate()
+    {
+        m.punt.insert((true, slot, i as u32 + 1), *w);
+    }
+    for (i, w) in layout::words_le(&frame).enumerate() {
+        m.punt.insert((false, slot, i as u32), w);
+    }
+    m.mem.set(regs::punt::CONS, 31);
+    m.mem.set(regs::punt::PROD, 0);
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let f = dp.punt_next().unwrap().unwrap();
+    assert_eq!(f.slot, 15);
+    assert!(f.tuser);
+    assert_eq!(f.data, frame);
+    assert_eq!(f.port(), Port::Server);
+    assert_eq!(f.meta.flow_state, Some(FlowState::Handshake));
+    assert_eq!(f.meta.flow_slot, 7);
+    assert_eq!(f.meta.time, 99);
+    // CONS wraps modulo 2 * SLOTS; the ring is empty then.
+    assert!(dp.punt_next().unwrap().is_none());
+    assert_eq!(m.get(regs::punt::CONS), 0);
+}
+
+#[test]
+fn punt_ring_inconsistency_is_an_error() {
+    let mut m = Model::new();
+    m.mem.set(regs::punt::PROD, 20);
+    m.mem.set(regs::punt::CONS, 2);
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let e = dp.punt_next().unwrap_err();
+    assert!(
+        matches!(e, DriverError::Datapath(DatapathError::PuntRing { .. })),
+        "{e}"
+    );
+}
+
+#[test]
+fn inject_writes_words_and_commits() {
+    let mut m = Model::new();
+    m.mem.set(regs::inject::STATUS, 1);
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let frame: Vec<u8> = (0..66u8).collect();
+    let off = ChecksumOffload {
+        ip_off: 14,
+        l4_off: 34,
+        l4_end: 66,
+        ip: true,
+        tcp: true,
+    };
+    dp.inject(Port::Server, &frame, Some(off)).unwrap();
+    dp.inject(Port::Client, &frame[..5], None).unwrap();
+    let bad = ChecksumOffload { l4_end: 67, ..off };
+    let e = dp.inject(Port::Client, &frame, Some(bad)).unwrap_err();
+    assert!(
+        matches!(e, DriverError::Datapath(DatapathError::BadOffload { .. })),
+        "{e}"
+    );
+    let e = dp.inject(Port::Client, &[], None).unwrap_err();
+    assert!(
+        matches!(e, DriverError::Datapath(DatapathError::BadLength { .. })),
+        "{e}"
+    );
+    let words: Vec<u32> = layout::words_le(&frame).collect();
+    let first: Vec<(u32, u32, u32)> = words
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| (1, i as u32, w))
+        .collect();
+    assert_eq!(&m.injected[..words.len()], &first[..]);
+    assert_eq!(
+        &m.injected[words.len()..],
+        &[(0, 0, 0x0302_0100), (0, 1, 4)]
+    );
+    assert_eq!(
+        m.commits,
+        vec![(1, 3 << 16 | 66, 34 << 16 | 14, 66), (0, 5, 0, 0)]
+    );
+}
+
+#[test]
+fn inject_waits_for_a_free_slot() {
+    let mut m = Model::new();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    dp.set_poll_limit(10);
+    let e = dp.inject(Port::Client, &[1, 2, 3], None).unwrap_err();
+    assert!(e.to_string().contains("INJECT.STATUS.READY"), "{e}");
+    assert!(m.injected.is_empty() && m.commits.is_empty());
+}
+
+#[test]
+fn events_are_popped_in_order() {
+    let mut m = Model::new();
+    m.events.push_back([7, 4, 0, 0]);
+    m.events.push_back([4, 9, 1, 2]);
+    m.show_head();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    assert_eq!(
+        dp.evq_pop().unwrap(),
+        Some(Event::PuntReady { punt_slot: 4 })
+    );
+    assert!(matches!(
+        dp.evq_pop().unwrap(),
+        Some(Event::FinRst { flow_slot: 9, .. })
+    ));
+    assert_eq!(dp.evq_pop().unwrap(), None);
+}
+
+#[test]
+fn stats_snapshot_reads_every_counter() {
+    let mut m = Model::new();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    dp.set_stats_clear_on_snapshot(true).unwrap();
+    let v = dp.stats_snapshot().unwrap();
+    assert_eq!(v.len(), 512);
+    assert_eq!(v[3], 3 << 40 | 3);
+    assert_eq!(v[255], 255 << 40 | 255);
+    assert_eq!(v[511], 511 << 40 | 511);
+    assert_eq!(m.get(regs::stats::SNAPSHOTS), 1);
+    // CLEAR_ON_SNAPSHOT was kept when the snapshot was requested.
+    assert_eq!(m.get(regs::stats::CTRL), 2);
+}
+
+#[test]
+fn stats_decodes_a_snapshot_read_from_the_card() {
+    let mut m = Model::new();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let s = dp.stats().unwrap();
+    assert_eq!(s.raw().len(), STATS_COUNTERS);
+    assert_eq!(s.server(63).out_bytes, 511 << 40 | 511);
+}
+
+#[test]
+fn stats_decoder_follows_the_counter_map() {
+    // counter i holds i
+    let s = StatsSnapshot::from_counters((0..512).collect()).unwrap();
+    assert_eq!(
+        s.port(Port::Client),
+        PortCounters {
+            rx_frames: 0,
+            rx_bytes: 1,
+            tx_frames: 2,
+            tx_bytes: 3,
+            forwarded: 4,
+            punted: 5,
+            dropped: 6,
+        }
+    );
+    assert_eq!(s.port(Port::Server).rx_frames, 8);
+    assert_eq!(s.port(Port::Server).dropped, 14);
+    assert_eq!(s.service(0), (16, 17));
+    assert_eq!(s.service(31), (78, 79));
+    assert_eq!(
+        s.server(0),
+        ServerCounters {
+            frames: 80,
+            bytes: 81,
+            in_frames: 256,
+            in_bytes: 257,
+            out_frames: 258,
+            out_bytes: 259,
+        }
+    );
+    assert_eq!(
+        s.server(9),
+        ServerCounters {
+            frames: 98,
+            bytes: 99,
+            in_frames: 292,
+            in_bytes: 293,
+            out_frames: 294,
+            out_bytes: 295,
+        }
+    );
+    assert_eq!(s.server(63).frames, 206);
+    assert_eq!(s.server(63).bytes, 207);
+    assert_eq!(s.server(63).out_bytes, 511);
+
+    let d = s.drop_reasons();
+    assert_eq!(d.len(), 18);
+    assert_eq!(d[0], ("OTHER_L3", 209));
+    assert_eq!(d[1], ("OTHER_L4", 210));
+    assert_eq!(d[2], ("MAC_ERR", 211));
+    assert_eq!(d[8], ("IP_CSUM", 217));
+    assert_eq!(d[12], ("TCP_DOFF", 221));
+    assert_eq!(d[13], ("DROP_ARP", 225));
+    assert_eq!(d[17], ("DROP_NOMATCH", 229));
+    let mut names: Vec<_> = d.iter().map(|x| x.0).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), d.len(), "reason names are unique");
+}
+
+#[test]
+fn stats_decoder_refuses_a_map_without_directional_counters() {
+    let e = StatsSnapshot::from_counters(vec![0; 256]).unwrap_err();
+    assert!(
+        matches!(e, DatapathError::BadParams { value: 256, .. }),
+        "{e:?}"
+    );
+    assert!(StatsSnapshot::from_counters(vec![0; 1024]).is_ok());
+}
+
+#[test]
+#[should_panic(expected = "real server 64")]
+fn stats_decoder_server_index_is_bounded() {
+    let s = StatsSnapshot::from_counters(vec![0; 512]).unwrap();
+    let _ = s.server(STATS_SERVERS);
+}
+
+#[test]
+fn l7_rules_and_buffer_go_through_their_registers() {
+    let mut m = Model::new();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let rule = L7Rule {
+        priority: 1,
+        path_kind: PathKind::Prefix,
+        path: b"/static/".to_vec(),
+        host_kind: HostKind::Any,
+        host: vec![],
+        rule_id: 2,
+        pool: 3,
+    };
+    dp.l7_load_rule(63, &rule).unwrap();
+    assert!(dp.l7_load_rule(64, &rule).is_err());
+    dp.l7_match_buffer(b"GET / HTTP/1.1\r\n\r\n", 0x77).unwrap();
+    assert!(dp.l7_match_buffer(&[0; 1025], 0).is_err());
+    // The last write of a rule is its control word.
+    assert_eq!(m.get(regs::l7::RULE), 63);
+    assert_eq!(m.get(regs::l7::WORD), 0);
+    assert_eq!(m.get(regs::l7::DATA), 0xa000_0008);
+    assert_eq!(m.get(regs::l7::CMD), 0x77 << 16 | 18);
+}
