@@ -57,10 +57,10 @@ impl DataPath {
                 L7::steal(),
             )
         };
-        let params = punt.params().read().bits();
+        let params = punt.params().read();
         Self {
-            punt_slots: (params & 0xffff).max(1),
-            punt_slot_bytes: params >> 16,
+            punt_slots: u32::from(params.slots().bits()).max(1),
+            punt_slot_bytes: u32::from(params.slot_bytes().bits()),
             dp,
             flow,
             punt,
@@ -77,25 +77,37 @@ impl DataPath {
 
     /// Lets the data path punt ARP to the firmware and forward spliced flows.
     pub fn enable(&mut self) {
-        // PUNT_POLICY bit 1 = ARP (set at reset too); the other classes keep their policy.
-        let policy = self.dp.punt_policy().read().bits() | 1 << 1;
-        write_reg(self.dp.punt_policy(), policy);
-        let ctrl = self.dp.ctrl().read().bits() | 1;
-        write_reg(self.dp.ctrl(), ctrl);
+        // PUNT_POLICY.ARP is set at reset too; the other classes keep their policy.
+        self.dp.punt_policy().modify(|_, w| w.arp().set_bit());
+        self.dp.ctrl().modify(|_, w| w.fastpath().set_bit());
     }
 
-    fn flow_cmd(&mut self, op: FlowOp, key: &FourTuple, value: u32) -> FlowStatus {
+    fn flow_cmd(
+        &mut self,
+        op: FlowOp,
+        key: &FourTuple,
+        slot: Slot,
+        server_half: bool,
+    ) -> FlowStatus {
         let f = &self.flow;
         if !wait(|| f.status().read().busy().bit_is_set()) {
             return FlowStatus::Failed;
         }
         write_reg(f.key_src_ip(), key.src_ip);
         write_reg(f.key_dst_ip(), key.dst_ip);
-        write_reg(
-            f.key_ports(),
-            u32::from(key.src_port) << 16 | u32::from(key.dst_port),
-        );
-        write_reg(f.value(), value);
+        f.key_ports().write(|w| {
+            // SAFETY: SRC_PORT and DST_PORT are 16 bits wide: every u16 is a valid value.
+            unsafe {
+                w.src_port()
+                    .bits(key.src_port)
+                    .dst_port()
+                    .bits(key.dst_port)
+            }
+        });
+        f.value().write(|w| {
+            // SAFETY: SLOT is 16 bits wide: every u16 is a valid value.
+            unsafe { w.slot().bits(slot) }.dir().bit(server_half)
+        });
         f.cmd().write(|w| w.op().variant(op));
         if !wait(|| f.status().read().busy().bit_is_set()) {
             return FlowStatus::Failed;
@@ -130,31 +142,45 @@ impl Hw for DataPath {
         let (lo, hi) = match port {
             Port::Client => (
                 self.dp.mac_c_lo().read().bits(),
-                self.dp.mac_c_hi().read().bits(),
+                self.dp.mac_c_hi().read().mac().bits(),
             ),
             Port::Server => (
                 self.dp.mac_s_lo().read().bits(),
-                self.dp.mac_s_hi().read().bits(),
+                self.dp.mac_s_hi().read().mac().bits(),
             ),
         };
-        mac_from_u64(u64::from(hi & 0xffff) << 32 | u64::from(lo))
+        mac_from_u64(u64::from(hi) << 32 | u64::from(lo))
     }
 
     fn local_ip(&mut self, i: usize) -> Option<u32> {
-        if i >= 4 || self.dp.local_ctrl(i).read().bits() >> 31 == 0 {
-            return None;
-        }
-        Some(self.dp.local_addr(i).read().bits())
+        let enabled = self
+            .dp
+            .local_ctrl_iter()
+            .nth(i)?
+            .read()
+            .enable()
+            .bit_is_set();
+        enabled.then(|| self.dp.local_addr(i).read().bits())
     }
 
     fn set_vip(&mut self, i: usize, ip: u32, port: u16, enable: bool) {
         if i >= SERVICES as usize {
             return;
         }
-        write_reg(self.dp.vip_port(i), u32::from(port));
+        let set_port = |w: &mut splicenic_pac::dp::vip_port::W| {
+            // SAFETY: PORT is 16 bits wide: every u16 is a valid value.
+            unsafe { w.port().bits(port) };
+        };
+        self.dp.vip_port(i).write(|w| {
+            set_port(w);
+            w
+        });
         write_reg(self.dp.vip_addr(i), ip);
         if enable {
-            write_reg(self.dp.vip_port(i), u32::from(port) | 1 << 31);
+            self.dp.vip_port(i).write(|w| {
+                set_port(w);
+                w.enable().set_bit()
+            });
         }
     }
 
@@ -166,7 +192,15 @@ impl Hw for DataPath {
             return None;
         }
         let slot = cons % self.punt_slots;
-        write_reg(self.punt.rd_ptr(), slot << 16 | 1 << 31);
+        let slot_field = |w: &mut splicenic_pac::punt::rd_ptr::W| {
+            // SAFETY: SLOT is 8 bits wide and `slot` < PUNT.PARAMS.SLOTS, which the hardware
+            // keeps within it (at most 256 slots).
+            unsafe { w.slot().bits(slot as u8) };
+        };
+        self.punt.rd_ptr().write(|w| {
+            slot_field(w);
+            w.desc().set_bit()
+        });
         // The descriptor: PuntHead, then the punt record (PuntMeta).
         let mut head = [0u32; PuntHead::WORDS];
         let mut meta = [0u32; PuntMeta::WORDS];
@@ -175,7 +209,10 @@ impl Hw for DataPath {
         }
         let frame_len = u32::from(PuntHead::unpack(&head).len);
         let len = (frame_len.min(self.punt_slot_bytes) as usize).min(buf.len());
-        write_reg(self.punt.rd_ptr(), slot << 16);
+        self.punt.rd_ptr().write(|w| {
+            slot_field(w);
+            w
+        });
         for chunk in buf[..len].chunks_mut(4) {
             let w = self.punt.rd_data().read().bits().to_le_bytes();
             chunk.copy_from_slice(&w[..chunk.len()]);
@@ -186,8 +223,8 @@ impl Hw for DataPath {
 
     fn inject(&mut self, port: Port, frame: &[u8], offload: Option<Offload>) -> bool {
         let inj = &self.inject;
-        write_reg(inj.sel(), u32::from(port == Port::Server));
-        if !wait(|| inj.status().read().bits() & 1 == 0) {
+        inj.sel().write(|w| w.port().bit(port == Port::Server));
+        if !wait(|| inj.status().read().ready().bit_is_clear()) {
             return false;
         }
         write_reg(inj.wr_ptr(), 0);
@@ -195,17 +232,28 @@ impl Hw for DataPath {
             write_reg(inj.wr_data(), w);
         }
         let (csum, off) = match offload {
-            Some(o) => (3 << 16, (o.ip_off, o.l4_off, o.l4_end)),
-            None => (0, (0, 0, 0)),
+            Some(o) => (true, (o.ip_off, o.l4_off, o.l4_end)),
+            None => (false, (0, 0, 0)),
         };
-        write_reg(inj.commit_len(), frame.len() as u32 | csum);
-        write_reg(inj.commit_off(), u32::from(off.0) | u32::from(off.1) << 16);
+        inj.commit_len().write(|w| {
+            // SAFETY: LEN is 16 bits wide: every u16 is a valid value (a frame is at most a
+            // 2 KiB slot).
+            unsafe { w.len().bits(frame.len() as u16) }
+                .csum_ip()
+                .bit(csum)
+                .csum_tcp()
+                .bit(csum)
+        });
+        inj.commit_off().write(|w| {
+            // SAFETY: IP_OFF and L4_OFF are 16 bits wide: every u16 is a valid value.
+            unsafe { w.ip_off().bits(off.0).l4_off().bits(off.1) }
+        });
         write_reg(inj.commit(), u32::from(off.2));
         true
     }
 
     fn evq_pop(&mut self) -> Option<[u32; 4]> {
-        if self.evq.head_info().read().bits() >> 31 == 0 {
+        if self.evq.head_info().read().valid().bit_is_clear() {
             return None;
         }
         let mut w = [0u32; 4];
@@ -217,15 +265,11 @@ impl Hw for DataPath {
     }
 
     fn flow_insert(&mut self, key: &FourTuple, slot: Slot, server_half: bool) -> FlowStatus {
-        self.flow_cmd(
-            FlowOp::Insert,
-            key,
-            u32::from(slot) | u32::from(server_half) << 16,
-        )
+        self.flow_cmd(FlowOp::Insert, key, slot, server_half)
     }
 
     fn flow_delete(&mut self, key: &FourTuple) -> FlowStatus {
-        self.flow_cmd(FlowOp::Delete, key, 0)
+        self.flow_cmd(FlowOp::Delete, key, 0, false)
     }
 
     fn state_write(&mut self, slot: Slot, words: &[u32; STATIC_WORDS], last_seen: Option<u32>) {
@@ -281,14 +325,18 @@ impl Hw for DataPath {
 
     fn l7_match(&mut self, request: &[u8], tag: u16) -> bool {
         let l7 = &self.l7;
-        if request.is_empty() || !wait(|| l7.status().read().bits() >> 3 & 1 != 0) {
+        if request.is_empty() || !wait(|| l7.status().read().buf_busy().bit_is_set()) {
             return false;
         }
         write_reg(l7.buf_ptr(), 0);
         for w in words_le(request) {
             write_reg(l7.buf_data(), w);
         }
-        write_reg(l7.cmd(), request.len() as u32 | u32::from(tag) << 16);
+        l7.cmd().write(|w| {
+            // SAFETY: LEN and TAG are 16 bits wide: every u16 is a valid value (a request is
+            // at most the 1 KiB buffer).
+            unsafe { w.len().bits(request.len() as u16).tag().bits(tag) }
+        });
         true
     }
 }
