@@ -4,6 +4,7 @@
 `default_nettype none
 
 `include "splicenic_regs.vh"
+`include "splicenic_records.vh"
 
 /*
  * SpliceNIC card top: host BAR0 (AXI4-Lite), soft core with IMEM/DMEM, CSR blocks
@@ -16,9 +17,9 @@ module card_top #
 (
     // Soft core: "PICORV32" or "VEXRISCV"
     parameter CPU = "PICORV32",
-    parameter CLK_HZ = 156250000,
-    parameter IMEM_SIZE = 65536,
-    parameter DMEM_SIZE = 262144,
+    parameter CLK_HZ = `SNIC_CLK_HZ,
+    parameter IMEM_SIZE = `SNIC_IMEM_SIZE,
+    parameter DMEM_SIZE = `SNIC_DMEM_SIZE,
     parameter BUILD_ID = 0,
     parameter DATA_WIDTH = 64,
     parameter KEEP_WIDTH = DATA_WIDTH/8,
@@ -174,7 +175,7 @@ if (CPU_IS_VEXRISCV) begin : g_vexriscv
     );
 end else begin : g_picorv32
     soc_cpu_picorv32 #(
-        .DMEM_BASE(32'h10000000),
+        .DMEM_BASE(`SNIC_DMEM_BASE),
         .DMEM_SIZE(DMEM_SIZE)
     )
     cpu_inst (

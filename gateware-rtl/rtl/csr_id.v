@@ -4,6 +4,7 @@
 `default_nettype none
 
 `include "splicenic_regs.vh"
+`include "splicenic_records.vh"
 
 /*
  * ID block: card magic, register-map version, capabilities, core type, clock and
@@ -12,9 +13,9 @@
 module csr_id #
 (
     parameter [7:0] CPU_CODE = `SNIC_ID_CORE_CPU_PICORV32,
-    parameter CLK_HZ = 156250000,
-    parameter IMEM_SIZE = 65536,
-    parameter DMEM_SIZE = 262144,
+    parameter CLK_HZ = `SNIC_CLK_HZ,
+    parameter IMEM_SIZE = `SNIC_IMEM_SIZE,
+    parameter DMEM_SIZE = `SNIC_DMEM_SIZE,
     parameter BUILD_ID = 0
 )
 (

@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * Per-RX-port Ethernet / 802.1Q / IPv4 / TCP header parser and validator.
  *
@@ -37,26 +39,28 @@
  *   payload_len: TCP payload bytes = ip_length - ihl*4 - data_offset*4 (0 unless OK)
  *   frame_len: bytes in the frame (saturates at 65535)
  *
- * Reason codes (m_hdr_reason, checked in this priority order, first match wins):
- *   0  OK          well-formed IPv4/TCP frame, fast-path candidate
- *   3  MAC_ERR     s_axis_tuser was set on a beat of the frame
- *   4  TRUNC_ETH   frame shorter than the Ethernet header (14, or 18 with a tag)
- *   1  OTHER_L3    ethertype is not IPv4 (ARP, IPv6, LLDP, a second tag, ...)     [other]
- *   7  TRUNC_IP    frame shorter than l3_offset + 20
- *   5  IP_VERSION  IPv4 ethertype but version != 4
- *   6  IP_IHL      IHL < 5
- *   7  TRUNC_IP    frame shorter than l3_offset + IHL*4
- *   8  IP_LEN      total length < IHL*4, or frame shorter than l3_offset + total length
- *                  (a longer frame is Ethernet padding and is fine)
- *   9  IP_CSUM     IPv4 header checksum wrong
- *   10 IP_OPTIONS  IHL > 5 (IP options present)
- *   11 IP_FRAG     MF set or fragment offset != 0
- *   2  OTHER_L4    IPv4 but protocol != TCP (ICMP, UDP, ...)                        [other]
- *   12 TCP_TRUNC   IP payload shorter than the 20-byte TCP header
- *   13 TCP_DOFF    data offset < 5 or data_offset*4 > IP payload length
- * m_hdr_ok = (reason == 0); m_hdr_other = reason 1 or 2 (punt/drop by class);
- * m_hdr_malformed = reason >= 3 (drop, or punt for diagnosis). Frames are never dropped
- * here: every frame comes out with its verdict, so counting and policy live downstream.
+ * Reason codes (m_hdr_reason, enum ParserReason of docs/records.md; checked in this priority
+ * order, first match wins):
+ *   OK          well-formed IPv4/TCP frame, fast-path candidate
+ *   MAC_ERR     s_axis_tuser was set on a beat of the frame
+ *   TRUNC_ETH   frame shorter than the Ethernet header (14, or 18 with a tag)
+ *   OTHER_L3    ethertype is not IPv4 (ARP, IPv6, LLDP, a second tag, ...)     [other]
+ *   TRUNC_IP    frame shorter than l3_offset + 20
+ *   IP_VERSION  IPv4 ethertype but version != 4
+ *   IP_IHL      IHL < 5
+ *   TRUNC_IP    frame shorter than l3_offset + IHL*4
+ *   IP_LEN      total length < IHL*4, or frame shorter than l3_offset + total length
+ *               (a longer frame is Ethernet padding and is fine)
+ *   IP_CSUM     IPv4 header checksum wrong
+ *   IP_OPTIONS  IHL > 5 (IP options present)
+ *   IP_FRAG     MF set or fragment offset != 0
+ *   OTHER_L4    IPv4 but protocol != TCP (ICMP, UDP, ...)                        [other]
+ *   TCP_TRUNC   IP payload shorter than the 20-byte TCP header
+ *   TCP_DOFF    data offset < 5 or data_offset*4 > IP payload length
+ * m_hdr_ok = (reason == OK); m_hdr_other = reason OTHER_L3 or OTHER_L4 (punt/drop by
+ * class); m_hdr_malformed = reason MAC_ERR and up (drop, or punt for diagnosis). Frames are
+ * never dropped here: every frame comes out with its verdict, so counting and policy live
+ * downstream.
  *
  * Status: stat_event[r] pulses for one cycle (registered) when a header with reason r is
  * taken (m_hdr_valid && m_hdr_ready); one pulse per frame, for the stats block counters.
@@ -90,7 +94,7 @@ module eth_tcp_parser #
     // Header output, one per frame
     output wire                  m_hdr_valid,
     input  wire                  m_hdr_ready,
-    output wire [3:0]            m_hdr_reason,
+    output wire [`SNIC_PARSER_REASON_W-1:0] m_hdr_reason,
     output wire                  m_hdr_ok,
     output wire                  m_hdr_other,
     output wire                  m_hdr_malformed,
@@ -137,10 +141,14 @@ localparam HB = 138;
 localparam BEATS_HB = (HB + KEEP_WIDTH - 1) / KEEP_WIDTH;
 localparam BCW = 6;
 
-localparam [3:0] R_OK = 4'd0, R_OTHER_L3 = 4'd1, R_OTHER_L4 = 4'd2, R_MAC_ERR = 4'd3,
-    R_TRUNC_ETH = 4'd4, R_IP_VERSION = 4'd5, R_IP_IHL = 4'd6, R_TRUNC_IP = 4'd7,
-    R_IP_LEN = 4'd8, R_IP_CSUM = 4'd9, R_IP_OPTIONS = 4'd10, R_IP_FRAG = 4'd11,
-    R_TCP_TRUNC = 4'd12, R_TCP_DOFF = 4'd13;
+localparam RW = `SNIC_PARSER_REASON_W;
+localparam [RW-1:0] R_OK = `SNIC_PARSER_REASON_OK, R_OTHER_L3 = `SNIC_PARSER_REASON_OTHER_L3,
+    R_OTHER_L4 = `SNIC_PARSER_REASON_OTHER_L4, R_MAC_ERR = `SNIC_PARSER_REASON_MAC_ERR,
+    R_TRUNC_ETH = `SNIC_PARSER_REASON_TRUNC_ETH, R_IP_VERSION = `SNIC_PARSER_REASON_IP_VERSION,
+    R_IP_IHL = `SNIC_PARSER_REASON_IP_IHL, R_TRUNC_IP = `SNIC_PARSER_REASON_TRUNC_IP,
+    R_IP_LEN = `SNIC_PARSER_REASON_IP_LEN, R_IP_CSUM = `SNIC_PARSER_REASON_IP_CSUM,
+    R_IP_OPTIONS = `SNIC_PARSER_REASON_IP_OPTIONS, R_IP_FRAG = `SNIC_PARSER_REASON_IP_FRAG,
+    R_TCP_TRUNC = `SNIC_PARSER_REASON_TCP_TRUNC, R_TCP_DOFF = `SNIC_PARSER_REASON_TCP_DOFF;
 
 initial begin
     if (DATA_WIDTH < 64 || DATA_WIDTH > 1024 || DATA_WIDTH % 64 != 0) begin
@@ -332,8 +340,8 @@ endfunction
 
 // The verdict (reason code) of the header in stage 2.
 // verilator lint_off UNUSEDSIGNAL
-function [3:0] reason_of(input err, input [15:0] len, input vlan, input [15:0] etype,
-                         input [159:0] ip20, input [6*19-1:0] psum, input [3:0] doff);
+function [RW-1:0] reason_of(input err, input [15:0] len, input vlan, input [15:0] etype,
+                            input [159:0] ip20, input [6*19-1:0] psum, input [3:0] doff);
     reg [3:0]  ver, ihl;
     reg [15:0] tot, ff;
     reg [7:0]  proto, l3, ih4, d4;
@@ -390,7 +398,7 @@ endfunction
 // verilator lint_on UNUSEDSIGNAL
 
 // Output header registers.
-reg [3:0]   h_reason_reg = 4'd0;
+reg [RW-1:0] h_reason_reg = R_OK;
 reg         h_vlan_reg;
 reg [95:0]  h_eth_reg;
 reg [15:0]  h_tci_reg, h_type_reg;

@@ -7,12 +7,10 @@
  * Hardware -> firmware event queue: PRODUCERS event sources, arbitrated round robin into
  * one FIFO (RAM, DEPTH records) read by the firmware.
  *
- * Event record (EVT_WIDTH bits, default 128 = 4 words of 32 bits):
- *   [7:0]    type: 1 NEW_SYN, 2 REQUEST_MATCHED, 3 SERVER_SYNACK, 4 FIN_RST, 5 TABLE_FULL,
- *            6 TIMER_TICK, 7 PUNT_READY, 8 INJECT_DONE (0 and others: reserved)
- *   [31:8]   type-specific (e.g. port, reason)
- *   [EVT_WIDTH-1:32] payload words (flow id, slot, rule / pool id, timestamp ...)
- * The queue treats the record as opaque; head_src gives the producer that sent it.
+ * Event record (EVT_WIDTH bits, default 128 = 4 words of 32 bits): the event records of
+ * docs/records.md (EvtHead: the type, enum EventType, then EvtFinRst, EvtRequestMatched,
+ * EvtPuntReady per type). The queue treats the record as opaque; head_src gives the
+ * producer that sent it.
  *
  * Producer port p: evt_valid[p], evt_ready[p], evt_data[p*EVT_WIDTH +: EVT_WIDTH].
  * Each producer has a one-record holding register; evt_ready[p] is high when it is free

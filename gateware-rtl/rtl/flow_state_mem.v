@@ -3,27 +3,15 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * Flow state memory (the seed's per-flow pages): one entry per flow slot, in two RAMs.
  *
- * Static part (STATIC_WIDTH = 416 bits, written by the firmware, read by the data path):
- *   [7:0]     state
- *   [15:8]    flags: bit 0 SACK translation, bit 1 timestamp translation, bit 2 window
- *             rescale; bits 7:3 reserved
- *   [23:16]   window-scale shift difference (signed, client shift - server shift)
- *   [31:24]   real-server index (the statistics counter pair of the flow)
- *   [63:32]   timestamp offset (modulo 2^32)
- *   [95:64]   seq delta client->server (added to the client's seq, subtracted from the
- *             server's ack, modulo 2^32)
- *   [127:96]  seq delta server->client
- *   [271:128] client half, [415:272] server half; each half (144 bits):
- *             [47:0] peer MAC, [79:48] peer IP, [95:80] peer port,
- *             [127:96] local IP, [143:128] local port
- * Dynamic part (DYN_WIDTH = 192 bits, updated by the data path, read/written by firmware):
- *   [31:0]    last-seen timestamp
- *   [63:32]   packets client->server   [95:64]   packets server->client
- *   [143:96]  bytes client->server     [191:144] bytes server->client
- *   (counters wrap modulo their width)
+ * Static part (STATIC_WIDTH = `SNIC_FLOW_STATIC_W bits, written by the firmware, read by the
+ * data path): record FlowStatic, dynamic part (DYN_WIDTH = `SNIC_FLOW_DYN_W bits, updated by
+ * the data path, read/written by firmware): record FlowDyn; both in docs/records.md
+ * (registers/records.toml, splicenic_records.vh). Counters wrap modulo their width.
  *
  * Data-path read port: rd_valid/rd_slot every cycle (always accepted); rd_resp_valid and
  * the static entry rd_resp_data one cycle later. A firmware write of the same slot in the
@@ -39,9 +27,9 @@
  * Command port (firmware through CSR): cmd_valid/cmd_ready, cmd_op, cmd_slot,
  * cmd_wdata_static, cmd_wdata_dyn; then one rsp_valid pulse two cycles after acceptance,
  * with rsp_rdata_static / rsp_rdata_dyn (stable until the next command completes).
- *   cmd_op: 0 READ (whole entry), 1 WRITE (whole entry, counters included),
- *           2 WRITE_STATIC (static part only; counters and last-seen untouched),
- *           3 reserved (acts as READ).
+ *   cmd_op (enum FlowOp): READ (whole entry), WRITE (whole entry, counters included),
+ *           WRITE_STATIC (static part only; counters and last-seen untouched); the
+ *           remaining code is reserved (acts as READ).
  * A command goes through the update pipeline in order: a READ returns the counters after
  * exactly the updates accepted before the command, and before any later one (a consistent
  * snapshot of last-seen, packets and bytes).
@@ -53,8 +41,8 @@ module flow_state_mem #
     // Width of the per-packet byte count
     parameter BYTES_WIDTH = 16,
     parameter SLOT_BITS = $clog2(SLOTS),
-    parameter STATIC_WIDTH = 416,
-    parameter DYN_WIDTH = 192
+    parameter STATIC_WIDTH = `SNIC_FLOW_STATIC_W,
+    parameter DYN_WIDTH = `SNIC_FLOW_DYN_W
 )
 (
     input  wire                    clk,
@@ -88,14 +76,18 @@ module flow_state_mem #
     output wire [DYN_WIDTH-1:0]    rsp_rdata_dyn
 );
 
-localparam [1:0] OP_READ = 2'd0, OP_WRITE = 2'd1, OP_WRITE_STATIC = 2'd2;
+localparam [1:0] OP_READ = `SNIC_FLOW_OP_READ, OP_WRITE = `SNIC_FLOW_OP_WRITE,
+                 OP_WRITE_STATIC = `SNIC_FLOW_OP_WRITE_STATIC;
+
+`include "splicenic_records_fn.vh"
+
 
 initial begin
     if (SLOTS < 2 || (SLOTS & (SLOTS - 1)) != 0 || (1 << SLOT_BITS) != SLOTS) begin
         $error("Error: SLOTS must be a power of two >= 2 and SLOT_BITS its log2 (instance %m)");
         $finish;
     end
-    if (STATIC_WIDTH != 416 || DYN_WIDTH != 192) begin
+    if (STATIC_WIDTH != `SNIC_FLOW_STATIC_W || DYN_WIDTH != `SNIC_FLOW_DYN_W) begin
         $error("Error: STATIC_WIDTH/DYN_WIDTH are fixed by the entry layout (instance %m)");
         $finish;
     end
@@ -195,21 +187,25 @@ endfunction
 function [DYN_WIDTH-1:0] dyn_new(input cmd, input [DYN_WIDTH-1:0] wdata,
                                  input [DYN_WIDTH-1:0] cur, input dir,
                                  input [BYTES_WIDTH-1:0] bytes, input [31:0] t);
-    reg [31:0] cur_pkts_c2s, cur_pkts_s2c;
-    reg [47:0] cur_bytes_c2s, cur_bytes_s2c, add_bytes;
+    reg [`SNIC_FLOW_DYN_PACKETS_CS_W-1:0] cur_pkts_c2s;
+    reg [`SNIC_FLOW_DYN_PACKETS_SC_W-1:0] cur_pkts_s2c;
+    reg [`SNIC_FLOW_DYN_BYTES_CS_W-1:0] cur_bytes_c2s, add_bytes;
+    reg [`SNIC_FLOW_DYN_BYTES_SC_W-1:0] cur_bytes_s2c;
+    reg [`SNIC_FLOW_DYN_PACKETS_CS_W-1:0] one;
     begin
-        cur_pkts_c2s = cur[63:32];
-        cur_pkts_s2c = cur[95:64];
-        cur_bytes_c2s = cur[143:96];
-        cur_bytes_s2c = cur[191:144];
-        add_bytes = {{(48-BYTES_WIDTH){1'b0}}, bytes};
-        dyn_new = cmd ? wdata : {
-            dir ? cur_bytes_s2c + add_bytes : cur_bytes_s2c,
+        one = 1;
+        cur_pkts_c2s = `SNIC_FLOW_DYN_PACKETS_CS(cur);
+        cur_pkts_s2c = `SNIC_FLOW_DYN_PACKETS_SC(cur);
+        cur_bytes_c2s = `SNIC_FLOW_DYN_BYTES_CS(cur);
+        cur_bytes_s2c = `SNIC_FLOW_DYN_BYTES_SC(cur);
+        add_bytes = {{(`SNIC_FLOW_DYN_BYTES_CS_W-BYTES_WIDTH){1'b0}}, bytes};
+        dyn_new = cmd ? wdata : snic_flow_dyn_pack(
+            t,
+            dir ? cur_pkts_c2s : cur_pkts_c2s + one,
+            dir ? cur_pkts_s2c + one : cur_pkts_s2c,
             dir ? cur_bytes_c2s : cur_bytes_c2s + add_bytes,
-            dir ? cur_pkts_s2c + 32'd1 : cur_pkts_s2c,
-            dir ? cur_pkts_c2s : cur_pkts_c2s + 32'd1,
-            t
-        };
+            dir ? cur_bytes_s2c + add_bytes : cur_bytes_s2c
+        );
     end
 endfunction
 // verilator lint_on UNUSEDSIGNAL

@@ -7,8 +7,7 @@
  * Flow lookup table (the seed's CAM): a hash table with WAYS-way buckets in on-chip RAM.
  *
  * Key (KEY_WIDTH = 96, one half of a spliced flow, IPv4 4-tuple as seen on the wire):
- *   key[95:64] source IP, key[63:32] destination IP, key[31:16] source port,
- *   key[15:0] destination port.
+ *   record FlowKey of docs/records.md. The table itself only hashes and compares it.
  * Both halves of a spliced flow are inserted as two keys that map to the same slot; the
  * direction bit stored beside the slot tells which half matched.
  *

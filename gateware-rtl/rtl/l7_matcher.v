@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * L7 matcher (the seed's string match table): classifies the first request segment of a
  * connection by method, path and Host against a double-banked rule table.
@@ -14,9 +16,11 @@
  * on the first beat and returned with the result, so the punted packet's metadata rides
  * along. tkeep lanes may be sparse; bytes with tkeep = 0 are skipped.
  *
- * Scanning (l7_req_scan): only the first WINDOW bytes (default 1024) are looked at.
+ * Scanning (l7_req_scan): only the first WINDOW bytes (default L7_BUFFER_BYTES, 1024) are
+ * looked at.
  * Request line "METHOD SP target SP HTTP/1.0|1.1 CRLF", headers with CRLF line ends.
- *   method: GET 1, HEAD 2, POST 3, PUT 4, DELETE 5, OPTIONS 6, anything else 0 (other).
+ *   method (enum HttpMethod of docs/records.md): GET, HEAD, POST, PUT, DELETE, OPTIONS,
+ *           anything else OTHER.
  *   path:   the request-target up to the first '?' or SP (query ignored). Absolute form
  *           "http://authority/path" / "https://..." (scheme case-insensitive): the path is
  *           taken from the first '/' after the authority ("/" if none), flag absform is set.
@@ -43,10 +47,10 @@
  *
  * Rules (written through cfg_wr_*, see l7_rule_bank for the word map), RULES per bank:
  *   valid; priority (16 bit, LOWER wins; ties: lower rule index = declaration order);
- *   path kind 0 any, 1 exact (path == pattern), 2 prefix (path starts with pattern),
- *     3 never; pattern up to PAT_MAX bytes (longer length: rule never matches). Exact and
+ *   path kind (enum PathKind) ANY, EXACT (path == pattern), PREFIX (path starts with
+ *     pattern), NEVER; pattern up to PAT_MAX bytes (longer length: rule never matches). Exact and
  *     prefix rules are ranked ONLY by priority; longest prefix is not implied.
- *   host kind 0 any, 1 exact, 2 wildcard suffix, 3 never. Patterns are lower-case and
+ *   host kind (enum HostKind) ANY, EXACT, SUFFIX (wildcard), NEVER. Patterns are lower-case and
  *     stored last character first. Wildcard "*.example.com" is written as the suffix
  *     ".example.com" and matches any host ending in it with at least one more character
  *     before it: "a.example.com", "a.b.example.com", NOT the bare "example.com" (add an
@@ -54,8 +58,9 @@
  *   rule id (16 bit, returned), pool id (POOL_WIDTH bits).
  * A rule matches when valid, path and host both match. The result is the matching rule
  * with the lowest (priority, index); none -> the bank's default pool, matched = 0.
- * Special write words: 0xFE clears the valid bits of the whole inactive bank, 0xFF sets the
- * inactive bank's default pool (wr_data[POOL_WIDTH-1:0]).
+ * Special write words (RuleWordIndex): CLEAR_BANK clears the valid bits of the whole
+ * inactive bank, DEFAULT_POOL sets the inactive bank's default pool
+ * (wr_data[POOL_WIDTH-1:0]).
  *
  * Banks: writes always go to the INACTIVE bank. cmd_bank_switch (one-cycle pulse) swaps the
  * banks at once; every request uses the bank that was active when its first beat was
@@ -77,8 +82,9 @@
  * Ports for a later CSR block:
  *   cfg_wr_valid/ready, cfg_wr_rule (rule index), cfg_wr_word, cfg_wr_data: rule writes.
  *   cmd_bank_switch: pulse. status_active_bank, status_inactive_busy: status bits.
- * Result: m_res_valid/ready with tag, rule id, pool, method, bank used, flags
- *   {over_window, host_found, absform, not_http, needs_norm, incomplete, matched}.
+ * Result: m_res_valid/ready with tag, rule id, pool, method, bank used, flags (enum
+ *   L7Flag masks: {over_window, host_found, absform, not_http, needs_norm, incomplete,
+ *   matched}).
  */
 module l7_matcher #
 (
@@ -89,7 +95,7 @@ module l7_matcher #
     parameter LANES = 4,
     parameter PAT_MAX = 64,
     parameter POOL_WIDTH = 16,
-    parameter WINDOW = 1024,
+    parameter WINDOW = `SNIC_L7_BUFFER_BYTES,
     parameter RIDX_W = (RULES > 1) ? $clog2(RULES) : 1
 )
 (
@@ -142,6 +148,11 @@ initial begin
         $error("Error: TAG_WIDTH must be >= 1 (instance %m)");
         $finish;
     end
+    // result flags: {scanner flags, matched}
+    if (`SNIC_L7_FLAG_W != 7 || `SNIC_L7_FLAG_MATCHED != 1) begin
+        $error("Error: L7Flag does not fit the result flags (instance %m)");
+        $finish;
+    end
 end
 
 reg active_bank_reg = 1'b0;
@@ -189,8 +200,12 @@ l7_req_scan #(
     .job_flags(job_flags)
 );
 
-// job_flags = {over_window, host_found, absform, not_http, needs_norm, incomplete}
-wire job_skip = job_flags[0] || job_flags[2];
+// job_flags = {over_window, host_found, absform, not_http, needs_norm, incomplete}: the
+// result flags (L7Flag) above MATCHED, bit 0
+localparam [`SNIC_L7_FLAG_W-1:0] FL_SKIP = `SNIC_L7_FLAG_INCOMPLETE | `SNIC_L7_FLAG_NOT_HTTP;
+wire [`SNIC_L7_FLAG_W-1:0] job_fl = {job_flags, 1'b0};
+wire job_skip = |(job_fl & FL_SKIP);
+wire job_host_found = |(job_fl & `SNIC_L7_FLAG_HOST_FOUND);
 
 // ---------------------------------------------------------------- banks and writes
 wire inactive_bank = ~active_bank_reg;
@@ -206,7 +221,7 @@ reg [POOL_WIDTH-1:0] dflt_pool_reg_1 = {POOL_WIDTH{1'b0}};
 
 always @(posedge clk) begin
     if (cmd_bank_switch) active_bank_reg <= ~active_bank_reg;
-    if (wr_fire && cfg_wr_word == 8'hff) begin
+    if (wr_fire && cfg_wr_word == `SNIC_RULE_WORD_INDEX_DEFAULT_POOL) begin
         if (inactive_bank) dflt_pool_reg_1 <= cfg_wr_data[POOL_WIDTH-1:0];
         else dflt_pool_reg_0 <= cfg_wr_data[POOL_WIDTH-1:0];
     end
@@ -256,12 +271,13 @@ l7_rule_bank #(
 ) rule_bank_inst (
     .clk(clk),
     .rst(rst),
-    .wr_en(wr_fire && cfg_wr_word != 8'hfe && cfg_wr_word != 8'hff),
+    .wr_en(wr_fire && cfg_wr_word != `SNIC_RULE_WORD_INDEX_CLEAR_BANK
+           && cfg_wr_word != `SNIC_RULE_WORD_INDEX_DEFAULT_POOL),
     .wr_bank(inactive_bank),
     .wr_rule(cfg_wr_rule),
     .wr_word(cfg_wr_word),
     .wr_data(cfg_wr_data),
-    .clr_en(wr_fire && cfg_wr_word == 8'hfe),
+    .clr_en(wr_fire && cfg_wr_word == `SNIC_RULE_WORD_INDEX_CLEAR_BANK),
     .clr_bank(inactive_bank),
     .rd_en(issue),
     .rd_bank(job_bank),
@@ -281,16 +297,17 @@ l7_rule_bank #(
 function lane_ok(input [31:0] ctrl, input [PB-1:0] ppat, input [PB-1:0] hpat,
                  input [PB-1:0] jpath, input [15:0] jplen, input [PB-1:0] jhost,
                  input [15:0] jhlen, input host_found);
-    // ctrl word: [29:28] path kind, [27:26] host kind, [24:16] host len, [8:0] path len
-    reg [1:0] pkind, hkind;
+    // ctrl word: record L7RuleCtrl
+    reg [`SNIC_PATH_KIND_W-1:0] pkind;
+    reg [`SNIC_HOST_KIND_W-1:0] hkind;
     reg [8:0] hlen, plen;
     reg       p_bytes_ok, h_bytes_ok, plen_ok, hlen_ok, path_ok, host_ok;
     integer   k;
     begin
-        pkind = ctrl[28 +: 2];
-        hkind = ctrl[26 +: 2];
-        hlen = ctrl[16 +: 9];
-        plen = ctrl[0 +: 9];
+        pkind = `SNIC_L7_RULE_CTRL_PATH_KIND(ctrl);
+        hkind = `SNIC_L7_RULE_CTRL_HOST_KIND(ctrl);
+        hlen = `SNIC_L7_RULE_CTRL_HOST_LEN(ctrl);
+        plen = `SNIC_L7_RULE_CTRL_PATH_LEN(ctrl);
         p_bytes_ok = 1'b1;
         h_bytes_ok = 1'b1;
         for (k = 0; k < PAT_MAX; k = k + 1) begin
@@ -299,12 +316,16 @@ function lane_ok(input [31:0] ctrl, input [PB-1:0] ppat, input [PB-1:0] hpat,
         end
         plen_ok = plen <= PAT_MAX;
         hlen_ok = hlen <= PAT_MAX;
-        path_ok = (pkind == 2'd0) ||
-                  (pkind == 2'd1 && plen_ok && jplen == {7'd0, plen} && p_bytes_ok) ||
-                  (pkind == 2'd2 && plen_ok && jplen >= {7'd0, plen} && p_bytes_ok);
-        host_ok = (hkind == 2'd0) ||
-                  (hkind == 2'd1 && host_found && hlen_ok && jhlen == {7'd0, hlen} && h_bytes_ok) ||
-                  (hkind == 2'd2 && host_found && hlen_ok && jhlen > {7'd0, hlen} && h_bytes_ok);
+        path_ok = (pkind == `SNIC_PATH_KIND_ANY) ||
+                  (pkind == `SNIC_PATH_KIND_EXACT && plen_ok && jplen == {7'd0, plen}
+                   && p_bytes_ok) ||
+                  (pkind == `SNIC_PATH_KIND_PREFIX && plen_ok && jplen >= {7'd0, plen}
+                   && p_bytes_ok);
+        host_ok = (hkind == `SNIC_HOST_KIND_ANY) ||
+                  (hkind == `SNIC_HOST_KIND_EXACT && host_found && hlen_ok
+                   && jhlen == {7'd0, hlen} && h_bytes_ok) ||
+                  (hkind == `SNIC_HOST_KIND_SUFFIX && host_found && hlen_ok
+                   && jhlen > {7'd0, hlen} && h_bytes_ok);
         lane_ok = path_ok && host_ok;
     end
 endfunction
@@ -381,9 +402,9 @@ always @(posedge clk) begin
             p2_match_reg[j] <= rd_valid[j] &&
                                lane_ok(rd_ctrl[j*32 +: 32], rd_path[j*PB +: PB],
                                        rd_host[j*PB +: PB], job_path, job_path_len, job_host,
-                                       job_host_len, job_flags[4]);
-            p2_prio_reg[j*16 +: 16] <= rd_meta[j*32 +: 16];
-            p2_rid_reg[j*16 +: 16] <= rd_meta[j*32+16 +: 16];
+                                       job_host_len, job_host_found);
+            p2_prio_reg[j*16 +: 16] <= rd_meta[j*32 + `SNIC_L7_RULE_META_PRIORITY_LSB +: 16];
+            p2_rid_reg[j*16 +: 16] <= rd_meta[j*32 + `SNIC_L7_RULE_META_RULE_ID_LSB +: 16];
         end
         p2_pool_reg <= rd_pool;
     end

@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * L7 request scanner: streams the payload bytes of one HTTP/1.x request segment (one
  * AXI-Stream packet) and extracts, within the first WINDOW bytes, the method, the path and
@@ -33,7 +35,7 @@ module l7_req_scan #
     parameter KEEP_WIDTH = DATA_WIDTH/8,
     parameter TAG_WIDTH = 16,
     parameter PAT_MAX = 64,
-    parameter WINDOW = 1024
+    parameter WINDOW = `SNIC_L7_BUFFER_BYTES
 )
 (
     input  wire                     clk,
@@ -58,12 +60,13 @@ module l7_req_scan #
     input  wire                     job_ready,
     output wire [TAG_WIDTH-1:0]     job_tag,
     output wire                     job_bank,
-    output wire [2:0]               job_method,
+    output wire [`SNIC_HTTP_METHOD_W-1:0] job_method,
     output wire [PAT_MAX*8-1:0]     job_path,
     output wire [15:0]              job_path_len,
     output wire [PAT_MAX*8-1:0]     job_host,
     output wire [15:0]              job_host_len,
-    // {over_window, host_found, absform, not_http, needs_norm, incomplete}
+    // {over_window, host_found, absform, not_http, needs_norm, incomplete}: the L7Flag
+    // result flags above MATCHED (bit 0)
     output wire [5:0]               job_flags
 );
 
@@ -88,9 +91,29 @@ localparam [4:0]
 
 localparam PIDX_W = $clog2(PAT_MAX);
 
-localparam [2:0]
-    M_OTHER = 3'd0, M_GET = 3'd1, M_HEAD = 3'd2, M_POST = 3'd3,
-    M_PUT = 3'd4, M_DELETE = 3'd5, M_OPTIONS = 3'd6;
+// method codes (enum HttpMethod)
+localparam [`SNIC_HTTP_METHOD_W-1:0]
+    M_OTHER = `SNIC_HTTP_METHOD_OTHER, M_GET = `SNIC_HTTP_METHOD_GET,
+    M_HEAD = `SNIC_HTTP_METHOD_HEAD, M_POST = `SNIC_HTTP_METHOD_POST,
+    M_PUT = `SNIC_HTTP_METHOD_PUT, M_DELETE = `SNIC_HTTP_METHOD_DELETE,
+    M_OPTIONS = `SNIC_HTTP_METHOD_OPTIONS;
+
+// job_flags from the flags (L7Flag masks, MATCHED left out)
+/* verilator lint_off UNUSEDSIGNAL */
+function [5:0] job_flags_of(input over, input host_found, input absf, input not_http,
+                            input norm, input incomplete);
+    reg [`SNIC_L7_FLAG_W-1:0] f;
+    begin
+        f = ({`SNIC_L7_FLAG_W{over}} & `SNIC_L7_FLAG_OVER_WINDOW)
+            | ({`SNIC_L7_FLAG_W{host_found}} & `SNIC_L7_FLAG_HOST_FOUND)
+            | ({`SNIC_L7_FLAG_W{absf}} & `SNIC_L7_FLAG_ABSFORM)
+            | ({`SNIC_L7_FLAG_W{not_http}} & `SNIC_L7_FLAG_NOT_HTTP)
+            | ({`SNIC_L7_FLAG_W{norm}} & `SNIC_L7_FLAG_NEEDS_NORM)
+            | ({`SNIC_L7_FLAG_W{incomplete}} & `SNIC_L7_FLAG_INCOMPLETE);
+        job_flags_of = f[`SNIC_L7_FLAG_W-1:1];
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
 
 initial begin
     if (KEEP_WIDTH * 8 != DATA_WIDTH) begin
@@ -173,7 +196,7 @@ endfunction
 reg [4:0]            st_reg = S_METHOD;
 reg [55:0]           meth_buf_reg = 56'd0;
 reg [3:0]            meth_len_reg = 4'd0;
-reg [2:0]            meth_reg = M_OTHER;
+reg [`SNIC_HTTP_METHOD_W-1:0] meth_reg = M_OTHER;
 reg [3:0]            tpos_reg = 4'd0;
 reg                  http_m_reg = 1'b0, https_m_reg = 1'b0;
 reg [1:0]            seg_reg = 2'd3;
@@ -201,7 +224,7 @@ reg [TAG_WIDTH-1:0]  req_tag_reg = {TAG_WIDTH{1'b0}};
 reg                  job_valid_reg = 1'b0;
 reg [TAG_WIDTH-1:0]  job_tag_reg = {TAG_WIDTH{1'b0}};
 reg                  job_bank_reg = 1'b0;
-reg [2:0]            job_method_reg = M_OTHER;
+reg [`SNIC_HTTP_METHOD_W-1:0] job_method_reg = M_OTHER;
 reg [PAT_MAX*8-1:0]  job_path_reg;
 reg [15:0]           job_path_len_reg = 16'd0;
 reg [PAT_MAX*8-1:0]  job_host_reg;
@@ -225,7 +248,7 @@ assign job_flags = job_flags_reg;
 reg [4:0]            st;
 reg [55:0]           meth_buf;
 reg [3:0]            meth_len;
-reg [2:0]            meth;
+reg [`SNIC_HTTP_METHOD_W-1:0] meth;
 reg [3:0]            tpos;
 reg                  http_m, https_m;
 reg [1:0]            seg;
@@ -248,7 +271,7 @@ integer              i;
 
 // result of the beat when it is the last one
 reg                  r_complete, r_not_http, r_norm;
-reg [2:0]            r_method;
+reg [`SNIC_HTTP_METHOD_W-1:0] r_method;
 
 always @* begin
     st = st_reg; meth_buf = meth_buf_reg; meth_len = meth_len_reg; meth = meth_reg;
@@ -489,13 +512,13 @@ always @(posedge clk) begin
             job_host_len_reg <= host_len;
             if (r_not_http) begin
                 job_method_reg <= r_method;
-                job_flags_reg <= {over, 1'b0, 1'b0, 1'b1, 1'b0, 1'b0};
+                job_flags_reg <= job_flags_of(over, 1'b0, 1'b0, 1'b1, 1'b0, 1'b0);
             end else if (!r_complete) begin
                 job_method_reg <= r_method;
-                job_flags_reg <= {over, 1'b0, 1'b0, 1'b0, 1'b0, 1'b1};
+                job_flags_reg <= job_flags_of(over, 1'b0, 1'b0, 1'b0, 1'b0, 1'b1);
             end else begin
                 job_method_reg <= r_method;
-                job_flags_reg <= {over, hdone, absform, 1'b0, r_norm, 1'b0};
+                job_flags_reg <= job_flags_of(over, hdone, absform, 1'b0, r_norm, 1'b0);
             end
             // fresh scanner state for the next request
             st_reg <= S_METHOD; meth_len_reg <= 4'd0; meth_reg <= M_OTHER;

@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * L7 rule storage: two banks of RULES rules, split into LANES lanes (rule r lives in lane
  * r % LANES, row r / LANES) so that LANES rules are read per cycle. Each lane holds a
@@ -12,13 +14,13 @@
  * friendly). The rule valid bits are flip-flops so that reset and "clear bank" empty the
  * table.
  *
- * Write word map (wr_word), see l7_matcher for the field meanings:
- *   0x00            ctrl: [31] valid, [29:28] path kind, [27:26] host kind,
- *                         [24:16] host pattern length, [8:0] path pattern length
- *   0x01            meta: [31:16] rule id, [15:0] priority
- *   0x02            pool: [POOL_WIDTH-1:0] pool id
- *   0x40 + k        path pattern bytes 4k..4k+3 (byte 4k in bits 7:0)
- *   0x80 + k        host pattern bytes 4k..4k+3, stored LAST CHARACTER FIRST
+ * Write word map (wr_word): enum RuleWordIndex of docs/records.md, see l7_matcher for the
+ * field meanings:
+ *   CTRL            record L7RuleCtrl (valid, path / host kind, pattern lengths)
+ *   META            record L7RuleMeta (rule id, priority)
+ *   POOL            [POOL_WIDTH-1:0] pool id
+ *   PATH + k        path pattern bytes 4k..4k+3 (byte 4k in bits 7:0)
+ *   HOST + k        host pattern bytes 4k..4k+3, stored LAST CHARACTER FIRST
  * Clearing a bank (clr_en) resets the valid bits of all its rules.
  */
 module l7_rule_bank #
@@ -59,6 +61,11 @@ module l7_rule_bank #
 localparam PAT_WORDS = PAT_MAX / 4;
 localparam DEPTH = 2 * ROWS;
 localparam LANE_W = (LANES > 1) ? $clog2(LANES) : 1;
+localparam [7:0] W_CTRL = `SNIC_RULE_WORD_INDEX_CTRL;
+localparam [7:0] W_META = `SNIC_RULE_WORD_INDEX_META;
+localparam [7:0] W_POOL = `SNIC_RULE_WORD_INDEX_POOL;
+localparam [7:0] W_PATH = `SNIC_RULE_WORD_INDEX_PATH;
+localparam [7:0] W_HOST = `SNIC_RULE_WORD_INDEX_HOST;
 
 initial begin
     if (RULES < 2 || (1 << RIDX_W) != RULES) begin
@@ -71,6 +78,12 @@ initial begin
     end
     if (PAT_MAX % 4 != 0 || PAT_MAX < 4 || PAT_MAX > 256) begin
         $error("Error: PAT_MAX must be a multiple of 4 in 4..256 (instance %m)");
+        $finish;
+    end
+    // the pattern word windows are decoded from wr_word[7:6]: 64-word aligned, distinct
+    if (`SNIC_RULE_WORD_INDEX_W != 8 || W_PATH[5:0] != 6'd0 || W_HOST[5:0] != 6'd0
+        || W_PATH[7:6] == W_HOST[7:6] || W_PATH[7:6] == W_CTRL[7:6]) begin
+        $error("Error: RuleWordIndex does not fit the word decode (instance %m)");
         $finish;
     end
     if (POOL_WIDTH < 1 || POOL_WIDTH > 32) begin
@@ -100,8 +113,8 @@ assign rd_valid = rd_valid_reg;
 
 integer r;
 always @(posedge clk) begin
-    if (wr_en && wr_word == 8'h00) begin
-        valid_reg[{wr_bank, wr_rule}] <= wr_data[31];
+    if (wr_en && wr_word == W_CTRL) begin
+        valid_reg[{wr_bank, wr_rule}] <= `SNIC_L7_RULE_CTRL_VALID(wr_data);
     end
     if (clr_en) begin
         for (r = 0; r < RULES; r = r + 1) begin
@@ -123,9 +136,9 @@ localparam PB = PAT_MAX * 8;
 localparam PBW = $clog2(PB);
 localparam [6:0] PAT_WORDS7 = PAT_WORDS[6:0];
 
-// pattern word writes: path word wr_word - 0x40, host word wr_word - 0x80 (below PAT_WORDS)
-wire wr_path = wr_word[7:6] == 2'b01 && {1'b0, wr_word[5:0]} < PAT_WORDS7;
-wire wr_host = wr_word[7:6] == 2'b10 && {1'b0, wr_word[5:0]} < PAT_WORDS7;
+// pattern word writes: path word wr_word - PATH, host word wr_word - HOST (below PAT_WORDS)
+wire wr_path = wr_word[7:6] == W_PATH[7:6] && {1'b0, wr_word[5:0]} < PAT_WORDS7;
+wire wr_host = wr_word[7:6] == W_HOST[7:6] && {1'b0, wr_word[5:0]} < PAT_WORDS7;
 // (the word's first bit, PBW bits: the bits above are zero for a word below PAT_WORDS)
 // verilator lint_off UNUSEDSIGNAL
 wire [10:0] wr_bit_w = {wr_word[5:0], 5'd0};
@@ -158,9 +171,9 @@ generate
 
         always @(posedge clk) begin
             if (lane_wr) begin
-                if (wr_word == 8'h00) ctrl_mem[wr_addr] <= wr_data;
-                if (wr_word == 8'h01) meta_mem[wr_addr] <= wr_data;
-                if (wr_word == 8'h02) pool_mem[wr_addr] <= wr_data[POOL_WIDTH-1:0];
+                if (wr_word == W_CTRL) ctrl_mem[wr_addr] <= wr_data;
+                if (wr_word == W_META) meta_mem[wr_addr] <= wr_data;
+                if (wr_word == W_POOL) pool_mem[wr_addr] <= wr_data[POOL_WIDTH-1:0];
                 if (wr_path) path_mem[wr_addr][wr_bit +: 32] <= wr_data;
                 if (wr_host) host_mem[wr_addr][wr_bit +: 32] <= wr_data;
             end

@@ -3,14 +3,16 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * PicoRV32 (RV32IMC) on the internal bus. The native PicoRV32 memory interface already
  * is a valid/ready bus: a write has a non-zero wstrb.
  */
 module soc_cpu_picorv32 #
 (
-    parameter DMEM_BASE = 32'h10000000,
-    parameter DMEM_SIZE = 262144
+    parameter DMEM_BASE = `SNIC_DMEM_BASE,
+    parameter DMEM_SIZE = `SNIC_DMEM_SIZE
 )
 (
     input  wire        clk,

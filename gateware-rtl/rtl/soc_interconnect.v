@@ -4,13 +4,15 @@
 `default_nettype none
 
 `include "splicenic_regs.vh"
+`include "splicenic_records.vh"
 
 /*
  * SoC interconnect.
  *
- * Core accesses are routed by core address: IMEM 0x0000_0000, DMEM 0x1000_0000, CSR space
- * 0xF000_0000 (256 KiB). Host accesses are routed by BAR0 offset: CSR space 0x00000,
- * IMEM window and DMEM window (offsets from the ID block). The memories have one port
+ * Core accesses are routed by core address: IMEM at IMEM_BASE, DMEM at DMEM_BASE (constants
+ * of docs/records.md), CSR space 0xF000_0000 (256 KiB). Host accesses are routed by BAR0
+ * offset: CSR space 0x00000, IMEM window and DMEM window (offsets from the ID block). The
+ * memories have one port
  * for each side; the CSR space is shared and arbitrated (alternating priority).
  * Any other address reads 0xDEADBEEF and ignores writes; no access hangs.
  *
@@ -19,8 +21,8 @@
  */
 module soc_interconnect #
 (
-    parameter IMEM_SIZE = 65536,
-    parameter DMEM_SIZE = 262144,
+    parameter IMEM_SIZE = `SNIC_IMEM_SIZE,
+    parameter DMEM_SIZE = `SNIC_DMEM_SIZE,
     parameter HOST_ADDR_WIDTH = 20,
     parameter IMEM_AW = $clog2(IMEM_SIZE/4),
     parameter DMEM_AW = $clog2(DMEM_SIZE/4)
@@ -82,7 +84,7 @@ module soc_interconnect #
     input  wire [31:0]                csr_rdata
 );
 
-localparam [31:0] DMEM_BASE = 32'h10000000;
+localparam [31:0] DMEM_BASE = `SNIC_DMEM_BASE;
 localparam [31:0] CSR_BASE = `SNIC_CSR_CORE_BASE;
 localparam [31:0] CSR_SIZE = 32'h00040000;
 localparam [31:0] IMEM_WINDOW = `SNIC_ID_IMEM_WINDOW_RESET;
@@ -98,6 +100,11 @@ initial begin
     end
     if (IMEM_BYTES > CSR_SIZE || (IMEM_WINDOW % IMEM_BYTES) != 0 || (DMEM_WINDOW % DMEM_BYTES) != 0) begin
         $error("Error: memory windows must be aligned to the memory size (instance %m)");
+        $finish;
+    end
+    // the core decode below takes IMEM at core address 0
+    if (`SNIC_IMEM_BASE != 0) begin
+        $error("Error: IMEM must be at core address 0 (instance %m)");
         $finish;
     end
     if (HOST_ADDR_WIDTH < 19 || HOST_ADDR_WIDTH > 32) begin

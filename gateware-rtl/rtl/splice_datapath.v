@@ -4,12 +4,14 @@
 `default_nettype none
 
 `include "splicenic_regs.vh"
+`include "splicenic_records.vh"
 
 /*
  * Splicer data path: everything between the client port (C, index 0) and the server port
  * (S, index 1), and its CSR blocks DP, FLOW, L7, PUNT, INJECT, EVQ and STATS.
- * docs/datapath.md describes the behaviour, the flow entry, punt record, event and counter
- * layouts; registers/splicenic.svd the registers.
+ * docs/datapath.md describes the behaviour; docs/records.md the flow entry (FlowStatic,
+ * FlowDyn), punt record (PuntMeta), event records (Evt*) and counter index map (STATS), all
+ * from registers/records.toml (splicenic_records.vh); registers/splicenic.svd the registers.
  *
  * Per port: axis_len_guard -> eth_tcp_parser -> frame FIFO (whole frames) and header FIFO.
  * Shared decision pipeline (one header per cycle, fixed latency, never stalls; a header is
@@ -96,8 +98,8 @@ localparam KW = KEEP_WIDTH;
 localparam SLOT_BITS = $clog2(FLOW_SLOTS);
 localparam BUCKET_BITS = $clog2(FLOW_BUCKETS);
 localparam WAY_BITS = FLOW_WAYS > 1 ? $clog2(FLOW_WAYS) : 1;
-localparam VIP_N = 8;
-localparam LOCAL_N = 4;
+localparam VIP_N = `SNIC_DP_VIP_ADDR_COUNT;
+localparam LOCAL_N = `SNIC_DP_LOCAL_ADDR_COUNT;
 localparam FIFO_BEATS = 2 * MAX_FRAME / KW;
 localparam DEC_DEPTH = 16;
 localparam INFL_W = 5;
@@ -107,15 +109,63 @@ localparam INJ_SB = $clog2(INJ_SLOTS);
 localparam INJ_WB = $clog2(2048 / 4);
 localparam L7_RW = $clog2(L7_RULES);
 localparam L7_TAG_W = 17;
-localparam L7_BUF_BYTES = 1024;
+localparam L7_BUF_BYTES = `SNIC_L7_BUFFER_BYTES;
 localparam L7_BUF_BEATS = L7_BUF_BYTES / KW;
 localparam L7_BB = $clog2(L7_BUF_BEATS);
 localparam WPB = KW / 4;
 localparam WPB_BITS = WPB > 1 ? $clog2(WPB) : 1;
 localparam STAT_INPUTS = 14;
-localparam STAT_COUNTERS = 512;
+localparam STAT_COUNTERS = `SNIC_STATS_COUNTERS;
 localparam STAT_IB = $clog2(STAT_COUNTERS);
 localparam EVQ_AW = $clog2(EVQ_DEPTH);
+// shared records (docs/records.md)
+localparam META_W = `SNIC_PUNT_META_W;
+localparam EVT_W = `SNIC_EVT_FIN_RST_W;
+localparam FS_W = `SNIC_FLOW_STATIC_W;
+localparam FD_W = `SNIC_FLOW_DYN_W;
+localparam HALF_W = `SNIC_FLOW_HALF_ENTRY_W;
+localparam PA_UW = META_W + 2;
+localparam RS_W = `SNIC_FLOW_STATIC_REAL_SERVER_W;
+localparam RS_IB = $clog2(`SNIC_STATS_SERVERS);
+localparam REASON_W = `SNIC_PARSER_REASON_W;
+
+// STATS counter indexes (index map STATS). The port, per-server-direction, parser-reason
+// and classifier-drop groups are aligned (checked below): an index there is the group base
+// OR the entry shifted by log2(stride) OR the member, plain wiring. The service and server
+// groups are not aligned: a constant add.
+localparam [STAT_IB-1:0] SI_PORT_BASE = `SNIC_STATS_PORT_BASE;
+localparam SI_PORT_SH = $clog2(`SNIC_STATS_PORT_STRIDE);
+localparam [STAT_IB-1:0] SI_SVC_BASE = `SNIC_STATS_SERVICE_BASE;
+localparam SI_SVC_SH = $clog2(`SNIC_STATS_SERVICE_STRIDE);
+localparam [STAT_IB-1:0] SI_RS_BASE = `SNIC_STATS_SERVER_BASE;
+localparam SI_RS_SH = $clog2(`SNIC_STATS_SERVER_STRIDE);
+localparam [STAT_IB-1:0] SI_RSD_BASE = `SNIC_STATS_SERVER_DIR_BASE;
+localparam SI_RSD_SH = $clog2(`SNIC_STATS_SERVER_DIR_STRIDE);
+localparam [STAT_IB-1:0] SI_REASON = `SNIC_STATS_PARSER_REASON_BASE;
+localparam [STAT_IB-1:0] SI_CLS_DROP = `SNIC_STATS_CLASSIFIER_DROP_BASE;
+// members
+localparam [STAT_IB-1:0] SI_P_RX_FRAMES = `SNIC_STATS_PORT_RX_FRAMES;
+localparam [STAT_IB-1:0] SI_P_RX_BYTES = `SNIC_STATS_PORT_RX_BYTES;
+localparam [STAT_IB-1:0] SI_P_FORWARDED = `SNIC_STATS_PORT_FORWARDED;
+localparam [STAT_IB-1:0] SI_P_PUNTED = `SNIC_STATS_PORT_PUNTED;
+localparam [STAT_IB-1:0] SI_P_DROPPED = `SNIC_STATS_PORT_DROPPED;
+localparam [STAT_IB-1:0] SI_SVC_FRAMES = `SNIC_STATS_SERVICE_FRAMES;
+localparam [STAT_IB-1:0] SI_SVC_BYTES = `SNIC_STATS_SERVICE_BYTES;
+localparam [STAT_IB-1:0] SI_RS_FRAMES = `SNIC_STATS_SERVER_FRAMES;
+localparam [STAT_IB-1:0] SI_RS_BYTES = `SNIC_STATS_SERVER_BYTES;
+localparam [STAT_IB-1:0] SI_RSD_CS_FRAMES = `SNIC_STATS_SERVER_DIR_CS_FRAMES;
+localparam [STAT_IB-1:0] SI_RSD_CS_BYTES = `SNIC_STATS_SERVER_DIR_CS_BYTES;
+localparam [STAT_IB-1:0] SI_RSD_SC_FRAMES = `SNIC_STATS_SERVER_DIR_SC_FRAMES;
+localparam [STAT_IB-1:0] SI_RSD_SC_BYTES = `SNIC_STATS_SERVER_DIR_SC_BYTES;
+// TX counters of both ports (constants)
+localparam [STAT_IB-1:0] SI_TX_FRAMES_C = `SNIC_STATS_PORT_BASE + `SNIC_STATS_PORT_TX_FRAMES;
+localparam [STAT_IB-1:0] SI_TX_BYTES_C = `SNIC_STATS_PORT_BASE + `SNIC_STATS_PORT_TX_BYTES;
+localparam [STAT_IB-1:0] SI_TX_FRAMES_S = `SNIC_STATS_PORT_BASE + `SNIC_STATS_PORT_STRIDE
+                                          + `SNIC_STATS_PORT_TX_FRAMES;
+localparam [STAT_IB-1:0] SI_TX_BYTES_S = `SNIC_STATS_PORT_BASE + `SNIC_STATS_PORT_STRIDE
+                                         + `SNIC_STATS_PORT_TX_BYTES;
+
+`include "splicenic_records_fn.vh"
 
 initial begin
     if (KW * 8 != DW || (DW != 64 && DW != 512)) begin
@@ -124,6 +174,35 @@ initial begin
     end
     if (FLOW_SLOTS > 65536 || MAX_FRAME != 2048) begin
         $error("Error: FLOW_SLOTS must be at most 65536 and MAX_FRAME 2048 (instance %m)");
+        $finish;
+    end
+    if (`SNIC_EVT_REQUEST_MATCHED_W != EVT_W || `SNIC_EVT_PUNT_READY_W != EVT_W) begin
+        $error("Error: the event records must have one width (instance %m)");
+        $finish;
+    end
+    // the STATS groups indexed by wiring: power-of-two strides, members below the stride,
+    // bases aligned to the whole group
+    if ((1 << SI_PORT_SH) != `SNIC_STATS_PORT_STRIDE
+        || `SNIC_STATS_PORT_BASE % (`SNIC_STATS_PORT_STRIDE * `SNIC_STATS_PORT_COUNT) != 0
+        || `SNIC_STATS_PORT_COUNT != 2
+        || `SNIC_STATS_PORT_DROPPED >= `SNIC_STATS_PORT_STRIDE
+        || (1 << SI_RSD_SH) != `SNIC_STATS_SERVER_DIR_STRIDE
+        || `SNIC_STATS_SERVER_DIR_BASE
+           % (`SNIC_STATS_SERVER_DIR_STRIDE * `SNIC_STATS_SERVER_DIR_COUNT) != 0
+        || `SNIC_STATS_SERVER_DIR_COUNT != (1 << RS_IB)
+        || `SNIC_STATS_SERVER_DIR_SC_BYTES >= `SNIC_STATS_SERVER_DIR_STRIDE
+        || `SNIC_STATS_PARSER_REASON_BASE % `SNIC_STATS_PARSER_REASON_COUNT != 0
+        || `SNIC_STATS_PARSER_REASON_COUNT != (1 << REASON_W)
+        || `SNIC_STATS_PARSER_REASON_STRIDE != 1
+        || `SNIC_STATS_CLASSIFIER_DROP_BASE % `SNIC_STATS_CLASSIFIER_DROP_COUNT != 0
+        || `SNIC_STATS_CLASSIFIER_DROP_COUNT != (1 << `SNIC_PUNT_WHY_W)
+        || `SNIC_STATS_CLASSIFIER_DROP_STRIDE != 1
+        || (1 << SI_SVC_SH) != `SNIC_STATS_SERVICE_STRIDE
+        || `SNIC_STATS_SERVICE_COUNT < VIP_N
+        || (1 << SI_RS_SH) != `SNIC_STATS_SERVER_STRIDE
+        || `SNIC_STATS_SERVER_COUNT != (1 << RS_IB)
+        || STAT_COUNTERS != (1 << STAT_IB)) begin
+        $error("Error: the STATS index map does not fit the index wiring (instance %m)");
         $finish;
     end
 end
@@ -168,13 +247,10 @@ localparam D_ACKD = 251;  // 32
 localparam D_TSVD = 283;  // 32
 localparam D_TSED = 315;  // 32
 localparam D_WS = 347;    // 5
-localparam D_META = 352;  // 128
-localparam DEC_W = 480;
+localparam D_META = 352;  // META_W (PuntMeta)
+localparam DEC_W = D_META + META_W;
 
 localparam [1:0] ACT_FWD = 2'd0, ACT_PUNT = 2'd1, ACT_DROP = 2'd2;
-localparam [1:0] CLS_VIP = 2'd0, CLS_SERVER = 2'd1, CLS_DROP = 2'd3;
-localparam [7:0] ST_REQUEST = 8'd2, ST_SPLICED = 8'd4, ST_CLOSING = 8'd5;
-localparam [7:0] EV_REQUEST_MATCHED = 8'd2, EV_FIN_RST = 8'd4, EV_PUNT_READY = 8'd7;
 
 // ---------------------------------------------------------------------------------------
 // Configuration registers (DP block)
@@ -446,7 +522,8 @@ always @(posedge clk) begin
     end
 end
 
-wire d1_lookup = d1_valid_reg && cls_valid && (cls_class == CLS_VIP || cls_class == CLS_SERVER);
+wire d1_lookup = d1_valid_reg && cls_valid &&
+                 (cls_class == `SNIC_FRAME_CLASS_VIP || cls_class == `SNIC_FRAME_CLASS_SERVER);
 
 // flow table
 wire                   lk_valid, lk_hit, lk_dir;
@@ -454,7 +531,7 @@ wire [15:0]            lk_value;
 reg                    ft_cmd_valid_reg = 1'b0;
 wire                   ft_cmd_ready;
 reg  [1:0]             ft_cmd_op_reg = 2'd0;
-reg  [95:0]            ft_key_reg = 96'd0;
+reg  [`SNIC_FLOW_KEY_W-1:0] ft_key_reg = {`SNIC_FLOW_KEY_W{1'b0}};
 reg  [16:0]            ft_value_reg = 17'd0;
 wire                   ft_rsp_valid;
 wire [1:0]             ft_rsp_status;
@@ -476,8 +553,8 @@ flow_table_inst (
     .rst(rst),
     .s_lookup_valid(d1_lookup),
     .s_lookup_ready(),
-    .s_lookup_key({d1_hdr_reg[H_SRC +: 32], d1_hdr_reg[H_DST +: 32],
-                   d1_hdr_reg[H_SPORT +: 16], d1_hdr_reg[H_DPORT +: 16]}),
+    .s_lookup_key(snic_flow_key_pack(d1_hdr_reg[H_DPORT +: 16], d1_hdr_reg[H_SPORT +: 16],
+                                     d1_hdr_reg[H_DST +: 32], d1_hdr_reg[H_SRC +: 32])),
     .m_lookup_valid(lk_valid),
     .m_lookup_ready(1'b1),
     .m_lookup_hit(lk_hit),
@@ -545,13 +622,13 @@ reg                     fs_cmd_valid_reg = 1'b0;
 wire                    fs_cmd_ready;
 reg  [1:0]              fs_cmd_op_reg = 2'd0;
 reg  [SLOT_BITS-1:0]    fs_slot_reg = {SLOT_BITS{1'b0}};
-reg  [415:0]            fs_static_reg = 416'd0;
-reg  [191:0]            fs_dyn_reg = 192'd0;
+reg  [FS_W-1:0]         fs_static_reg = {FS_W{1'b0}};
+reg  [FD_W-1:0]         fs_dyn_reg = {FD_W{1'b0}};
 wire                    fs_rsp_valid;
-wire [415:0]            fs_rsp_static;
-wire [191:0]            fs_rsp_dyn;
+wire [FS_W-1:0]         fs_rsp_static;
+wire [FD_W-1:0]         fs_rsp_dyn;
 wire                    fs_rd_resp_valid;
-wire [415:0]            st;
+wire [FS_W-1:0]         st;
 wire                    upd_valid, upd_ready;
 wire [SLOT_BITS+1+16+32-1:0] upd_data;
 
@@ -615,7 +692,7 @@ wire [15:0] d6_flen = h6[H_FLEN +: 16];
 // result, st_rd: the flow state read).
 // verilator lint_off UNUSED
 function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:0] slot,
-                            input [415:0] st_rd, input fastpath, input [47:0] mac_c,
+                            input [FS_W-1:0] st_rd, input fastpath, input [47:0] mac_c,
                             input [47:0] mac_s, input [31:0] t_now);
     reg [HDR_W-1:0] hd;
     reg         port;
@@ -623,16 +700,20 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
     reg [2:0]   why, kind;
     reg [3:0]   index;
     reg [8:0]   flags;
-    // flow entry fields (flow_state_mem layout); zero when the lookup missed
-    reg [415:0] fe;
-    reg [7:0]   fe_state, fe_flags, fe_wsd;
-    reg [31:0]  fe_ts, fe_dcs, fe_dsc;
-    // destination half: server half for port C, client half for port S
-    reg [143:0] fe_h;
+    // flow entry fields (record FlowStatic); zero when the lookup missed
+    reg [FS_W-1:0] fe;
+    reg [`SNIC_FLOW_STATIC_STATE_W-1:0] fe_state;
+    reg [`SNIC_FLOW_STATIC_FLAGS_W-1:0] fe_flags;
+    reg [`SNIC_FLOW_STATIC_WSCALE_DIFF_W-1:0] fe_wsd, wsd_neg;
+    reg [`SNIC_FLOW_STATIC_TS_OFFSET_W-1:0] fe_ts;
+    reg [`SNIC_FLOW_STATIC_SEQ_DELTA_CS_W-1:0] fe_dcs;
+    reg [`SNIC_FLOW_STATIC_SEQ_DELTA_SC_W-1:0] fe_dsc;
+    // destination half (record FlowHalfEntry): server half for port C, client half for
+    // port S
+    reg [HALF_W-1:0] fe_h;
     reg         is_tcp_cls, spliced, fwd, l7;
     reg [1:0]   act;
-    reg [7:0]   wsd_neg;
-    reg [127:0] meta;
+    reg [META_W-1:0] meta;
     begin
         hd = d6[HDR_W-1:0];
         port = d6[HDR_W+1];
@@ -641,28 +722,24 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
         kind = d6[HDR_W+7 +: 3];
         index = d6[HDR_W+10 +: 4];
         flags = hd[H_FLAGS +: 9];
-        fe = hit ? st_rd : 416'd0;
-        fe_state = fe[7:0];
-        fe_flags = fe[15:8];
-        fe_wsd = fe[23:16];
-        fe_ts = fe[63:32];
-        fe_dcs = fe[95:64];
-        fe_dsc = fe[127:96];
-        fe_h = port ? fe[271:128] : fe[415:272];
-        is_tcp_cls = cls == CLS_VIP || cls == CLS_SERVER;
-        spliced = fe_state == ST_SPLICED || fe_state == ST_CLOSING;
+        fe = hit ? st_rd : {FS_W{1'b0}};
+        fe_state = `SNIC_FLOW_STATIC_STATE(fe);
+        fe_flags = `SNIC_FLOW_STATIC_FLAGS(fe);
+        fe_wsd = `SNIC_FLOW_STATIC_WSCALE_DIFF(fe);
+        fe_ts = `SNIC_FLOW_STATIC_TS_OFFSET(fe);
+        fe_dcs = `SNIC_FLOW_STATIC_SEQ_DELTA_CS(fe);
+        fe_dsc = `SNIC_FLOW_STATIC_SEQ_DELTA_SC(fe);
+        fe_h = port ? `SNIC_FLOW_STATIC_CLIENT(fe) : `SNIC_FLOW_STATIC_SERVER(fe);
+        is_tcp_cls = cls == `SNIC_FRAME_CLASS_VIP || cls == `SNIC_FRAME_CLASS_SERVER;
+        spliced = fe_state == `SNIC_FLOW_STATE_SPLICED || fe_state == `SNIC_FLOW_STATE_CLOSING;
         fwd = fastpath && is_tcp_cls && hit && dir == port && spliced && !flags[1];
-        act = fwd ? ACT_FWD : (cls == CLS_DROP ? ACT_DROP : ACT_PUNT);
-        l7 = !fwd && is_tcp_cls && hit && !dir && !port && fe_state == ST_REQUEST
+        act = fwd ? ACT_FWD : (cls == `SNIC_FRAME_CLASS_DROP ? ACT_DROP : ACT_PUNT);
+        l7 = !fwd && is_tcp_cls && hit && !dir && !port && fe_state == `SNIC_FLOW_STATE_REQUEST
              && hd[H_PLEN +: 16] != 16'd0;
-        wsd_neg = 8'd0 - fe_wsd;
-        meta = {
-            t_now,
-            flags[7:0], hd[H_PAY +: 8], hd[H_L4 +: 8], hd[H_L3 +: 8],
-            hd[H_PLEN +: 16], slot,
-            fe_state, 1'b0, l7, dir, hit, index, kind, why, cls,
-            hd[H_REASON +: 4], 3'b000, port
-        };
+        wsd_neg = {`SNIC_FLOW_STATIC_WSCALE_DIFF_W{1'b0}} - fe_wsd;
+        meta = snic_punt_meta_pack(port, hd[H_REASON +: 4], cls, why, kind, index, hit, dir, l7,
+                                   fe_state, slot, hd[H_PLEN +: 16], hd[H_L3 +: 8],
+                                   hd[H_L4 +: 8], hd[H_PAY +: 8], flags[7:0], t_now);
         decide = {
             meta,
             port ? wsd_neg[4:0] : fe_wsd[4:0],
@@ -670,11 +747,14 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
             port ? fe_ts : 32'd0,
             port ? 32'd0 - fe_dcs : 32'd0 - fe_dsc,
             port ? fe_dsc : fe_dcs,
-            fe_h[95:80], fe_h[143:128], fe_h[79:48], fe_h[127:96],
+            `SNIC_FLOW_HALF_ENTRY_PEER_PORT(fe_h), `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(fe_h),
+            `SNIC_FLOW_HALF_ENTRY_PEER_IP(fe_h), `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(fe_h),
             port ? mac_c : mac_s,
-            fe_h[47:0],
+            `SNIC_FLOW_HALF_ENTRY_PEER_MAC(fe_h),
             hd[H_DOFF +: 4], hd[H_IHL +: 4], hd[H_L3 +: 8],
-            fe_flags[2], fe_flags[1], fe_flags[0], 5'b11111,
+            |(fe_flags & `SNIC_ENTRY_FLAGS_WINDOW_RESCALE),
+            |(fe_flags & `SNIC_ENTRY_FLAGS_TIMESTAMPS),
+            |(fe_flags & `SNIC_ENTRY_FLAGS_SACK), 5'b11111,
             l7, act
         };
     end
@@ -695,11 +775,11 @@ reg [DEC_W-1:0]   d7_dec_reg = {DEC_W{1'b0}};
 reg [15:0]        d7_flen_reg = 16'd0;
 reg               d7_vip_reg = 1'b0;
 reg [3:0]         d7_vipidx_reg = 4'd0;
-reg [7:0]         d7_rs_reg = 8'd0;
-reg [7:0]         d7_reason_idx_reg = 8'd0;
+reg [RS_W-1:0]    d7_rs_reg = {RS_W{1'b0}};
+reg [STAT_IB-1:0] d7_reason_idx_reg = {STAT_IB{1'b0}};
 reg               d7_reason_reg = 1'b0;
 reg               d7_evt_reg = 1'b0;
-reg [127:0]       d7_evt_data_reg = 128'd0;
+reg [EVT_W-1:0]   d7_evt_data_reg = {EVT_W{1'b0}};
 reg [SLOT_BITS+48:0] d7_upd_reg = {SLOT_BITS+49{1'b0}};
 
 always @(posedge clk) begin
@@ -710,19 +790,21 @@ always @(posedge clk) begin
         d7_dec_reg <= decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st, fastpath_reg,
                              mac_c_reg, mac_s_reg, now);
         d7_flen_reg <= d6_flen;
-        d7_vip_reg <= d6_class == CLS_VIP;
+        d7_vip_reg <= d6_class == `SNIC_FRAME_CLASS_VIP;
         d7_vipidx_reg <= d6_index;
-        d7_rs_reg <= d6_hit_reg ? st[31:24] : 8'd0;
-        d7_reason_reg <= h6[H_REASON +: 4] != 4'd0 ||
+        d7_rs_reg <= d6_hit_reg ? `SNIC_FLOW_STATIC_REAL_SERVER(st) : {RS_W{1'b0}};
+        d7_reason_reg <= h6[H_REASON +: 4] != `SNIC_PARSER_REASON_OK ||
                          act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
                                        fastpath_reg, mac_c_reg, mac_s_reg, now)) == ACT_DROP;
-        d7_reason_idx_reg <= h6[H_REASON +: 4] != 4'd0 ? {4'hD, h6[H_REASON +: 4]} :
-                                                         {5'b11100, d6_why};
+        d7_reason_idx_reg <= h6[H_REASON +: 4] != `SNIC_PARSER_REASON_OK ?
+                             SI_REASON | {{STAT_IB-REASON_W{1'b0}}, h6[H_REASON +: 4]} :
+                             SI_CLS_DROP | {{STAT_IB-`SNIC_PUNT_WHY_W{1'b0}}, d6_why};
         d7_evt_reg <= act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
                                     fastpath_reg, mac_c_reg, mac_s_reg, now)) == ACT_FWD &&
                       (d6_flags[0] || d6_flags[2]);
-        d7_evt_data_reg <= {h6[H_ACK +: 32], h6[H_SEQ +: 32], 16'd0, d6_slot_reg,
-                            8'd0, d6_flags[7:0], 7'd0, d6_port, EV_FIN_RST};
+        d7_evt_data_reg <= snic_evt_fin_rst_pack(`SNIC_EVENT_TYPE_FIN_RST, d6_port,
+                                                 d6_flags[7:0], d6_slot_reg,
+                                                 h6[H_SEQ +: 32], h6[H_ACK +: 32]);
         d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
     end
     if (rst) begin
@@ -827,7 +909,7 @@ wire [1:0]       rw_tvalid, rw_tready, rw_tlast;
 wire [2*DW-1:0]  pa_tdata;
 wire [2*KW-1:0]  pa_tkeep;
 wire [1:0]       pa_tvalid, pa_tready, pa_tlast;
-wire [2*130-1:0] pa_tuser;
+wire [2*PA_UW-1:0] pa_tuser;
 wire [31:0]      rw_latency;
 wire [63:0]      rw_bypass, rw_opt_err;
 
@@ -845,7 +927,7 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
     assign pa_tdata[gp*DW +: DW] = df_tdata[gp*DW +: DW];
     assign pa_tkeep[gp*KW +: KW] = df_tkeep[gp*KW +: KW];
     assign pa_tlast[gp] = df_tlast[gp];
-    assign pa_tuser[gp*130 +: 130] = {d[D_META +: 128], d[D_L7], df_tuser[gp]};
+    assign pa_tuser[gp*PA_UW +: PA_UW] = {d[D_META +: META_W], d[D_L7], df_tuser[gp]};
 
     assign df_tready[gp] = dq_valid[gp] && (a == ACT_FWD ? r_in_ready :
                                             a == ACT_PUNT ? pa_tready[gp] : 1'b1);
@@ -919,12 +1001,12 @@ wire unused_lat = ^{rw_latency[31:16], fs_rd_resp_valid, h6, d6_flags[8], d7_rs_
 wire [DW-1:0]  pm_tdata;
 wire [KW-1:0]  pm_tkeep;
 wire           pm_tvalid, pm_tready, pm_tlast;
-wire [129:0]   pm_tuser;
+wire [PA_UW-1:0] pm_tuser;
 
 // verilator lint_off PINCONNECTEMPTY
 axis_frame_arb #(
     .DATA_WIDTH(DW),
-    .USER_WIDTH(130)
+    .USER_WIDTH(PA_UW)
 )
 punt_arb_inst (
     .clk(clk),
@@ -934,13 +1016,13 @@ punt_arb_inst (
     .s0_axis_tvalid(pa_tvalid[0]),
     .s0_axis_tready(pa_tready[0]),
     .s0_axis_tlast(pa_tlast[0]),
-    .s0_axis_tuser(pa_tuser[0 +: 130]),
+    .s0_axis_tuser(pa_tuser[0 +: PA_UW]),
     .s1_axis_tdata(pa_tdata[DW +: DW]),
     .s1_axis_tkeep(pa_tkeep[KW +: KW]),
     .s1_axis_tvalid(pa_tvalid[1]),
     .s1_axis_tready(pa_tready[1]),
     .s1_axis_tlast(pa_tlast[1]),
-    .s1_axis_tuser(pa_tuser[130 +: 130]),
+    .s1_axis_tuser(pa_tuser[PA_UW +: PA_UW]),
     .m_axis_tdata(pm_tdata),
     .m_axis_tkeep(pm_tkeep),
     .m_axis_tvalid(pm_tvalid),
@@ -952,19 +1034,24 @@ punt_arb_inst (
 // verilator lint_on PINCONNECTEMPTY
 
 wire       pm_l7 = pm_tuser[1];
-wire [127:0] pm_meta = pm_tuser[129:2];
+wire [META_W-1:0] pm_meta = pm_tuser[PA_UW-1:2];
+// verilator lint_off UNUSEDSIGNAL
+wire [`SNIC_PUNT_META_TCP_FLAGS_W-1:0] pm_tcp_flags = `SNIC_PUNT_META_TCP_FLAGS(pm_meta);
+// verilator lint_on UNUSEDSIGNAL
 // Low priority in the punt ring (kept out of its last PUNT_RESERVE slots): new connection
 // attempts, i.e. well-formed TCP segments (parser reason OK) with SYN set and ACK clear.
 // ARP, ICMP, handshake ACKs, requests, FIN / RST, SYN-ACK keep the whole ring, so a SYN
 // flood cannot starve them.
-wire       pm_low = pm_meta[7:4] == 4'd0 && pm_meta[88 + 1] && !pm_meta[88 + 4];
+wire       pm_low = `SNIC_PUNT_META_PARSER_REASON(pm_meta) == `SNIC_PARSER_REASON_OK &&
+                    pm_tcp_flags[1] && !pm_tcp_flags[4];
 wire       l7i_ready;
 assign pm_tready = pm_l7 ? l7i_ready : 1'b1;
 
 // payload byte mask for the matcher
 reg  [15:0] pm_pos_reg = 16'd0;
-wire [15:0] pm_pay_start = {8'd0, pm_meta[87:80]};
-wire [15:0] pm_pay_end = pm_pay_start + pm_meta[63:48];
+wire [15:0] pm_pay_start = {{16-`SNIC_PUNT_META_PAYLOAD_OFFSET_W{1'b0}},
+                            `SNIC_PUNT_META_PAYLOAD_OFFSET(pm_meta)};
+wire [15:0] pm_pay_end = pm_pay_start + `SNIC_PUNT_META_PAYLOAD_LEN(pm_meta);
 reg  [KW-1:0] pm_l7_keep;
 integer ki;
 always @* begin
@@ -1004,7 +1091,7 @@ pkt_punt_buf #(
     .DATA_WIDTH(DW),
     .SLOTS(PUNT_SLOTS),
     .SLOT_BYTES(2048),
-    .META_WIDTH(128),
+    .META_WIDTH(META_W),
     .RESERVE(PUNT_RESERVE)
 )
 punt_inst (
@@ -1232,7 +1319,7 @@ l7_arb_inst (
     .s0_axis_tvalid(pm_tvalid && pm_l7),
     .s0_axis_tready(l7i_ready),
     .s0_axis_tlast(pm_tlast),
-    .s0_axis_tuser({1'b0, pm_meta[47:32]}),
+    .s0_axis_tuser({1'b0, `SNIC_PUNT_META_FLOW_SLOT(pm_meta)}),
     .s1_axis_tdata(l7c_out_data_reg),
     .s1_axis_tkeep(l7c_last ? l7c_last_keep_reg : {KW{1'b1}}),
     .s1_axis_tvalid(l7c_out_valid_reg),
@@ -1305,22 +1392,25 @@ l7_inst (
 wire [2:0]   evt_ready;
 wire         evq_head_valid;
 wire [1:0]   evq_head_src;
-wire [127:0] evq_head_data;
+wire [EVT_W-1:0] evq_head_data;
 reg          evq_pop_reg = 1'b0;
 wire [EVQ_AW+1:0] evq_level;
 wire [31:0]  evq_pushed, evq_overflow;
 reg  [31:0]  evt_lost_reg = 32'd0;
 
-wire [127:0] l7_evt = {now, l7_res_pool, l7_res_rule, {16'd0, l7_res_tag[15:0]},
-                       11'd0, l7_res_flags[0], l7_res_flags, l7_res_bank, l7_res_method,
-                       l7_res_tag[16], EV_REQUEST_MATCHED};
-wire [127:0] punt_evt = {64'd0, {32-PUNT_SB{1'b0}}, punt_commit_slot, 24'd0, EV_PUNT_READY};
+// the matcher's tag: bit 16 from the firmware buffer, bits 15:0 the flow slot or L7.CMD tag
+wire [EVT_W-1:0] l7_evt = snic_evt_request_matched_pack(
+    `SNIC_EVENT_TYPE_REQUEST_MATCHED, l7_res_tag[16], l7_res_method, l7_res_bank, l7_res_flags,
+    |(l7_res_flags & `SNIC_L7_FLAG_MATCHED), l7_res_tag[15:0], l7_res_rule, l7_res_pool, now);
+wire [EVT_W-1:0] punt_evt = snic_evt_punt_ready_pack(
+    `SNIC_EVENT_TYPE_PUNT_READY,
+    {{`SNIC_EVT_PUNT_READY_PUNT_SLOT_W-PUNT_SB{1'b0}}, punt_commit_slot});
 assign l7_res_ready = evt_ready[1];
 
 // verilator lint_off PINCONNECTEMPTY
 evt_queue #(
     .PRODUCERS(3),
-    .EVT_WIDTH(128),
+    .EVT_WIDTH(EVT_W),
     .DEPTH(EVQ_DEPTH)
 )
 evq_inst (
@@ -1366,14 +1456,17 @@ endfunction
 
 wire [1:0] tx_fire = tx_tvalid & tx_tready;
 // Counter indices (map in docs/datapath.md)
-wire [STAT_IB-1:0] p7 = {5'd0, d7_port_reg, 3'd0};
-wire [STAT_IB-1:0] act_idx = p7 + (d7_dec_reg[D_ACT +: 2] == ACT_FWD ? 9'd4 :
-                                   d7_dec_reg[D_ACT +: 2] == ACT_PUNT ? 9'd5 : 9'd6);
-wire [STAT_IB-1:0] vip_idx = 9'd16 + {4'd0, d7_vipidx_reg, 1'b0};
-// per real server, both directions: 80 + 2r
-wire [STAT_IB-1:0] rs_idx = 9'd80 + {2'd0, d7_rs_reg[5:0], 1'b0};
-// per real server and direction (the port the frame arrived on): 256 + 4r + 2*port
-wire [STAT_IB-1:0] rs_dir_idx = {1'b1, d7_rs_reg[5:0], d7_port_reg, 1'b0};
+// per port (the port the frame arrived on)
+wire [STAT_IB-1:0] p7 = SI_PORT_BASE | ({{STAT_IB-1{1'b0}}, d7_port_reg} << SI_PORT_SH);
+wire [STAT_IB-1:0] act_idx = p7 | (d7_dec_reg[D_ACT +: 2] == ACT_FWD ? SI_P_FORWARDED :
+                                   d7_dec_reg[D_ACT +: 2] == ACT_PUNT ? SI_P_PUNTED : SI_P_DROPPED);
+// per virtual service
+wire [STAT_IB-1:0] vip_idx = SI_SVC_BASE + ({{STAT_IB-4{1'b0}}, d7_vipidx_reg} << SI_SVC_SH);
+// per real server, both directions
+wire [RS_IB-1:0]   d7_rs = d7_rs_reg[RS_IB-1:0];
+wire [STAT_IB-1:0] rs_idx = SI_RS_BASE + ({{STAT_IB-RS_IB{1'b0}}, d7_rs} << SI_RS_SH);
+// per real server and direction (the port the frame arrived on)
+wire [STAT_IB-1:0] rs_dir_idx = SI_RSD_BASE | ({{STAT_IB-RS_IB{1'b0}}, d7_rs} << SI_RSD_SH);
 
 reg        st_snap_reg = 1'b0;
 reg        st_clear_on_snap_reg = 1'b0;
@@ -1401,12 +1494,13 @@ stats_inst (
                 d7_fwd, d7_fwd,
                 d7_valid_reg && d7_vip_reg, d7_valid_reg && d7_vip_reg,
                 d7_valid_reg, d7_valid_reg, d7_valid_reg}),
-    .inc_idx({9'd11, 9'd10, 9'd3, 9'd2,
-              {1'b0, d7_reason_idx_reg},
-              rs_dir_idx + 9'd1, rs_dir_idx,
-              rs_idx + 9'd1, rs_idx,
-              vip_idx + 9'd1, vip_idx,
-              act_idx, p7 + 9'd1, p7}),
+    .inc_idx({SI_TX_BYTES_S, SI_TX_FRAMES_S, SI_TX_BYTES_C, SI_TX_FRAMES_C,
+              d7_reason_idx_reg,
+              rs_dir_idx | (d7_port_reg ? SI_RSD_SC_BYTES : SI_RSD_CS_BYTES),
+              rs_dir_idx | (d7_port_reg ? SI_RSD_SC_FRAMES : SI_RSD_CS_FRAMES),
+              rs_idx + SI_RS_BYTES, rs_idx + SI_RS_FRAMES,
+              vip_idx + SI_SVC_BYTES, vip_idx + SI_SVC_FRAMES,
+              act_idx, p7 | SI_P_RX_BYTES, p7 | SI_P_RX_FRAMES}),
     .inc_amount({8'd0, popcount(tx_tkeep[KW +: KW]), 16'd1, 8'd0, popcount(tx_tkeep[0 +: KW]), 16'd1,
                  16'd1,
                  d7_flen_reg, 16'd1,

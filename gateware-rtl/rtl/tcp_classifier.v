@@ -3,30 +3,33 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * Packet classifier: takes one parsed header (from eth_tcp_parser) per frame and decides
  * where the frame goes. One header per cycle, one cycle of latency (registered output with
  * a valid/ready handshake; s_hdr_ready = output register free or being taken).
  *
+ * Codes: enumerations FrameClass, PuntWhy, TcpKind and ParserReason of docs/records.md.
  * Class (m_cls_class):
- *   0 VIP     TCP (parser verdict OK) to one of the configured virtual services
+ *   VIP       TCP (parser verdict OK) to one of the configured virtual services
  *             (ip_dst == cfg_vip_addr[i] and tcp_dst_port == cfg_vip_port[i], entry enabled);
  *             m_cls_index = i (the lowest matching entry). -> flow lookup, client half.
- *   1 SERVER  TCP (OK) to a card-owned server-side address (ip_dst == cfg_local_addr[j],
+ *   SERVER    TCP (OK) to a card-owned server-side address (ip_dst == cfg_local_addr[j],
  *             entry enabled); m_cls_index = j. -> flow lookup, server half.
  *             A VIP match wins over a server-side match.
- *   2 PUNT    to the soft core
- *   3 DROP
+ *   PUNT      to the soft core
+ *   DROP
  * Why (m_cls_why), for PUNT/DROP and for counters:
- *   0 NONE (VIP/SERVER), 1 ARP (ethertype 0x0806), 2 ICMP (IPv4 protocol 1), 3 OTHER
- *   (any other non-IPv4 or non-TCP frame), 4 MALFORMED (parser reason >= 3), 5 NOMATCH
- *   (well-formed TCP to no VIP and no server-side address).
+ *   NONE (VIP/SERVER), ARP (ethertype 0x0806), ICMP (IPv4 protocol 1), OTHER (any other
+ *   non-IPv4 or non-TCP frame: parser reason OTHER_L3 or OTHER_L4), MALFORMED (any other
+ *   parser reason but OK), NOMATCH (well-formed TCP to no VIP and no server-side address).
  * Policy: cfg_punt[why] = 1 punts, 0 drops, for why = ARP, ICMP, OTHER, MALFORMED, NOMATCH
- *   (bit 0 unused).
+ *   (bit NONE unused).
  * TCP kind (m_cls_kind), for parser verdict OK only, first match wins:
- *   0 NONE (not a parsed TCP segment), 1 RST (RST set), 2 SYN (SYN without ACK),
- *   3 SYN_ACK (SYN and ACK), 4 FIN (FIN set, with or without data), 5 DATA (payload_len > 0),
- *   6 ACK (pure ACK: ACK set, no payload), 7 OTHER (no ACK/SYN/FIN/RST and no payload).
+ *   NONE (not a parsed TCP segment), RST (RST set), SYN (SYN without ACK), SYNACK (SYN and
+ *   ACK), FIN (FIN set, with or without data), DATA (payload_len > 0), ACK (pure ACK: ACK
+ *   set, no payload), OTHER (no ACK/SYN/FIN/RST and no payload).
  * Configuration ports are plain levels for a CSR block to drive (change them only while no
  * header is in flight, or accept that a header in the cycle of the change sees either value).
  */
@@ -43,7 +46,7 @@ module tcp_classifier #
     // Parsed header in (subset of eth_tcp_parser m_hdr_*)
     input  wire                        s_hdr_valid,
     output wire                        s_hdr_ready,
-    input  wire [3:0]                  s_hdr_reason,
+    input  wire [`SNIC_PARSER_REASON_W-1:0] s_hdr_reason,
     input  wire [15:0]                 s_hdr_eth_type,
     input  wire [7:0]                  s_hdr_ip_protocol,
     input  wire [31:0]                 s_hdr_ip_dst,
@@ -54,9 +57,9 @@ module tcp_classifier #
     // Decision out
     output wire                        m_cls_valid,
     input  wire                        m_cls_ready,
-    output wire [1:0]                  m_cls_class,
-    output wire [2:0]                  m_cls_why,
-    output wire [2:0]                  m_cls_kind,
+    output wire [`SNIC_FRAME_CLASS_W-1:0] m_cls_class,
+    output wire [`SNIC_PUNT_WHY_W-1:0] m_cls_why,
+    output wire [`SNIC_TCP_KIND_W-1:0] m_cls_kind,
     output wire [INDEX_WIDTH-1:0]      m_cls_index,
 
     // Configuration
@@ -68,11 +71,17 @@ module tcp_classifier #
     input  wire [7:0]                  cfg_punt
 );
 
-localparam [1:0] C_VIP = 2'd0, C_SERVER = 2'd1, C_PUNT = 2'd2, C_DROP = 2'd3;
-localparam [2:0] W_NONE = 3'd0, W_ARP = 3'd1, W_ICMP = 3'd2, W_OTHER = 3'd3,
-    W_MALFORMED = 3'd4, W_NOMATCH = 3'd5;
-localparam [2:0] K_NONE = 3'd0, K_RST = 3'd1, K_SYN = 3'd2, K_SYN_ACK = 3'd3, K_FIN = 3'd4,
-    K_DATA = 3'd5, K_ACK = 3'd6, K_OTHER = 3'd7;
+localparam CL_W = `SNIC_FRAME_CLASS_W;
+localparam WHY_W = `SNIC_PUNT_WHY_W;
+localparam KIND_W = `SNIC_TCP_KIND_W;
+localparam [CL_W-1:0] C_VIP = `SNIC_FRAME_CLASS_VIP, C_SERVER = `SNIC_FRAME_CLASS_SERVER,
+    C_PUNT = `SNIC_FRAME_CLASS_PUNT, C_DROP = `SNIC_FRAME_CLASS_DROP;
+localparam [WHY_W-1:0] W_NONE = `SNIC_PUNT_WHY_NONE, W_ARP = `SNIC_PUNT_WHY_ARP,
+    W_ICMP = `SNIC_PUNT_WHY_ICMP, W_OTHER = `SNIC_PUNT_WHY_OTHER,
+    W_MALFORMED = `SNIC_PUNT_WHY_MALFORMED, W_NOMATCH = `SNIC_PUNT_WHY_NOMATCH;
+localparam [KIND_W-1:0] K_NONE = `SNIC_TCP_KIND_NONE, K_RST = `SNIC_TCP_KIND_RST,
+    K_SYN = `SNIC_TCP_KIND_SYN, K_SYN_ACK = `SNIC_TCP_KIND_SYNACK, K_FIN = `SNIC_TCP_KIND_FIN,
+    K_DATA = `SNIC_TCP_KIND_DATA, K_ACK = `SNIC_TCP_KIND_ACK, K_OTHER = `SNIC_TCP_KIND_OTHER;
 
 initial begin
     if (VIP_ENTRIES < 1 || LOCAL_ENTRIES < 1) begin
@@ -89,11 +98,12 @@ end
 // directly). Table matches: lowest matching entry wins. Only some flag bits decide the kind
 // (NS, CWR, ECE, URG, PSH do not). Evaluated only for a header taken: the result registers
 // are loaded only then (nothing reads them otherwise).
-localparam CLS_W = 2 + 3 + 3 + INDEX_WIDTH;
+localparam CLS_W = CL_W + WHY_W + KIND_W + INDEX_WIDTH;
 
 // verilator lint_off UNUSEDSIGNAL
-function [CLS_W-1:0] classify(input [3:0] reason, input [15:0] eth_type, input [7:0] proto,
-                              input [31:0] ip_dst, input [15:0] dst_port, input [8:0] flags,
+function [CLS_W-1:0] classify(input [`SNIC_PARSER_REASON_W-1:0] reason,
+                              input [15:0] eth_type, input [7:0] proto, input [31:0] ip_dst,
+                              input [15:0] dst_port, input [8:0] flags,
                               input [15:0] payload_len);
 // verilator lint_on UNUSEDSIGNAL
     reg                   vip_hit;
@@ -101,9 +111,9 @@ function [CLS_W-1:0] classify(input [3:0] reason, input [15:0] eth_type, input [
     reg                   local_hit;
     reg [INDEX_WIDTH-1:0] local_idx;
     reg                   is_ok, is_other;
-    reg [1:0]             cls;
-    reg [2:0]             why;
-    reg [2:0]             kind;
+    reg [CL_W-1:0]        cls;
+    reg [WHY_W-1:0]       why;
+    reg [KIND_W-1:0]      kind;
     reg [INDEX_WIDTH-1:0] idx;
     integer               i;
     begin
@@ -125,8 +135,9 @@ function [CLS_W-1:0] classify(input [3:0] reason, input [15:0] eth_type, input [
             end
         end
 
-        is_ok = reason == 4'd0;
-        is_other = (reason == 4'd1) || (reason == 4'd2);
+        is_ok = reason == `SNIC_PARSER_REASON_OK;
+        is_other = (reason == `SNIC_PARSER_REASON_OTHER_L3) ||
+                   (reason == `SNIC_PARSER_REASON_OTHER_L4);
 
         idx = {INDEX_WIDTH{1'b0}};
         if (is_ok && vip_hit) begin
@@ -166,9 +177,9 @@ function [CLS_W-1:0] classify(input [3:0] reason, input [15:0] eth_type, input [
 endfunction
 
 reg                   valid_reg = 1'b0;
-reg [1:0]             cls_reg;
-reg [2:0]             why_reg;
-reg [2:0]             kind_reg;
+reg [CL_W-1:0]        cls_reg;
+reg [WHY_W-1:0]       why_reg;
+reg [KIND_W-1:0]      kind_reg;
 reg [INDEX_WIDTH-1:0] idx_reg;
 
 assign s_hdr_ready = !valid_reg || m_cls_ready;

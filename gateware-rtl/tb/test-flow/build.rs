@@ -1,7 +1,7 @@
 //! Verilates `flow_table` and `flow_state_mem`, each at two sizes: a small test size and
 //! the default (64K-entry) size, and compiles them with the C++ shim.
 
-use splicenic_verilate::{repo_root, Build, Model};
+use splicenic_verilate::{regs_include, repo_root, Build, Model};
 
 fn main() {
     let root = repo_root();
@@ -31,6 +31,7 @@ fn main() {
         shims: vec![manifest.join("csrc/shim.cpp")],
         trace: false,
         lib_name: "splicenic_tb_flow".into(),
+        includes: vec![regs_include(&root)],
         ..Build::default()
     }
     .run();

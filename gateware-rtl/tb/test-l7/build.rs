@@ -1,7 +1,7 @@
 //! Verilates `l7_matcher` at DATA_WIDTH 64 and 512 (two models, two prefixes) and compiles
 //! them with the C++ shim that drives them.
 
-use splicenic_verilate::{repo_root, Build, Model};
+use splicenic_verilate::{regs_include, repo_root, Build, Model};
 
 fn main() {
     let root = repo_root();
@@ -24,6 +24,7 @@ fn main() {
         shims: vec![manifest.join("csrc/shim.cpp")],
         trace: false,
         lib_name: "splicenic_tb_l7".into(),
+        includes: vec![regs_include(&root)],
         ..Build::default()
     }
     .run();

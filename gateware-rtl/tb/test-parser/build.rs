@@ -2,7 +2,7 @@
 //! compiles both models, and `tcp_classifier` (`Vclassifier`, default parameters), with the
 //! C++ driver shim.
 
-use splicenic_verilate::{repo_root, Build, Model};
+use splicenic_verilate::{regs_include, repo_root, Build, Model};
 
 fn main() {
     let root = repo_root();
@@ -31,6 +31,7 @@ fn main() {
         shims: vec![manifest.join("csrc/shim.cpp")],
         trace: false,
         lib_name: "splicenic_tb_parser".into(),
+        includes: vec![regs_include(&root)],
         ..Build::default()
     }
     .run();
