@@ -86,6 +86,53 @@ pub fn test_config() -> SimConfig {
     }
 }
 
+/// Parses `text` (a configuration file, the format `nicctl rules load` reads; `name` is used
+/// in its error locations), plans it against the card's limits and programs it with the host
+/// driver's [`splicenic_driver::apply`], as `nicctl rules load` does. Real servers without
+/// a `mac` line are looked up in `neighbours`. Returns the plan and what was done.
+pub fn load_config(
+    card: &mut Card,
+    name: &str,
+    text: &str,
+    neighbours: &splicenic_driver::apply::Neighbours,
+) -> Result<(
+    splicenic_driver::config::Plan,
+    splicenic_driver::apply::ApplyReport,
+)> {
+    use splicenic_driver::{apply, config};
+    let cfg = config::parse(name, text).map_err(|e| anyhow::anyhow!("{e}\n--- {name}:\n{text}"))?;
+    let limits = apply::card_limits(card)?;
+    let plan = config::plan(&cfg, &limits).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let report = apply::apply(card, &cfg, &plan, neighbours, &mut ())
+        .with_context(|| format!("applying {name}"))?;
+    Ok((plan, report))
+}
+
+/// The `nicctl` binary the tests run: `$SPLICENIC_NICCTL`, else the newer of
+/// `target/release/nicctl` (`cargo xtask build`) and `target/debug/nicctl` (`cargo build`,
+/// `cargo xtask test`); `None` when neither is built.
+pub fn nicctl_binary() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("SPLICENIC_NICCTL") {
+        return Some(PathBuf::from(p));
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    ["release", "debug"]
+        .iter()
+        .map(|p| target.join(p).join("nicctl"))
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max_by_key(|(t, _)| *t)
+        .map(|(_, p)| p)
+}
+
+/// The examples/ configuration file `name`.
+pub fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(name)
+}
+
 /// Where `cargo xtask build` puts the firmware ELF, relative to the repository root.
 pub const FIRMWARE_ELF: &str = "target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw";
 

@@ -22,10 +22,9 @@
 use crate::rig::{Addresses, LabCard, Rig, RigKind};
 use crate::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use anyhow::{bail, Context, Result};
-use splicenic_driver::datapath::{HostKind, L7Rule, PathKind, Port};
+use splicenic_driver::apply::{ApplyReport, Neighbours};
 use splicenic_driver::{
-    Card, FirmwareImage, FlowInfo, PoolConfig, RealServer, Scheduler, ServiceMode, SocketBar,
-    TcpTimeoutState, VfioBar,
+    Card, FirmwareImage, FlowInfo, RealServer, Scheduler, SocketBar, TcpTimeoutState, VfioBar,
 };
 use splicenic_sim::prereq;
 use splicenic_sim::server::{serve_with, ServeOptions};
@@ -61,7 +60,10 @@ pub const BLOB_LEN: usize = 1 << 20;
 /// A pool of backends.
 #[derive(Debug, Clone)]
 pub struct PoolSpec {
-    /// Card pool number, 0..8.
+    /// Card pool number, 0..8. In the configuration file ([`Opts::config_text`]) the pools
+    /// are declared in this order, so the pools of one topology come in increasing order,
+    /// and a number below the highest that no pool uses is a pool without servers
+    /// (`unusedN`).
     pub id: u8,
     pub sched: Scheduler,
     /// Indices into [`Opts::backends`].
@@ -75,10 +77,13 @@ pub enum Match {
     HostExact(String),
 }
 
-/// What [`Topology::build`] sets up.
+/// What [`Topology::build`] sets up, programmed as the configuration file
+/// [`Opts::config_text`] through the host driver's `apply` (as `nicctl rules load`).
 #[derive(Debug, Clone)]
 pub struct Opts {
-    /// Backend names; backend i gets [`Addresses::backend`]`(i)` (192.168.1.(10 + i)).
+    /// Backend names; backend i gets [`Addresses::backend`]`(i)` (192.168.1.(10 + i)). The
+    /// pools list them in increasing order, each in one pool, so that backend i is real
+    /// server i.
     pub backends: Vec<String>,
     pub pools: Vec<PoolSpec>,
     /// The L7 service's default pool.
@@ -118,6 +123,94 @@ impl Opts {
                 (Match::HostExact("api.example.com".into()), 3),
             ],
         }
+    }
+}
+
+impl Opts {
+    /// The name of pool `p` in the configuration file: its first backend's name without
+    /// the trailing digits (`web1` -> `web`), else `poolN`.
+    pub fn pool_name(&self, p: &PoolSpec) -> String {
+        let base = |q: &PoolSpec| {
+            q.backends
+                .first()
+                .and_then(|&b| self.backends.get(b))
+                .map(|n| n.trim_end_matches(|c: char| c.is_ascii_digit()).to_string())
+                .filter(|n| {
+                    !n.is_empty()
+                        && n.chars().all(|c| c.is_ascii_alphanumeric())
+                        && !n.starts_with("unused")
+                        && !n.starts_with("pool")
+                })
+        };
+        match base(p) {
+            Some(n)
+                if self
+                    .pools
+                    .iter()
+                    .filter(|q| q.id != p.id)
+                    .all(|q| base(q).as_deref() != Some(n.as_str())) =>
+            {
+                n
+            }
+            _ => format!("pool{}", p.id),
+        }
+    }
+
+    /// The configuration file (keepalived syntax, as `nicctl rules load` reads it) that
+    /// programs this topology on a rig with `addrs`: the card's MACs and local address, the
+    /// pools in card-number order (a number no pool uses is an empty `unusedN` pool), the
+    /// backends as real servers (weight 1; no `mac`: their MACs come from the neighbour
+    /// table), the L7 service and the URL rules with priorities 10, 20, ...
+    pub fn config_text(&self, addrs: &Addresses) -> String {
+        let mac = |m: [u8; 6]| m.map(|b| format!("{b:02x}")).join(":");
+        let mut t = format!(
+            "# The real-peer topology (splicenic_hil::topo::Opts::config_text).\n\
+             global_defs {{\n    client_mac {}\n    server_mac {}\n    local_address {}\n}}\n",
+            mac(addrs.card_mac_client),
+            mac(addrs.card_mac_server),
+            addrs.local
+        );
+        let name_of = |id: u8| {
+            self.pools
+                .iter()
+                .find(|p| p.id == id)
+                .map_or(format!("unused{id}"), |p| self.pool_name(p))
+        };
+        t += &format!(
+            "virtual_server {} {} {{\n    lvs_method NAT\n    protocol TCP\n    default_pool {}\n}}\n",
+            addrs.vip,
+            addrs.vip_port,
+            name_of(self.default_pool)
+        );
+        let top = self.pools.iter().map(|p| p.id).max().unwrap_or(0);
+        for id in 0..=top {
+            let Some(p) = self.pools.iter().find(|p| p.id == id) else {
+                t += &format!("pool unused{id} {{\n    lvs_sched rr\n}}\n");
+                continue;
+            };
+            t += &format!("pool {} {{\n    lvs_sched {}\n", self.pool_name(p), p.sched);
+            for &b in &p.backends {
+                t += &format!(
+                    "    real_server {} {} {{\n        weight 1\n    }}\n",
+                    addrs.backend(b),
+                    addrs.backend_port
+                );
+            }
+            t += "}\n";
+        }
+        for (i, (m, pool)) in self.rules.iter().enumerate() {
+            let what = match m {
+                Match::PathPrefix(p) => format!("path_prefix {p}"),
+                Match::HostExact(h) => format!("host {h}"),
+            };
+            t += &format!(
+                "url_rule r{} {{\n    {what}\n    priority {}\n    pool {}\n}}\n",
+                i + 1,
+                10 * (i + 1),
+                name_of(*pool)
+            );
+        }
+        t
     }
 }
 
@@ -536,71 +629,96 @@ impl Topology {
         )
     }
 
+    /// Programs `opts` as its configuration file ([`Opts::config_text`]) through the host
+    /// driver's `apply`, and checks that backend i is real server i.
     fn program(&mut self, opts: &Opts) -> Result<()> {
+        let text = opts.config_text(&self.addrs);
+        let neigh = self.neighbours();
         let card = self.card.as_mut().context("no card")?;
-        {
-            let mut dp = card.datapath()?;
-            dp.set_port_mac(Port::Client, self.addrs.card_mac_client)?;
-            dp.set_port_mac(Port::Server, self.addrs.card_mac_server)?;
-            dp.set_local(0, self.addrs.local, true)?;
-            dp.l7_set_default_pool(opts.default_pool.into())?;
-            for (i, (m, pool)) in opts.rules.iter().enumerate() {
-                let (path_kind, path, host_kind, host) = match m {
-                    Match::PathPrefix(p) => (
-                        PathKind::Prefix,
-                        p.as_bytes().to_vec(),
-                        HostKind::Any,
-                        vec![],
-                    ),
-                    Match::HostExact(h) => (
-                        PathKind::Any,
-                        vec![],
-                        HostKind::Exact,
-                        h.as_bytes().to_vec(),
-                    ),
-                };
-                dp.l7_load_rule(
-                    i,
-                    &L7Rule {
-                        priority: 10 * (i as u16 + 1),
-                        path_kind,
-                        path,
-                        host_kind,
-                        host,
-                        rule_id: i as u16 + 1,
-                        pool: (*pool).into(),
-                    },
-                )?;
-            }
-            dp.l7_switch_banks()?;
-        }
+        let (plan, _) = crate::load_config(card, "topology.conf", &text, &neigh)?;
         for p in &opts.pools {
-            card.pool_set(p.id, &PoolConfig::new(p.sched))?;
-        }
-        for p in &opts.pools {
-            for &bi in &p.backends {
-                let b = &self.backends[bi];
-                card.server_set(&RealServer {
-                    pool: p.id,
-                    rs: bi as u8,
-                    addr: b.ip,
-                    port: self.addrs.backend_port,
-                    mac: b.mac,
-                    weight: 1,
-                    upper_threshold: 0,
-                    lower_threshold: 0,
-                })?;
+            let name = opts.pool_name(p);
+            let planned = plan
+                .pool(&name)
+                .with_context(|| format!("topology: pool {name} not planned"))?;
+            let rs: Vec<usize> = planned.servers.iter().map(|s| s.rs.into()).collect();
+            if planned.index != p.id || rs != p.backends {
+                bail!(
+                    "topology: pool {} (backends {:?}) became pool {} with real servers {rs:?}: \
+                     list the pools by increasing number and their backends in increasing \
+                     order, each backend in one pool",
+                    p.id,
+                    p.backends,
+                    planned.index
+                );
             }
         }
-        card.service_set(
-            0,
-            self.addrs.vip,
-            self.addrs.vip_port,
-            ServiceMode::L7 {
-                fallback_pool: opts.default_pool,
-            },
-        )?;
         Ok(())
+    }
+
+    /// The backends' addresses and MACs: the neighbour table [`Topology::load_config`]
+    /// resolves real servers with.
+    pub fn neighbours(&self) -> Neighbours {
+        self.backends.iter().map(|b| (b.ip, b.mac)).collect()
+    }
+
+    /// Loads the configuration file `text` into the card through the host driver's `apply`
+    /// (what `nicctl rules load` does), real servers without a `mac` resolved from the
+    /// backends ([`Topology::neighbours`]).
+    pub fn load_config(&mut self, name: &str, text: &str) -> Result<ApplyReport> {
+        let neigh = self.neighbours();
+        let card = self.card.as_mut().context("no card")?;
+        Ok(crate::load_config(card, name, text, &neigh)?.1)
+    }
+
+    /// `--card` for a nicctl run against this topology's card: the simulated card's socket
+    /// (`sim:<path>`); `None` on a lab rig's VFIO card, which this process holds open.
+    pub fn nicctl_card(&self) -> Option<String> {
+        match &self.rig.kind {
+            RigKind::Sim { .. } => Some(format!("sim:{}", self.socket.display())),
+            RigKind::Lab(lab) => match &lab.card {
+                LabCard::Socket(p) => Some(format!("sim:{}", p.display())),
+                LabCard::Pci(_) => None,
+            },
+        }
+    }
+
+    /// Runs `nicctl --card <this card> args` (`nicctl` from [`crate::nicctl_binary`]) in the
+    /// LAN namespace, whose neighbour table holds the backends (permanent entries on the
+    /// bridge), so real servers without a `mac` line resolve as on a load balancer host.
+    /// Returns its output; an error when it cannot run or exits unsuccessfully.
+    pub fn nicctl(&self, args: &[&str]) -> Result<ExecOutput> {
+        let bin = crate::nicctl_binary()
+            .context("no nicctl binary: build it with `cargo build -p nicctl`")?;
+        let card = self
+            .nicctl_card()
+            .context("nicctl cannot open a lab rig's VFIO card the topology holds open")?;
+        let br = format!("snic{}br", self.id);
+        for b in &self.backends {
+            let mac = b.mac.map(|x| format!("{x:02x}")).join(":");
+            must(&[
+                "ip",
+                "-n",
+                &self.lan_ns,
+                "neigh",
+                "replace",
+                &b.ip.to_string(),
+                "lladdr",
+                &mac,
+                "dev",
+                &br,
+                "nud",
+                "permanent",
+            ])?;
+        }
+        let bin = bin.to_string_lossy().into_owned();
+        let mut cmd = vec![bin.as_str(), "--card", card.as_str()];
+        cmd.extend_from_slice(args);
+        let out = self.exec(&self.lan_ns, &cmd, Duration::from_secs(600))?;
+        if !out.ok {
+            bail!("nicctl {args:?} failed: {}{}", out.text(), out.stderr);
+        }
+        Ok(out)
     }
 
     /// Run `cmd` in namespace `ns`, killed after `timeout`.
@@ -852,5 +970,54 @@ impl Drop for Topology {
             let _ = run(&["ip", "link", "del", t]);
         }
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use splicenic_driver::config::{self, Limits};
+    use splicenic_driver::ServiceMode;
+
+    #[test]
+    fn three_pools_is_the_example_file_and_plans_to_the_tests_numbers() {
+        let text = Opts::three_pools().config_text(&Addresses::default());
+        let ours = config::parse("topology.conf", &text).unwrap();
+        let example = config::load(&crate::example("rig-three-pools.conf")).unwrap();
+        assert_eq!(
+            ours.without_locations(),
+            example.without_locations(),
+            "examples/rig-three-pools.conf differs from Opts::three_pools:\n{text}"
+        );
+        let plan = config::plan(&ours, &Limits::card_default()).unwrap();
+        let numbers: Vec<(&str, u8, Vec<u8>)> = plan
+            .pools
+            .iter()
+            .map(|p| {
+                (
+                    p.name.as_str(),
+                    p.index,
+                    p.servers.iter().map(|s| s.rs).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            numbers,
+            [
+                ("unused0", 0, vec![]),
+                ("web", 1, vec![0, 1]),
+                ("static", 2, vec![2]),
+                ("api", 3, vec![3]),
+            ]
+        );
+        assert_eq!(plan.services[0].mode, ServiceMode::L7 { fallback_pool: 1 });
+        let rules: Vec<(u16, u16)> = plan
+            .rules
+            .rules
+            .iter()
+            .map(|r| (r.rule.priority, r.rule.pool))
+            .collect();
+        assert_eq!(rules, [(10, 2), (20, 3)]);
+        assert_eq!(plan.rules.default_pool, 1);
     }
 }

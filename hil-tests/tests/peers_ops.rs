@@ -1,16 +1,18 @@
 //! Operations under load with real peers through the simulated card (docs/rig.md,
 //! "Operations under load"): the L7 rule set replaced, and the firmware restarted, while a
-//! python3 client keeps four keep-alive connections busy.
+//! python3 client keeps four keep-alive connections busy. Every configuration is a
+//! configuration file loaded through the host driver's `apply` (as `nicctl rules load`);
+//! the last replacement is `nicctl rules load examples/rig-three-pools.conf` itself.
 //!
 //! Needs root, nginx, python3, curl and the firmware ELF; without them a scenario prints a
 //! note and passes. Each scenario builds its own topology; they run one at a time (a lock).
 
-use splicenic_driver::datapath::{HostKind, L7Rule, PathKind};
-use splicenic_driver::{FirmwareImage, PoolConfig, RealServer, ServiceMode};
+use splicenic_driver::FirmwareImage;
 use splicenic_hil::peer::{self, peer_tools, SetupOpts, Tally};
+use splicenic_hil::rig::Addresses;
 use splicenic_hil::topo::{python, Opts, Topology};
 use splicenic_hil::wait::{self, CardSpeed};
-use splicenic_hil::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
+use splicenic_hil::{example, firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use std::path::{Path, PathBuf};
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
@@ -229,37 +231,27 @@ fn blob_from(t: &Topology, host: &str, from: &[&str], tally: &mut Tally) {
     assert!(body == t.blob, "/static/blob body from {be} differs");
 }
 
-/// A rule: (path prefix or Host exact, priority, pool).
-fn rule(path: Option<&str>, host: Option<&str>, priority: u16, id: u16, pool: u16) -> L7Rule {
-    L7Rule {
-        priority,
-        path_kind: if path.is_some() {
-            PathKind::Prefix
-        } else {
-            PathKind::Any
-        },
-        path: path.map(|p| p.as_bytes().to_vec()).unwrap_or_default(),
-        host_kind: if host.is_some() {
-            HostKind::Exact
-        } else {
-            HostKind::Any
-        },
-        host: host.map(|h| h.as_bytes().to_vec()).unwrap_or_default(),
-        rule_id: id,
-        pool,
-    }
+/// The topology's configuration file ([`Opts::three_pools`]) with its URL rules replaced
+/// by `rules` (`url_rule` blocks).
+fn with_rules(t: &Topology, rules: &str) -> String {
+    let base = Opts::three_pools().config_text(&t.addrs);
+    let cut = base.find("url_rule").unwrap_or(base.len());
+    format!("{}{rules}", &base[..cut])
 }
 
-/// Write `rules` and default pool 1 into the inactive L7 bank and switch banks.
-fn replace_rules(t: &mut Topology, rules: &[L7Rule]) -> u8 {
-    let card = t.card.as_mut().expect("card");
-    let mut dp = card.datapath().expect("datapath");
-    dp.l7_clear_inactive().expect("clear");
-    dp.l7_set_default_pool(1).expect("default pool");
-    for (i, r) in rules.iter().enumerate() {
-        dp.l7_load_rule(i, r).expect("load rule");
-    }
-    dp.l7_switch_banks().expect("switch")
+/// Load the topology's configuration with `rules` through the host driver's `apply` (the
+/// rules into the inactive L7 bank, then the switch); the new active bank.
+fn replace_rules(t: &mut Topology, name: &str, rules: &str) -> u8 {
+    let text = with_rules(t, rules);
+    let r = t
+        .load_config(name, &text)
+        .unwrap_or_else(|e| panic!("loading {name}: {e:#}"));
+    assert_eq!(
+        (r.removed_services, r.removed_servers, r.removed_pools),
+        (0, 0, 0),
+        "{name}: {r:?}"
+    );
+    r.active_bank
 }
 
 /// The end of a scenario: the keep-alive client's summary (its connections and the bytes
@@ -304,10 +296,9 @@ fn rule_set_replaced_under_load() {
     // Swap the priorities: the Host rule wins now.
     let b1 = replace_rules(
         &mut t,
-        &[
-            rule(None, Some("api.example.com"), 10, 1, 3),
-            rule(Some("/static/"), None, 20, 2, 2),
-        ],
+        "swapped.conf",
+        "url_rule api { host api.example.com; priority 10; pool api }\n\
+         url_rule static { path_prefix /static/; priority 20; pool static }\n",
     );
     let at_b1 = progress(&mut t, &client).0;
     blob_from(&t, "api.example.com", &["api1"], &mut tally);
@@ -323,17 +314,60 @@ fn rule_set_replaced_under_load() {
     // /static/ to pool web.
     let b2 = replace_rules(
         &mut t,
-        &[
-            rule(None, Some("api.example.com"), 10, 1, 3),
-            rule(Some("/static/"), None, 20, 2, 1),
-        ],
+        "static-to-web.conf",
+        "url_rule api { host api.example.com; priority 10; pool api }\n\
+         url_rule static { path_prefix /static/; priority 20; pool web }\n",
     );
     assert_ne!(b1, b2, "the active bank did not change");
     blob_from(&t, "www.example.com", &["web1", "web2"], &mut tally);
     blob_from(&t, "api.example.com", &["api1"], &mut tally);
+    // Back to the topology's own rules with `nicctl rules load` of the example file that
+    // describes it (the rig's default addresses).
+    let file = example("rig-three-pools.conf");
+    let via_nicctl = t.addrs == Addresses::default() && t.nicctl_card().is_some();
+    if via_nicctl {
+        let f = file.to_str().unwrap();
+        let diff = t
+            .nicctl(&["rules", "diff", f])
+            .expect("nicctl rules diff")
+            .text();
+        assert!(
+            diff.contains("+ rule r1:") && diff.contains("- rule static:"),
+            "nicctl rules diff {f}:\n{diff}"
+        );
+        assert!(
+            diff.lines().all(|l| l[1..].starts_with(" rule ")),
+            "only the URL rules differ:\n{diff}"
+        );
+        let load = t
+            .nicctl(&["rules", "load", "-q", f])
+            .expect("nicctl rules load")
+            .text();
+        assert!(
+            load.contains("removed 0 services, 0 servers, 0 pools"),
+            "{load}"
+        );
+        let again = t
+            .nicctl(&["rules", "diff", f])
+            .expect("nicctl rules diff")
+            .text();
+        assert!(again.starts_with("no change"), "after the load:\n{again}");
+        eprintln!("{name}: nicctl: {}", load.trim());
+    } else {
+        eprintln!(
+            "note: {name}: a lab rig with its own addresses or a VFIO card: the last \
+             replacement through the library instead of nicctl"
+        );
+        let text = Opts::three_pools().config_text(&t.addrs);
+        t.load_config("topology.conf", &text)
+            .expect("loading the topology's rules");
+    }
+    blob_from(&t, "api.example.com", &["static1"], &mut tally);
     let after = progress(&mut t, &client);
     eprintln!(
-        "{name}: banks {b1} then {b2}; requests during the replacements: {} ({} between them), errors {}",
+        "{name}: banks {b1} then {b2}, then the example file{}; requests during the \
+         replacements: {} ({} between the first two), errors {}",
+        if via_nicctl { " with nicctl" } else { "" },
         after.0 - before.0,
         between.0 - at_b1,
         after.1
@@ -359,48 +393,18 @@ fn firmware_restart_under_load() {
     let client = start_client(&mut t, 6);
     // The client is in its rounds: a first full round on every connection.
     let before = progress(&mut t, &client);
-    let opts = Opts::three_pools();
-    let addrs = t.addrs.clone();
-    let servers: Vec<RealServer> = opts
-        .pools
-        .iter()
-        .flat_map(|p| p.backends.iter().map(move |&bi| (p.id, bi)))
-        .map(|(pool, bi)| {
-            let b = &t.backends[bi];
-            RealServer {
-                pool,
-                rs: bi as u8,
-                addr: b.ip,
-                port: addrs.backend_port,
-                mac: b.mac,
-                weight: 1,
-                upper_threshold: 0,
-                lower_threshold: 0,
-            }
-        })
-        .collect();
+    let text = Opts::three_pools().config_text(&t.addrs);
     let card = t.card.as_mut().expect("card");
     let r0 = Instant::now();
     card.restart_firmware(&image, SIM_BOOT_TIMEOUT * 2)
         .expect("restarting the firmware");
     card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT * 2);
     let booted = r0.elapsed();
-    for p in &opts.pools {
-        card.pool_set(p.id, &PoolConfig::new(p.sched))
-            .expect("pool");
-    }
-    for s in &servers {
-        card.server_set(s).expect("server");
-    }
-    card.service_set(
-        0,
-        addrs.vip,
-        addrs.vip_port,
-        ServiceMode::L7 {
-            fallback_pool: opts.default_pool,
-        },
-    )
-    .expect("service");
+    // The configuration sent again, as the watchdog of `nicctl monitor` does.
+    let r = t
+        .load_config("topology.conf", &text)
+        .expect("configuring the card again");
+    assert_eq!((r.services, r.pools, r.servers), (1, 4, 4), "{r:?}");
     eprintln!(
         "{name}: firmware restarted in {booted:.1?}, configured again after {:.1?}",
         r0.elapsed()
