@@ -4,6 +4,7 @@
 mod demo;
 mod firmware;
 mod hil;
+mod layout_lint;
 mod records;
 mod regen;
 mod report;
@@ -37,14 +38,19 @@ enum Cmd {
     /// Build the firmware ELF and the host tools (the simulated card builds the gateware),
     /// and the optimised nicctl (target/release/nicctl).
     Build,
-    /// Regenerate every register view from registers/splicenic.svd.
+    /// Regenerate every register view from registers/splicenic.svd and every shared record
+    /// view from registers/records.toml.
     Regen {
         /// Fail if any generated file differs from a fresh generation.
         #[arg(long)]
         check: bool,
     },
     /// Formatting, clippy and gateware lint (Verilator, Icarus, Yosys).
-    Lint,
+    Lint {
+        /// Only the check that shared layout values appear in generated files only.
+        #[arg(long)]
+        layout_only: bool,
+    },
     /// Run every test: register check, lint, firmware build, host and simulated-card tests.
     Test,
     /// Set up, build, start the simulated card, program it, ping it, show info and the log.
@@ -76,6 +82,11 @@ enum Cmd {
         /// Only write the report again from the results of the last run (target/bench).
         #[arg(long)]
         report_only: bool,
+        /// Only the ECP5 synthesis and place-and-route jobs whose key contains JOB (e.g.
+        /// `soc.picorv32`, `splice_datapath`, `l7_matcher`), with their figures printed and
+        /// written to target/synth-only/synth.json; no other bench, no report.
+        #[arg(long, value_name = "JOB", conflicts_with_all = ["report_only", "no_synth"])]
+        synth_only: Option<String>,
     },
 }
 
@@ -86,9 +97,15 @@ fn main() {
         Cmd::Check => setup::check(),
         Cmd::Build => firmware::build_all(),
         Cmd::Regen { check } => regen::regen(check),
-        Cmd::Lint => test::lint(),
+        Cmd::Lint { layout_only: true } => layout_lint::run(&root()),
+        Cmd::Lint { layout_only: false } => test::lint(),
         Cmd::Test => test::test(),
         Cmd::Demo => demo::demo(),
+        Cmd::Bench {
+            synth_only: Some(job),
+            synth_stale,
+            ..
+        } => synth::synth(&root().join("target/synth-only"), Some(&job), synth_stale),
         Cmd::Bench {
             report_only: true, ..
         } => report::report(
@@ -101,6 +118,7 @@ fn main() {
             synth_stale,
             baseline_secs,
             report_only: false,
+            synth_only: None,
         } => bench(BenchOpts {
             no_synth,
             synth_stale,
