@@ -53,24 +53,8 @@ mod ffi {
 
 pub use ffi::PortStats;
 
-/// Ethernet port of the data path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Port {
-    /// Client side (index 0).
-    Client = 0,
-    /// Server side (index 1).
-    Server = 1,
-}
-
-impl Port {
-    /// The other port.
-    pub fn other(self) -> Port {
-        match self {
-            Port::Client => Port::Server,
-            Port::Server => Port::Client,
-        }
-    }
-}
+/// Ethernet port of the data path (client side index 0, server side index 1).
+pub use splicenic_layout::Port;
 
 impl PortStats {
     /// Accepted RX beats per cycle from the first to the last accepted beat.

@@ -10,13 +10,15 @@ use common::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
+use splicenic_layout::stats::{port as port_stats, server, server_dir, service};
+use splicenic_layout::{event_type, flow_state, EvtFinRst, STATS_COUNTERS, STATS_SERVERS};
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::reference;
 
 /// Every counter of a fresh snapshot (as many as `STATS.PARAMS.COUNTERS` reports).
 fn stats(dp: &mut Datapath) -> Vec<u64> {
     let n = dp.read(r(regs::stats::PARAMS)) & regs::stats::params::COUNTERS_MASK;
-    assert_eq!(n, 512, "STATS.PARAMS.COUNTERS");
+    assert_eq!(n, STATS_COUNTERS, "STATS.PARAMS.COUNTERS");
     dp.write(r(regs::stats::CTRL), 1);
     (0..n)
         .map(|i| {
@@ -36,7 +38,7 @@ fn forward(width: u32, seed: u64, frames: usize) {
         f.flags = 0;
         f.wsd = -3;
         f.rs = 9;
-        f.state = 5;
+        f.state = flow_state::CLOSING;
         f.client_ip = [172, 16, 5, 6];
         f
     }];
@@ -101,14 +103,14 @@ fn forward(width: u32, seed: u64, frames: usize) {
 
     // per-flow counters (packets per direction)
     for (fi, f) in flows.iter().enumerate() {
-        let (_, dynw) = read_state(&mut dp, f.slot);
+        let dynw = read_dyn(&mut dp, f.slot);
         assert_eq!(
-            dynw[1] as u64, sent[fi][0],
+            dynw.packets_cs as u64, sent[fi][0],
             "packets C->S of flow {}",
             f.slot
         );
         assert_eq!(
-            dynw[2] as u64, sent[fi][1],
+            dynw.packets_sc as u64, sent[fi][1],
             "packets S->C of flow {}",
             f.slot
         );
@@ -117,19 +119,14 @@ fn forward(width: u32, seed: u64, frames: usize) {
     // FIN / RST events, in order per port
     let mut events = Vec::new();
     while dp.read(r(regs::evq::HEAD_INFO)) >> 31 == 1 {
-        let w: Vec<u32> = (0..4)
-            .map(|i| dp.read(r(regs::evq::HEAD) + 4 * i))
-            .collect();
+        let mut w = [0u32; EvtFinRst::WORDS];
+        for (i, x) in w.iter_mut().enumerate() {
+            *x = dp.read(r(regs::evq::HEAD) + 4 * i as u32);
+        }
         dp.write(r(regs::evq::POP), 1);
-        assert_eq!(w[0] & 0xff, 4, "event type FIN_RST");
-        events.push((
-            w[1] as u16,
-            if w[0] >> 8 & 1 == 1 {
-                Port::Server
-            } else {
-                Port::Client
-            },
-        ));
+        let e = EvtFinRst::unpack(&w);
+        assert_eq!(e.kind, event_type::FIN_RST, "event type FIN_RST");
+        events.push((e.flow_slot, Port::from_raw(e.port).expect("port")));
     }
     let mut want_ev = fin_rst.clone();
     want_ev.sort_by_key(|e| e.1 as u8);
@@ -141,46 +138,52 @@ fn forward(width: u32, seed: u64, frames: usize) {
     let total: u64 = sent.iter().map(|d| d[0] + d[1]).sum();
     let c_in: u64 = sent.iter().map(|d| d[0]).sum();
     let s_in: u64 = sent.iter().map(|d| d[1]).sum();
-    assert_eq!(s[0], c_in, "rx frames C");
-    assert_eq!(s[1], rx_bytes[0], "rx bytes C");
-    assert_eq!(s[8], s_in, "rx frames S");
-    assert_eq!(s[9], rx_bytes[1], "rx bytes S");
-    assert_eq!(s[4] + s[12], total, "forwarded frames");
-    assert_eq!(s[2], s_in, "tx frames C");
-    assert_eq!(s[10], c_in, "tx frames S");
-    assert_eq!(s[16], c_in, "VIP 0 frames");
-    // Per real server: 80+2r / 81+2r both directions; 256+4r.. frames and bytes client->server
-    // (arrived on port C), then server->client (arrived on port S). The two flows use real
-    // servers 3 and 9, every other real server stays at zero.
-    let mut want = vec![0u64; 512];
+    let pc = port_stats::index(Port::Client.raw().into());
+    let ps = port_stats::index(Port::Server.raw().into());
+    assert_eq!(s[pc + port_stats::RX_FRAMES], c_in, "rx frames C");
+    assert_eq!(s[pc + port_stats::RX_BYTES], rx_bytes[0], "rx bytes C");
+    assert_eq!(s[ps + port_stats::RX_FRAMES], s_in, "rx frames S");
+    assert_eq!(s[ps + port_stats::RX_BYTES], rx_bytes[1], "rx bytes S");
+    assert_eq!(
+        s[pc + port_stats::FORWARDED] + s[ps + port_stats::FORWARDED],
+        total,
+        "forwarded frames"
+    );
+    assert_eq!(s[pc + port_stats::TX_FRAMES], s_in, "tx frames C");
+    assert_eq!(s[ps + port_stats::TX_FRAMES], c_in, "tx frames S");
+    assert_eq!(s[service::index(0) + service::FRAMES], c_in, "VIP 0 frames");
+    // Per real server: frames / bytes both directions (SERVER); frames and bytes
+    // client->server (arrived on port C), then server->client (arrived on port S)
+    // (SERVER_DIR). The two flows use real servers 3 and 9, every other real server stays at
+    // zero.
+    let mut want = vec![0u64; STATS_COUNTERS as usize];
     for (fi, f) in flows.iter().enumerate() {
         let r = usize::from(f.rs);
-        want[80 + 2 * r] += sent[fi][0] + sent[fi][1];
-        want[81 + 2 * r] += sent_bytes[fi][0] + sent_bytes[fi][1];
-        for (dir, (&n, &b)) in sent[fi].iter().zip(&sent_bytes[fi]).enumerate() {
-            want[256 + 4 * r + 2 * dir] += n;
-            want[257 + 4 * r + 2 * dir] += b;
-        }
+        want[server::index(r) + server::FRAMES] += sent[fi][0] + sent[fi][1];
+        want[server::index(r) + server::BYTES] += sent_bytes[fi][0] + sent_bytes[fi][1];
+        let d = server_dir::index(r);
+        want[d + server_dir::CS_FRAMES] += sent[fi][0];
+        want[d + server_dir::CS_BYTES] += sent_bytes[fi][0];
+        want[d + server_dir::SC_FRAMES] += sent[fi][1];
+        want[d + server_dir::SC_BYTES] += sent_bytes[fi][1];
     }
     assert_eq!(
         (flows[0].rs, flows[1].rs),
         (3, 9),
         "the flows use two different real servers"
     );
-    for r in 0..64 {
-        for (i, what) in [(80 + 2 * r, "frames"), (81 + 2 * r, "bytes")] {
+    for r in 0..STATS_SERVERS as usize {
+        for (k, what) in [(server::FRAMES, "frames"), (server::BYTES, "bytes")] {
+            let i = server::index(r) + k;
             assert_eq!(s[i], want[i], "real server {r} {what} (counter {i})");
         }
         for (k, what) in [
-            "frames client->server",
-            "bytes client->server",
-            "frames server->client",
-            "bytes server->client",
-        ]
-        .iter()
-        .enumerate()
-        {
-            let i = 256 + 4 * r + k;
+            (server_dir::CS_FRAMES, "frames client->server"),
+            (server_dir::CS_BYTES, "bytes client->server"),
+            (server_dir::SC_FRAMES, "frames server->client"),
+            (server_dir::SC_BYTES, "bytes server->client"),
+        ] {
+            let i = server_dir::index(r) + k;
             assert_eq!(s[i], want[i], "real server {r} {what} (counter {i})");
         }
     }

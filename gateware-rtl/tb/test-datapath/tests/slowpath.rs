@@ -11,11 +11,16 @@ use common::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
+use splicenic_layout::stats as idx;
+use splicenic_layout::{
+    event_type, flow_half, flow_state, frame_class, http_method, parser_reason, punt_why,
+    rule_word_index, tcp_kind, EvtHead, EvtPuntReady, EvtRequestMatched, PuntHead, PuntMeta,
+};
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_l7::{encode_rule, reference::Rule};
 use splicenic_tb_rewriter::reference;
 
-/// A punted frame: (descriptor words 0..5, frame bytes).
+/// A punted frame: (descriptor words, frame bytes).
 fn punt_pop(dp: &mut Datapath) -> Option<(Vec<u32>, Vec<u8>)> {
     let prod = dp.read(r(regs::punt::PROD));
     let cons = dp.read(r(regs::punt::CONS));
@@ -24,8 +29,10 @@ fn punt_pop(dp: &mut Datapath) -> Option<(Vec<u32>, Vec<u8>)> {
     }
     let slot = cons % 16;
     dp.write(r(regs::punt::RD_PTR), (1 << 31) | (slot << 16));
-    let desc: Vec<u32> = (0..5).map(|_| dp.read(r(regs::punt::RD_DATA))).collect();
-    let len = (desc[0] & 0xffff) as usize;
+    let desc: Vec<u32> = (0..PuntHead::WORDS + PuntMeta::WORDS)
+        .map(|_| dp.read(r(regs::punt::RD_DATA)))
+        .collect();
+    let len = usize::from(head(&desc).len);
     dp.write(r(regs::punt::RD_PTR), slot << 16);
     let mut bytes = Vec::new();
     for _ in 0..len.div_ceil(4) {
@@ -36,10 +43,25 @@ fn punt_pop(dp: &mut Datapath) -> Option<(Vec<u32>, Vec<u8>)> {
     Some((desc, bytes))
 }
 
+/// A punt descriptor's word 0 (record PuntHead).
+fn head(desc: &[u32]) -> PuntHead {
+    PuntHead::unpack_at(desc, 0)
+}
+
+/// A punt descriptor's punt record (record PuntMeta, after PuntHead).
+fn meta(desc: &[u32]) -> PuntMeta {
+    PuntMeta::unpack_at(&desc[PuntHead::WORDS..], 0)
+}
+
+/// An event's type (record EvtHead).
+fn kind(e: &[u32; 4]) -> u8 {
+    EvtHead::unpack_at(e, 0).kind
+}
+
 fn events(dp: &mut Datapath) -> Vec<[u32; 4]> {
     let mut v = Vec::new();
     while dp.read(r(regs::evq::HEAD_INFO)) >> 31 == 1 {
-        let mut w = [0u32; 4];
+        let mut w = [0u32; EvtPuntReady::WORDS];
         for (i, x) in w.iter_mut().enumerate() {
             *x = dp.read(r(regs::evq::HEAD) + 4 * i as u32);
         }
@@ -47,6 +69,16 @@ fn events(dp: &mut Datapath) -> Vec<[u32; 4]> {
         v.push(w);
     }
     v
+}
+
+/// STATS index of parser reason `code`.
+fn reason_idx(code: u8) -> u32 {
+    (idx::parser_reason::index(code.into()) + idx::parser_reason::FRAMES) as u32
+}
+
+/// STATS index of member `member` of `port`.
+fn port_idx(port: Port, member: usize) -> u32 {
+    (idx::port::index(port.raw().into()) + member) as u32
 }
 
 fn stat(dp: &mut Datapath, idx: u32) -> u64 {
@@ -131,44 +163,75 @@ fn syn_and_policy(width: u32) {
 
     let (d, bytes) = punt_pop(&mut dp).expect("SYN punted");
     assert_eq!(bytes, syn);
-    assert_eq!(d[0] & 0xffff, syn.len() as u32);
-    let m0 = d[1];
-    assert_eq!(m0 & 1, 0, "port C");
-    assert_eq!((m0 >> 8) & 3, 0, "class VIP");
-    assert_eq!((m0 >> 13) & 7, 2, "kind SYN");
-    assert_eq!((m0 >> 20) & 1, 0, "no flow");
+    assert_eq!(usize::from(head(&d).len), syn.len());
+    let m0 = meta(&d);
+    assert_eq!(m0.port, Port::Client.raw(), "port C");
+    assert_eq!(m0.class, frame_class::VIP, "class VIP");
+    assert_eq!(m0.tcp_kind, tcp_kind::SYN, "kind SYN");
+    assert!(!m0.flow_hit, "no flow");
     let (d, bytes) = punt_pop(&mut dp).expect("ARP punted");
     assert_eq!(bytes, arp);
-    assert_eq!((d[1] >> 10) & 7, 1, "why ARP");
+    assert_eq!(meta(&d).why, punt_why::ARP, "why ARP");
     assert!(
         punt_pop(&mut dp).is_none(),
         "UDP, malformed, MAC error and oversize are dropped"
     );
 
     assert_eq!(dp.read(r(regs::dp::OVERSIZE_C)), 1);
-    assert_eq!(stat(&mut dp, 208 + 2), 1, "reason OTHER_L4 (UDP)");
-    assert_eq!(stat(&mut dp, 208 + 9), 1, "reason IP_CSUM");
     assert_eq!(
-        stat(&mut dp, 208 + 3),
+        stat(&mut dp, reason_idx(parser_reason::OTHER_L4)),
+        1,
+        "reason OTHER_L4 (UDP)"
+    );
+    assert_eq!(
+        stat(&mut dp, reason_idx(parser_reason::IP_CSUM)),
+        1,
+        "reason IP_CSUM"
+    );
+    assert_eq!(
+        stat(&mut dp, reason_idx(parser_reason::MAC_ERR)),
         2,
         "reason MAC_ERR (one sent, one cut)"
     );
-    assert_eq!(stat(&mut dp, 6), 2, "dropped on port C (UDP, oversize)");
-    assert_eq!(stat(&mut dp, 14), 2, "dropped on port S");
-    assert_eq!(stat(&mut dp, 5), 2, "punted on port C");
+    assert_eq!(
+        stat(&mut dp, port_idx(Port::Client, idx::port::DROPPED)),
+        2,
+        "dropped on port C (UDP, oversize)"
+    );
+    assert_eq!(
+        stat(&mut dp, port_idx(Port::Server, idx::port::DROPPED)),
+        2,
+        "dropped on port S"
+    );
+    assert_eq!(
+        stat(&mut dp, port_idx(Port::Client, idx::port::PUNTED)),
+        2,
+        "punted on port C"
+    );
     let ev = events(&mut dp);
     assert_eq!(ev.len(), 2, "two PUNT_READY events");
-    assert!(ev.iter().all(|e| e[0] & 0xff == 7));
-    assert_eq!((ev[0][1], ev[1][1]), (0, 1), "punt slots");
+    assert!(ev.iter().all(|e| kind(e) == event_type::PUNT_READY));
+    assert_eq!(
+        (
+            EvtPuntReady::unpack(&ev[0]).punt_slot,
+            EvtPuntReady::unpack(&ev[1]).punt_slot
+        ),
+        (0, 1),
+        "punt slots"
+    );
 
     // policy: drop ARP, punt malformed
-    dp.write(r(regs::dp::PUNT_POLICY), 1 << 4);
+    dp.write(r(regs::dp::PUNT_POLICY), 1 << punt_why::MALFORMED);
     dp.push(Port::Client, &arp, false);
     dp.push(Port::Server, &bad, false);
     assert!(dp.settle(200, 200_000));
     let (d, bytes) = punt_pop(&mut dp).expect("malformed punted");
     assert_eq!(bytes, bad);
-    assert_eq!((d[1] >> 4) & 15, 9, "parser reason IP_CSUM in the record");
+    assert_eq!(
+        meta(&d).parser_reason,
+        parser_reason::IP_CSUM,
+        "parser reason IP_CSUM in the record"
+    );
     assert!(punt_pop(&mut dp).is_none(), "ARP dropped now");
     check_fast_path_alive(&mut dp, &mut rng, &f);
 
@@ -179,8 +242,13 @@ fn syn_and_policy(width: u32) {
     assert!(dp.settle(200, 200_000));
     let (d, bytes) = punt_pop(&mut dp).expect("punted with the fast path off");
     assert_eq!(bytes, b);
-    assert_eq!((d[1] >> 20) & 3, 0b11, "flow hit, server half");
-    assert_eq!(d[2] & 0xffff, f.slot as u32);
+    let m = meta(&d);
+    assert_eq!(
+        (m.flow_hit, m.flow_half),
+        (true, flow_half::SERVER),
+        "flow hit, server half"
+    );
+    assert_eq!(m.flow_slot, f.slot);
     dp.write(r(regs::dp::CTRL), 1);
     check_fast_path_alive(&mut dp, &mut rng, &f);
 }
@@ -253,7 +321,7 @@ fn punt_reserve(width: u32) {
         "drops: SYNs in the reserve + one frame on the full ring"
     );
     assert_eq!(
-        stat(&mut dp, 5),
+        stat(&mut dp, port_idx(Port::Client, idx::port::PUNTED)),
         16 + 8 + 3 + 1,
         "punted on port C (decision)"
     );
@@ -282,9 +350,9 @@ fn punt_reserve_512() {
 }
 
 fn load_rules(dp: &mut Datapath, rules: &[Rule], default_pool: u32) {
-    dp.write(r(regs::l7::WORD), 0xfe);
+    dp.write(r(regs::l7::WORD), rule_word_index::CLEAR_BANK.into());
     dp.write(r(regs::l7::DATA), 0);
-    dp.write(r(regs::l7::WORD), 0xff);
+    dp.write(r(regs::l7::WORD), rule_word_index::DEFAULT_POOL.into());
     dp.write(r(regs::l7::DATA), default_pool);
     for (i, rule) in rules.iter().enumerate() {
         dp.write(r(regs::l7::RULE), i as u32);
@@ -310,7 +378,7 @@ fn l7_paths(width: u32) {
     );
     // the flow waits for its request
     f.slot = 12;
-    f.state = 2;
+    f.state = flow_state::REQUEST;
     f.client_port = 41000;
     f.local_port = 51000;
     install(&mut dp, &f);
@@ -320,17 +388,18 @@ fn l7_paths(width: u32) {
     assert!(dp.settle(300, 500_000));
     let (d, bytes) = punt_pop(&mut dp).expect("request punted");
     assert_eq!(bytes, b);
-    assert_eq!((d[1] >> 22) & 1, 1, "sent to the matcher");
+    assert!(meta(&d).to_l7, "sent to the matcher");
     let ev = events(&mut dp);
-    let m = ev
-        .iter()
-        .find(|e| e[0] & 0xff == 2)
-        .expect("REQUEST_MATCHED");
-    assert_eq!(m[1], 12, "tag = flow slot");
-    assert_eq!((m[0] >> 8) & 1, 0, "from the data path");
-    assert_eq!((m[0] >> 20) & 1, 1, "matched");
-    assert_eq!((m[0] >> 9) & 7, 1, "GET");
-    assert_eq!(m[2], (7 << 16) | 42, "pool 7, rule 42");
+    let m = EvtRequestMatched::unpack(
+        ev.iter()
+            .find(|e| kind(e) == event_type::REQUEST_MATCHED)
+            .expect("REQUEST_MATCHED"),
+    );
+    assert_eq!(m.tag, 12, "tag = flow slot");
+    assert!(!m.from_buffer, "from the data path");
+    assert!(m.matched, "matched");
+    assert_eq!(m.method, http_method::GET, "GET");
+    assert_eq!((m.pool, m.rule_id), (7, 42), "pool 7, rule 42");
     assert_eq!(dp.read(r(regs::l7::REQUESTS)), 1);
 
     // the command path: a request the firmware assembled from two segments
@@ -345,12 +414,12 @@ fn l7_paths(width: u32) {
     dp.tick(400);
     let ev = events(&mut dp);
     assert_eq!(ev.len(), 1);
-    let m = ev[0];
-    assert_eq!(m[0] & 0xff, 2);
-    assert_eq!((m[0] >> 8) & 1, 1, "from the command path");
-    assert_eq!(m[1], 0x1234);
-    assert_eq!((m[0] >> 9) & 7, 3, "POST");
-    assert_eq!(m[2], (8 << 16) | 43, "pool 8, rule 43");
+    let m = EvtRequestMatched::unpack(&ev[0]);
+    assert_eq!(m.kind, event_type::REQUEST_MATCHED);
+    assert!(m.from_buffer, "from the command path");
+    assert_eq!(m.tag, 0x1234);
+    assert_eq!(m.method, http_method::POST, "POST");
+    assert_eq!((m.pool, m.rule_id), (8, 43), "pool 8, rule 43");
     // no match -> default pool
     let other = b"GET /x HTTP/1.1\r\nHost: a.b\r\n\r\n";
     dp.write(r(regs::l7::BUF_PTR), 0);
@@ -363,8 +432,9 @@ fn l7_paths(width: u32) {
     dp.tick(400);
     let ev = events(&mut dp);
     assert_eq!(ev.len(), 1);
-    assert_eq!((ev[0][0] >> 20) & 1, 0, "not matched");
-    assert_eq!(ev[0][2] >> 16, 99, "default pool");
+    let m = EvtRequestMatched::unpack(&ev[0]);
+    assert!(!m.matched, "not matched");
+    assert_eq!(m.pool, 99, "default pool");
     assert_eq!(dp.read(r(regs::l7::COMMANDS)), 2);
     check_fast_path_alive(&mut dp, &mut rng, &Flow::sample(11));
 }

@@ -145,13 +145,14 @@ impl Case {
     }
 }
 
-/// The clock the Gb/s figures are given at (MHz): `$SPLICENIC_FMAX_MHZ`, default 156.25.
+/// The clock the Gb/s figures are given at (MHz): `$SPLICENIC_FMAX_MHZ`, default the card's
+/// clock (`CLK_HZ`, 156.25 MHz).
 fn fmax_mhz() -> f64 {
     std::env::var("SPLICENIC_FMAX_MHZ")
         .ok()
         .and_then(|v| v.trim().parse().ok())
         .filter(|f: &f64| *f > 0.0)
-        .unwrap_or(156.25)
+        .unwrap_or(f64::from(splicenic_layout::CLK_HZ) / 1e6)
 }
 
 /// Wire rate of the frames a port sent, in bits per cycle (exact, from cycle counts).

@@ -4,12 +4,14 @@
 
 pub mod reference;
 
+use splicenic_layout::{flow_op, FlowDyn};
 use std::ffi::{c_int, c_void};
 use std::ptr::NonNull;
 
 pub use reference::{flow_hash, FlowEntry, Half, Key, RefTable};
 
 mod ffi {
+    use splicenic_layout::{FlowDyn, FlowStatic};
     use std::ffi::{c_int, c_void};
 
     #[repr(C)]
@@ -68,8 +70,8 @@ mod ffi {
         pub op: u32,
         pub slot: u32,
         pub at_update: u32,
-        pub wstatic: [u32; 13],
-        pub wdyn: [u32; 6],
+        pub wstatic: [u32; FlowStatic::WORDS],
+        pub wdyn: [u32; FlowDyn::WORDS],
     }
 
     #[repr(C)]
@@ -78,8 +80,8 @@ mod ffi {
         pub updates_before: u32,
         pub writes_before: u32,
         pub cycles: u32,
-        pub rstatic: [u32; 13],
-        pub rdyn: [u32; 6],
+        pub rstatic: [u32; FlowStatic::WORDS],
+        pub rdyn: [u32; FlowDyn::WORDS],
     }
 
     #[repr(C)]
@@ -88,7 +90,7 @@ mod ffi {
         pub slot: u32,
         pub writes_seen: u32,
         pub latency: u32,
-        pub data: [u32; 13],
+        pub data: [u32; FlowStatic::WORDS],
     }
 
     #[repr(C)]
@@ -416,12 +418,12 @@ impl Drop for FlowTable {
     }
 }
 
-/// flow_state_mem command opcodes.
+/// flow_state_mem command opcodes (enum FlowOp).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StateOp {
-    Read = 0,
-    Write = 1,
-    WriteStatic = 2,
+    Read = flow_op::READ as isize,
+    Write = flow_op::WRITE as isize,
+    WriteStatic = flow_op::WRITE_STATIC as isize,
 }
 
 /// One data-path update (a packet of the flow).
@@ -560,7 +562,7 @@ impl FlowStateMem {
                 slot: r.slot,
                 writes_seen: r.writes_seen,
                 latency: r.latency,
-                entry: FlowEntry::from_words(&r.data, &[0; 6]),
+                entry: FlowEntry::from_words(&r.data, &[0; FlowDyn::WORDS]),
             })
             .collect();
         let res = res

@@ -1,8 +1,10 @@
 //! Software reference models (not hardware): the Toeplitz hash of a flow key, a flow
-//! table with the same bucket and way choice as `flow_table`, and the bit layout of a
-//! `flow_state_mem` entry. Written from the module header comments, independently of the
-//! RTL, for the tests to compare against.
+//! table with the same bucket and way choice as `flow_table`, and a `flow_state_mem` entry
+//! (its bit layout is the declared one: records FlowKey, FlowStatic, FlowDyn of
+//! `splicenic-layout`). Written from the module header comments, independently of the RTL,
+//! for the tests to compare against.
 
+use splicenic_layout::{FlowDyn, FlowHalfEntry, FlowKey, FlowStatic};
 use std::collections::HashMap;
 
 /// The default Toeplitz secret key of `flow_table` (the widely published RSS verification
@@ -42,13 +44,15 @@ impl Key {
         b
     }
 
-    /// The 96-bit key port value as 32-bit words, least significant first.
-    pub fn words(&self) -> [u32; 3] {
-        [
-            (u32::from(self.src_port) << 16) | u32::from(self.dst_port),
-            self.dst_ip,
-            self.src_ip,
-        ]
+    /// The key port value (record FlowKey) as 32-bit words, least significant first.
+    pub fn words(&self) -> [u32; FlowKey::WORDS] {
+        FlowKey {
+            dport: self.dst_port,
+            sport: self.src_port,
+            dst: self.dst_ip,
+            src: self.src_ip,
+        }
+        .pack()
     }
 
     /// The reverse direction of the same connection.
@@ -186,7 +190,7 @@ impl RefTable {
     }
 }
 
-/// One half of a spliced flow in a flow_state_mem entry.
+/// One half of a spliced flow in a flow_state_mem entry (record FlowHalfEntry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Half {
     /// 48-bit MAC address in the low bits.
@@ -197,12 +201,12 @@ pub struct Half {
     pub local_port: u16,
 }
 
-/// One flow_state_mem entry (static part and dynamic part), per the layout documented in
-/// the module header.
+/// One flow_state_mem entry: static part (record FlowStatic, real-server index 0) and
+/// dynamic part (record FlowDyn), docs/records.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FlowEntry {
     pub state: u8,
-    /// bit 0 SACK translation, bit 1 timestamp translation, bit 2 window rescale.
+    /// `EntryFlags` masks (SACK, TIMESTAMPS, WINDOW_RESCALE steer the data path).
     pub flags: u8,
     pub ws_shift_diff: i8,
     pub ts_offset: u32,
@@ -218,85 +222,77 @@ pub struct FlowEntry {
     pub bytes_s2c: u64,
 }
 
-const MASK48: u64 = (1 << 48) - 1;
-
-fn put(words: &mut [u32], pos: usize, width: usize, value: u64) {
-    for i in 0..width {
-        if (value >> i) & 1 != 0 {
-            let b = pos + i;
-            words[b / 32] |= 1 << (b % 32);
-        }
-    }
-}
-
-fn get(words: &[u32], pos: usize, width: usize) -> u64 {
-    (0..width).fold(0u64, |acc, i| {
-        let b = pos + i;
-        acc | (u64::from((words[b / 32] >> (b % 32)) & 1) << i)
-    })
-}
+/// The byte counters wrap modulo their width.
+const BYTES_MASK: u64 = (1 << FlowDyn::BYTES_CS.width) - 1;
 
 impl Half {
-    fn put(&self, w: &mut [u32], base: usize) {
-        put(w, base, 48, self.peer_mac & MASK48);
-        put(w, base + 48, 32, u64::from(self.peer_ip));
-        put(w, base + 80, 16, u64::from(self.peer_port));
-        put(w, base + 96, 32, u64::from(self.local_ip));
-        put(w, base + 128, 16, u64::from(self.local_port));
+    fn record(&self) -> FlowHalfEntry {
+        FlowHalfEntry {
+            peer_mac: self.peer_mac,
+            peer_ip: self.peer_ip,
+            peer_port: self.peer_port,
+            local_ip: self.local_ip,
+            local_port: self.local_port,
+        }
     }
 
-    fn get(w: &[u32], base: usize) -> Half {
+    fn from_record(h: &FlowHalfEntry) -> Half {
         Half {
-            peer_mac: get(w, base, 48),
-            peer_ip: get(w, base + 48, 32) as u32,
-            peer_port: get(w, base + 80, 16) as u16,
-            local_ip: get(w, base + 96, 32) as u32,
-            local_port: get(w, base + 128, 16) as u16,
+            peer_mac: h.peer_mac,
+            peer_ip: h.peer_ip,
+            peer_port: h.peer_port,
+            local_ip: h.local_ip,
+            local_port: h.local_port,
         }
     }
 }
 
 impl FlowEntry {
-    /// Static part, 416 bits as 13 words, least significant first.
-    pub fn static_words(&self) -> [u32; 13] {
-        let mut w = [0u32; 13];
-        put(&mut w, 0, 8, u64::from(self.state));
-        put(&mut w, 8, 8, u64::from(self.flags));
-        put(&mut w, 16, 8, u64::from(self.ws_shift_diff as u8));
-        put(&mut w, 32, 32, u64::from(self.ts_offset));
-        put(&mut w, 64, 32, u64::from(self.seq_delta_c2s));
-        put(&mut w, 96, 32, u64::from(self.seq_delta_s2c));
-        self.client.put(&mut w, 128);
-        self.server.put(&mut w, 272);
-        w
+    /// Static part as words, least significant first.
+    pub fn static_words(&self) -> [u32; FlowStatic::WORDS] {
+        FlowStatic {
+            state: self.state,
+            flags: self.flags,
+            wscale_diff: self.ws_shift_diff as u8,
+            real_server: 0,
+            ts_offset: self.ts_offset,
+            seq_delta_cs: self.seq_delta_c2s,
+            seq_delta_sc: self.seq_delta_s2c,
+            client: self.client.record(),
+            server: self.server.record(),
+        }
+        .pack()
     }
 
-    /// Dynamic part, 192 bits as 6 words, least significant first.
-    pub fn dyn_words(&self) -> [u32; 6] {
-        let mut w = [0u32; 6];
-        put(&mut w, 0, 32, u64::from(self.last_seen));
-        put(&mut w, 32, 32, u64::from(self.pkts_c2s));
-        put(&mut w, 64, 32, u64::from(self.pkts_s2c));
-        put(&mut w, 96, 48, self.bytes_c2s & MASK48);
-        put(&mut w, 144, 48, self.bytes_s2c & MASK48);
-        w
+    /// Dynamic part as words, least significant first.
+    pub fn dyn_words(&self) -> [u32; FlowDyn::WORDS] {
+        FlowDyn {
+            last_seen: self.last_seen,
+            packets_cs: self.pkts_c2s,
+            packets_sc: self.pkts_s2c,
+            bytes_cs: self.bytes_c2s & BYTES_MASK,
+            bytes_sc: self.bytes_s2c & BYTES_MASK,
+        }
+        .pack()
     }
 
-    pub fn from_words(st: &[u32; 13], dy: &[u32; 6]) -> FlowEntry {
+    pub fn from_words(st: &[u32; FlowStatic::WORDS], dy: &[u32; FlowDyn::WORDS]) -> FlowEntry {
+        let s = FlowStatic::unpack(st);
+        let d = FlowDyn::unpack(dy);
         FlowEntry {
-            state: get(st, 0, 8) as u8,
-            flags: get(st, 8, 8) as u8,
-            ws_shift_diff: get(st, 16, 8) as u8 as i8,
-            ts_offset: get(st, 32, 32) as u32,
-            seq_delta_c2s: get(st, 64, 32) as u32,
-            seq_delta_s2c: get(st, 96, 32) as u32,
-            client: Half::get(st, 128),
-            server: Half::get(st, 272),
-            last_seen: get(dy, 0, 32) as u32,
-            pkts_c2s: get(dy, 32, 32) as u32,
-            pkts_s2c: get(dy, 64, 32) as u32,
-            bytes_c2s: get(dy, 96, 48),
-            bytes_s2c: get(dy, 144, 48),
+            state: s.state,
+            flags: s.flags,
+            ws_shift_diff: s.wscale_diff as i8,
+            ts_offset: s.ts_offset,
+            seq_delta_c2s: s.seq_delta_cs,
+            seq_delta_s2c: s.seq_delta_sc,
+            client: Half::from_record(&s.client),
+            server: Half::from_record(&s.server),
+            last_seen: d.last_seen,
+            pkts_c2s: d.packets_cs,
+            pkts_s2c: d.packets_sc,
+            bytes_c2s: d.bytes_cs,
+            bytes_s2c: d.bytes_sc,
         }
     }
 
@@ -317,10 +313,10 @@ impl FlowEntry {
         self.last_seen = time;
         if dir {
             self.pkts_s2c = self.pkts_s2c.wrapping_add(1);
-            self.bytes_s2c = (self.bytes_s2c + u64::from(bytes)) & MASK48;
+            self.bytes_s2c = (self.bytes_s2c + u64::from(bytes)) & BYTES_MASK;
         } else {
             self.pkts_c2s = self.pkts_c2s.wrapping_add(1);
-            self.bytes_c2s = (self.bytes_c2s + u64::from(bytes)) & MASK48;
+            self.bytes_c2s = (self.bytes_c2s + u64::from(bytes)) & BYTES_MASK;
         }
     }
 }
@@ -413,11 +409,14 @@ mod tests {
         };
         let back = FlowEntry::from_words(&e.static_words(), &e.dyn_words());
         assert_eq!(back, e);
-        // Field positions of the documented layout.
+        // Field positions of the declared layout.
         let w = e.static_words();
-        assert_eq!(w[0], 0x00fd_05a5);
-        assert_eq!(w[1], 0x1234_5678);
-        assert_eq!(w[2], 0xdead_beef);
-        assert_eq!(w[3], 0x0bad_f00d);
+        assert_eq!(FlowStatic::STATE.get(&w), 0xa5);
+        assert_eq!(FlowStatic::FLAGS.get(&w), 0x05);
+        assert_eq!(FlowStatic::WSCALE_DIFF.get(&w), 0xfd);
+        assert_eq!(FlowStatic::REAL_SERVER.get(&w), 0);
+        assert_eq!(FlowStatic::TS_OFFSET.get(&w), 0x1234_5678);
+        assert_eq!(FlowStatic::SEQ_DELTA_CS.get(&w), 0xdead_beef);
+        assert_eq!(FlowStatic::SEQ_DELTA_SC.get(&w), 0x0bad_f00d);
     }
 }

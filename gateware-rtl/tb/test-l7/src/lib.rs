@@ -6,7 +6,8 @@
 
 pub mod reference;
 
-use reference::{HostKind, PathKind, Rule};
+use reference::Rule;
+use splicenic_layout::{rule_word_index, L7RuleCtrl, L7RuleMeta, L7_BUFFER_BYTES};
 use std::ffi::c_void;
 use std::fmt;
 use std::ptr::NonNull;
@@ -15,23 +16,24 @@ use std::ptr::NonNull;
 pub const PAT_MAX: usize = 64;
 /// Rules per bank of the RTL build (RULES).
 pub const RULES: usize = 64;
-/// Scan window in bytes of the RTL build (WINDOW).
-pub const WINDOW: usize = 1024;
+/// Scan window in bytes of the RTL build (WINDOW, by default the L7 buffer size).
+pub const WINDOW: usize = L7_BUFFER_BYTES as usize;
 
-/// Result flag bits (`m_res_flags`).
+/// Result flag bits (`m_res_flags`): the masks of enum L7Flag.
 pub mod flags {
-    pub const MATCHED: u32 = 1 << 0;
-    pub const INCOMPLETE: u32 = 1 << 1;
-    pub const NEEDS_NORM: u32 = 1 << 2;
-    pub const NOT_HTTP: u32 = 1 << 3;
-    pub const ABSFORM: u32 = 1 << 4;
-    pub const HOST_FOUND: u32 = 1 << 5;
-    pub const OVER_WINDOW: u32 = 1 << 6;
+    use splicenic_layout::l7_flag;
+    pub const MATCHED: u32 = l7_flag::MATCHED as u32;
+    pub const INCOMPLETE: u32 = l7_flag::INCOMPLETE as u32;
+    pub const NEEDS_NORM: u32 = l7_flag::NEEDS_NORM as u32;
+    pub const NOT_HTTP: u32 = l7_flag::NOT_HTTP as u32;
+    pub const ABSFORM: u32 = l7_flag::ABSFORM as u32;
+    pub const HOST_FOUND: u32 = l7_flag::HOST_FOUND as u32;
+    pub const OVER_WINDOW: u32 = l7_flag::OVER_WINDOW as u32;
 }
 
 /// Special write words.
-const WORD_CLEAR: u32 = 0xfe;
-const WORD_DEFAULT_POOL: u32 = 0xff;
+const WORD_CLEAR: u32 = rule_word_index::CLEAR_BANK as u32;
+const WORD_DEFAULT_POOL: u32 = rule_word_index::DEFAULT_POOL as u32;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -308,20 +310,9 @@ impl Drop for Matcher {
 /// longer than PAT_MAX keep their full length in the ctrl word (so the RTL treats the rule
 /// as never matching) and only PAT_MAX bytes are written.
 pub fn encode_rule(rule: &Rule) -> Vec<(u32, u32)> {
-    let pk = match rule.path_kind {
-        PathKind::Any => 0u32,
-        PathKind::Exact => 1,
-        PathKind::Prefix => 2,
-        PathKind::Never => 3,
-    };
-    let hk = match rule.host_kind {
-        HostKind::Any => 0u32,
-        HostKind::Exact => 1,
-        HostKind::Suffix => 2,
-        HostKind::Never => 3,
-    };
-    let plen = rule.path.len().min(511) as u32;
-    let hlen = rule.host.len().min(511) as u32;
+    // lengths saturate at the field's largest value
+    let plen = rule.path.len().min((1 << L7RuleCtrl::PATH_LEN.width) - 1) as u16;
+    let hlen = rule.host.len().min((1 << L7RuleCtrl::HOST_LEN.width) - 1) as u16;
     let mut w = Vec::new();
     let pack = |bytes: &[u8], base: u32, w: &mut Vec<(u32, u32)>| {
         for (k, chunk) in bytes.chunks(4).take(PAT_MAX / 4).enumerate() {
@@ -332,17 +323,22 @@ pub fn encode_rule(rule: &Rule) -> Vec<(u32, u32)> {
             w.push((base + k as u32, v));
         }
     };
-    pack(&rule.path, 0x40, &mut w);
+    pack(&rule.path, rule_word_index::PATH.into(), &mut w);
     let host_rev: Vec<u8> = rule.host.iter().rev().copied().collect();
-    pack(&host_rev, 0x80, &mut w);
-    w.push((
-        0x01,
-        (u32::from(rule.rule_id) << 16) | u32::from(rule.priority),
-    ));
-    w.push((0x02, u32::from(rule.pool)));
-    w.push((
-        0x00,
-        (u32::from(rule.valid) << 31) | (pk << 28) | (hk << 26) | (hlen << 16) | plen,
-    ));
+    pack(&host_rev, rule_word_index::HOST.into(), &mut w);
+    let meta = L7RuleMeta {
+        priority: rule.priority,
+        rule_id: rule.rule_id,
+    };
+    w.push((rule_word_index::META.into(), meta.pack()[0]));
+    w.push((rule_word_index::POOL.into(), u32::from(rule.pool)));
+    let ctrl = L7RuleCtrl {
+        path_len: plen,
+        host_len: hlen,
+        host_kind: rule.host_kind.raw(),
+        path_kind: rule.path_kind.raw(),
+        valid: rule.valid,
+    };
+    w.push((rule_word_index::CTRL.into(), ctrl.pack()[0]));
     w
 }

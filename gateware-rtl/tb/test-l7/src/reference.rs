@@ -10,24 +10,9 @@
 
 use crate::{flags, PAT_MAX, WINDOW};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PathKind {
-    Any,
-    Exact,
-    Prefix,
-    /// Reserved encoding: never matches.
-    Never,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HostKind {
-    Any,
-    Exact,
-    /// `*.example.com`, written as the suffix `.example.com`; the bare domain does not match.
-    Suffix,
-    /// Reserved encoding: never matches.
-    Never,
-}
+/// How a rule compares the path and the Host (`Suffix`: `*.example.com`, written as the
+/// suffix `.example.com`; the bare domain does not match), the declared enums.
+pub use splicenic_layout::{HostKind, PathKind};
 
 /// One rule. Host patterns are lower-case, in natural order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,16 +65,8 @@ pub struct Bank {
     pub default_pool: u16,
 }
 
-/// Method codes (`m_res_method`).
-pub mod method {
-    pub const OTHER: u8 = 0;
-    pub const GET: u8 = 1;
-    pub const HEAD: u8 = 2;
-    pub const POST: u8 = 3;
-    pub const PUT: u8 = 4;
-    pub const DELETE: u8 = 5;
-    pub const OPTIONS: u8 = 6;
-}
+/// Method codes (`m_res_method`): enum HttpMethod.
+pub use splicenic_layout::http_method as method;
 
 /// What the scan of one request gives.
 #[derive(Debug, Clone, PartialEq, Eq)]

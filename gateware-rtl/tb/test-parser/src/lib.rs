@@ -7,23 +7,8 @@
 
 use std::fmt;
 
-/// Reason codes of `m_hdr_reason` (see the module header of `eth_tcp_parser.v`).
-pub mod reason {
-    pub const OK: u8 = 0;
-    pub const OTHER_L3: u8 = 1;
-    pub const OTHER_L4: u8 = 2;
-    pub const MAC_ERR: u8 = 3;
-    pub const TRUNC_ETH: u8 = 4;
-    pub const IP_VERSION: u8 = 5;
-    pub const IP_IHL: u8 = 6;
-    pub const TRUNC_IP: u8 = 7;
-    pub const IP_LEN: u8 = 8;
-    pub const IP_CSUM: u8 = 9;
-    pub const IP_OPTIONS: u8 = 10;
-    pub const IP_FRAG: u8 = 11;
-    pub const TCP_TRUNC: u8 = 12;
-    pub const TCP_DOFF: u8 = 13;
-}
+/// Reason codes of `m_hdr_reason`: enum ParserReason (`OK`, `OTHER_L3`, ..., `TCP_DOFF`).
+pub use splicenic_layout::parser_reason as reason;
 
 mod ffi {
     #[repr(C)]
@@ -488,27 +473,29 @@ pub mod classifier {
     pub const VIP_ENTRIES: usize = 8;
     pub const LOCAL_ENTRIES: usize = 4;
 
-    /// Classes (`m_cls_class`).
-    pub const VIP: u8 = 0;
-    pub const SERVER: u8 = 1;
-    pub const PUNT: u8 = 2;
-    pub const DROP: u8 = 3;
-    /// Why codes (`m_cls_why`).
-    pub const WHY_NONE: u8 = 0;
-    pub const WHY_ARP: u8 = 1;
-    pub const WHY_ICMP: u8 = 2;
-    pub const WHY_OTHER: u8 = 3;
-    pub const WHY_MALFORMED: u8 = 4;
-    pub const WHY_NOMATCH: u8 = 5;
-    /// TCP kinds (`m_cls_kind`).
-    pub const K_NONE: u8 = 0;
-    pub const K_RST: u8 = 1;
-    pub const K_SYN: u8 = 2;
-    pub const K_SYN_ACK: u8 = 3;
-    pub const K_FIN: u8 = 4;
-    pub const K_DATA: u8 = 5;
-    pub const K_ACK: u8 = 6;
-    pub const K_OTHER: u8 = 7;
+    use splicenic_layout::{frame_class, punt_why, tcp_kind};
+
+    /// Classes (`m_cls_class`): enum FrameClass.
+    pub const VIP: u8 = frame_class::VIP;
+    pub const SERVER: u8 = frame_class::SERVER;
+    pub const PUNT: u8 = frame_class::PUNT;
+    pub const DROP: u8 = frame_class::DROP;
+    /// Why codes (`m_cls_why`): enum PuntWhy.
+    pub const WHY_NONE: u8 = punt_why::NONE;
+    pub const WHY_ARP: u8 = punt_why::ARP;
+    pub const WHY_ICMP: u8 = punt_why::ICMP;
+    pub const WHY_OTHER: u8 = punt_why::OTHER;
+    pub const WHY_MALFORMED: u8 = punt_why::MALFORMED;
+    pub const WHY_NOMATCH: u8 = punt_why::NOMATCH;
+    /// TCP kinds (`m_cls_kind`): enum TcpKind.
+    pub const K_NONE: u8 = tcp_kind::NONE;
+    pub const K_RST: u8 = tcp_kind::RST;
+    pub const K_SYN: u8 = tcp_kind::SYN;
+    pub const K_SYN_ACK: u8 = tcp_kind::SYNACK;
+    pub const K_FIN: u8 = tcp_kind::FIN;
+    pub const K_DATA: u8 = tcp_kind::DATA;
+    pub const K_ACK: u8 = tcp_kind::ACK;
+    pub const K_OTHER: u8 = tcp_kind::OTHER;
 
     mod ffi {
         #[repr(C)]

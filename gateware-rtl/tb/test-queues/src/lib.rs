@@ -3,10 +3,12 @@
 //! event queue (`evt_queue`): safe wrappers around the Verilated models (csrc/shim.cpp).
 //! The software reference models live in the tests.
 
+use splicenic_layout::PuntMeta;
 use std::ffi::{c_int, c_void};
 use std::ptr::NonNull;
 
 mod ffi {
+    use splicenic_layout::PuntMeta;
     use std::ffi::{c_int, c_void};
 
     #[repr(C)]
@@ -54,7 +56,7 @@ mod ffi {
     pub struct PuntIn {
         pub len: u32,
         pub tuser: u32,
-        pub meta: [u32; 4],
+        pub meta: [u32; PuntMeta::WORDS],
         pub gap: u32,
         pub low: u32,
     }
@@ -65,7 +67,7 @@ mod ffi {
         pub frame: u32,
         pub len: u32,
         pub flag: u32,
-        pub meta: [u32; 4],
+        pub meta: [u32; PuntMeta::WORDS],
         pub offset: u32,
     }
 
@@ -334,7 +336,8 @@ pub fn evt_run(
 // ---------------------------------------------------------------------------------------
 // pkt_punt_buf
 
-/// Slots of the punt test models (`SLOTS` 8, `SLOT_BYTES` 2048, `META_WIDTH` 128).
+/// Slots of the punt test models (`SLOTS` 8, `SLOT_BYTES` 2048, `META_WIDTH` 128: a punt
+/// record, PuntMeta).
 pub const PUNT_SLOTS: usize = 8;
 /// Bytes per slot.
 pub const SLOT_BYTES: usize = 2048;
@@ -383,7 +386,7 @@ impl From<Width> for PuntModel {
 pub struct PuntFrame {
     pub data: Vec<u8>,
     pub tuser: bool,
-    pub meta: [u32; 4],
+    pub meta: [u32; PuntMeta::WORDS],
     /// Idle cycles on the input before the frame.
     pub gap: u32,
     /// Low priority (`s_axis_tlow`): kept out of the model's last `RESERVE` slots.
@@ -395,7 +398,7 @@ pub struct PuntFrame {
 pub struct PuntSlot {
     pub data: Vec<u8>,
     pub flag: bool,
-    pub meta: [u32; 4],
+    pub meta: [u32; PuntMeta::WORDS],
 }
 
 /// Result of a punt run.

@@ -4,15 +4,18 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use splicenic_layout::{EventType, EvtHead};
 use splicenic_tb_queues::{evt_run, EVT_PRODUCERS};
 
-/// Event record of the test: type in bits 7:0, producer in 15:8, sequence number in
-/// 47:16, random bits 63:48.
+/// Event record of the test (the queue treats records as opaque): a declared event type in
+/// bits 7:0 (record EvtHead), producer in 15:8, sequence number in 47:16, random bits
+/// 63:48.
 fn events(rng: &mut ChaCha8Rng, n: usize) -> [Vec<u64>; EVT_PRODUCERS] {
     std::array::from_fn(|p| {
         (0..n)
             .map(|s| {
-                rng.gen_range(1u64..=8)
+                let kind = EventType::ALL[rng.gen_range(0..EventType::ALL.len())];
+                EvtHead { kind: kind.raw() }.pack()[0] as u64
                     | (p as u64) << 8
                     | (s as u64) << 16
                     | rng.gen_range(0u64..0x1_0000) << 48

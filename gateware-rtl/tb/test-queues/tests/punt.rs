@@ -5,6 +5,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use splicenic_layout::PuntMeta;
 use splicenic_tb_queues::{
     punt_run_model, PuntFrame, PuntModel, PuntSlot, Width, PUNT_RESERVE, PUNT_SLOTS, SLOT_BYTES,
 };
@@ -120,7 +121,11 @@ fn small_frame(i: u8, low: bool) -> PuntFrame {
     PuntFrame {
         data: (0..60).map(|b: u8| b ^ i).collect(),
         tuser: false,
-        meta: [u32::from(i), 0, 0, 0],
+        meta: {
+            let mut m = [0; PuntMeta::WORDS];
+            m[0] = u32::from(i);
+            m
+        },
         gap: 0,
         low,
     }

@@ -9,6 +9,7 @@ use etherparse::{VlanId, VlanPcp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
+use splicenic_layout::{entry_flags, flow_op, flow_state, FlowDyn, FlowHalfEntry, FlowStatic};
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::Desc;
 
@@ -67,8 +68,8 @@ impl Flow {
     pub fn sample(slot: u16) -> Flow {
         Flow {
             slot,
-            state: 4,
-            flags: 0b111,
+            state: flow_state::SPLICED,
+            flags: entry_flags::SACK | entry_flags::TIMESTAMPS | entry_flags::WINDOW_RESCALE,
             wsd: 2,
             rs: 3,
             ts_off: 0xfff0_0000,
@@ -84,36 +85,38 @@ impl Flow {
         }
     }
 
-    /// The 13 static words of the flow entry (flow_state_mem layout).
-    pub fn static_words(&self) -> [u32; 13] {
-        let mut w = [0u32; 13];
-        let mut put = |lsb: usize, width: usize, v: u64| {
-            for i in 0..width {
-                if (v >> i) & 1 == 1 {
-                    w[(lsb + i) / 32] |= 1 << ((lsb + i) % 32);
-                }
-            }
-        };
-        put(0, 8, self.state as u64);
-        put(8, 8, self.flags as u64);
-        put(16, 8, self.wsd as u8 as u64);
-        put(24, 8, self.rs as u64);
-        put(32, 32, self.ts_off as u64);
-        put(64, 32, self.d_cs as u64);
-        put(96, 32, self.d_sc as u64);
-        // client half: peer = client, local = VIP
-        put(128, 48, mac48(self.client_mac));
-        put(176, 32, a(self.client_ip) as u64);
-        put(208, 16, self.client_port as u64);
-        put(224, 32, a(VIP) as u64);
-        put(256, 16, VIP_PORT as u64);
-        // server half: peer = server, local = card's server-side address
-        put(272, 48, mac48(self.server_mac));
-        put(320, 32, a(self.server_ip) as u64);
-        put(352, 16, self.server_port as u64);
-        put(368, 32, a(LOCAL) as u64);
-        put(400, 16, self.local_port as u64);
-        w
+    /// The flow entry's static part (record FlowStatic).
+    pub fn entry(&self) -> FlowStatic {
+        FlowStatic {
+            state: self.state,
+            flags: self.flags,
+            wscale_diff: self.wsd as u8,
+            real_server: self.rs,
+            ts_offset: self.ts_off,
+            seq_delta_cs: self.d_cs,
+            seq_delta_sc: self.d_sc,
+            // client half: peer = client, local = VIP
+            client: FlowHalfEntry {
+                peer_mac: mac48(self.client_mac),
+                peer_ip: a(self.client_ip),
+                peer_port: self.client_port,
+                local_ip: a(VIP),
+                local_port: VIP_PORT,
+            },
+            // server half: peer = server, local = card's server-side address
+            server: FlowHalfEntry {
+                peer_mac: mac48(self.server_mac),
+                peer_ip: a(self.server_ip),
+                peer_port: self.server_port,
+                local_ip: a(LOCAL),
+                local_port: self.local_port,
+            },
+        }
+    }
+
+    /// The static words of the flow entry (FLOW.STATE_STATIC).
+    pub fn static_words(&self) -> [u32; FlowStatic::WORDS] {
+        self.entry().pack()
     }
 
     /// Source/destination of a frame arriving on `port`.
@@ -140,7 +143,10 @@ impl Flow {
 
     /// The rewrite descriptor for a frame of this flow arriving on `port`.
     pub fn desc(&self, port: Port, l3_offset: u8, ihl: u8, doff: u8) -> Desc {
-        let f = 0x1f | ((self.flags & 7) << 5);
+        // descriptor flags: bits 4:0 always, then the entry's SACK, TIMESTAMPS and
+        // WINDOW_RESCALE flags in bits 5, 6, 7
+        let steer = entry_flags::SACK | entry_flags::TIMESTAMPS | entry_flags::WINDOW_RESCALE;
+        let f = 0x1f | ((self.flags & steer) << 5);
         match port {
             Port::Client => Desc {
                 flags: f,
@@ -209,11 +215,11 @@ pub fn install(dp: &mut Datapath, f: &Flow) {
     for (i, w) in f.static_words().iter().enumerate() {
         dp.write(r(regs::flow::STATE_STATIC) + 4 * i as u32, *w);
     }
-    for i in 0..6 {
-        dp.write(r(regs::flow::STATE_DYN) + 4 * i, 0);
+    for (i, w) in FlowDyn::default().pack().iter().enumerate() {
+        dp.write(r(regs::flow::STATE_DYN) + 4 * i as u32, *w);
     }
     dp.write(r(regs::flow::STATE_SLOT), f.slot as u32);
-    dp.write(r(regs::flow::STATE_CMD), 1);
+    dp.write(r(regs::flow::STATE_CMD), flow_op::WRITE.into());
     wait_state(dp);
     let ck = (a(f.client_ip), a(VIP), f.client_port, VIP_PORT);
     let sk = (a(f.server_ip), a(LOCAL), f.server_port, f.local_port);
@@ -233,15 +239,21 @@ pub fn wait_state(dp: &mut Datapath) {
 /// Read a flow entry: (static words, dynamic words).
 pub fn read_state(dp: &mut Datapath, slot: u16) -> (Vec<u32>, Vec<u32>) {
     dp.write(r(regs::flow::STATE_SLOT), slot as u32);
-    dp.write(r(regs::flow::STATE_CMD), 0);
+    dp.write(r(regs::flow::STATE_CMD), flow_op::READ.into());
     wait_state(dp);
-    let s = (0..13)
+    let s = (0..FlowStatic::WORDS as u32)
         .map(|i| dp.read(r(regs::flow::STATE_STATIC) + 4 * i))
         .collect();
-    let d = (0..6)
+    let d = (0..FlowDyn::WORDS as u32)
         .map(|i| dp.read(r(regs::flow::STATE_DYN) + 4 * i))
         .collect();
     (s, d)
+}
+
+/// Read a flow entry's counters (record FlowDyn).
+pub fn read_dyn(dp: &mut Datapath, slot: u16) -> FlowDyn {
+    let (_, d) = read_state(dp, slot);
+    FlowDyn::unpack_at(&d, 0)
 }
 
 /// Segment options a splice sees: none, TS, TS + SACK blocks, NOP padding.
