@@ -48,6 +48,9 @@ impl Suites {
     }
 
     fn lint(&mut self) -> Result<()> {
+        self.suite("shared layout values only in generated files", || {
+            crate::layout_lint::run(&root())
+        })?;
         self.suite("rustfmt", || {
             run(cargo().args(["fmt", "--all", "--check"]))?;
             run(cargo().args([
@@ -193,7 +196,10 @@ pub fn test() -> Result<()> {
         "tool check (every tool the build and the tests call)",
         setup::check,
     )?;
-    s.suite("register views match the SVD", || regen::regen(true))?;
+    s.suite(
+        "register and record views match the SVD and records.toml",
+        || regen::regen(true),
+    )?;
     s.lint()?;
     s.suite("firmware build", firmware::build_firmware)?;
     s.suite(
