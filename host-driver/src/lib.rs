@@ -21,7 +21,8 @@ pub mod log;
 pub mod mailbox;
 pub mod proto;
 pub mod regs;
-pub mod seal;
+/// Firmware image seals (`firmware::seal`).
+pub use firmware::seal;
 pub mod socket;
 pub mod vfio;
 pub mod watchdog;

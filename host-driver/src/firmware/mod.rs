@@ -15,7 +15,9 @@ use crate::card::{field, Card, CardInfo, CoreState, FwState};
 use crate::error::DriverError;
 pub use crate::error::FirmwareError;
 use crate::regs;
-use crate::seal::{self, Seal};
+pub mod seal;
+
+use seal::Seal;
 
 /// Core address of IMEM (docs/interfaces.md, "Address maps").
 pub const IMEM_BASE: u32 = splicenic_layout::IMEM_BASE;
@@ -721,7 +723,7 @@ pub(crate) mod tests {
             1 << regs::ctrl::core_status::IN_RESET_SHIFT,
         );
         let mut card = Card::open(Box::new(bar)).unwrap();
-        let (sealed, _) = crate::seal::seal_elf(&good_elf()).unwrap();
+        let (sealed, _) = seal::seal_elf(&good_elf()).unwrap();
         let img = FirmwareImage::parse(&sealed).unwrap();
         let mut calls = Vec::new();
         let e = card

@@ -24,8 +24,8 @@ use object::elf;
 use object::read::elf::{FileHeader, SectionHeader};
 use object::LittleEndian;
 
+use super::FirmwareImage;
 use crate::error::FirmwareError;
-use crate::firmware::FirmwareImage;
 
 /// Name of the seal section.
 pub use crate::error::SEAL_SECTION;
@@ -402,8 +402,8 @@ pub fn seal_file(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::good_elf;
     use super::*;
-    use crate::firmware::tests::good_elf;
 
     #[test]
     fn a_sealed_image_parses_verified_and_resealing_is_stable() {
