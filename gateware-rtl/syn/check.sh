@@ -95,7 +95,7 @@ step "iverilog compile (splice_datapath)" \
     iverilog -g2012 "${INC[@]}" -s splice_datapath -o "$LOG/splice_datapath.vvp" "${DPF[@]}"
 step "yosys synth (splice_datapath glue, DATA_WIDTH=64)" yosys -q -p "read_verilog ${INC[*]} \
 rtl/splice_datapath.v rtl/dp_fifo.v rtl/axis_frame_arb.v rtl/axis_len_guard.v; \
-read_verilog -lib ${DPBB[*]}; \
+read_verilog -lib ${INC[*]} ${DPBB[*]}; \
 chparam -set FLOW_BUCKETS 1024 -set FLOW_SLOTS 1024 splice_datapath; \
 synth -top splice_datapath -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
@@ -103,11 +103,11 @@ opt -fast; check -assert"
 # Flow lookup and flow state memory, each as its own top: lint at the test size and the
 # default (64K-entry) size, Icarus compile, Yosys generic synthesis at the default size.
 for m in "flow_table -GBUCKETS=256" "flow_table" "flow_state_mem -GSLOTS=256" "flow_state_mem"; do
-    step "verilator lint ($m)" verilator --lint-only -Wall --top-module $m rtl/${m%% *}.v
+    step "verilator lint ($m)" verilator --lint-only -Wall "${INC[@]}" --top-module $m rtl/${m%% *}.v
 done
 for m in flow_table flow_state_mem; do
-    step "iverilog compile ($m)" iverilog -g2012 -s $m -o "$LOG/$m.vvp" rtl/$m.v
-    step "yosys synth ($m)" yosys -q -p "read_verilog rtl/$m.v; synth -top $m -flatten -run begin:fine; \
+    step "iverilog compile ($m)" iverilog -g2012 "${INC[@]}" -s $m -o "$LOG/$m.vvp" rtl/$m.v
+    step "yosys synth ($m)" yosys -q -p "read_verilog ${INC[*]} rtl/$m.v; synth -top $m -flatten -run begin:fine; \
 opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; check -assert"
 done
 
@@ -115,18 +115,18 @@ done
 # Icarus compile, Yosys generic synthesis (parser at DATA_WIDTH 64).
 for w in 64 512; do
     step "verilator lint (eth_tcp_parser DATA_WIDTH=$w)" \
-        verilator --lint-only -Wall --top-module eth_tcp_parser -GDATA_WIDTH=$w rtl/eth_tcp_parser.v
+        verilator --lint-only -Wall "${INC[@]}" --top-module eth_tcp_parser -GDATA_WIDTH=$w rtl/eth_tcp_parser.v
 done
 step "iverilog compile (eth_tcp_parser)" \
-    iverilog -g2012 -s eth_tcp_parser -o "$LOG/eth_tcp_parser.vvp" rtl/eth_tcp_parser.v
+    iverilog -g2012 "${INC[@]}" -s eth_tcp_parser -o "$LOG/eth_tcp_parser.vvp" rtl/eth_tcp_parser.v
 step "verilator lint (tcp_classifier)" \
-    verilator --lint-only -Wall --top-module tcp_classifier rtl/tcp_classifier.v
+    verilator --lint-only -Wall "${INC[@]}" --top-module tcp_classifier rtl/tcp_classifier.v
 step "iverilog compile (tcp_classifier)" \
-    iverilog -g2012 -s tcp_classifier -o "$LOG/tcp_classifier.vvp" rtl/tcp_classifier.v
-step "yosys synth (tcp_classifier)" yosys -q -p "read_verilog rtl/tcp_classifier.v; \
+    iverilog -g2012 "${INC[@]}" -s tcp_classifier -o "$LOG/tcp_classifier.vvp" rtl/tcp_classifier.v
+step "yosys synth (tcp_classifier)" yosys -q -p "read_verilog ${INC[*]} rtl/tcp_classifier.v; \
 synth -top tcp_classifier -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
-step "yosys synth (eth_tcp_parser)" yosys -q -p "read_verilog rtl/eth_tcp_parser.v; \
+step "yosys synth (eth_tcp_parser)" yosys -q -p "read_verilog ${INC[*]} rtl/eth_tcp_parser.v; \
 synth -top eth_tcp_parser -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
@@ -136,13 +136,13 @@ opt -fast; check -assert"
 SPLICE=(rtl/splice_rewriter.v rtl/splice_csum_update.v)
 for w in 64 512; do
     step "verilator lint (splice_rewriter DATA_WIDTH=$w)" \
-        verilator --lint-only -Wall --top-module splice_rewriter -GDATA_WIDTH=$w "${SPLICE[@]}"
+        verilator --lint-only -Wall "${INC[@]}" --top-module splice_rewriter -GDATA_WIDTH=$w "${SPLICE[@]}"
 done
 step "iverilog compile (splice_rewriter)" \
-    iverilog -g2012 -s splice_rewriter -o "$LOG/splice_rewriter.vvp" "${SPLICE[@]}"
-step "yosys synth (splice_csum_update WORDS=17)" yosys -q -p "read_verilog rtl/splice_csum_update.v; \
+    iverilog -g2012 "${INC[@]}" -s splice_rewriter -o "$LOG/splice_rewriter.vvp" "${SPLICE[@]}"
+step "yosys synth (splice_csum_update WORDS=17)" yosys -q -p "read_verilog ${INC[*]} rtl/splice_csum_update.v; \
 chparam -set WORDS 17 splice_csum_update; synth -top splice_csum_update; check -assert"
-step "yosys synth (splice_rewriter DATA_WIDTH=64)" yosys -q -p "read_verilog ${SPLICE[*]}; \
+step "yosys synth (splice_rewriter DATA_WIDTH=64)" yosys -q -p "read_verilog ${INC[*]} ${SPLICE[*]}; \
 synth -top splice_rewriter -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
@@ -152,11 +152,11 @@ opt -fast; check -assert"
 L7=(rtl/l7_matcher.v rtl/l7_req_scan.v rtl/l7_rule_bank.v)
 for w in 64 512; do
     step "verilator lint (l7_matcher DATA_WIDTH=$w)" \
-        verilator --lint-only -Wall --top-module l7_matcher -GDATA_WIDTH=$w "${L7[@]}"
+        verilator --lint-only -Wall "${INC[@]}" --top-module l7_matcher -GDATA_WIDTH=$w "${L7[@]}"
 done
 step "iverilog compile (l7_matcher)" \
-    iverilog -g2012 -s l7_matcher -o "$LOG/l7_matcher.vvp" "${L7[@]}"
-step "yosys synth (l7_matcher DATA_WIDTH=64, reduced table)" yosys -q -p "read_verilog ${L7[*]}; \
+    iverilog -g2012 "${INC[@]}" -s l7_matcher -o "$LOG/l7_matcher.vvp" "${L7[@]}"
+step "yosys synth (l7_matcher DATA_WIDTH=64, reduced table)" yosys -q -p "read_verilog ${INC[*]} ${L7[*]}; \
 chparam -set DATA_WIDTH 64 -set RULES 8 -set LANES 2 -set PAT_MAX 16 -set WINDOW 256 l7_matcher; \
 synth -top l7_matcher -flatten -noshare -run begin:fine; check -assert"
 
@@ -165,15 +165,15 @@ synth -top l7_matcher -flatten -noshare -run begin:fine; check -assert"
 # (DATA_WIDTH 64; a few seconds each).
 for m in stats_counters evt_queue "pkt_punt_buf -GDATA_WIDTH=64" "pkt_punt_buf -GDATA_WIDTH=512" \
     "pkt_inject_buf -GDATA_WIDTH=64" "pkt_inject_buf -GDATA_WIDTH=512"; do
-    step "verilator lint ($m)" verilator --lint-only -Wall --top-module $m rtl/${m%% *}.v
+    step "verilator lint ($m)" verilator --lint-only -Wall "${INC[@]}" --top-module $m rtl/${m%% *}.v
 done
 for m in stats_counters evt_queue pkt_punt_buf pkt_inject_buf; do
-    step "iverilog compile ($m)" iverilog -g2012 -s $m -o "$LOG/$m.vvp" rtl/$m.v
+    step "iverilog compile ($m)" iverilog -g2012 "${INC[@]}" -s $m -o "$LOG/$m.vvp" rtl/$m.v
 done
 for m in "stats_counters -set COUNTERS 64 -set INPUTS 2" "evt_queue -set DEPTH 16" \
     "pkt_punt_buf -set SLOTS 4 -set SLOT_BYTES 256" "pkt_inject_buf -set SLOTS 2 -set SLOT_BYTES 256"; do
     top=${m%% *}
-    step "yosys synth ($m)" yosys -q -p "read_verilog rtl/$top.v; chparam ${m#* } $top; \
+    step "yosys synth ($m)" yosys -q -p "read_verilog ${INC[*]} rtl/$top.v; chparam ${m#* } $top; \
 synth -top $top -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; \
 check -assert"
 done
