@@ -60,10 +60,8 @@ pub const BLOB_LEN: usize = 1 << 20;
 /// A pool of backends.
 #[derive(Debug, Clone)]
 pub struct PoolSpec {
-    /// Card pool number, 0..8. In the configuration file ([`Opts::config_text`]) the pools
-    /// are declared in this order, so the pools of one topology come in increasing order,
-    /// and a number below the highest that no pool uses is a pool without servers
-    /// (`unusedN`).
+    /// Card pool number, 0..8 (`card_index` in the configuration file,
+    /// [`Opts::config_text`]).
     pub id: u8,
     pub sched: Scheduler,
     /// Indices into [`Opts::backends`].
@@ -138,7 +136,6 @@ impl Opts {
                 .filter(|n| {
                     !n.is_empty()
                         && n.chars().all(|c| c.is_ascii_alphanumeric())
-                        && !n.starts_with("unused")
                         && !n.starts_with("pool")
                 })
         };
@@ -158,7 +155,7 @@ impl Opts {
 
     /// The configuration file (keepalived syntax, as `nicctl rules load` reads it) that
     /// programs this topology on a rig with `addrs`: the card's MACs and local address, the
-    /// pools in card-number order (a number no pool uses is an empty `unusedN` pool), the
+    /// pools with their card numbers (`card_index`), the
     /// backends as real servers (weight 1; no `mac`: their MACs come from the neighbour
     /// table), the L7 service and the URL rules with priorities 10, 20, ...
     pub fn config_text(&self, addrs: &Addresses) -> String {
@@ -174,7 +171,7 @@ impl Opts {
             self.pools
                 .iter()
                 .find(|p| p.id == id)
-                .map_or(format!("unused{id}"), |p| self.pool_name(p))
+                .map_or(format!("pool{id}"), |p| self.pool_name(p))
         };
         t += &format!(
             "virtual_server {} {} {{\n    lvs_method NAT\n    protocol TCP\n    default_pool {}\n}}\n",
@@ -182,13 +179,13 @@ impl Opts {
             addrs.vip_port,
             name_of(self.default_pool)
         );
-        let top = self.pools.iter().map(|p| p.id).max().unwrap_or(0);
-        for id in 0..=top {
-            let Some(p) = self.pools.iter().find(|p| p.id == id) else {
-                t += &format!("pool unused{id} {{\n    lvs_sched rr\n}}\n");
-                continue;
-            };
-            t += &format!("pool {} {{\n    lvs_sched {}\n", self.pool_name(p), p.sched);
+        for p in &self.pools {
+            t += &format!(
+                "pool {} {{\n    card_index {}\n    lvs_sched {}\n",
+                self.pool_name(p),
+                p.id,
+                p.sched
+            );
             for &b in &p.backends {
                 t += &format!(
                     "    real_server {} {} {{\n        weight 1\n    }}\n",
@@ -1004,7 +1001,6 @@ mod tests {
         assert_eq!(
             numbers,
             [
-                ("unused0", 0, vec![]),
                 ("web", 1, vec![0, 1]),
                 ("static", 2, vec![2]),
                 ("api", 3, vec![3]),

@@ -721,3 +721,49 @@ fn a_file_over_the_size_limit_is_read_up_to_it() {
         )
     );
 }
+
+#[test]
+fn card_index_numbers_pools_and_the_others_take_the_free_numbers() {
+    let text = "virtual_server 10.0.0.1 80 { pool b }\n\
+                pool a { real_server 10.0.1.1 80 }\n\
+                pool b { card_index 0; real_server 10.0.1.2 80 }\n\
+                pool c { card_index 3; real_server 10.0.1.3 80 }\n\
+                pool d { real_server 10.0.1.4 80 }\n";
+    let c = config::parse("t.conf", text).unwrap();
+    let p = config::plan(&c, &Limits::card_default()).unwrap();
+    let numbers: Vec<(&str, u8)> = p.pools.iter().map(|p| (p.name.as_str(), p.index)).collect();
+    assert_eq!(numbers, [("a", 1), ("b", 0), ("c", 3), ("d", 2)]);
+    assert_eq!(p.services[0].mode, ServiceMode::L4 { pool: 0 });
+    // The printer keeps it.
+    let again = config::parse("again.conf", &c.to_string()).unwrap();
+    assert_eq!(again.without_locations(), c.without_locations());
+}
+
+#[test]
+fn card_index_out_of_range_or_taken_twice_is_an_error_naming_the_pool() {
+    let errs = errors_of(
+        "t.conf",
+        "virtual_server 10.0.0.1 80 { pool a }\n\
+         pool a { card_index 8; real_server 10.0.1.1 80 }\n",
+    );
+    assert!(
+        errs.iter().any(|e| e
+            .message
+            .contains("pool `a`: card_index 8 is past the card's 8 pools")),
+        "{errs:?}"
+    );
+    let errs = errors_of(
+        "t.conf",
+        "virtual_server 10.0.0.1 80 { pool a }\n\
+         pool a { card_index 2; real_server 10.0.1.1 80 }\n\
+         pool b { card_index 2; real_server 10.0.1.2 80 }\n",
+    );
+    assert!(
+        errs.iter().any(|e| e
+            .message
+            .contains("pool `b`: card_index 2 is pool `a`'s already")),
+        "{errs:?}"
+    );
+    let errs = errors_of("t.conf", "pool a { card_index 300 }\n");
+    assert!(!errs.is_empty());
+}

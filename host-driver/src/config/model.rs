@@ -93,6 +93,9 @@ pub struct Pool {
     pub name: String,
     /// Made from a `virtual_server`'s own `real_server` list.
     pub implicit: bool,
+    /// `card_index N`: the pool's number on the card; `None` = the lowest number no other
+    /// pool takes, in declaration order.
+    pub card_index: Option<u8>,
     /// `lvs_sched` (default wlc).
     pub sched: Scheduler,
     /// `lvs_flags`/`sh-fallback`/`mh-fallback`.
@@ -352,6 +355,7 @@ impl Pool {
             loc: _,
             name,
             implicit,
+            card_index,
             sched,
             fallback,
             hash_port,
@@ -369,6 +373,7 @@ impl Pool {
             loc: Loc::default(),
             name: name.clone(),
             implicit: *implicit,
+            card_index: *card_index,
             sched: *sched,
             fallback: *fallback,
             hash_port: *hash_port,

@@ -39,6 +39,7 @@ const GLOBAL_IGNORED: &[&str] = &[
 ];
 /// Keywords of a pool, also allowed in a `virtual_server` that lists its own servers.
 const POOL_KW: &[&str] = &[
+    "card_index",
     "lvs_sched",
     "lb_algo",
     "persistence_timeout",
@@ -844,6 +845,13 @@ impl P<'_> {
             return true;
         }
         match canon {
+            "card_index" => {
+                if let Some(v) = self.one(st) {
+                    if let Some(n) = self.u32_in(kw, v, 0, 255) {
+                        pb.card_index = Some(n as u8);
+                    }
+                }
+            }
             "lvs_sched" => {
                 if let Some(v) = self.one(st) {
                     match Scheduler::from_str(&v.text.to_ascii_lowercase()) {
@@ -973,6 +981,7 @@ impl P<'_> {
             loc,
             name,
             implicit,
+            card_index: pb.card_index,
             sched: pb.sched.unwrap_or_default(),
             fallback: pb.fallback,
             hash_port: pb.hash_port,
@@ -1637,6 +1646,7 @@ struct PoolB {
     server_lines: usize,
     /// Line of the `real_server` of each address in `servers`.
     server_addrs: HashMap<SocketAddrV4, u32>,
+    card_index: Option<u8>,
     sched: Option<Scheduler>,
     fallback: bool,
     hash_port: bool,

@@ -179,13 +179,55 @@ pub fn plan(config: &Config, limits: &Limits) -> Result<Plan, ConfigErrors> {
         ));
     }
 
+    // Pool numbers: `card_index` where given, then the lowest free number in declaration
+    // order.
+    let mut taken: HashMap<u8, &str> = HashMap::new();
+    for p in &config.pools {
+        let Some(n) = p.card_index else { continue };
+        if usize::from(n) >= max_pools {
+            errors.push(ConfigError::new(
+                p.loc.clone(),
+                format!(
+                    "pool `{}`: card_index {n} is past the card's {max_pools} pools (0..{max_pools})",
+                    p.name
+                ),
+            ));
+        } else if let Some(other) = taken.insert(n, &p.name) {
+            errors.push(ConfigError::new(
+                p.loc.clone(),
+                format!(
+                    "pool `{}`: card_index {n} is pool `{other}`'s already",
+                    p.name
+                ),
+            ));
+        }
+    }
+    let mut next_free = 0u8;
+    let numbers: Vec<u8> = config
+        .pools
+        .iter()
+        .map(|p| {
+            p.card_index.unwrap_or_else(|| {
+                while taken.contains_key(&next_free) && next_free < u8::MAX {
+                    next_free += 1;
+                }
+                let n = next_free;
+                next_free = next_free.saturating_add(1);
+                n
+            })
+        })
+        .collect();
+
     // Pools and real servers.
     let mut pools = Vec::new();
     let mut pool_index: HashMap<String, u16> = HashMap::new();
     let mut server_locs: Vec<Loc> = Vec::new();
     for (i, p) in config.pools.iter().enumerate() {
-        let index = u8::try_from(i).unwrap_or(u8::MAX);
-        if pool_index.insert(p.name.clone(), i as u16).is_some() {
+        let index = numbers[i];
+        if pool_index
+            .insert(p.name.clone(), u16::from(index))
+            .is_some()
+        {
             errors.push(ConfigError::new(
                 p.loc.clone(),
                 format!("duplicate pool `{}`", p.name),

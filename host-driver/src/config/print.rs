@@ -305,6 +305,9 @@ impl Out<'_, '_> {
     }
 
     fn pool_body(&mut self, p: &Pool) -> fmt::Result {
+        if let Some(n) = p.card_index {
+            self.stmt("card_index", &[word(n)])?;
+        }
         self.stmt("lvs_sched", &[word(p.sched)])?;
         let hash = if p.sched == Scheduler::Mh { "mh" } else { "sh" };
         self.flag(&format!("{hash}-fallback"), p.fallback)?;
