@@ -180,6 +180,7 @@ fn pool(name: &str, servers: Vec<Server>) -> Pool {
         loc: Loc::default(),
         name: name.into(),
         implicit: false,
+        card_index: None,
         sched: Scheduler::default(),
         fallback: false,
         hash_port: false,
