@@ -581,7 +581,7 @@ fn main() -> Result<()> {
         ));
         figs.push(figure(
             format!("setup.{ck}.conn_per_s"),
-            format!("{cpu} new connections/s, firmware-bound (fmax / (setup + teardown cycles))"),
+            format!("{cpu} new connections/s, firmware-bound (clock / (setup + teardown cycles))"),
             clk / (f.setup() + f.teardown()),
             "connections/s",
             "projected",
@@ -759,7 +759,7 @@ fn main() -> Result<()> {
             ));
             figs.push(figure(
                 format!("{pk}.conn_per_s"),
-                label("new connections/s, card-measured (fmax / card cycles per connection)"),
+                label("new connections/s, projected (clock / card cycles per connection)"),
                 clk / p.card_per_conn(),
                 "connections/s",
                 "projected",
@@ -767,7 +767,7 @@ fn main() -> Result<()> {
             ));
             figs.push(figure(
                 format!("{pk}.fw_conn_per_s"),
-                label("new connections/s, firmware-bound (fmax / (setup + teardown cycles))"),
+                label("new connections/s, firmware-bound (clock / (setup + teardown cycles))"),
                 clk / fw,
                 "connections/s",
                 "projected",
