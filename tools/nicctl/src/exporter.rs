@@ -25,7 +25,6 @@
 //! | `splicenic_firmware_restarts_total` | counter | |
 //!
 //! "in" is traffic from clients, "out" traffic to clients, as in IPVS.
-#![allow(dead_code)]
 
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};

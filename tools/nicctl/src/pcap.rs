@@ -13,19 +13,20 @@
 //!   captured bytes.
 //!
 //! The tests read the files back with `pcap-file`'s reader and, where installed, tshark.
-#![allow(dead_code)]
 
 use std::io::{self, Write};
 use std::time::Duration;
 
 /// LINKTYPE_ETHERNET.
 pub const LINKTYPE_ETHERNET: u32 = 1;
+#[cfg(test)]
 /// Snapshot length used by [`PcapWriter::new`] (tcpdump's default).
 pub const DEFAULT_SNAPLEN: u32 = 262_144;
 
 /// Resolution of the timestamps in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TsResolution {
+    #[cfg(test)]
     /// Microseconds (magic 0xa1b2c3d4), readable by every tool.
     Micro,
     /// Nanoseconds (magic 0xa1b23c4d).
@@ -35,6 +36,7 @@ pub enum TsResolution {
 impl TsResolution {
     fn magic(self) -> u32 {
         match self {
+            #[cfg(test)]
             TsResolution::Micro => 0xa1b2_c3d4,
             TsResolution::Nano => 0xa1b2_3c4d,
         }
@@ -68,6 +70,7 @@ pub struct PcapWriter<W: Write> {
 }
 
 impl<W: Write> PcapWriter<W> {
+    #[cfg(test)]
     /// Write the file header (snapshot length [`DEFAULT_SNAPLEN`]) and return the writer.
     pub fn new(out: W, resolution: TsResolution) -> Result<Self, PcapError> {
         Self::with_snaplen(out, resolution, DEFAULT_SNAPLEN)
@@ -104,6 +107,7 @@ impl<W: Write> PcapWriter<W> {
     pub fn write_frame(&mut self, ts: Duration, frame: &[u8]) -> Result<(), PcapError> {
         let secs = u32::try_from(ts.as_secs()).map_err(|_| PcapError::Timestamp(ts))?;
         let frac = match self.resolution {
+            #[cfg(test)]
             TsResolution::Micro => ts.subsec_micros(),
             TsResolution::Nano => ts.subsec_nanos(),
         };
@@ -122,21 +126,25 @@ impl<W: Write> PcapWriter<W> {
         Ok(())
     }
 
+    #[cfg(test)]
     /// Frames written so far.
     pub fn frames(&self) -> u64 {
         self.frames
     }
 
+    #[cfg(test)]
     /// The snapshot length.
     pub fn snaplen(&self) -> u32 {
         self.snaplen
     }
 
+    #[cfg(test)]
     /// The output.
     pub fn get_ref(&self) -> &W {
         &self.out
     }
 
+    #[cfg(test)]
     /// Give back the output.
     pub fn into_inner(self) -> W {
         self.out

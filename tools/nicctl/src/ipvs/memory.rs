@@ -5,9 +5,12 @@
 //! with "Service not defined", and so on. The card's implementation must agree with it; the
 //! tests use it to check that `-S` output restores to the same table.
 
+#[cfg(test)]
 use std::net::SocketAddrV4;
 
+#[cfg(test)]
 use super::args::{IpvsCommand, ServerSpec, ServiceSpec};
+#[cfg(test)]
 use super::model::{Counters, Rates, ServerEntry, ServiceEntry, Snapshot, Timeouts};
 
 /// Why a command was refused (libipvs's messages).
@@ -28,11 +31,14 @@ pub enum ApplyError {
     /// `-e` or `-d` of a missing server.
     #[error("No such destination")]
     NoSuchDestination,
-    /// `-y` above `-x`.
+    /// `-y` above `-x` (the reference table's check; `nicctl ipvsadm` refuses it while
+    /// parsing, `ArgsError::ThresholdOrder`).
+    #[cfg(test)]
     #[error("Numerical result out of range (lower threshold is higher than upper threshold)")]
     ThresholdOrder,
 }
 
+#[cfg(test)]
 /// The table: services in insertion order, each with its servers in insertion order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct MemTable {
@@ -42,6 +48,7 @@ pub struct MemTable {
     pub timeouts: Timeouts,
 }
 
+#[cfg(test)]
 impl MemTable {
     /// An empty table with the default timeouts.
     pub fn new() -> Self {
@@ -63,6 +70,7 @@ impl MemTable {
     }
 }
 
+#[cfg(test)]
 /// Carry out `cmd` on `table`. Commands that change nothing (`-L`, `-S`, `-R`, `-h`, `-v`)
 /// succeed without effect.
 pub fn apply(table: &mut MemTable, cmd: &IpvsCommand) -> Result<(), ApplyError> {
@@ -149,6 +157,7 @@ pub fn apply(table: &mut MemTable, cmd: &IpvsCommand) -> Result<(), ApplyError> 
     Ok(())
 }
 
+#[cfg(test)]
 /// `-A`/`-E` replace every setting of the service.
 fn set_service(svc: &mut ServiceEntry, spec: &ServiceSpec) {
     svc.sched = spec.sched;
@@ -156,6 +165,7 @@ fn set_service(svc: &mut ServiceEntry, spec: &ServiceSpec) {
     svc.sched_flags = spec.sched_flags;
 }
 
+#[cfg(test)]
 /// `-a`/`-e` replace every setting of the server, except that no `--mac` keeps the MAC.
 fn set_server(d: &mut ServerEntry, spec: &ServerSpec) {
     d.weight = spec.weight;
@@ -166,6 +176,7 @@ fn set_server(d: &mut ServerEntry, spec: &ServerSpec) {
     }
 }
 
+#[cfg(test)]
 fn check_thresholds(spec: &ServerSpec) -> Result<(), ApplyError> {
     if spec.lower > spec.upper {
         return Err(ApplyError::ThresholdOrder);
@@ -173,6 +184,7 @@ fn check_thresholds(spec: &ServerSpec) -> Result<(), ApplyError> {
     Ok(())
 }
 
+#[cfg(test)]
 fn zero(svc: &mut ServiceEntry) {
     svc.stats = Counters::default();
     svc.rates = Rates::default();

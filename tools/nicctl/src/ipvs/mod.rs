@@ -8,7 +8,6 @@
 //!   `-c`, `--timeout`, `-S`, and `--json`);
 //! - [`memory`]: the commands' semantics on an in-memory table, as a reference;
 //! - [`rate`]: IPVS's rate estimator, for `--rate`.
-#![allow(dead_code)]
 
 pub mod args;
 pub mod format;

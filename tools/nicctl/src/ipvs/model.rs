@@ -79,6 +79,7 @@ pub struct Persistence {
 }
 
 impl Persistence {
+    #[cfg(test)]
     /// Persistence with the default /32 granularity.
     pub fn new(timeout: u32) -> Self {
         Persistence {
@@ -294,11 +295,6 @@ impl SchedFlags {
     /// The union of both sets.
     pub fn union(self, other: SchedFlags) -> SchedFlags {
         SchedFlags(self.0 | other.0)
-    }
-
-    /// The raw bits (1, 2, 4).
-    pub fn bits(self) -> u8 {
-        self.0
     }
 
     /// Names of the set flags as ipvsadm prints them for `sched` (print_sched_flags), except

@@ -46,6 +46,7 @@ fn ewma(avg: &mut u64, rate: u64) {
 }
 
 impl RateEstimator {
+    #[cfg(test)]
     /// An estimator with no history: rates read 0 until two samples 2 s apart.
     pub fn new() -> Self {
         Self::default()
