@@ -176,7 +176,7 @@ fn rust_host(dev: &Device, blocks: &[Block]) -> String {
     );
     let _ = writeln!(o, "//!");
     let _ = writeln!(o, "//! {HEADER}");
-    let _ = writeln!(o, "#![allow(dead_code)]\n");
+    o.push('\n');
     let _ = writeln!(
         o,
         "/// Register-map version of the SVD this module was generated from.\npub const SVD_VERSION: &str = {:?};",
