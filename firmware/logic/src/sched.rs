@@ -459,8 +459,10 @@ impl ServerSet {
     }
 }
 
-/// The IPVS scheduling algorithms (ipvsadm `-s` names).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The IPVS scheduling algorithms (ipvsadm `-s` names): the one scheduler type of the
+/// firmware, the host driver (`splicenic_driver::Scheduler`) and the tools. The wire code
+/// (POOL_SET / POOL_GET) is the position in [`Kind::ALL`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Kind {
     /// Round robin.
     Rr,
@@ -469,6 +471,7 @@ pub enum Kind {
     /// Least connection.
     Lc,
     /// Weighted least connection (ipvsadm's default).
+    #[default]
     Wlc,
     /// Shortest expected delay.
     Sed,
@@ -512,7 +515,7 @@ impl Kind {
     ];
 
     /// The ipvsadm name (`wlc`, ...).
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Kind::Rr => "rr",
             Kind::Wrr => "wrr",
@@ -534,6 +537,87 @@ impl Kind {
     /// The kind with ipvsadm name `name` (exact, lower case).
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The POOL_SET scheduler word (the position in [`Kind::ALL`]).
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The kind with wire code `code`.
+    pub fn from_code(code: u32) -> Option<Kind> {
+        usize::try_from(code)
+            .ok()
+            .and_then(|i| Kind::ALL.get(i).copied())
+    }
+}
+
+impl core::fmt::Display for Kind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A scheduler name that is not one of the ipvsadm names. Keeps the first
+/// [`UnknownScheduler::KEPT`] bytes of the name for the message (no allocation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownScheduler {
+    name: [u8; UnknownScheduler::KEPT],
+    len: usize,
+    cut: bool,
+}
+
+impl UnknownScheduler {
+    /// Bytes of the name the error keeps.
+    pub const KEPT: usize = 32;
+
+    fn new(name: &str) -> UnknownScheduler {
+        // Cut at a character boundary.
+        let mut len = name.len().min(Self::KEPT);
+        while !name.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut buf = [0u8; Self::KEPT];
+        buf[..len].copy_from_slice(&name.as_bytes()[..len]);
+        UnknownScheduler {
+            name: buf,
+            len,
+            cut: len < name.len(),
+        }
+    }
+
+    /// The name given (its first [`UnknownScheduler::KEPT`] bytes).
+    pub fn name(&self) -> &str {
+        core::str::from_utf8(&self.name[..self.len]).unwrap_or("")
+    }
+}
+
+impl core::fmt::Display for UnknownScheduler {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let more = if self.cut { "..." } else { "" };
+        write!(
+            f,
+            "unknown scheduler `{}{more}`: expected one of ",
+            self.name()
+        )?;
+        for (i, k) in Kind::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(k.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for UnknownScheduler {}
+
+impl core::str::FromStr for Kind {
+    type Err = UnknownScheduler;
+
+    /// Parses an ipvsadm scheduler name (exact, lower case).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Kind::from_name(s).ok_or_else(|| UnknownScheduler::new(s))
     }
 }
 
@@ -1569,6 +1653,28 @@ fn lblcr<const L: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_have_names_codes_and_a_default() {
+        for (i, k) in Kind::ALL.into_iter().enumerate() {
+            assert_eq!(k.code(), i as u32);
+            assert_eq!(Kind::from_code(i as u32), Some(k));
+            assert_eq!(k.to_string().parse::<Kind>(), Ok(k));
+        }
+        assert_eq!(Kind::from_code(14), None);
+        assert_eq!(Kind::default(), Kind::Wlc);
+        let e = "WLC".parse::<Kind>().unwrap_err();
+        assert_eq!(e.name(), "WLC");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("`WLC`") && msg.contains("rr, wrr, lc, wlc, sed"),
+            "{msg}"
+        );
+        let long = "x".repeat(40) + "é";
+        let e = long.parse::<Kind>().unwrap_err();
+        assert_eq!(e.name().len(), UnknownScheduler::KEPT);
+        assert!(e.to_string().contains("...`"));
+    }
     use std::vec::Vec;
 
     const A: usize = 0;

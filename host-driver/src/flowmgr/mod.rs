@@ -25,11 +25,10 @@
 
 use std::fmt;
 use std::net::{Ipv4Addr, SocketAddrV4};
-use std::str::FromStr;
 use std::time::Duration;
 
 use splicenic_fw_logic::mailbox::{cmd, status};
-use splicenic_fw_logic::sched::{self, Kind};
+use splicenic_fw_logic::sched;
 use splicenic_fw_logic::splicer::{capture, entry_flags, profile, record};
 use splicenic_layout::{self as layout, pool_flags, service_mode, FlowState};
 
