@@ -349,7 +349,7 @@ impl<'a> Datapath<'a> {
         let status = self.poll(what, "FLOW.STATUS.BUSY", "set", flow::STATUS, |v| !busy(v))?;
         let result = self.bar.read32(flow::RESULT)?;
         Ok(FlowResult {
-            status: FlowStatus::from_raw(field(status, st::RESULT_SHIFT, st::RESULT_MASK)),
+            status: flow_status(field(status, st::RESULT_SHIFT, st::RESULT_MASK)),
             slot: field(result, r::SLOT_SHIFT, r::SLOT_MASK) as u16,
             dir: FlowHalf::from_bit(field(result, r::DIR_SHIFT, r::DIR_MASK) != 0),
             bucket: self.bar.read32(flow::BUCKET)?,

@@ -11,28 +11,19 @@ pub struct FlowKey {
     pub dport: u16,
 }
 
-/// Result code of a flow table command (`FLOW.STATUS.RESULT`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FlowStatus {
-    /// Done (LOOKUP: found).
-    Ok,
-    /// INSERT: the key is already in the table (the result holds the stored entry).
-    Exists,
-    /// INSERT: every way of the key's bucket is used.
-    BucketFull,
-    /// LOOKUP or DELETE: the key is not in the table.
-    NotFound,
-}
+/// Result code of a flow table command (`FLOW.STATUS.RESULT`): the firmware's own type.
+/// The driver never returns `Failed` (a command that does not finish is
+/// [`DatapathError::Timeout`]).
+pub use splicenic_fw_logic::splicer::FlowStatus;
 
-impl FlowStatus {
-    pub(super) fn from_raw(v: u32) -> FlowStatus {
-        use regs::flow::status as s;
-        match v {
-            s::RESULT_OK => FlowStatus::Ok,
-            s::RESULT_EXISTS => FlowStatus::Exists,
-            s::RESULT_BUCKET_FULL => FlowStatus::BucketFull,
-            _ => FlowStatus::NotFound,
-        }
+/// The status of a `FLOW.STATUS.RESULT` code.
+pub(super) fn flow_status(v: u32) -> FlowStatus {
+    use regs::flow::status as s;
+    match v {
+        s::RESULT_OK => FlowStatus::Ok,
+        s::RESULT_EXISTS => FlowStatus::Exists,
+        s::RESULT_BUCKET_FULL => FlowStatus::BucketFull,
+        _ => FlowStatus::NotFound,
     }
 }
 
