@@ -20,6 +20,7 @@ macro_rules! fw_log {
 }
 
 pub mod canon;
+pub mod cookie;
 pub mod flowhash;
 pub mod flowmgr;
 pub mod logring;

@@ -48,6 +48,38 @@ pub const MAILBOX_API_VERSION: u32 = 4;
 /// First response word of PING: "PONG" in ASCII (big endian).
 pub const MAILBOX_PONG: u32 = 0x504F_4E47;
 
+/// SYN cookie MSS class 0 (also any client MSS below it).
+pub const COOKIE_MSS_0: u32 = 536;
+
+/// SYN cookie MSS class 1.
+pub const COOKIE_MSS_1: u32 = 1_300;
+
+/// SYN cookie MSS class 2.
+pub const COOKIE_MSS_2: u32 = 1_440;
+
+/// SYN cookie MSS class 3.
+pub const COOKIE_MSS_3: u32 = 1_460;
+
+/// Width of a SYN cookie MSS class (ISN bits 2:1, XORed with hash bits 2:1).
+pub const COOKIE_MSS_CLASS_BITS: u32 = 2;
+
+/// Lowest ISN bit that carries the cookie hash (ISN bits 31:3 = hash bits 31:3).
+pub const COOKIE_HASH_LSB: u32 = 3;
+
+/// SYN cookie key slots (current and previous epoch); ISN bit 0 names the slot.
+pub const COOKIE_KEY_SLOTS: u32 = 2;
+
+/// Bits of a SYN cookie key (HalfSipHash-2-4 key k0 = bits 31:0, k1 = bits 63:32).
+pub const COOKIE_KEY_BITS: u32 = 64;
+
+/// Low TSval bits of a cookie SYN-ACK that carry the client's options: window scale in bits 3:0
+/// (15 = none), SACK permitted in bit 4.
+pub const COOKIE_TS_BITS: u32 = 5;
+
+/// syn_cookie: cycles from a request's accept to its response valid; also the cycles per
+/// request of back-to-back requests.
+pub const COOKIE_LATENCY: u32 = 15;
+
 // ----- enumerations -----
 
 /// An Ethernet port of the card. Codes as constants.
@@ -1967,6 +1999,142 @@ pub mod l7_flag {
     pub const WIDTH: u32 = 7;
     /// Every flag.
     pub const ALL: u8 = 0x7F;
+}
+
+/// Operation of a syn_cookie request. Codes as constants.
+pub mod cookie_op {
+    /// Make the cookie ISN of a SYN.
+    pub const MAKE: u8 = 0x0;
+    /// Check the cookie an ACK acknowledges (ack - 1).
+    pub const CHECK: u8 = 0x1;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 1;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            MAKE => Some("MAKE"),
+            CHECK => Some("CHECK"),
+            _ => None,
+        }
+    }
+}
+
+/// Operation of a syn_cookie request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum CookieOp {
+    /// Make the cookie ISN of a SYN.
+    Make = cookie_op::MAKE,
+    /// Check the cookie an ACK acknowledges (ack - 1).
+    Check = cookie_op::CHECK,
+}
+
+impl CookieOp {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [CookieOp; 2] = [CookieOp::Make, CookieOp::Check];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<CookieOp> {
+        match code {
+            cookie_op::MAKE => Some(CookieOp::Make),
+            cookie_op::CHECK => Some(CookieOp::Check),
+            _ => None,
+        }
+    }
+    /// The declared name (`MAKE`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            CookieOp::Make => "MAKE",
+            CookieOp::Check => "CHECK",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for CookieOp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            CookieOp::Make => "make",
+            CookieOp::Check => "check",
+        })
+    }
+}
+
+/// Result of a syn_cookie request. Codes as constants.
+pub mod cookie_status {
+    /// Made, or a valid cookie.
+    pub const OK: u8 = 0x0;
+    /// The hash bits do not match the tuple and the client ISN.
+    pub const BAD_HASH: u8 = 0x1;
+    /// The cookie names the previous key slot and no previous key is valid.
+    pub const STALE_EPOCH: u8 = 0x2;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 2;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            OK => Some("OK"),
+            BAD_HASH => Some("BAD_HASH"),
+            STALE_EPOCH => Some("STALE_EPOCH"),
+            _ => None,
+        }
+    }
+}
+
+/// Result of a syn_cookie request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum CookieStatus {
+    /// Made, or a valid cookie.
+    Ok = cookie_status::OK,
+    /// The hash bits do not match the tuple and the client ISN.
+    BadHash = cookie_status::BAD_HASH,
+    /// The cookie names the previous key slot and no previous key is valid.
+    StaleEpoch = cookie_status::STALE_EPOCH,
+}
+
+impl CookieStatus {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [CookieStatus; 3] = [
+        CookieStatus::Ok,
+        CookieStatus::BadHash,
+        CookieStatus::StaleEpoch,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<CookieStatus> {
+        match code {
+            cookie_status::OK => Some(CookieStatus::Ok),
+            cookie_status::BAD_HASH => Some(CookieStatus::BadHash),
+            cookie_status::STALE_EPOCH => Some(CookieStatus::StaleEpoch),
+            _ => None,
+        }
+    }
+    /// The declared name (`OK`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            CookieStatus::Ok => "OK",
+            CookieStatus::BadHash => "BAD_HASH",
+            CookieStatus::StaleEpoch => "STALE_EPOCH",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for CookieStatus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            CookieStatus::Ok => "ok",
+            CookieStatus::BadHash => "bad_hash",
+            CookieStatus::StaleEpoch => "stale_epoch",
+        })
+    }
 }
 
 // ----- index maps -----
