@@ -169,7 +169,9 @@ pub fn open_sim(cfg: SimConfig) -> Result<Card> {
 pub fn boot_sim(cfg: SimConfig) -> Result<(Card, LoadReport)> {
     let img = FirmwareImage::parse(&firmware_bytes()?)?;
     let mut card = open_sim(cfg)?;
-    let report = card.load_firmware_with_timeout(&img, SIM_BOOT_TIMEOUT, |_, _| {})?;
+    let report = card
+        .firmware()
+        .load_with_timeout(&img, SIM_BOOT_TIMEOUT, |_, _| {})?;
     card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT);
     Ok((card, report))
 }
@@ -253,7 +255,9 @@ pub fn open_shared(cfg: SimConfig) -> Result<(Card, SharedSim)> {
 pub fn boot_shared(cfg: SimConfig) -> Result<(Card, SharedSim, LoadReport)> {
     let img = FirmwareImage::parse(&firmware_bytes()?)?;
     let (mut card, sim) = open_shared(cfg)?;
-    let report = card.load_firmware_with_timeout(&img, SIM_BOOT_TIMEOUT, |_, _| {})?;
+    let report = card
+        .firmware()
+        .load_with_timeout(&img, SIM_BOOT_TIMEOUT, |_, _| {})?;
     card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT);
     Ok((card, sim, report))
 }

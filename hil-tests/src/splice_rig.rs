@@ -150,10 +150,11 @@ pub fn configure_flow_manager(card: &mut Card, one_pool: bool) -> Result<()> {
         } else {
             Scheduler::Wrr
         };
-        card.pool_set(pool, &PoolConfig::new(sched))?;
+        card.flow_manager()
+            .pool_set(pool, &PoolConfig::new(sched))?;
     }
     for (rs, (_, ip, mac)) in SERVERS.iter().enumerate() {
-        card.server_set(&RealServer {
+        card.flow_manager().server_set(&RealServer {
             pool: if one_pool { 1 } else { rs as u8 + 1 },
             rs: rs as u8,
             addr: *ip,
@@ -164,6 +165,7 @@ pub fn configure_flow_manager(card: &mut Card, one_pool: bool) -> Result<()> {
             lower_threshold: 0,
         })?;
     }
-    card.service_set(0, VIP, 80, ServiceMode::L7 { fallback_pool: 1 })?;
+    card.flow_manager()
+        .service_set(0, VIP, 80, ServiceMode::L7 { fallback_pool: 1 })?;
     Ok(())
 }

@@ -502,7 +502,7 @@ impl Topology {
             }
         };
         let img = FirmwareImage::parse(&fw)?;
-        card.load_firmware_with_timeout(&img, boot, |_, _| {})?;
+        card.firmware().load_with_timeout(&img, boot, |_, _| {})?;
         card.set_mailbox_timeout(mailbox);
         self.card = Some(card);
         Ok(())
@@ -776,8 +776,8 @@ impl Topology {
         // SERVER_SET edits only the weight and thresholds of a server it knows: delete it
         // and add it again with the new port.
         let card = self.card.as_mut().context("no card")?;
-        card.server_delete(rs.rs)?;
-        card.server_set(&rs)?;
+        card.flow_manager().server_delete(rs.rs)?;
+        card.flow_manager().server_set(&rs)?;
         Ok(())
     }
 
@@ -813,7 +813,7 @@ impl Topology {
             TcpTimeoutState::CloseWait,
             TcpTimeoutState::LastAck,
         ] {
-            card.timeout_set_ms(st, ms)?;
+            card.flow_manager().timeout_set_ms(st, ms)?;
         }
         Ok(())
     }
@@ -824,6 +824,7 @@ impl Topology {
         self.card
             .as_mut()
             .expect("card")
+            .flow_manager()
             .flows(|_| {})
             .expect("FLOW_LIST/FLOW_GET")
     }

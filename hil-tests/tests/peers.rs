@@ -111,6 +111,7 @@ fn real_peers_through_the_card() {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS");
     eprintln!(

@@ -108,6 +108,7 @@ fn flow_counts(t: &mut Topology) -> (u32, u32) {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS");
     (s.spliced_total, s.setup_failed)

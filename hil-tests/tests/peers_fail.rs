@@ -240,13 +240,15 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
     {
         let card = t.card.as_mut().expect("card");
         let mut s = card
+            .flow_manager()
             .server_get(WEB1 as u8)
             .expect("SERVER_GET")
             .expect("web1")
             .server;
         s.weight = 5;
-        card.server_set(&s).expect("SERVER_SET");
-        card.pool_set(WEB_POOL, &PoolConfig::new(Scheduler::Fo))
+        card.flow_manager().server_set(&s).expect("SERVER_SET");
+        card.flow_manager()
+            .pool_set(WEB_POOL, &PoolConfig::new(Scheduler::Fo))
             .expect("POOL_SET");
     }
     let want = slow_body(t);
@@ -337,6 +339,7 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS")
         .server_retries;
@@ -347,6 +350,7 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS")
         .server_retries;
@@ -374,6 +378,7 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
     t.card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .pool_set(WEB_POOL, &PoolConfig::new(Scheduler::Rr))
         .expect("POOL_SET");
     helper.kill();
@@ -406,6 +411,7 @@ fn server_rst(t: &mut Topology) {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS")
         .closed;
@@ -437,6 +443,7 @@ fn server_rst(t: &mut Topology) {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS")
         .closed;
@@ -602,15 +609,25 @@ fn idle_flow_aged_out(t: &mut Topology) {
     );
     assert_eq!(flow.timeout_class, Some(TcpTimeoutState::Established));
     let card = t.card.as_mut().expect("card");
-    let aged0 = card.flow_stats().expect("FLOW_STATS").aged_out;
-    card.timeout_set_ms(TcpTimeoutState::Established, 10)
+    let aged0 = card
+        .flow_manager()
+        .flow_stats()
+        .expect("FLOW_STATS")
+        .aged_out;
+    card.flow_manager()
+        .timeout_set_ms(TcpTimeoutState::Established, 10)
         .expect("TIMEOUT_SET");
     let gone = t.wait_flows(name, |f| f.client.port() == port, END_BOUND);
     let card = t.card.as_mut().expect("card");
     // Back to the default before anything else runs.
-    card.timeout_set(TcpTimeoutState::Established, 900)
+    card.flow_manager()
+        .timeout_set(TcpTimeoutState::Established, 900)
         .expect("TIMEOUT_SET");
-    let aged = card.flow_stats().expect("FLOW_STATS").aged_out;
+    let aged = card
+        .flow_manager()
+        .flow_stats()
+        .expect("FLOW_STATS")
+        .aged_out;
     eprintln!(
         "  card: flow aged out {gone:.1?} after the timeout was set; aged_out {aged0} -> {aged}"
     );

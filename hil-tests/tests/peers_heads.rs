@@ -69,6 +69,7 @@ fn head_stats(t: &mut Topology) -> HeadStats {
     t.card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .head_stats()
         .expect("HEAD_STATS")
 }

@@ -112,7 +112,13 @@ fn wrk_load() {
         !text.contains("Non-2xx"),
         "wrk saw non-2xx responses: {text}"
     );
-    let s1 = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let s1 = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_manager()
+        .flow_stats()
+        .expect("stats");
     // One connection per request: every request is a setup in the card's firmware.
     let (completed_c, rps_c, mb_s_c, text_c) = run_wrk(&t, 3, &["-H", "Connection: close"]);
     eprintln!(
@@ -125,7 +131,13 @@ fn wrk_load() {
     if text_c.contains("Socket errors") || text_c.contains("Non-2xx") {
         eprintln!("note: wrk with Connection: close reported errors (see above)");
     }
-    let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let s = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_manager()
+        .flow_stats()
+        .expect("stats");
     eprintln!(
         "card: {} spliced ({} in the keep-alive run), {} setups failed ({} in the keep-alive run), {} refused (table full)",
         s.spliced_total, s1.spliced_total, s.setup_failed, s1.setup_failed, s.refused_table_full
@@ -169,7 +181,13 @@ fn syn_flood_with_legitimate_clients() {
         return;
     };
     let mut tally = Tally::default();
-    let before = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let before = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_manager()
+        .flow_stats()
+        .expect("stats");
     let n = 250;
     let mut flood = spawn_py(
         &t.client_ns,
@@ -192,7 +210,7 @@ fn syn_flood_with_legitimate_clients() {
         "the card answering the flood with SYN cookies",
         limit,
         || {
-            let s = card.flow_stats().expect("stats");
+            let s = card.flow_manager().flow_stats().expect("stats");
             if s.cookie_syn_acks > before.cookie_syn_acks {
                 return Ok(s.cookie_syn_acks - before.cookie_syn_acks);
             }
@@ -219,7 +237,13 @@ fn syn_flood_with_legitimate_clients() {
     for i in 0..2 {
         get_id(&t, &format!("after the flood #{i}"), &mut tally);
     }
-    let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let s = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_manager()
+        .flow_stats()
+        .expect("stats");
     eprintln!(
         "card: {} SYN-ACKs, {} cookie SYN-ACKs, {} spliced, {} setups failed, {} refused, {} aged out",
         s.syn_acks_sent - before.syn_acks_sent,
@@ -272,11 +296,12 @@ fn flow_table_full_refuses_then_recovers() {
     };
     {
         let card = t.card.as_mut().expect("card");
-        card.setup_timers_set(&SetupTimers {
-            flow_limit: 2,
-            ..Default::default()
-        })
-        .expect("SETUP_SET");
+        card.flow_manager()
+            .setup_timers_set(&SetupTimers {
+                flow_limit: 2,
+                ..Default::default()
+            })
+            .expect("SETUP_SET");
     }
     t.set_closing_timeouts_ms(10).expect("TIMEOUT_SET");
     let release = t.dir().join("release-holders");
@@ -301,7 +326,13 @@ fn flow_table_full_refuses_then_recovers() {
         bytes: 2 * 5,
         ..Default::default()
     };
-    let before = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let before = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_manager()
+        .flow_stats()
+        .expect("stats");
     eprintln!(
         "  2 connections held open, {} slots in use",
         before.slots_in_use
@@ -319,7 +350,13 @@ fn flow_table_full_refuses_then_recovers() {
         "the third connection was not refused with a RST: rc {code} {}",
         c.stderr
     );
-    let after = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let after = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_manager()
+        .flow_stats()
+        .expect("stats");
     assert!(
         after.refused_table_full > before.refused_table_full,
         "refused_table_full did not increase: {before:?} -> {after:?}"
@@ -332,13 +369,13 @@ fn flow_table_full_refuses_then_recovers() {
     let limit = CardSpeed::of(card).scale(Duration::from_secs(30));
     let t1 = Instant::now();
     loop {
-        let s = card.flow_stats().expect("stats");
+        let s = card.flow_manager().flow_stats().expect("stats");
         if s.slots_in_use == 0 {
             eprintln!("  flows aged out after {:.1?}", t1.elapsed());
             break;
         }
         if t1.elapsed() > limit {
-            let flows = card.flows(|_| {});
+            let flows = card.flow_manager().flows(|_| {});
             panic!("flows still in use {limit:?} after closing: {s:?}\n{flows:#?}");
         }
         std::thread::sleep(Duration::from_millis(200));
@@ -346,7 +383,13 @@ fn flow_table_full_refuses_then_recovers() {
     for i in 0..2 {
         get_id(&t, &format!("after release #{i}"), &mut tally);
     }
-    let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let s = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_manager()
+        .flow_stats()
+        .expect("stats");
     eprintln!(
         "card: {} spliced, {} refused (table full), {} closed, {} aged out",
         s.spliced_total, s.refused_table_full, s.closed, s.aged_out
@@ -438,7 +481,13 @@ fn malformed_frames_are_dropped_and_counted() {
         total >= 25,
         "parser drop counters rose by only {total}: {before:?} -> {after:?}"
     );
-    let s = t.card.as_mut().expect("card").flow_stats().expect("stats");
+    let s = t
+        .card
+        .as_mut()
+        .expect("card")
+        .flow_manager()
+        .flow_stats()
+        .expect("stats");
     assert_eq!(s.spliced_total, 2);
     t.finish(name, &tally, t0);
     drop(t);

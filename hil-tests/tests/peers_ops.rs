@@ -270,6 +270,7 @@ fn finish(
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("flow stats");
     eprintln!(
@@ -396,7 +397,8 @@ fn firmware_restart_under_load() {
     let text = Opts::three_pools().config_text(&t.addrs);
     let card = t.card.as_mut().expect("card");
     let r0 = Instant::now();
-    card.restart_firmware(&image, SIM_BOOT_TIMEOUT * 2)
+    card.firmware()
+        .restart(&image, SIM_BOOT_TIMEOUT * 2)
         .expect("restarting the firmware");
     card.set_mailbox_timeout(SIM_MAILBOX_TIMEOUT * 2);
     let booted = r0.elapsed();

@@ -78,13 +78,15 @@ fn set_weights(t: &mut Topology, weights: [u32; 3]) {
     for (rs, &w) in weights.iter().enumerate() {
         let rs = rs as u8;
         let mut s = card
+            .flow_manager()
             .server_get(rs)
             .expect("SERVER_GET")
             .expect("real server present")
             .server;
         s.weight = w;
-        card.server_set(&s).expect("SERVER_SET");
+        card.flow_manager().server_set(&s).expect("SERVER_SET");
         let back = card
+            .flow_manager()
             .server_get(rs)
             .expect("SERVER_GET")
             .expect("real server present");
@@ -97,6 +99,7 @@ fn set_weights(t: &mut Topology, weights: [u32; 3]) {
 fn use_sched(t: &mut Topology, cfg: PoolConfig) {
     let card = t.card.as_mut().expect("card");
     let cur = card
+        .flow_manager()
         .pool_get(WEB_POOL)
         .expect("POOL_GET")
         .expect("pool web");
@@ -106,11 +109,15 @@ fn use_sched(t: &mut Topology, cfg: PoolConfig) {
         } else {
             Scheduler::Lc
         };
-        card.pool_set(WEB_POOL, &PoolConfig::new(other))
+        card.flow_manager()
+            .pool_set(WEB_POOL, &PoolConfig::new(other))
             .expect("POOL_SET");
     }
-    card.pool_set(WEB_POOL, &cfg).expect("POOL_SET");
+    card.flow_manager()
+        .pool_set(WEB_POOL, &cfg)
+        .expect("POOL_SET");
     let back = card
+        .flow_manager()
         .pool_get(WEB_POOL)
         .expect("POOL_GET")
         .expect("pool web");
@@ -192,7 +199,7 @@ fn counts(t: &mut Topology) -> Vec<(u32, u32)> {
     let card = t.card.as_mut().expect("card");
     (0..NAMES.len() as u8)
         .map(|rs| {
-            let s = card.server_stats(rs).expect("SERVER_STATS");
+            let s = card.flow_manager().server_stats(rs).expect("SERVER_STATS");
             (s.active, s.inactive)
         })
         .collect()
@@ -466,6 +473,7 @@ fn weighted_and_least_connection() {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS")
         .setup_failed;
@@ -479,6 +487,7 @@ fn weighted_and_least_connection() {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS")
         .setup_failed;

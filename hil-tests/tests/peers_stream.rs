@@ -636,7 +636,10 @@ fn lossy_reordering_links() {
         "{:?}",
         r.backend
     );
-    let s = card(&mut t).flow_stats().expect("FLOW_STATS");
+    let s = card(&mut t)
+        .flow_manager()
+        .flow_stats()
+        .expect("FLOW_STATS");
     eprintln!(
         "  card: {} spliced, {} setups failed, {} punts ignored",
         s.spliced_total, s.setup_failed, s.punts_ignored
@@ -1059,7 +1062,7 @@ fn syn_on_established(t: &mut Topology) -> String {
     let bns = t.backend(&backend).expect("backend").ns.clone();
     let chal0 = t.counter(&bns, "TcpExtTCPSYNChallenge");
     let rst0 = t.counter(&cns, "TcpEstabResets");
-    let s0 = card(t).flow_stats().expect("FLOW_STATS");
+    let s0 = card(t).flow_manager().flow_stats().expect("FLOW_STATS");
     let flow0 = flow_of(t, cport).expect("the held connection's flow");
     assert_eq!(flow0.flow_state, FlowState::Spliced, "{flow0:?}");
     // The card has handled the SYN once it counts it as an ignored punt
@@ -1076,7 +1079,7 @@ fn syn_on_established(t: &mut Topology) -> String {
         &[&client_if, &mac, &vip, &port, &client, &cport.to_string()],
         "the card ignoring the spoofed SYN",
         |t| {
-            let s = card(t).flow_stats().expect("FLOW_STATS");
+            let s = card(t).flow_manager().flow_stats().expect("FLOW_STATS");
             if s.punts_ignored > s0.punts_ignored {
                 Ok(())
             } else {
@@ -1094,7 +1097,7 @@ fn syn_on_established(t: &mut Topology) -> String {
     } else {
         answers.join("; ")
     };
-    let s1 = card(t).flow_stats().expect("FLOW_STATS");
+    let s1 = card(t).flow_manager().flow_stats().expect("FLOW_STATS");
     let flow1 = flow_of(t, cport);
     let chal = t.counter(&bns, "TcpExtTCPSYNChallenge") - chal0;
     eprintln!(
@@ -1215,7 +1218,7 @@ fn tuple_reuse(t: &mut Topology) -> String {
     // Same 4-tuple at once: the card ignores the SYN.
     let (syn0, s0) = (
         t.counter(&cns, "TcpExtTCPSynRetrans"),
-        card(t).flow_stats().expect("FLOW_STATS"),
+        card(t).flow_manager().flow_stats().expect("FLOW_STATS"),
     );
     let r = t
         .curl(
@@ -1226,7 +1229,7 @@ fn tuple_reuse(t: &mut Topology) -> String {
         .expect("curl");
     let (syn1, s1) = (
         t.counter(&cns, "TcpExtTCPSynRetrans"),
-        card(t).flow_stats().expect("FLOW_STATS"),
+        card(t).flow_manager().flow_stats().expect("FLOW_STATS"),
     );
     let still = flow_of(t, lport);
     // Did the ignored SYNs refresh the flow's last-seen time? (4 s wall without them would
@@ -1272,15 +1275,17 @@ fn tuple_reuse(t: &mut Topology) -> String {
     // is card time (DP.NOW), which the simulated card runs far slower than the wall clock:
     // 30 ms of card time is seconds of wall time there.
     card(t)
+        .flow_manager()
         .timeout_set_ms(TcpTimeoutState::TimeWait, SHORT_TIME_WAIT_MS)
         .expect("TIMEOUT_SET");
     let (syn0, s0) = (syn1, s1);
     let r = t.curl(&vip, "/id", &["--local-port", &lp]).expect("curl");
     let (syn1, s1) = (
         t.counter(&cns, "TcpExtTCPSynRetrans"),
-        card(t).flow_stats().expect("FLOW_STATS"),
+        card(t).flow_manager().flow_stats().expect("FLOW_STATS"),
     );
     card(t)
+        .flow_manager()
         .timeout_set(TcpTimeoutState::TimeWait, 120)
         .expect("TIMEOUT_SET");
     let seen = format!(

@@ -367,6 +367,7 @@ fn client_rst() {
         .card
         .as_mut()
         .expect("card")
+        .flow_manager()
         .flow_stats()
         .expect("FLOW_STATS")
         .closed;
@@ -393,7 +394,7 @@ fn client_rst() {
     let (closed, state) =
         wait::until_seen("the card closing the flow after the RST", limit, || {
             let card = t.card.as_mut().expect("card");
-            let closed = card.flow_stats().expect("FLOW_STATS").closed;
+            let closed = card.flow_manager().flow_stats().expect("FLOW_STATS").closed;
             let flow = t.flows().into_iter().find(|f| f.client.port() == port);
             let state = flow.as_ref().map(|f| f.flow_state);
             if closed > closed0 && state != Some(FlowState::Spliced) {

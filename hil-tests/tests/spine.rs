@@ -19,11 +19,11 @@ fn firmware_boots_and_answers_the_mailbox() {
     assert!(report.image_bytes > 1024, "{report}");
     assert_eq!(card.fw_state().unwrap(), FwState::Ready);
 
-    let p1 = card.ping().expect("ping");
-    let p2 = card.ping().expect("ping");
+    let p1 = card.mailbox().ping().expect("ping");
+    let p2 = card.mailbox().ping().expect("ping");
     assert!(p2.timer > p1.timer, "the card timer advances between pings");
 
-    let v = card.firmware_version().expect("version");
+    let v = card.mailbox().firmware_version().expect("version");
     let crate_version: Vec<u8> = env!("CARGO_PKG_VERSION")
         .split('.')
         .map(|s| s.parse().unwrap())
@@ -42,11 +42,15 @@ fn firmware_boots_and_answers_the_mailbox() {
     let words: Vec<u32> = (0..16u32)
         .map(|i| i.wrapping_mul(0x9E37_79B9) ^ 0xA5A5_0000)
         .collect();
-    assert_eq!(card.echo(&words).expect("echo"), words);
-    assert_eq!(card.echo(&[]).expect("empty echo"), Vec::<u32>::new());
+    assert_eq!(card.mailbox().echo(&words).expect("echo"), words);
+    assert_eq!(
+        card.mailbox().echo(&[]).expect("empty echo"),
+        Vec::<u32>::new()
+    );
 
     // Unknown command: the firmware answers with its status code, it does not hang.
     let (status, _) = card
+        .mailbox()
         .call(0x7777, &[], Duration::from_secs(5))
         .expect("call");
     assert_eq!(status, splicenic_fw_logic::mailbox::status::UNKNOWN_COMMAND);
@@ -63,8 +67,8 @@ fn decoded_firmware_log_reaches_the_host() {
     let elf = firmware_bytes().unwrap();
     let (mut card, _) = boot_sim(test_config()).expect("boot");
     let mut log = LogReader::new(&elf).expect("defmt table");
-    card.ping().unwrap();
-    card.echo(&[1, 2, 3]).unwrap();
+    card.mailbox().ping().unwrap();
+    card.mailbox().echo(&[1, 2, 3]).unwrap();
     let lines = log.poll(&mut card).expect("log");
     let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     assert!(
@@ -199,14 +203,14 @@ fn a_flipped_byte_in_the_real_firmware_is_refused_naming_its_segment_and_nothing
     let mut card = open_sim(test_config()).unwrap();
     let mut altered = img.clone();
     altered.segments[0].data[100] ^= 0x01;
-    let e = card.load_firmware(&altered, |_, _| {}).unwrap_err();
+    let e = card.firmware().load(&altered, |_, _| {}).unwrap_err();
     assert!(e.to_string().contains("segment 0"), "{e}");
     assert_eq!(card.status().unwrap().core, CoreState::InReset);
     assert_eq!(card.fw_state().unwrap(), FwState::Off);
-    let r = card.load_firmware(&img, |_, _| {}).unwrap();
+    let r = card.firmware().load(&img, |_, _| {}).unwrap();
     assert_eq!(r.seal, img.seal.as_ref().map(|s| s.fingerprint()));
     assert!(r.to_string().contains("verified"), "{r}");
-    card.ping().unwrap();
+    card.mailbox().ping().unwrap();
 }
 
 #[test]
@@ -217,19 +221,20 @@ fn core_stays_in_reset_until_released_and_reset_clears_firmware_state() {
     assert_eq!(card.fw_state().unwrap(), FwState::Off);
 
     let img = FirmwareImage::parse(&firmware_bytes().unwrap()).unwrap();
-    card.load_firmware(&img, |_, _| {}).unwrap();
+    card.firmware().load(&img, |_, _| {}).unwrap();
     assert_eq!(card.fw_state().unwrap(), FwState::Ready);
     // Loading again resets the core first: the firmware boots a second time.
-    let r = card.load_firmware(&img, |_, _| {}).unwrap();
+    let r = card.firmware().load(&img, |_, _| {}).unwrap();
     assert!(r.boot > Duration::ZERO);
     assert_eq!(card.fw_state().unwrap(), FwState::Ready);
-    card.ping().unwrap();
+    card.mailbox().ping().unwrap();
 }
 
 #[test]
 fn mailbox_times_out_cleanly_when_the_core_is_held_in_reset() {
     let mut card = open_sim(test_config()).unwrap();
     let err = card
+        .mailbox()
         .call(
             splicenic_fw_logic::mailbox::cmd::PING,
             &[],
@@ -248,6 +253,7 @@ fn firmware_reads_the_data_path_registers() {
     use splicenic_driver::regs::dp;
     let (mut card, _) = boot_sim(test_config()).expect("boot");
     let info = card
+        .mailbox()
         .dp_info()
         .expect("DP_INFO")
         .expect("the card has the splicer");
@@ -272,7 +278,7 @@ fn firmware_delay_uses_the_soc_timer() {
     let (mut card, _) = boot_sim(test_config()).expect("boot");
     let clk = card.info().clk_hz as u64;
     for us in [10u32, 100, 400] {
-        let cycles = card.delay(us).expect("delay");
+        let cycles = card.mailbox().delay(us).expect("delay");
         let want = u64::from(us) * clk / 1_000_000;
         // Never shorter than asked; at most a few timer polls longer.
         assert!(
@@ -285,6 +291,7 @@ fn firmware_delay_uses_the_soc_timer() {
         );
     }
     let (status, _) = card
+        .mailbox()
         .call(
             splicenic_fw_logic::mailbox::cmd::DELAY,
             &[0],
@@ -323,5 +330,8 @@ fn a_core_that_traps_is_never_reported_ready() {
         FwState::Stopped(splicenic_driver::regs::ctrl::fw_state::STATE_READY)
     );
     card.set_mailbox_timeout(Duration::from_secs(2));
-    assert!(card.ping().is_err(), "a trapped core answered a ping");
+    assert!(
+        card.mailbox().ping().is_err(),
+        "a trapped core answered a ping"
+    );
 }

@@ -40,7 +40,7 @@ fn with_pcap<T>(rig: &mut Rig, name: &str, f: impl FnOnce(&mut Rig) -> Result<T>
 }
 
 fn stats(card: &mut Card) -> FlowStats {
-    card.flow_stats().expect("FLOW_STATS")
+    card.flow_manager().flow_stats().expect("FLOW_STATS")
 }
 
 #[test]
@@ -172,7 +172,10 @@ fn split_request_resets_both_ways_and_aging() {
         TcpTimeoutState::TimeWait,
         TcpTimeoutState::Close,
     ] {
-        rig.card.timeout_set_ms(st, 5).expect("TIMEOUT_SET");
+        rig.card
+            .flow_manager()
+            .timeout_set_ms(st, 5)
+            .expect("TIMEOUT_SET");
     }
     with_pcap(&mut rig, "split-reset-aging", |rig| {
         let c = rig.client;
@@ -222,7 +225,7 @@ fn split_request_resets_both_ways_and_aging() {
         let mut left = u32::MAX;
         for _ in 0..40 {
             rig.net.run_for(250_000)?;
-            left = card.flow_stats()?.slots_in_use;
+            left = card.flow_manager().flow_stats()?.slots_in_use;
             if left == 0 {
                 break;
             }
@@ -256,7 +259,7 @@ fn quiesced_server_and_full_table() {
         anyhow::ensure!(first.as_deref() == Some("alpha"), "first went to {first:?}");
         // Quiesce alpha: weight 0.
         let (_, ip, mac) = SERVERS[0];
-        rig.card.server_set(&RealServer {
+        rig.card.flow_manager().server_set(&RealServer {
             pool: 1,
             rs: 0,
             addr: ip,
@@ -283,8 +286,8 @@ fn quiesced_server_and_full_table() {
             "second went to {again:?}"
         );
         // Table full: allow as many flows as are in use now; the next SYN is refused.
-        let in_use = rig.card.flow_stats()?.slots_in_use;
-        rig.card.setup_timers_set(&SetupTimers {
+        let in_use = rig.card.flow_manager().flow_stats()?.slots_in_use;
+        rig.card.flow_manager().setup_timers_set(&SetupTimers {
             flow_limit: in_use,
             ..SetupTimers::default()
         })?;
@@ -299,7 +302,7 @@ fn quiesced_server_and_full_table() {
     });
     let s = stats(&mut rig.card);
     assert_eq!(s.refused_table_full, 1, "{s:?}");
-    let alpha = rig.card.server_stats(0).unwrap();
+    let alpha = rig.card.flow_manager().server_stats(0).unwrap();
     assert_eq!(alpha.weight, 0);
     assert_eq!(
         alpha.connections, 1,
@@ -324,6 +327,7 @@ fn hung_firmware_is_restarted_while_spliced_flows_keep_flowing() {
         rig.net.run_for(20_000)?;
         let hang = rig
             .card
+            .mailbox()
             .call(cmd::DEBUG_HANG, &[], Duration::from_millis(1));
         anyhow::ensure!(hang.is_err(), "a hung firmware answered: {hang:?}");
         let mut wd = Watchdog::new(&rig.card, Duration::from_millis(2));
@@ -341,7 +345,7 @@ fn hung_firmware_is_restarted_while_spliced_flows_keep_flowing() {
             rig.net.fetch(keep).bytes_received() > received,
             "no bytes moved during the hang ({received} before it)"
         );
-        rig.card.restart_firmware(&image, SIM_BOOT_TIMEOUT)?;
+        rig.card.firmware().restart(&image, SIM_BOOT_TIMEOUT)?;
         configure_flow_manager(&mut rig.card, false)?;
         rig.net.wait_responses(keep, 2, BUDGET)?;
         let r = &rig.net.fetch(keep).responses()[1];
@@ -355,7 +359,7 @@ fn hung_firmware_is_restarted_while_spliced_flows_keep_flowing() {
     let s = stats(&mut rig.card);
     // The restarted firmware took the spliced flow over (plus the new one).
     assert!(s.slots_in_use >= 1, "{s:?}");
-    let alpha = rig.card.server_stats(0).unwrap();
+    let alpha = rig.card.flow_manager().server_stats(0).unwrap();
     assert!(alpha.active + alpha.inactive >= 1, "{alpha:?}");
 }
 
@@ -692,7 +696,7 @@ const GAMMA_ISN: u32 = 0x7000_0000;
 fn default_pool_to_gamma(card: &mut Card) -> Result<()> {
     let (_, ip, mac) = SERVERS[0];
     for (rs, addr, mac, weight) in [(0, ip, mac, 0), (GAMMA_RS, *GAMMA.ip(), GAMMA_MAC, 1)] {
-        card.server_set(&RealServer {
+        card.flow_manager().server_set(&RealServer {
             pool: 1,
             rs,
             addr,
@@ -843,8 +847,8 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
         let port = rig.net.fetch(id).local_port();
         let old_isn = first_syn_seq(&rig.net, Segment::Client, CLIENT_IP, false)
             .context("the client's SYN")?;
-        let before = rig.card.flow_stats()?;
-        let alpha_before = rig.card.server_stats(0)?;
+        let before = rig.card.flow_manager().flow_stats()?;
+        let alpha_before = rig.card.flow_manager().server_stats(0)?;
         let accepted = rig.net.server(rig.servers[0]).connections();
         let mark = rig.net.captured().len();
         // SYNs on the spliced 4-tuple, from the client's own MAC: a new connection attempt
@@ -862,7 +866,7 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
             "the card answered the SYNs with {client_side:?} and sent {server_side:?} to \
              the server side"
         );
-        let after = rig.card.flow_stats()?;
+        let after = rig.card.flow_manager().flow_stats()?;
         anyhow::ensure!(
             after.punts_ignored == before.punts_ignored + 2,
             "ignored punts {} -> {}",
@@ -893,7 +897,7 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
             r1.header("x-conn")
         );
         anyhow::ensure!(rig.net.server(rig.servers[0]).connections() == accepted);
-        let alpha_after = rig.card.server_stats(0)?;
+        let alpha_after = rig.card.flow_manager().server_stats(0)?;
         anyhow::ensure!(
             alpha_after.connections == alpha_before.connections,
             "{alpha_before:?} -> {alpha_after:?}"
@@ -913,14 +917,14 @@ fn client_rst_during_the_handshake_frees_the_flow() {
         let mut c = RawPeer::client(net, RAW_CLIENT);
         let isn = RAW_ISN;
         let card_isn = c.syn(net, isn)?;
-        let s = rig.card.flow_stats()?;
+        let s = rig.card.flow_manager().flow_stats()?;
         anyhow::ensure!(s.slots_in_use == 1 && s.pending_in_use == 1, "{s:?}");
         let net = &mut rig.net;
         let mark = net.captured().len();
         c.send(net, isn.wrapping_add(1), 0, RST, &[], &[]);
         c.expect_nothing(net, QUIET, "after the client's RST")?;
         anyhow::ensure!(from_card(net, Segment::Server, mark).is_empty());
-        let s = rig.card.flow_stats()?;
+        let s = rig.card.flow_manager().flow_stats()?;
         anyhow::ensure!(s.slots_in_use == 0 && s.pending_in_use == 0, "{s:?}");
         anyhow::ensure!(
             rig.card.datapath()?.flow_entries()? == 0,
@@ -984,15 +988,15 @@ fn request_until_the_server_syn(rig: &mut Rig) -> Result<(RawPeer, RawPeer, u32,
 /// the flow is gone. Returns gamma's endpoint and the card's SYN.
 fn client_rst_during_server_setup(rig: &mut Rig) -> Result<(RawPeer, Tcp)> {
     let (mut c, g, card_isn, req, syn) = request_until_the_server_syn(rig)?;
-    let s = rig.card.flow_stats()?;
+    let s = rig.card.flow_manager().flow_stats()?;
     anyhow::ensure!(s.slots_in_use == 1 && s.pending_in_use == 1, "{s:?}");
-    let gs = rig.card.server_stats(GAMMA_RS)?;
+    let gs = rig.card.flow_manager().server_stats(GAMMA_RS)?;
     anyhow::ensure!(gs.connections == 1, "{gs:?}");
     let net = &mut rig.net;
     let end = RAW_ISN.wrapping_add(1 + req.len() as u32);
     c.send(net, end, card_isn.wrapping_add(1), RST | ACK, &[], &[]);
     c.expect_nothing(net, QUIET, "after the client's RST")?;
-    let s = rig.card.flow_stats()?;
+    let s = rig.card.flow_manager().flow_stats()?;
     anyhow::ensure!(s.slots_in_use == 0 && s.pending_in_use == 0, "{s:?}");
     anyhow::ensure!(
         (s.spliced_total, s.setup_failed) == (0, 0),
@@ -1002,7 +1006,7 @@ fn client_rst_during_server_setup(rig: &mut Rig) -> Result<(RawPeer, Tcp)> {
         rig.card.datapath()?.flow_entries()? == 0,
         "flow-table entries"
     );
-    let gs = rig.card.server_stats(GAMMA_RS)?;
+    let gs = rig.card.flow_manager().server_stats(GAMMA_RS)?;
     anyhow::ensure!(gs.active == 0 && gs.inactive == 0, "{gs:?}");
     Ok((g, syn))
 }

@@ -159,11 +159,13 @@ impl CardConfig {
     /// Reads every service, pool and real server the card has.
     pub fn read(card: &mut Card) -> Result<CardConfig, ApplyError> {
         let map = card
+            .flow_manager()
             .config_map()
             .during(|| "reading the card's configuration map")?;
         let mut out = CardConfig::default();
         for i in map.service_indexes() {
             if let Some(s) = card
+                .flow_manager()
                 .service_get(i)
                 .during(|| format!("reading virtual service {i}"))?
             {
@@ -171,12 +173,17 @@ impl CardConfig {
             }
         }
         for p in map.pool_indexes() {
-            if let Some(c) = card.pool_get(p).during(|| format!("reading pool {p}"))? {
+            if let Some(c) = card
+                .flow_manager()
+                .pool_get(p)
+                .during(|| format!("reading pool {p}"))?
+            {
                 out.pools.insert(p, c.config);
             }
         }
         for rs in map.server_indexes() {
             if let Some(s) = card
+                .flow_manager()
                 .server_get(rs)
                 .during(|| format!("reading real server {rs}"))?
             {
@@ -233,8 +240,12 @@ impl CardState {
                 }
             }
         }
-        let timeouts = card.timeouts().during(|| "reading the timeouts")?;
+        let timeouts = card
+            .flow_manager()
+            .timeouts()
+            .during(|| "reading the timeouts")?;
         let rules = match card
+            .flow_manager()
             .ruleset_record_get()
             .during(|| "reading the rule-set record")?
         {
@@ -867,7 +878,8 @@ pub fn apply_plan(
     // 1. Timeouts.
     progress.begin(Step::Timeouts);
     for (st, v) in timeouts_of(&cfg.timeouts) {
-        card.timeout_set(st, v)
+        card.flow_manager()
+            .timeout_set(st, v)
             .during(|| format!("setting the {} timeout", st.name()))?;
     }
     progress.end(Step::Timeouts);
@@ -875,7 +887,8 @@ pub fn apply_plan(
     // 2. Pools.
     progress.begin(Step::Pools);
     for pool in &plan.pools {
-        card.pool_set(pool.index, &pool.config)
+        card.flow_manager()
+            .pool_set(pool.index, &pool.config)
             .during(|| format!("creating pool {} ({})", pool.name, pool.index))?;
         report.pools += 1;
     }
@@ -886,13 +899,15 @@ pub fn apply_plan(
     //    server at that index is removed first.
     progress.begin(Step::Servers);
     for &rs in &p.replaced_servers {
-        card.server_delete(rs)
+        card.flow_manager()
+            .server_delete(rs)
             .during(|| format!("removing real server index {rs} to reuse it"))?;
         report.removed_servers += 1;
     }
     for pool in &plan.pools {
         for s in &pool.servers {
-            card.server_set(&p.real_server(pool.index, s))
+            card.flow_manager()
+                .server_set(&p.real_server(pool.index, s))
                 .during(|| format!("{}: adding real server {}", s.loc, s.addr))?;
             report.servers += 1;
         }
@@ -908,7 +923,8 @@ pub fn apply_plan(
     // 5. Services.
     progress.begin(Step::Services);
     for s in &plan.services {
-        card.service_set(s.index, s.vip, s.port, s.mode)
+        card.flow_manager()
+            .service_set(s.index, s.vip, s.port, s.mode)
             .during(|| format!("{}: setting virtual service {}:{}", s.loc, s.vip, s.port))?;
         report.services += 1;
     }
@@ -917,17 +933,20 @@ pub fn apply_plan(
     // 6. Remove what the file does not have.
     progress.begin(Step::Removals);
     for &i in &p.stale_services {
-        card.service_delete(i)
+        card.flow_manager()
+            .service_delete(i)
             .during(|| format!("removing virtual service {i}"))?;
         report.removed_services += 1;
     }
     for &rs in &p.stale_servers {
-        card.server_delete(rs)
+        card.flow_manager()
+            .server_delete(rs)
             .during(|| format!("removing real server {rs}"))?;
         report.removed_servers += 1;
     }
     for &i in &p.stale_pools {
-        card.pool_delete(i)
+        card.flow_manager()
+            .pool_delete(i)
             .during(|| format!("removing pool {i}"))?;
         report.removed_pools += 1;
     }

@@ -2,6 +2,11 @@
 
 use std::time::Duration;
 
+/// Extract a field from a register value.
+pub(crate) const fn field(value: u32, shift: u32, mask: u32) -> u32 {
+    (value >> shift) & mask
+}
+
 /// Errors from a BAR backend. Every access is fallible: a socket can close, a VFIO
 /// mapping can be shorter than expected, a simulated card can have been shut down.
 #[derive(Debug, thiserror::Error)]

@@ -2,17 +2,13 @@
 
 use std::fmt;
 
-use crate::bar::Bar;
+use crate::bar::{field, Bar};
+use crate::datapath::{Datapath, DatapathError};
 use crate::error::DriverError;
 use crate::regs;
 
 /// Default time the firmware has to answer one mailbox request (`mailbox::DEFAULT_TIMEOUT`).
 pub const DEFAULT_MAILBOX_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// Extract a field from a register value.
-pub(crate) const fn field(value: u32, shift: u32, mask: u32) -> u32 {
-    (value >> shift) & mask
-}
 
 /// Register-map major version this driver implements.
 pub const SUPPORTED_MAJOR: u32 = field(
@@ -339,6 +335,34 @@ pub struct Card {
     pub(crate) mailbox_timeout: std::time::Duration,
 }
 
+/// The card's mailbox: requests to the firmware and their replies ([`Card::mailbox`];
+/// the requests are in [`crate::mailbox`]).
+pub struct Mailbox<'a> {
+    pub(crate) card: &'a mut Card,
+}
+
+/// The card's flow manager: configuration, statistics and control-plane commands through
+/// the mailbox ([`Card::flow_manager`]; the commands are in [`crate::flowmgr`]).
+pub struct FlowManager<'a> {
+    pub(crate) card: &'a mut Card,
+}
+
+/// Loading and restarting the card's firmware ([`Card::firmware`]; in [`crate::firmware`]).
+pub struct Firmware<'a> {
+    pub(crate) card: &'a mut Card,
+}
+
+macro_rules! facet_debug {
+    ($($t:ident),*) => {$(
+        impl fmt::Debug for $t<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($t)).field("card", &self.card).finish()
+            }
+        }
+    )*};
+}
+facet_debug!(Mailbox, FlowManager, Firmware);
+
 impl fmt::Debug for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Card")
@@ -348,6 +372,30 @@ impl fmt::Debug for Card {
 }
 
 impl Card {
+    /// The mailbox: requests to the firmware ([`Mailbox`]).
+    pub fn mailbox(&mut self) -> Mailbox<'_> {
+        Mailbox { card: self }
+    }
+
+    /// The flow manager: services, pools, servers, timeouts, statistics, flows, rule-set
+    /// record and capture ring, through the mailbox ([`FlowManager`]).
+    pub fn flow_manager(&mut self) -> FlowManager<'_> {
+        FlowManager { card: self }
+    }
+
+    /// Loading and restarting the firmware ([`Firmware`]).
+    pub fn firmware(&mut self) -> Firmware<'_> {
+        Firmware { card: self }
+    }
+
+    /// The splicer data path ([`Datapath`]); fails when `ID.CAPS.SPLICER` is not set.
+    pub fn datapath(&mut self) -> Result<Datapath<'_>, DriverError> {
+        if !self.info.caps.splicer {
+            return Err(DatapathError::NotPresent.into());
+        }
+        Datapath::new(self.bar.as_mut())
+    }
+
     /// Identify the card behind `bar`: magic, register-map version, block headers, sizes.
     pub fn open(mut bar: Box<dyn Bar>) -> Result<Card, DriverError> {
         let magic = bar.read32(regs::id::MAGIC)?;
@@ -538,60 +586,22 @@ fn check_layout(i: &CardInfo) -> Result<(), DriverError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::bar::{check_access, BarError};
+    use crate::fakebar::FakeBar;
 
-    /// A fake BAR for unit tests of the driver logic: plain memory preset with the
-    /// registers' reset values. It is not a card model (no core, no side effects).
-    pub(crate) struct FakeBar {
-        pub mem: Vec<u32>,
-    }
-
-    impl FakeBar {
-        pub fn with_reset_values() -> FakeBar {
-            let mut mem = vec![0u32; (1 << 20) / 4];
-            let mut set = |off: u64, v: u32| mem[off as usize / 4] = v;
-            set(regs::id::MAGIC, regs::id::magic::RESET);
-            set(regs::id::VERSION, regs::id::version::RESET);
-            set(regs::id::CAPS, regs::id::caps::RESET);
-            set(regs::id::CORE, regs::id::core::RESET);
-            set(regs::id::CLK_HZ, regs::id::clk_hz::RESET);
-            set(regs::id::IMEM_SIZE, regs::id::imem_size::RESET);
-            set(regs::id::DMEM_SIZE, regs::id::dmem_size::RESET);
-            set(regs::id::IMEM_WINDOW, regs::id::imem_window::RESET);
-            set(regs::id::DMEM_WINDOW, regs::id::dmem_window::RESET);
-            set(regs::ctrl::BLKID, regs::ctrl::blkid::RESET);
-            set(regs::timer::BLKID, regs::timer::blkid::RESET);
-            set(regs::mbox::BLKID, regs::mbox::blkid::RESET);
-            set(regs::log::BLKID, regs::log::blkid::RESET);
-            for spec in SPLICER_BLOCKS {
-                set(spec.blkid, spec.reset);
-            }
-            set(regs::log::SIZE, regs::log::size::RESET);
-            set(regs::ctrl::CORE_STATUS, regs::ctrl::core_status::RESET);
-            FakeBar { mem }
-        }
-
-        pub fn set(&mut self, off: u64, v: u32) {
-            self.mem[off as usize / 4] = v;
-        }
-    }
-
-    impl Bar for FakeBar {
-        fn size(&self) -> u64 {
-            self.mem.len() as u64 * 4
-        }
-        fn read32(&mut self, offset: u64) -> Result<u32, BarError> {
-            check_access(offset, 4, self.size())?;
-            Ok(self.mem[offset as usize / 4])
-        }
-        fn write32(&mut self, offset: u64, value: u32) -> Result<(), BarError> {
-            check_access(offset, 4, self.size())?;
-            self.mem[offset as usize / 4] = value;
-            Ok(())
-        }
-        fn describe(&self) -> String {
-            "fake BAR (unit test)".into()
-        }
+    #[test]
+    fn card_without_splicer_has_no_datapath() {
+        let mut bar = FakeBar::with_datapath_params();
+        bar.set(regs::id::CAPS, 0x7);
+        let mut card = Card::open(Box::new(bar)).unwrap();
+        let e = card.datapath().unwrap_err();
+        assert!(
+            matches!(e, DriverError::Datapath(DatapathError::NotPresent)),
+            "{e}"
+        );
+        let mut card = Card::open(Box::new(FakeBar::with_datapath_params())).unwrap();
+        let dp = card.datapath().unwrap();
+        assert_eq!(dp.params().punt_slots, 16);
+        assert_eq!(dp.params().rewriter_latency, 34);
     }
 
     #[test]

@@ -254,7 +254,7 @@ impl LogReader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::tests::FakeBar;
+    use crate::fakebar::FakeBar;
 
     /// Plays the firmware's writer against a fake BAR: appends `frame` + 0x00 at WPTR mod
     /// SIZE, wrapping, then advances WPTR.

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use splicenic_fw_logic::mailbox::{self as mb, cmd, status};
 
-use crate::card::{field, Card};
+use crate::bar::field;
+pub use crate::card::Mailbox;
 use crate::error::DriverError;
 use crate::regs;
 
@@ -65,7 +66,7 @@ pub struct BenchResult {
     pub checksum: u32,
 }
 
-impl Card {
+impl Mailbox<'_> {
     /// One mailbox request: returns the response status code and data words.
     pub fn call(
         &mut self,
@@ -90,46 +91,46 @@ impl Card {
         // 1. No request in flight; acknowledge a stale response.
         let mut wait = Duration::from_micros(50);
         loop {
-            let s = self.bar.read32(mbox::STATUS)?;
+            let s = self.card.bar.read32(mbox::STATUS)?;
             if ready(s) {
-                self.bar.write32(mbox::RSP_ACK, 1)?;
+                self.card.bar.write32(mbox::RSP_ACK, 1)?;
             } else if !pending(s) {
                 break;
             }
             if start.elapsed() > timeout {
-                let state = self.fw_state()?.to_string();
+                let state = self.card.fw_state()?.to_string();
                 return Err(DriverError::MailboxBusy(timeout, state));
             }
-            self.bar.pause(wait)?;
+            self.card.bar.pause(wait)?;
             wait = (wait * 2).min(Duration::from_millis(5));
         }
 
         // 2. Request.
-        self.bar.write32(mbox::REQ_CMD, command)?;
-        self.bar.write32(mbox::REQ_LEN, args.len() as u32)?;
+        self.card.bar.write32(mbox::REQ_CMD, command)?;
+        self.card.bar.write32(mbox::REQ_LEN, args.len() as u32)?;
         if !args.is_empty() {
-            self.bar.write_block(mbox::REQ_DATA, args)?;
+            self.card.bar.write_block(mbox::REQ_DATA, args)?;
         }
         // 3. Doorbell with a fresh tag (continuing from the card's last tag on first use).
-        let last = match self.tag {
+        let last = match self.card.tag {
             Some(t) => t,
-            None => self.bar.read32(mbox::REQ_TAG)?,
+            None => self.card.bar.read32(mbox::REQ_TAG)?,
         };
         let tag = last.wrapping_add(1);
-        self.tag = Some(tag);
-        let heartbeat0 = self.bar.read32(regs::ctrl::HEARTBEAT)?;
-        self.bar.write32(mbox::REQ_DOORBELL, tag)?;
+        self.card.tag = Some(tag);
+        let heartbeat0 = self.card.bar.read32(regs::ctrl::HEARTBEAT)?;
+        self.card.bar.write32(mbox::REQ_DOORBELL, tag)?;
 
         // 4. Response.
         let mut wait = Duration::from_micros(50);
         loop {
-            let s = self.bar.read32(mbox::STATUS)?;
+            let s = self.card.bar.read32(mbox::STATUS)?;
             if ready(s) {
                 break;
             }
             if start.elapsed() > timeout {
-                let state = self.fw_state()?;
-                let heartbeat = self.bar.read32(regs::ctrl::HEARTBEAT)?;
+                let state = self.card.fw_state()?;
+                let heartbeat = self.card.bar.read32(regs::ctrl::HEARTBEAT)?;
                 let progress = if heartbeat == heartbeat0 {
                     ", not moving: the firmware main loop is stuck or not running".to_string()
                 } else {
@@ -146,22 +147,22 @@ impl Card {
                     progress,
                 });
             }
-            self.bar.pause(wait)?;
+            self.card.bar.pause(wait)?;
             wait = (wait * 2).min(Duration::from_millis(5));
         }
-        let rsp_tag = self.bar.read32(mbox::RSP_TAG)?;
+        let rsp_tag = self.card.bar.read32(mbox::RSP_TAG)?;
         if rsp_tag != tag {
-            self.bar.write32(mbox::RSP_ACK, 1)?;
+            self.card.bar.write32(mbox::RSP_ACK, 1)?;
             return Err(DriverError::MailboxTag {
                 cmd: name,
                 expected: tag,
                 found: rsp_tag,
             });
         }
-        let code = self.bar.read32(mbox::RSP_STATUS)?;
-        let len = self.bar.read32(mbox::RSP_LEN)? as usize;
+        let code = self.card.bar.read32(mbox::RSP_STATUS)?;
+        let len = self.card.bar.read32(mbox::RSP_LEN)? as usize;
         if len > mbox::RSP_DATA_COUNT {
-            self.bar.write32(mbox::RSP_ACK, 1)?;
+            self.card.bar.write32(mbox::RSP_ACK, 1)?;
             return Err(DriverError::MailboxResponse {
                 cmd: name,
                 reason: format!(
@@ -172,20 +173,20 @@ impl Card {
         }
         let mut data = vec![0u32; len];
         if len > 0 {
-            self.bar.read_block(mbox::RSP_DATA, &mut data)?;
+            self.card.bar.read_block(mbox::RSP_DATA, &mut data)?;
         }
-        self.bar.write32(mbox::RSP_ACK, 1)?;
+        self.card.bar.write32(mbox::RSP_ACK, 1)?;
         Ok((code, data))
     }
 
-    /// [`Card::call`] that requires status OK and at least `min_len` response words.
+    /// [`Mailbox::call`] that requires status OK and at least `min_len` response words.
     pub(crate) fn call_ok(
         &mut self,
         command: u32,
         args: &[u32],
         min_len: usize,
     ) -> Result<Vec<u32>, DriverError> {
-        let (code, data) = self.call(command, args, self.mailbox_timeout)?;
+        let (code, data) = self.call(command, args, self.card.mailbox_timeout)?;
         if code != status::OK {
             return Err(DriverError::MailboxStatus {
                 cmd: cmd_name(command),
@@ -286,7 +287,8 @@ impl Card {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::card::tests::FakeBar;
+    use crate::card::Card;
+    use crate::fakebar::FakeBar;
 
     #[test]
     fn unanswered_request_names_command_state_and_heartbeat() {
@@ -296,6 +298,7 @@ pub(crate) mod tests {
         bar.set(regs::mbox::REQ_TAG, 7);
         let mut card = Card::open(Box::new(bar)).unwrap();
         let e = card
+            .mailbox()
             .call(cmd::PING, &[], Duration::from_millis(10))
             .unwrap_err();
         let msg = e.to_string();
@@ -373,13 +376,13 @@ pub(crate) mod tests {
     fn answered_requests_return_data_and_status() {
         let mut card = Card::open(Box::new(AnsweringFake::echo())).unwrap();
         assert_eq!(
-            card.echo(&[1, 2, 0xdead_beef]).unwrap(),
+            card.mailbox().echo(&[1, 2, 0xdead_beef]).unwrap(),
             vec![1, 2, 0xdead_beef]
         );
-        assert_eq!(card.echo(&[]).unwrap(), Vec::<u32>::new());
+        assert_eq!(card.mailbox().echo(&[]).unwrap(), Vec::<u32>::new());
         // Tags increment per request.
         assert_eq!(card.bar_mut().read32(regs::mbox::REQ_TAG).unwrap(), 2);
-        let e = card.ping().unwrap_err();
+        let e = card.mailbox().ping().unwrap_err();
         assert!(
             matches!(
                 e,
@@ -402,7 +405,7 @@ pub(crate) mod tests {
     #[test]
     fn too_many_words_are_refused_before_touching_the_card() {
         let mut card = Card::open(Box::new(FakeBar::with_reset_values())).unwrap();
-        let e = card.echo(&[0; 17]).unwrap_err();
+        let e = card.mailbox().echo(&[0; 17]).unwrap_err();
         assert!(
             matches!(e, DriverError::MailboxTooLong { len: 17, .. }),
             "{e}"

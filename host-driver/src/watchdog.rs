@@ -5,7 +5,7 @@
 //! firmware hangs), so the same timeout means the same thing on a real card and on the
 //! simulated one. A core that trapped or panicked is reported at once.
 //!
-//! Restarting ([`Card::restart_firmware`]) holds the core in reset, reloads the image and
+//! Restarting ([`Firmware::restart`]) holds the core in reset, reloads the image and
 //! releases it; the data path is not reset, so spliced flows keep being forwarded throughout.
 //! The firmware then takes the flow table over from the data path (`Splicer::rebuild`):
 //! spliced and closing flows are kept, connections that were still being set up are dropped.
@@ -14,6 +14,7 @@
 
 use std::time::Duration;
 
+use crate::card::Firmware;
 use crate::card::{Card, CoreState, FwState};
 use crate::error::DriverError;
 use crate::firmware::{FirmwareImage, LoadReport};
@@ -87,23 +88,23 @@ impl Watchdog {
     }
 }
 
-impl Card {
+impl Firmware<'_> {
     /// Restarts the firmware: core reset, image reloaded and verified, core released, READY
     /// awaited for at most `boot_timeout`. The data path keeps forwarding meanwhile (see the
     /// module documentation).
-    pub fn restart_firmware(
+    pub fn restart(
         &mut self,
         image: &FirmwareImage,
         boot_timeout: Duration,
     ) -> Result<LoadReport, DriverError> {
-        self.load_firmware_with_timeout(image, boot_timeout, |_, _| {})
+        self.load_with_timeout(image, boot_timeout, |_, _| {})
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::tests::FakeBar;
+    use crate::fakebar::FakeBar;
     use crate::regs;
 
     fn poke(card: &mut Card, off: u64, v: u32) {

@@ -139,3 +139,31 @@ fn the_circle_check_finds_a_circle() {
     g.insert("b".to_string(), BTreeSet::new());
     assert_eq!(circle(&g), None);
 }
+
+/// `Card` is implemented in `card.rs` only; the other modules extend its facets
+/// (`Mailbox`, `FlowManager`, `Firmware`, `Datapath`).
+#[test]
+fn card_is_implemented_in_one_file() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    let mut found = Vec::new();
+    for p in &all {
+        let text = fs::read_to_string(p).expect("readable source");
+        for (n, line) in text.lines().enumerate() {
+            let l = line.trim_start();
+            if l.starts_with("impl Card {") || l.starts_with("impl Card<") {
+                found.push(format!(
+                    "{}:{}",
+                    p.strip_prefix(&src).unwrap().display(),
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(!found.is_empty(), "card.rs implements Card");
+    assert!(
+        found.iter().all(|f| f.starts_with("card.rs:")),
+        "impl Card outside card.rs: {found:?}"
+    );
+}

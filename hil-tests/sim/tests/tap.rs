@@ -150,15 +150,19 @@ fn namespace_reaches_the_card_through_tap_devices() {
     let bar = SocketBar::connect(&socket).unwrap();
     let mut card = Card::open(Box::new(bar)).unwrap();
     let img = FirmwareImage::parse(&fw).unwrap();
-    card.load_firmware_with_timeout(&img, Duration::from_secs(300), |_, _| {})
+    card.firmware()
+        .load_with_timeout(&img, Duration::from_secs(300), |_, _| {})
         .unwrap();
     card.set_mailbox_timeout(Duration::from_secs(120));
     card.datapath()
         .unwrap()
         .set_port_mac(Port::Client, CARD_MAC_C)
         .unwrap();
-    card.pool_set(0, &PoolConfig::default()).unwrap();
-    card.service_set(0, VIP, 80, ServiceMode::L4 { pool: 0 })
+    card.flow_manager()
+        .pool_set(0, &PoolConfig::default())
+        .unwrap();
+    card.flow_manager()
+        .service_set(0, VIP, 80, ServiceMode::L4 { pool: 0 })
         .unwrap();
     eprintln!("card ready after {:.1?}", t0.elapsed());
 

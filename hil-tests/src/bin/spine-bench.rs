@@ -53,7 +53,7 @@ fn load_time(out: &mut BenchOut) -> Result<()> {
     let mut card = open_sim(SimConfig::default())?;
     let mut best = None::<splicenic_driver::LoadReport>;
     for _ in 0..LOADS {
-        let r = card.load_firmware(&img, |_, _| {})?;
+        let r = card.firmware().load(&img, |_, _| {})?;
         let total = r.write + r.verify + r.boot;
         if best
             .as_ref()
@@ -86,8 +86,8 @@ fn load_time(out: &mut BenchOut) -> Result<()> {
 fn core_cycles(cpu: Cpu) -> Result<(u64, u32)> {
     let (mut card, _) = boot_sim(cfg(cpu)).with_context(|| format!("booting {cpu:?}"))?;
     // Warm up (caches on VexRiscv), then measure.
-    card.bench(1, 64)?;
-    let r = card.bench(1, BENCH_ITERATIONS)?;
+    card.mailbox().bench(1, 64)?;
+    let r = card.mailbox().bench(1, BENCH_ITERATIONS)?;
     Ok((r.cycles, r.checksum))
 }
 

@@ -304,7 +304,7 @@ fn phase(
     n: usize,
     drive: impl FnOnce(&mut Rig) -> Result<Vec<FetchId>>,
 ) -> Result<Phase> {
-    let s0 = rig.card.flow_stats()?;
+    let s0 = rig.card.flow_manager().flow_stats()?;
     let dp0 = Dp::read(rig)?;
     let cap0 = rig.net.captured().len();
     let hb0 = heartbeat(rig)?;
@@ -312,7 +312,7 @@ fn phase(
     let ids = drive(rig)?;
     let t1 = rig.net.cycles();
     let hb1 = heartbeat(rig)?;
-    let s1 = rig.card.flow_stats()?;
+    let s1 = rig.card.flow_manager().flow_stats()?;
     ensure!(ids.len() == n, "{key}: {} connections", ids.len());
     for (i, &id) in ids.iter().enumerate() {
         let f = rig.net.fetch(id);
@@ -331,7 +331,7 @@ fn phase(
             break;
         }
         rig.net.run_for(250_000)?;
-        s2 = rig.card.flow_stats()?;
+        s2 = rig.card.flow_manager().flow_stats()?;
     }
     let dp = Dp::read(rig)?.since(dp0);
     let conns = s2.spliced_total - s0.spliced_total;
@@ -361,7 +361,7 @@ fn phase(
 /// N SYNs back to back (with their requests queued): counts what the card answers before
 /// any client could retransmit.
 fn syn_burst(rig: &mut Rig, n: usize) -> Result<Burst> {
-    let s0 = rig.card.flow_stats()?;
+    let s0 = rig.card.flow_manager().flow_stats()?;
     let d0 = drop_full(rig)?;
     let ids: Vec<FetchId> = (0..n)
         .map(|_| rig.net.get(rig.client, SERVICE, PATH))
@@ -381,7 +381,7 @@ fn syn_burst(rig: &mut Rig, n: usize) -> Result<Burst> {
         }
         last = a;
     }
-    let s1 = rig.card.flow_stats()?;
+    let s1 = rig.card.flow_manager().flow_stats()?;
     let d1 = drop_full(rig)?;
     Ok(Burst {
         n,
@@ -405,7 +405,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
         TcpTimeoutState::TimeWait,
         TcpTimeoutState::Close,
     ] {
-        rig.card.timeout_set_ms(st, 5)?;
+        rig.card.flow_manager().timeout_set_ms(st, 5)?;
     }
     let c0 = rig.net.cycles();
     // Main-loop pass cost with no traffic.
@@ -449,8 +449,8 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
     // Where the cycles go: the same one-at-a-time connections again with the firmware's
     // step timing on (it costs about 200 cycles per timed step, so the phases above run
     // without it).
-    rig.card.flow_profile_steps(true)?;
-    let p0 = rig.card.flow_profile()?;
+    rig.card.flow_manager().flow_profile_steps(true)?;
+    let p0 = rig.card.flow_manager().flow_profile()?;
     let prof = phase(
         &mut rig,
         "profile".into(),
@@ -466,8 +466,11 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
                 .collect()
         },
     )?;
-    let profile = Some((rig.card.flow_profile()?.since(&p0), prof.conns));
-    rig.card.flow_profile_steps(false)?;
+    let profile = Some((
+        rig.card.flow_manager().flow_profile()?.since(&p0),
+        prof.conns,
+    ));
+    rig.card.flow_manager().flow_profile_steps(false)?;
     let mut load_phase = None;
     let mut synburst = None;
     if load > 0 {

@@ -53,6 +53,6 @@ pub fn load_rule_table(
         }
         dp.l7_switch_banks()?
     };
-    card.ruleset_record_put(&blob)?;
+    card.flow_manager().ruleset_record_put(&blob)?;
     Ok(bank)
 }

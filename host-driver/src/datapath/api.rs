@@ -18,16 +18,6 @@ impl fmt::Debug for Datapath<'_> {
     }
 }
 
-impl Card {
-    /// The card's splicer data path; fails when `ID.CAPS.SPLICER` is not set.
-    pub fn datapath(&mut self) -> Result<Datapath<'_>, DriverError> {
-        if !self.info.caps.splicer {
-            return Err(DatapathError::NotPresent.into());
-        }
-        Datapath::new(self.bar.as_mut())
-    }
-}
-
 /// Check a ring / table size read from a PARAMS register.
 fn check_param(
     register: &'static str,

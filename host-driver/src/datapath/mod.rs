@@ -2,7 +2,7 @@
 //! punt policy, the flow table and flow state, the punt and inject rings, the event queue,
 //! the statistics snapshot and the L7 rule banks.
 //!
-//! [`Card::datapath`] checks `ID.CAPS.SPLICER` and returns a [`Datapath`] that borrows the
+//! [`crate::Card::datapath`] checks `ID.CAPS.SPLICER` and returns a [`Datapath`] that borrows the
 //! card's BAR. Every command that the hardware completes later is polled with a bounded
 //! number of reads ([`Datapath::set_poll_limit`]); running out is a
 //! [`DatapathError::Timeout`].
@@ -23,8 +23,8 @@ use std::fmt;
 use std::net::Ipv4Addr;
 use std::time::Duration;
 
+use crate::bar::field;
 use crate::bar::Bar;
-use crate::card::{field, Card};
 pub use crate::error::DatapathError;
 use crate::error::DriverError;
 use crate::regs;

@@ -1,6 +1,6 @@
 use super::*;
 use crate::bar::{check_access, BarError};
-use crate::card::tests::FakeBar;
+use crate::fakebar::FakeBar;
 use std::collections::{HashMap, VecDeque};
 
 fn sample_entry() -> FlowEntry {
@@ -287,17 +287,7 @@ struct Model {
 }
 
 fn params_bar() -> FakeBar {
-    let mut b = FakeBar::with_reset_values();
-    b.set(regs::dp::FLOW_SLOTS, 1024);
-    b.set(regs::dp::MAX_FRAME, 2048);
-    b.set(regs::dp::PARAMS, 34 << 16 | 64);
-    b.set(regs::l7::PARAMS, 64 << 16 | 64);
-    b.set(regs::punt::PARAMS, 2048 << 16 | 16);
-    b.set(regs::inject::PARAMS, 2048 << 16 | 8);
-    b.set(regs::evq::PARAMS, 64);
-    b.set(regs::stats::PARAMS, 512);
-    b.set(regs::stats::STATUS, 1);
-    b
+    FakeBar::with_datapath_params()
 }
 
 impl Model {
@@ -425,22 +415,6 @@ impl Bar for Model {
     fn describe(&self) -> String {
         "data-path model (unit test)".into()
     }
-}
-
-#[test]
-fn card_without_splicer_has_no_datapath() {
-    let mut bar = params_bar();
-    bar.set(regs::id::CAPS, 0x7);
-    let mut card = Card::open(Box::new(bar)).unwrap();
-    let e = card.datapath().unwrap_err();
-    assert!(
-        matches!(e, DriverError::Datapath(DatapathError::NotPresent)),
-        "{e}"
-    );
-    let mut card = Card::open(Box::new(params_bar())).unwrap();
-    let dp = card.datapath().unwrap();
-    assert_eq!(dp.params().punt_slots, 16);
-    assert_eq!(dp.params().rewriter_latency, 34);
 }
 
 #[test]

@@ -11,7 +11,9 @@ use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader};
 use object::LittleEndian;
 
-use crate::card::{field, Card, CardInfo, CoreState, FwState};
+use crate::bar::field;
+pub use crate::card::Firmware;
+use crate::card::{CardInfo, CoreState, FwState};
 use crate::error::DriverError;
 pub use crate::error::FirmwareError;
 use crate::regs;
@@ -373,42 +375,42 @@ impl fmt::Display for LoadReport {
     }
 }
 
-impl Card {
+impl Firmware<'_> {
     /// Put the core in reset, write and verify the image, release the reset and wait for the
     /// firmware to report READY. `progress(done, total)` is called in bytes during the write.
-    pub fn load_firmware(
+    pub fn load(
         &mut self,
         img: &FirmwareImage,
         progress: impl FnMut(usize, usize),
     ) -> Result<LoadReport, DriverError> {
-        self.load_firmware_with_timeout(img, BOOT_TIMEOUT, progress)
+        self.load_with_timeout(img, BOOT_TIMEOUT, progress)
     }
 
-    /// [`Card::load_firmware`] with an explicit boot timeout.
-    pub fn load_firmware_with_timeout(
+    /// [`Firmware::load`] with an explicit boot timeout.
+    pub fn load_with_timeout(
         &mut self,
         img: &FirmwareImage,
         boot_timeout: Duration,
         mut progress: impl FnMut(usize, usize),
     ) -> Result<LoadReport, DriverError> {
         let seal = img.verify()?;
-        let map = MemoryMap::of(&self.info);
+        let map = MemoryMap::of(&self.card.info);
         let (imem, dmem) = img.memory_words(&map)?;
         use regs::ctrl::core_ctrl as cc;
         use regs::ctrl::core_status as cs;
 
-        self.bar.write32(
+        self.card.bar.write32(
             regs::ctrl::CORE_CTRL,
             (1 & cc::RESET_MASK) << cc::RESET_SHIFT,
         )?;
-        let st = self.bar.read32(regs::ctrl::CORE_STATUS)?;
+        let st = self.card.bar.read32(regs::ctrl::CORE_STATUS)?;
         if field(st, cs::IN_RESET_SHIFT, cs::IN_RESET_MASK) == 0 {
             return Err(DriverError::ResetNotAsserted { status: st });
         }
 
         let parts = [
-            (self.info.imem_window, map.imem_base, &imem),
-            (self.info.dmem_window, map.dmem_base, &dmem),
+            (self.card.info.imem_window, map.imem_base, &imem),
+            (self.card.info.dmem_window, map.dmem_base, &dmem),
         ];
         let total = (imem.len() + dmem.len()) * 4;
         let t0 = Instant::now();
@@ -416,7 +418,8 @@ impl Card {
         progress(0, total);
         for (window, _, words) in parts {
             for (i, chunk) in words.chunks(BLOCK_WORDS).enumerate() {
-                self.bar
+                self.card
+                    .bar
                     .write_block(window + (i * BLOCK_WORDS * 4) as u64, chunk)?;
                 done += chunk.len() * 4;
                 progress(done, total);
@@ -429,7 +432,8 @@ impl Card {
         for (window, base, words) in parts {
             for (i, chunk) in words.chunks(BLOCK_WORDS).enumerate() {
                 let got = &mut buf[..chunk.len()];
-                self.bar
+                self.card
+                    .bar
                     .read_block(window + (i * BLOCK_WORDS * 4) as u64, got)?;
                 if let Some(j) = chunk.iter().zip(got.iter()).position(|(a, b)| a != b) {
                     let word = i * BLOCK_WORDS + j;
@@ -444,11 +448,11 @@ impl Card {
         let verify = t1.elapsed();
 
         let t2 = Instant::now();
-        self.bar.write32(regs::ctrl::CORE_CTRL, 0)?;
-        self.tag = None;
+        self.card.bar.write32(regs::ctrl::CORE_CTRL, 0)?;
+        self.card.tag = None;
         let mut wait = Duration::from_micros(100);
         loop {
-            let status = self.status()?;
+            let status = self.card.status()?;
             // status() never reports a trapped core READY.
             match (status.core, status.fw_state) {
                 (_, FwState::Ready) => break,
@@ -467,7 +471,7 @@ impl Card {
                     heartbeat: status.heartbeat,
                 });
             }
-            self.bar.pause(wait)?;
+            self.card.bar.pause(wait)?;
             wait = (wait * 2).min(Duration::from_millis(10));
         }
         Ok(LoadReport {
@@ -485,7 +489,8 @@ impl Card {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::card::tests::FakeBar;
+    use crate::card::Card;
+    use crate::fakebar::FakeBar;
 
     /// A program segment for [`elf_bytes`]: (p_paddr, p_vaddr, contents, p_memsz).
     pub(crate) type Seg<'a> = (u32, u32, &'a [u8], u32);
@@ -727,7 +732,8 @@ pub(crate) mod tests {
         let img = FirmwareImage::parse(&sealed).unwrap();
         let mut calls = Vec::new();
         let e = card
-            .load_firmware_with_timeout(&img, Duration::from_millis(20), |d, t| calls.push((d, t)))
+            .firmware()
+            .load_with_timeout(&img, Duration::from_millis(20), |d, t| calls.push((d, t)))
             .unwrap_err();
         assert!(matches!(e, DriverError::BootTimeout { .. }), "{e}");
         assert!(e.to_string().contains("FW_STATE = OFF"), "{e}");
@@ -745,7 +751,8 @@ pub(crate) mod tests {
         let mut img = FirmwareImage::parse(&good_elf()).unwrap();
         assert!(!img.is_sealed());
         let e = card
-            .load_firmware_with_timeout(&img, Duration::from_millis(20), |_, _| {})
+            .firmware()
+            .load_with_timeout(&img, Duration::from_millis(20), |_, _| {})
             .unwrap_err();
         assert!(
             matches!(e, DriverError::Firmware(FirmwareError::Unsealed)),
@@ -758,7 +765,8 @@ pub(crate) mod tests {
         // Accepted unverified, it is written (and the fake core never boots).
         img.accept_unverified();
         let e = card
-            .load_firmware_with_timeout(&img, Duration::from_millis(20), |_, _| {})
+            .firmware()
+            .load_with_timeout(&img, Duration::from_millis(20), |_, _| {})
             .unwrap_err();
         assert!(
             matches!(

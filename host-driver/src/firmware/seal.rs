@@ -15,7 +15,7 @@
 //! | 16 | 32 | SHA-256 of the layout: entry point, `n`, then per segment `p_paddr`, `p_vaddr`, `p_filesz`, `p_memsz` (u32 each) |
 //! | 48 | 32 × n | SHA-256 of each segment's contents, in program-header order |
 //!
-//! The loader ([`crate::Card::load_firmware`]) and `nicctl program` recompute the digests
+//! The loader ([`crate::firmware::Firmware::load`]) and `nicctl program` recompute the digests
 //! from the parsed image; a difference names the segment.
 
 use sha2::{Digest, Sha256};

@@ -61,7 +61,7 @@ pub struct CapturedFrame {
     pub data: Vec<u8>,
 }
 
-/// Read position of a capture reader ([`Card::capture_reader`], [`Card::capture_read`]).
+/// Read position of a capture reader ([`FlowManager::capture_reader`], [`FlowManager::capture_read`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CaptureCursor {
     /// Next byte position to read.

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Card {
+impl FlowManager<'_> {
     /// SVC_GET: virtual service `index` (0..8), `None` when it is not set up.
     pub fn service_get(&mut self, index: u8) -> Result<Option<ServiceInfo>, DriverError> {
         check(index < SERVICES, "SVC_GET", "index", index, "0..8")?;
@@ -137,7 +137,7 @@ impl Card {
         self.ruleset_record_put_by(record, 0)
     }
 
-    /// [`Card::ruleset_record_put`] with a tag naming who loaded the rules (RULESET_INFO
+    /// [`FlowManager::ruleset_record_put`] with a tag naming who loaded the rules (RULESET_INFO
     /// reports it).
     pub fn ruleset_record_put_by(
         &mut self,
@@ -230,7 +230,8 @@ impl Card {
         let d = self.call_ok(cmd::CAPTURE_INFO, &[], CAPTURE_INFO_WORDS)?;
         let i = CaptureInfo::from_words(&d).ok_or_else(|| short_response(CMD, &d))?;
         let in_dmem = i.addr >= DMEM_BASE
-            && u64::from(i.addr - DMEM_BASE) + u64::from(i.size) <= u64::from(self.info.dmem_size);
+            && u64::from(i.addr - DMEM_BASE) + u64::from(i.size)
+                <= u64::from(self.card.info.dmem_size);
         if !in_dmem || !i.size.is_power_of_two() || i.size < 4 || i.addr % 4 != 0 {
             return Err(bad_response(
                 CMD,
@@ -243,7 +244,7 @@ impl Card {
         Ok(i)
     }
 
-    /// A capture cursor at the current write position: [`Card::capture_read`] returns the
+    /// A capture cursor at the current write position: [`FlowManager::capture_read`] returns the
     /// frames captured from now on.
     pub fn capture_reader(&mut self) -> Result<CaptureCursor, DriverError> {
         let i = self.capture_info()?;
@@ -264,11 +265,12 @@ impl Card {
         let mut words = vec![0u32; len as usize / 4];
         let start = pos % i.size;
         let first = (i.size - start).min(len) as usize / 4;
-        let base = self.info.dmem_window + u64::from(i.addr - DMEM_BASE);
-        self.bar
+        let base = self.card.info.dmem_window + u64::from(i.addr - DMEM_BASE);
+        self.card
+            .bar
             .read_block(base + u64::from(start), &mut words[..first])?;
         if first < words.len() {
-            self.bar.read_block(base, &mut words[first..])?;
+            self.card.bar.read_block(base, &mut words[first..])?;
         }
         Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
     }

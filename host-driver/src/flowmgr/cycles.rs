@@ -50,7 +50,7 @@ pub struct FlowProfile {
     /// Cycles an empty timed step reports on the card: the measurement's own share of every
     /// step run (subtract `count * empty_step_cycles` from a step for its net cost).
     pub empty_step_cycles: u32,
-    /// The firmware times the steps ([`Card::flow_profile_steps`]); when off, the step
+    /// The firmware times the steps ([`FlowManager::flow_profile_steps`]); when off, the step
     /// entries do not grow.
     pub steps_timed: bool,
     /// All [`PROFILE_ENTRIES`] entries, in FLOW_PROFILE order.
@@ -198,10 +198,10 @@ impl fmt::Display for FlowProfile {
     }
 }
 
-impl Card {
+impl FlowManager<'_> {
     /// FLOW_PROFILE: where the flow manager's soft-core cycles went, per handler kind and
     /// per step (docs/flowmgr.md, "Cycle profile"). Reads every page; the first request
-    /// takes the snapshot the others read. [`Card::zero_counters`] clears it.
+    /// takes the snapshot the others read. [`FlowManager::zero_counters`] clears it.
     pub fn flow_profile(&mut self) -> Result<FlowProfile, DriverError> {
         let pages = PROFILE_ENTRIES.div_ceil(PROFILE_PER_PAGE);
         let mut words = Vec::with_capacity(pages);

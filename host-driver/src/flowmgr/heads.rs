@@ -42,7 +42,7 @@ impl HeadStats {
     }
 }
 
-impl Card {
+impl FlowManager<'_> {
     /// HEAD_STATS, every page.
     pub fn head_stats(&mut self) -> Result<HeadStats, DriverError> {
         let mut st = HeadStats::default();

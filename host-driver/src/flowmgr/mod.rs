@@ -2,18 +2,18 @@
 //! "Flow manager commands").
 //!
 //! Virtual services, pools (one scheduler each, IPVS semantics), real servers, the IPVS TCP
-//! state timeouts and the connection-setup timers are set with typed wrappers on [`Card`];
-//! [`Card::flow_stats`] and [`Card::server_stats`] read the counters back. Arguments are
+//! state timeouts and the connection-setup timers are set with typed wrappers on [`FlowManager`] (`Card::flow_manager`);
+//! [`FlowManager::flow_stats`] and [`FlowManager::server_stats`] read the counters back. Arguments are
 //! checked on the host before anything is sent ([`DriverError::InvalidArgument`]); the
 //! firmware's own refusals (`NOT_FOUND`, `BUSY`, `NO_SPACE`, `NO_DATAPATH`, `BAD_ARGUMENT`)
 //! arrive as [`DriverError::MailboxStatus`].
 //!
-//! The control plane reads everything back, like `ipvsadm -L`: [`Card::config_map`] says
-//! which services, pools and servers exist, [`Card::service_get`], [`Card::pool_get`] and
-//! [`Card::server_get`] describe one each, [`Card::timeouts`] lists the state timeouts,
-//! [`Card::flows`] lists the connections (`ipvsadm -Lnc`) and [`Card::zero_counters`] is
-//! `ipvsadm -Z`. [`Card::ruleset_record_put`] / [`Card::ruleset_record_get`] keep a record
-//! of the loaded rule set on the card, and [`Card::capture_read`] returns the punted frames
+//! The control plane reads everything back, like `ipvsadm -L`: [`FlowManager::config_map`] says
+//! which services, pools and servers exist, [`FlowManager::service_get`], [`FlowManager::pool_get`] and
+//! [`FlowManager::server_get`] describe one each, [`FlowManager::timeouts`] lists the state timeouts,
+//! [`FlowManager::flows`] lists the connections (`ipvsadm -Lnc`) and [`FlowManager::zero_counters`] is
+//! `ipvsadm -Z`. [`FlowManager::ruleset_record_put`] / [`FlowManager::ruleset_record_get`] keep a record
+//! of the loaded rule set on the card, and [`FlowManager::capture_read`] returns the punted frames
 //! the firmware copies into its capture ring (read through the DMEM window).
 //!
 //! On the wire an IPv4 address is one word in host order (`192.168.0.1` is `0xC0A8_0001`)
@@ -32,11 +32,11 @@ use splicenic_fw_logic::sched;
 use splicenic_fw_logic::splicer::{capture, entry_flags, profile, record};
 use splicenic_layout::{self as layout, pool_flags, service_mode, FlowState};
 
-use crate::card::Card;
+pub use crate::card::FlowManager;
 use crate::datapath::Port;
 use crate::error::DriverError;
 
-/// IPVS TCP connection state whose timeout [`Card::timeout_set`] changes; the wire code is
+/// IPVS TCP connection state whose timeout [`FlowManager::timeout_set`] changes; the wire code is
 /// [`TcpTimeoutState::index`] (NONE 0 .. SYNACK 10, the kernel's order).
 pub use splicenic_fw_logic::flowmgr::timeouts::TcpState as TcpTimeoutState;
 
@@ -88,6 +88,18 @@ use service_mode::{DELETE as MODE_DELETE, L4 as MODE_L4, L7 as MODE_L7};
 const SERVER_FLAG_PRESENT: u32 = 1 << 0;
 /// SERVER_STATS flag: the server is above its upper connection threshold.
 const SERVER_FLAG_OVERLOADED: u32 = 1 << 1;
+
+impl FlowManager<'_> {
+    /// A mailbox request that requires status OK and at least `min_len` response words.
+    fn call_ok(
+        &mut self,
+        command: u32,
+        args: &[u32],
+        min_len: usize,
+    ) -> Result<Vec<u32>, DriverError> {
+        self.card.mailbox().call_ok(command, args, min_len)
+    }
+}
 
 mod capture_ring;
 mod conns;

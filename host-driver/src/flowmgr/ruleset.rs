@@ -24,7 +24,7 @@ pub struct RulesetInfo {
     pub hash: u32,
     /// Record state.
     pub state: RulesetState,
-    /// Tag the committing host gave ([`Card::ruleset_record_put_by`]).
+    /// Tag the committing host gave ([`FlowManager::ruleset_record_put_by`]).
     pub loaded_by: u32,
     /// Capacity in bytes.
     pub capacity: u32,

@@ -312,7 +312,7 @@ pub(super) fn server_words(s: &RealServer) -> [u32; 8] {
     ]
 }
 
-impl Card {
+impl FlowManager<'_> {
     /// SVC_SET: sets up virtual service `index` (0..8) on `vip:port` (port 1..=65535), or
     /// changes it. The firmware programs `DP.VIP_ADDR`/`VIP_PORT[index]`.
     pub fn service_set(

@@ -6,6 +6,7 @@ use splicenic_fw_logic::mailbox::status;
 use splicenic_fw_logic::splicer::Port as FwPort;
 
 use super::*;
+use crate::card::Card;
 use crate::mailbox::tests::AnsweringFake;
 use crate::regs;
 
@@ -50,7 +51,8 @@ fn constants_agree_with_the_firmware_and_the_register_map() {
 #[test]
 fn service_set_sends_index_vip_port_mode_and_pool() {
     let (mut card, log) = ok_card();
-    card.service_set(3, VIP, 80, ServiceMode::L4 { pool: 5 })
+    card.flow_manager()
+        .service_set(3, VIP, 80, ServiceMode::L4 { pool: 5 })
         .unwrap();
     assert_eq!(
         only_request(&log),
@@ -58,7 +60,8 @@ fn service_set_sends_index_vip_port_mode_and_pool() {
     );
 
     let (mut card, log) = ok_card();
-    card.service_set(7, VIP, 65535, ServiceMode::L7 { fallback_pool: 2 })
+    card.flow_manager()
+        .service_set(7, VIP, 65535, ServiceMode::L7 { fallback_pool: 2 })
         .unwrap();
     assert_eq!(
         only_request(&log),
@@ -66,14 +69,16 @@ fn service_set_sends_index_vip_port_mode_and_pool() {
     );
 
     let (mut card, log) = ok_card();
-    card.service_delete(4).unwrap();
+    card.flow_manager().service_delete(4).unwrap();
     assert_eq!(only_request(&log), (cmd::SVC_SET, vec![4, 0, 0, 0, 0]));
 }
 
 #[test]
 fn pool_set_encodes_scheduler_flags_and_persistence() {
     let (mut card, log) = ok_card();
-    card.pool_set(2, &PoolConfig::new(Scheduler::Rr)).unwrap();
+    card.flow_manager()
+        .pool_set(2, &PoolConfig::new(Scheduler::Rr))
+        .unwrap();
     assert_eq!(
         only_request(&log),
         (cmd::POOL_SET, vec![2, 0, 0, 0, 0xFFFF_FFFF])
@@ -87,7 +92,7 @@ fn pool_set_encodes_scheduler_flags_and_persistence() {
         expire_quiescent: true,
         persistence: Some((360, Ipv4Addr::new(255, 255, 255, 0))),
     };
-    card.pool_set(7, &config).unwrap();
+    card.flow_manager().pool_set(7, &config).unwrap();
     assert_eq!(
         only_request(&log),
         (cmd::POOL_SET, vec![7, 10, 0b101, 360, 0xFFFF_FF00])
@@ -98,14 +103,14 @@ fn pool_set_encodes_scheduler_flags_and_persistence() {
         hash_port: true,
         ..PoolConfig::new(Scheduler::Twos)
     };
-    card.pool_set(0, &config).unwrap();
+    card.flow_manager().pool_set(0, &config).unwrap();
     assert_eq!(
         only_request(&log),
         (cmd::POOL_SET, vec![0, 13, 0b010, 0, 0xFFFF_FFFF])
     );
 
     let (mut card, log) = ok_card();
-    card.pool_delete(6).unwrap();
+    card.flow_manager().pool_delete(6).unwrap();
     assert_eq!(only_request(&log), (cmd::POOL_DEL, vec![6]));
 }
 
@@ -122,7 +127,7 @@ fn server_set_packs_pool_rs_and_mac() {
         upper_threshold: 1000,
         lower_threshold: 750,
     };
-    card.server_set(&server).unwrap();
+    card.flow_manager().server_set(&server).unwrap();
     assert_eq!(
         only_request(&log),
         (
@@ -141,28 +146,33 @@ fn server_set_packs_pool_rs_and_mac() {
     );
 
     let (mut card, log) = ok_card();
-    card.server_delete(17).unwrap();
+    card.flow_manager().server_delete(17).unwrap();
     assert_eq!(only_request(&log), (cmd::SERVER_DEL, vec![17]));
 }
 
 #[test]
 fn timeout_and_setup_timers_words() {
     let (mut card, log) = ok_card();
-    card.timeout_set(TcpTimeoutState::Established, 900).unwrap();
+    card.flow_manager()
+        .timeout_set(TcpTimeoutState::Established, 900)
+        .unwrap();
     assert_eq!(only_request(&log), (cmd::TIMEOUT_SET, vec![1, 900]));
 
     let (mut card, log) = ok_card();
-    card.timeout_set(TcpTimeoutState::Synack, 5).unwrap();
+    card.flow_manager()
+        .timeout_set(TcpTimeoutState::Synack, 5)
+        .unwrap();
     assert_eq!(only_request(&log), (cmd::TIMEOUT_SET, vec![10, 5]));
 
     let (mut card, log) = ok_card();
-    card.setup_timers_set(&SetupTimers {
-        request_timeout_ms: 5000,
-        server_rto_ms: 0,
-        server_syn_tries: 3,
-        flow_limit: 0,
-    })
-    .unwrap();
+    card.flow_manager()
+        .setup_timers_set(&SetupTimers {
+            request_timeout_ms: 5000,
+            server_rto_ms: 0,
+            server_syn_tries: 3,
+            flow_limit: 0,
+        })
+        .unwrap();
     assert_eq!(only_request(&log), (cmd::SETUP_SET, vec![5000, 0, 3, 0]));
 }
 
@@ -214,7 +224,7 @@ fn flow_stats_decode_every_word() {
         9,
     ];
     let (mut card, log) = card_answering(status::OK, words);
-    let s = card.flow_stats().unwrap();
+    let s = card.flow_manager().flow_stats().unwrap();
     assert_eq!(only_request(&log), (cmd::FLOW_STATS, vec![]));
     assert_eq!(
         s,
@@ -247,18 +257,18 @@ fn flow_stats_decode_every_word() {
 #[test]
 fn short_stats_responses_are_errors() {
     let (mut card, _) = card_answering(status::OK, vec![0; 15]);
-    let e = card.flow_stats().unwrap_err();
+    let e = card.flow_manager().flow_stats().unwrap_err();
     assert!(matches!(e, DriverError::MailboxResponse { .. }), "{e}");
     assert!(e.to_string().contains("FLOW_STATS"), "{e}");
     let (mut card, _) = card_answering(status::OK, vec![0; 5]);
-    let e = card.server_stats(0).unwrap_err();
+    let e = card.flow_manager().server_stats(0).unwrap_err();
     assert!(matches!(e, DriverError::MailboxResponse { .. }), "{e}");
 }
 
 #[test]
 fn server_stats_decode_flags_and_pool() {
     let (mut card, log) = card_answering(status::OK, vec![7, 12, 100, 0b11, 5, 999]);
-    let s = card.server_stats(42).unwrap();
+    let s = card.flow_manager().server_stats(42).unwrap();
     assert_eq!(only_request(&log), (cmd::SERVER_STATS, vec![42]));
     assert_eq!(
         s,
@@ -321,35 +331,47 @@ fn assert_invalid(
 fn invalid_arguments_are_refused_before_sending() {
     let (mut card, log) = ok_card();
     let l4 = ServiceMode::L4 { pool: 0 };
-    assert_invalid(card.service_set(8, VIP, 80, l4), &log, "index", "0..8");
-    assert_invalid(card.service_set(0, VIP, 0, l4), &log, "port", "1..=65535");
     assert_invalid(
-        card.service_set(0, VIP, 80, ServiceMode::L4 { pool: 8 }),
+        card.flow_manager().service_set(8, VIP, 80, l4),
+        &log,
+        "index",
+        "0..8",
+    );
+    assert_invalid(
+        card.flow_manager().service_set(0, VIP, 0, l4),
+        &log,
+        "port",
+        "1..=65535",
+    );
+    assert_invalid(
+        card.flow_manager()
+            .service_set(0, VIP, 80, ServiceMode::L4 { pool: 8 }),
         &log,
         "pool",
         "0..8",
     );
     assert_invalid(
-        card.service_set(0, VIP, 80, ServiceMode::L7 { fallback_pool: 9 }),
+        card.flow_manager()
+            .service_set(0, VIP, 80, ServiceMode::L7 { fallback_pool: 9 }),
         &log,
         "fallback_pool",
         "0..8",
     );
-    assert_invalid(card.service_delete(8), &log, "index", "0..8");
+    assert_invalid(card.flow_manager().service_delete(8), &log, "index", "0..8");
 
     let p = PoolConfig::default();
-    assert_invalid(card.pool_set(8, &p), &log, "pool", "0..8");
+    assert_invalid(card.flow_manager().pool_set(8, &p), &log, "pool", "0..8");
     let persist_zero = PoolConfig {
         persistence: Some((0, Ipv4Addr::new(255, 255, 255, 255))),
         ..p
     };
     assert_invalid(
-        card.pool_set(0, &persist_zero),
+        card.flow_manager().pool_set(0, &persist_zero),
         &log,
         "persistence timeout",
         "1..=",
     );
-    assert_invalid(card.pool_delete(200), &log, "pool", "0..8");
+    assert_invalid(card.flow_manager().pool_delete(200), &log, "pool", "0..8");
 
     let server = RealServer {
         pool: 0,
@@ -375,18 +397,24 @@ fn invalid_arguments_are_refused_before_sending() {
         ),
     ];
     for (s, arg, range) in bad {
-        assert_invalid(card.server_set(&s), &log, arg, range);
+        assert_invalid(card.flow_manager().server_set(&s), &log, arg, range);
     }
-    assert_invalid(card.server_delete(64), &log, "rs", "0..64");
+    assert_invalid(card.flow_manager().server_delete(64), &log, "rs", "0..64");
     assert_invalid(
-        card.timeout_set(TcpTimeoutState::Close, 0),
+        card.flow_manager().timeout_set(TcpTimeoutState::Close, 0),
         &log,
         "secs",
         "1..=",
     );
-    assert_invalid(card.server_stats(64).map(drop), &log, "rs", "0..64");
+    assert_invalid(
+        card.flow_manager().server_stats(64).map(drop),
+        &log,
+        "rs",
+        "0..64",
+    );
 
     let e = card
+        .flow_manager()
         .server_set(&RealServer { rs: 70, ..server })
         .unwrap_err();
     assert_eq!(
@@ -469,7 +497,7 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
             profile_page(req[0] as usize, PROFILE_ENTRIES, profile_cycles),
         )
     });
-    let p = card.flow_profile().unwrap();
+    let p = card.flow_manager().flow_profile().unwrap();
     let firsts: Vec<Vec<u32>> = log.lock().unwrap().iter().map(|r| r.1.clone()).collect();
     assert_eq!(
         firsts,
@@ -514,8 +542,8 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
 
     // Step timing on and off: the "past the end" entry, so no snapshot is taken.
     let (mut card, log) = card_with(|_, _| (status::OK, vec![PROFILE_ENTRIES as u32]));
-    card.flow_profile_steps(true).unwrap();
-    card.flow_profile_steps(false).unwrap();
+    card.flow_manager().flow_profile_steps(true).unwrap();
+    card.flow_manager().flow_profile_steps(false).unwrap();
     let reqs: Vec<(u32, Vec<u32>)> = log.lock().unwrap().clone();
     assert_eq!(
         reqs,
@@ -530,7 +558,7 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
 fn flow_profile_rejects_malformed_answers() {
     let check = |what: &str, respond: fn(u32, &[u32]) -> (u32, Vec<u32>), expect: &str| {
         let (mut card, _) = card_with(respond);
-        let e = card.flow_profile().unwrap_err();
+        let e = card.flow_manager().flow_profile().unwrap_err();
         assert!(
             matches!(
                 e,
@@ -578,7 +606,7 @@ fn flow_profile_rejects_malformed_answers() {
 #[test]
 fn service_get_decodes_both_modes_and_absence() {
     let (mut card, log) = card_answering(status::OK, vec![1, 0xC0A8_0001, 443, 2, 5]);
-    let s = card.service_get(6).unwrap().unwrap();
+    let s = card.flow_manager().service_get(6).unwrap().unwrap();
     assert_eq!(only_request(&log), (cmd::SVC_GET, vec![6]));
     assert_eq!(
         s,
@@ -601,13 +629,18 @@ fn service_get_decodes_both_modes_and_absence() {
     }
     assert!(decode_service(0, &[1, 1, 80, 1]).is_err(), "short");
     let (mut card, log) = ok_card();
-    assert_invalid(card.service_get(8).map(drop), &log, "index", "0..8");
+    assert_invalid(
+        card.flow_manager().service_get(8).map(drop),
+        &log,
+        "index",
+        "0..8",
+    );
 }
 
 #[test]
 fn pool_get_decodes_scheduler_flags_and_persistence() {
     let (mut card, log) = card_answering(status::OK, vec![1, 10, 0b101, 360, 0xFFFF_FF00, 3]);
-    let p = card.pool_get(7).unwrap().unwrap();
+    let p = card.flow_manager().pool_get(7).unwrap().unwrap();
     assert_eq!(only_request(&log), (cmd::POOL_GET, vec![7]));
     assert_eq!(
         p,
@@ -641,7 +674,12 @@ fn pool_get_decodes_scheduler_flags_and_persistence() {
         "scheduler 14"
     );
     let (mut card, log) = ok_card();
-    assert_invalid(card.pool_get(8).map(drop), &log, "pool", "0..8");
+    assert_invalid(
+        card.flow_manager().pool_get(8).map(drop),
+        &log,
+        "pool",
+        "0..8",
+    );
 }
 
 #[test]
@@ -661,7 +699,7 @@ fn server_get_decodes_configuration_and_counts() {
         999,
     ];
     let (mut card, log) = card_answering(status::OK, words);
-    let s = card.server_get(63).unwrap().unwrap();
+    let s = card.flow_manager().server_get(63).unwrap().unwrap();
     assert_eq!(only_request(&log), (cmd::SERVER_GET, vec![63]));
     let server = RealServer {
         pool: 3,
@@ -693,7 +731,12 @@ fn server_get_decodes_configuration_and_counts() {
     );
     assert_eq!(decode_server(1, &[0; 12]).unwrap(), None);
     let (mut card, log) = ok_card();
-    assert_invalid(card.server_get(64).map(drop), &log, "rs", "0..64");
+    assert_invalid(
+        card.flow_manager().server_get(64).map(drop),
+        &log,
+        "rs",
+        "0..64",
+    );
 }
 
 #[test]
@@ -713,11 +756,11 @@ fn config_map_lists_indexes_and_drives_the_listings() {
         ),
         _ => (status::UNKNOWN_COMMAND, vec![]),
     });
-    let services = card.services().unwrap();
+    let services = card.flow_manager().services().unwrap();
     assert_eq!(services.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 2]);
     assert_eq!(services[1].vip, Ipv4Addr::new(10, 0, 0, 3));
-    assert_eq!(card.pools().unwrap().len(), 1);
-    let servers = card.servers().unwrap();
+    assert_eq!(card.flow_manager().pools().unwrap().len(), 1);
+    let servers = card.flow_manager().servers().unwrap();
     assert_eq!(servers[1].server.addr, Ipv4Addr::new(10, 0, 1, 1));
     let requests: Vec<u32> = log.lock().unwrap().iter().map(|r| r.0).collect();
     assert_eq!(
@@ -739,15 +782,15 @@ fn config_map_lists_indexes_and_drives_the_listings() {
 fn timeouts_and_zero() {
     let ms: Vec<u32> = (0..11).map(|i| 1000 * (i + 1)).collect();
     let (mut card, log) = card_answering(status::OK, ms);
-    let t = card.timeouts().unwrap();
+    let t = card.flow_manager().timeouts().unwrap();
     assert_eq!(only_request(&log), (cmd::TIMEOUT_GET, vec![]));
     assert_eq!(t.len(), 11);
     assert_eq!(t[1], (TcpTimeoutState::Established, Duration::from_secs(2)));
     assert_eq!(t[10], (TcpTimeoutState::Synack, Duration::from_secs(11)));
     let (mut card, _) = card_answering(status::OK, vec![0; 10]);
-    assert!(card.timeouts().is_err(), "short answer");
+    assert!(card.flow_manager().timeouts().is_err(), "short answer");
     let (mut card, log) = ok_card();
-    card.zero_counters().unwrap();
+    card.flow_manager().zero_counters().unwrap();
     assert_eq!(only_request(&log), (cmd::ZERO, vec![]));
 }
 
@@ -858,7 +901,7 @@ fn flows_pages_through_the_list_and_skips_ended_flows() {
         _ => (status::UNKNOWN_COMMAND, vec![]),
     });
     let mut progress = Vec::new();
-    let flows = card.flows(|n| progress.push(n)).unwrap();
+    let flows = card.flow_manager().flows(|n| progress.push(n)).unwrap();
     assert_eq!(
         flows.iter().map(|f| f.slot).collect::<Vec<_>>(),
         (1..=20).filter(|&s| s != 5).collect::<Vec<u16>>()
@@ -872,10 +915,10 @@ fn flows_pages_through_the_list_and_skips_ended_flows() {
     drop(log);
     // A cursor that does not advance is an error, not an endless loop.
     let (mut card, _) = card_answering(status::OK, vec![0]);
-    assert!(card.flow_list_page(0).is_err());
+    assert!(card.flow_manager().flow_list_page(0).is_err());
     // Other FLOW_GET errors are reported.
     let (mut card, _) = card_answering(status::BAD_ARGUMENT, vec![]);
-    assert!(card.flow_get(1).is_err());
+    assert!(card.flow_manager().flow_get(1).is_err());
 }
 
 /// A card whose firmware keeps the rule-set record with the firmware's own store.
@@ -924,26 +967,34 @@ fn ruleset_card() -> (Card, RequestLog) {
 #[test]
 fn ruleset_record_round_trips_through_the_firmware_store() {
     let (mut card, log) = ruleset_card();
-    assert_eq!(card.ruleset_record_get().unwrap(), None);
+    assert_eq!(card.flow_manager().ruleset_record_get().unwrap(), None);
     for len in [0usize, 1, 3, 4, 5, 60, 61, 1000, RULESET_RECORD_MAX] {
         let blob: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
-        card.ruleset_record_put_by(&blob, 42).unwrap();
+        card.flow_manager()
+            .ruleset_record_put_by(&blob, 42)
+            .unwrap();
         assert_eq!(
-            card.ruleset_record_get().unwrap(),
+            card.flow_manager().ruleset_record_get().unwrap(),
             Some(blob.clone()),
             "{len}"
         );
-        let info = card.ruleset_record_info().unwrap();
+        let info = card.flow_manager().ruleset_record_info().unwrap();
         assert_eq!(
             (info.len as usize, info.hash, info.loaded_by),
             (len, record_hash(&blob), 42)
         );
         assert_eq!(info.state, RulesetState::Valid);
     }
-    assert_eq!(card.ruleset_record_info().unwrap().generation, 9);
+    assert_eq!(
+        card.flow_manager()
+            .ruleset_record_info()
+            .unwrap()
+            .generation,
+        9
+    );
     // The request words: offset, then up to 15 data words; the commit's length and hash.
     log.lock().unwrap().clear();
-    card.ruleset_record_put(b"abcdefg").unwrap();
+    card.flow_manager().ruleset_record_put(b"abcdefg").unwrap();
     assert_eq!(
         *log.lock().unwrap(),
         [
@@ -954,6 +1005,7 @@ fn ruleset_record_round_trips_through_the_firmware_store() {
     assert_eq!(ruleset_put_requests(&[]), [vec![0]]);
     assert_eq!(ruleset_put_requests(&[0; 64])[1][0], 15);
     let e = card
+        .flow_manager()
         .ruleset_record_put(&vec![0; RULESET_RECORD_MAX + 1])
         .unwrap_err();
     assert!(matches!(e, DriverError::InvalidArgument { .. }), "{e}");
@@ -968,13 +1020,13 @@ fn ruleset_record_get_checks_the_hash_and_reports_busy() {
         cmd::RULESET_GET if w[0] == 0 => (status::OK, vec![0x6463_6261]),
         _ => (status::OK, vec![]),
     });
-    let e = card.ruleset_record_get().unwrap_err();
+    let e = card.flow_manager().ruleset_record_get().unwrap_err();
     assert!(e.to_string().contains("hash"), "{e}");
     let (mut card, _) = card_with(|c, _| match c {
         cmd::RULESET_INFO => (status::OK, vec![0, 1, 0, 2, 0, 16384]),
         _ => (status::BUSY, vec![]),
     });
-    let e = card.ruleset_record_get().unwrap_err();
+    let e = card.flow_manager().ruleset_record_get().unwrap_err();
     assert!(
         matches!(e, DriverError::MailboxStatus { status: s, .. } if s == status::BUSY),
         "{e}"
@@ -1068,7 +1120,7 @@ fn capture_reader_returns_new_frames_across_the_ring_end() {
     let (mut card, mut m) = capture_card();
     m.push(0, 3, 100);
     m.publish(&mut card, 1);
-    let mut cursor = card.capture_reader().unwrap();
+    let mut cursor = card.flow_manager().capture_reader().unwrap();
     assert_eq!(
         (cursor.pos, cursor.record),
         (3 * 112, 3),
@@ -1077,26 +1129,38 @@ fn capture_reader_returns_new_frames_across_the_ring_end() {
     // Enough frames to wrap the 32 KiB ring once, read in two batches.
     m.push(3, 200, 100);
     m.publish(&mut card, 2);
-    check_frames(&card.capture_read(&mut cursor).unwrap(), 3..203, 100);
+    check_frames(
+        &card.flow_manager().capture_read(&mut cursor).unwrap(),
+        3..203,
+        100,
+    );
     m.push(203, 150, 100);
     m.publish(&mut card, 2);
-    check_frames(&card.capture_read(&mut cursor).unwrap(), 203..353, 100);
+    check_frames(
+        &card.flow_manager().capture_read(&mut cursor).unwrap(),
+        203..353,
+        100,
+    );
     assert_eq!(cursor.lost, 0);
     assert_eq!(cursor.record, 353);
     // Nothing new: one CAPTURE_INFO, no frames.
     m.publish(&mut card, 1);
-    assert!(card.capture_read(&mut cursor).unwrap().is_empty());
+    assert!(card
+        .flow_manager()
+        .capture_read(&mut cursor)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
 fn capture_reader_counts_frames_the_writer_overwrote() {
     let (mut card, mut m) = capture_card();
     m.publish(&mut card, 1);
-    let mut cursor = card.capture_reader().unwrap();
+    let mut cursor = card.flow_manager().capture_reader().unwrap();
     // 500 frames of 1012 bytes: the ring keeps the last 32.
     m.push(0, 500, 1000);
     m.publish(&mut card, 2);
-    let frames = card.capture_read(&mut cursor).unwrap();
+    let frames = card.flow_manager().capture_read(&mut cursor).unwrap();
     let kept = m.ring.info().captured - m.ring.info().overwritten;
     assert_eq!(kept, 32);
     check_frames(&frames, 500 - kept..500, 1000);
@@ -1108,11 +1172,15 @@ fn capture_reader_counts_frames_the_writer_overwrote() {
     m.publish(&mut card, 1);
     m.push(530, 5, 1000);
     m.publish(&mut card, 1);
-    let frames = card.capture_read(&mut cursor).unwrap();
+    let frames = card.flow_manager().capture_read(&mut cursor).unwrap();
     check_frames(&frames, 503..530, 1000);
     assert_eq!(cursor.lost, u64::from(500 - kept) + 3);
     m.publish(&mut card, 2);
-    check_frames(&card.capture_read(&mut cursor).unwrap(), 530..535, 1000);
+    check_frames(
+        &card.flow_manager().capture_read(&mut cursor).unwrap(),
+        530..535,
+        1000,
+    );
 }
 
 #[test]
@@ -1124,19 +1192,19 @@ fn capture_info_is_checked_against_the_dmem_window() {
         ..Default::default()
     });
     let (mut card, _) = card_answering(status::OK, w.clone());
-    let e = card.capture_info().unwrap_err();
+    let e = card.flow_manager().capture_info().unwrap_err();
     assert!(e.to_string().contains("DMEM"), "{e}");
     w[1] = DMEM_BASE;
     w[8] = 3000;
     w[5] = 10;
     let (mut card, log) = card_answering(status::OK, w);
-    let i = card.capture_info().unwrap();
+    let i = card.flow_manager().capture_info().unwrap();
     assert_eq!(i.cycles_per_frame(), Some(300.0));
-    card.capture_set(true, 128).unwrap();
+    card.flow_manager().capture_set(true, 128).unwrap();
     assert_eq!(log.lock().unwrap()[1], (cmd::CAPTURE_SET, vec![1, 128]));
     let (mut card, log) = ok_card();
     assert_invalid(
-        card.capture_set(true, 0x1_0000),
+        card.flow_manager().capture_set(true, 0x1_0000),
         &log,
         "snaplen",
         "0..=65535",
@@ -1152,7 +1220,7 @@ fn firmware_refusals_name_the_status() {
         (status::NO_DATAPATH, "NO_DATAPATH"),
     ] {
         let (mut card, _) = card_answering(code, vec![]);
-        let e = card.pool_delete(1).unwrap_err();
+        let e = card.flow_manager().pool_delete(1).unwrap_err();
         assert!(
             matches!(e, DriverError::MailboxStatus { status, .. } if status == code),
             "{e}"

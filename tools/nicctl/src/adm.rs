@@ -193,7 +193,7 @@ pub fn conn_entries(flows: &[FlowInfo]) -> Vec<ConnEntry> {
 /// The card's timeouts as ipvsadm shows them (udp: the IPVS default; the card has no UDP).
 pub fn timeouts(card: &mut Card) -> Result<Timeouts> {
     let mut t = Timeouts::default();
-    for (state, d) in card.timeouts()? {
+    for (state, d) in card.flow_manager().timeouts()? {
         let secs = u32::try_from(d.as_secs()).unwrap_or(u32::MAX);
         match state {
             TcpTimeoutState::Established => t.tcp = secs,
@@ -207,7 +207,7 @@ pub fn timeouts(card: &mut Card) -> Result<Timeouts> {
 /// Reads the whole snapshot `opts` needs.
 pub fn read_snapshot(card: &mut Card, opts: &ListOptions) -> Result<Snapshot> {
     let table = Table::read(card)?;
-    let capacity = card.flow_stats()?.slot_capacity;
+    let capacity = card.flow_manager().flow_stats()?.slot_capacity;
     let want_stats = opts.stats || opts.rate || opts.json;
     let stats = if want_stats {
         Some(card.datapath()?.stats()?)
@@ -237,7 +237,7 @@ pub fn read_snapshot(card: &mut Card, opts: &ListOptions) -> Result<Snapshot> {
         snap.timeouts = timeouts(card)?;
     }
     if opts.connections || opts.json {
-        snap.conns = conn_entries(&card.flows(|_| {})?);
+        snap.conns = conn_entries(&card.flow_manager().flows(|_| {})?);
     }
     Ok(snap)
 }
@@ -328,8 +328,8 @@ fn modify(card: &mut Card, cmd: &IpvsCommand) -> Result<()> {
                         ServiceMode::L7 { fallback_pool } => Some(fallback_pool),
                     }));
             let pool = free_index(used_pools, POOLS, "pool")?;
-            card.pool_set(pool, &cfg)?;
-            card.service_set(
+            card.flow_manager().pool_set(pool, &cfg)?;
+            card.flow_manager().service_set(
                 svc,
                 *spec.vip.ip(),
                 spec.vip.port(),
@@ -338,13 +338,13 @@ fn modify(card: &mut Card, cmd: &IpvsCommand) -> Result<()> {
         }
         IpvsCommand::EditService(spec) => {
             let (_, pool) = table.l4_pool(spec.vip, ApplyError::NoSuchService)?;
-            card.pool_set(pool, &pool_config(spec)?)?;
+            card.flow_manager().pool_set(pool, &pool_config(spec)?)?;
         }
         IpvsCommand::DeleteService(vip) => {
             let Some((i, mode)) = table.service(*vip) else {
                 bail!("{}", ApplyError::NoSuchService);
             };
-            card.service_delete(i)?;
+            card.flow_manager().service_delete(i)?;
             if let ServiceMode::L4 { pool } = mode {
                 let shared = table.cfg.services.iter().any(|(&j, s)| {
                     j != i
@@ -357,21 +357,21 @@ fn modify(card: &mut Card, cmd: &IpvsCommand) -> Result<()> {
                         .iter()
                         .filter(|(_, s)| s.server.pool == pool)
                     {
-                        card.server_delete(rs)?;
+                        card.flow_manager().server_delete(rs)?;
                     }
-                    card.pool_delete(pool)?;
+                    card.flow_manager().pool_delete(pool)?;
                 }
             }
         }
         IpvsCommand::Clear => {
             for &i in table.cfg.services.keys() {
-                card.service_delete(i)?;
+                card.flow_manager().service_delete(i)?;
             }
             for &rs in table.cfg.servers.keys() {
-                card.server_delete(rs)?;
+                card.flow_manager().server_delete(rs)?;
             }
             for &p in table.cfg.pools.keys() {
-                card.pool_delete(p)?;
+                card.flow_manager().pool_delete(p)?;
             }
         }
         IpvsCommand::AddServer(spec) => {
@@ -384,21 +384,23 @@ fn modify(card: &mut Card, cmd: &IpvsCommand) -> Result<()> {
                 REAL_SERVERS,
                 "real-server index",
             )?;
-            card.server_set(&real_server(spec, pool, rs, None)?)?;
+            card.flow_manager()
+                .server_set(&real_server(spec, pool, rs, None)?)?;
         }
         IpvsCommand::EditServer(spec) => {
             let (_, pool) = table.l4_pool(spec.service, ApplyError::ServiceNotDefined)?;
             let Some((rs, cur)) = table.server_in(pool, spec.server) else {
                 bail!("{}", ApplyError::NoSuchDestination);
             };
-            card.server_set(&real_server(spec, pool, rs, Some(cur.server.mac))?)?;
+            card.flow_manager()
+                .server_set(&real_server(spec, pool, rs, Some(cur.server.mac))?)?;
         }
         IpvsCommand::DeleteServer { service, server } => {
             let (_, pool) = table.l4_pool(*service, ApplyError::ServiceNotDefined)?;
             let Some((rs, _)) = table.server_in(pool, *server) else {
                 bail!("{}", ApplyError::NoSuchDestination);
             };
-            card.server_delete(rs)?;
+            card.flow_manager().server_delete(rs)?;
         }
         IpvsCommand::Zero(svc) => {
             if let Some(v) = svc {
@@ -417,10 +419,12 @@ fn modify(card: &mut Card, cmd: &IpvsCommand) -> Result<()> {
                 bail!("the card serves TCP only: give the udp timeout as 0 (unchanged)");
             }
             if t.tcp != 0 {
-                card.timeout_set(TcpTimeoutState::Established, t.tcp)?;
+                card.flow_manager()
+                    .timeout_set(TcpTimeoutState::Established, t.tcp)?;
             }
             if t.tcpfin != 0 {
-                card.timeout_set(TcpTimeoutState::FinWait, t.tcpfin)?;
+                card.flow_manager()
+                    .timeout_set(TcpTimeoutState::FinWait, t.tcpfin)?;
             }
         }
         IpvsCommand::List(_)
@@ -434,7 +438,7 @@ fn modify(card: &mut Card, cmd: &IpvsCommand) -> Result<()> {
 
 /// `-Z`: the firmware's connection counters and the data path's statistics.
 pub fn zero(card: &mut Card) -> Result<()> {
-    card.zero_counters()?;
+    card.flow_manager().zero_counters()?;
     let mut dp = card.datapath()?;
     dp.set_stats_clear_on_snapshot(true)?;
     let r = dp.stats_snapshot().map(drop);

@@ -147,7 +147,7 @@ pub fn rules_load(spec: &CardSpec, file: &Path, quiet: bool) -> Result<()> {
 
 /// The rule table recorded on the card, if any.
 fn card_rules(card: &mut Card) -> Result<Option<RuleTable>> {
-    match card.ruleset_record_get()? {
+    match card.flow_manager().ruleset_record_get()? {
         None => Ok(None),
         Some(blob) => Ok(Some(RuleTable::from_blob(&blob).context(
             "the card's rule-set record does not decode (written by another version of nicctl?)",
@@ -217,7 +217,7 @@ pub fn rules_diff(spec: &CardSpec, file: &Path) -> Result<()> {
 pub fn flows(spec: &CardSpec, as_json: bool) -> Result<()> {
     let mut card = open_card(spec)?;
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let list = card.flows(|n| {
+    let list = card.flow_manager().flows(|n| {
         if tty {
             eprint!("\rreading flows: {n}");
         }
@@ -312,9 +312,9 @@ pub fn metrics(spec: &CardSpec, restarts: u64) -> Result<Metrics> {
 
 fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
     let status = card.status()?;
-    let up = card.ping().is_ok();
+    let up = card.mailbox().ping().is_ok();
     let table = Table::read(card)?;
-    let fs = card.flow_stats()?;
+    let fs = card.flow_manager().flow_stats()?;
     let st = card.datapath()?.stats()?;
     let snap = table.snapshot(Some(&st), fs.slot_capacity);
     let ctr = |c: &Counters| Counters {
@@ -443,8 +443,8 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
         let (mut snap, fs, ports, drops, heads) = {
             let mut card = open_card(spec)?;
             let table = Table::read(&mut card)?;
-            let fs = card.flow_stats()?;
-            let heads = card.head_stats()?;
+            let fs = card.flow_manager().flow_stats()?;
+            let heads = card.flow_manager().head_stats()?;
             let st = card.datapath()?.stats()?;
             let snap = table.snapshot(Some(&st), fs.slot_capacity);
             (
@@ -584,9 +584,9 @@ pub fn capture(
     )?;
     let (mut cursor, clk) = {
         let mut card = open_card(spec)?;
-        card.capture_set(true, snaplen)?;
+        card.flow_manager().capture_set(true, snaplen)?;
         let clk = f64::from(card.info().clk_hz);
-        (card.capture_reader()?, clk)
+        (card.flow_manager().capture_reader()?, clk)
     };
     eprintln!(
         "capturing punted frames of both ports into {} (Ctrl-C stops)",
@@ -598,7 +598,7 @@ pub fn capture(
         loop {
             let frames = {
                 let mut card = open_card(spec)?;
-                card.capture_read(&mut cursor)?
+                card.flow_manager().capture_read(&mut cursor)?
             };
             for f in frames {
                 let ts = Duration::from_secs_f64(f.timestamp_cycles as f64 / clk);
@@ -615,7 +615,7 @@ pub fn capture(
         }
     })();
     // Switch the capture off whatever happened.
-    let off = open_card(spec).and_then(|mut c| Ok(c.capture_set(false, 0)?));
+    let off = open_card(spec).and_then(|mut c| Ok(c.flow_manager().capture_set(false, 0)?));
     eprintln!(
         "{n} frame{} written to {}{}",
         if n == 1 { "" } else { "s" },
@@ -662,22 +662,22 @@ impl Control for CardControl {
         let mut s = self.servers[&rs];
         s.weight = weight;
         self.servers.insert(rs, s);
-        self.with(|c| c.server_set(&s))
+        self.with(|c| c.flow_manager().server_set(&s))
     }
 
     fn remove_server(&mut self, _pool: u8, rs: u8) -> Result<(), DriverError> {
-        self.with(|c| c.server_delete(rs))
+        self.with(|c| c.flow_manager().server_delete(rs))
     }
 
     fn set_weight(&mut self, _pool: u8, rs: u8, weight: u32) -> Result<(), DriverError> {
         let mut s = self.servers[&rs];
         s.weight = weight;
         self.servers.insert(rs, s);
-        self.with(|c| c.server_set(&s))
+        self.with(|c| c.flow_manager().server_set(&s))
     }
 
     fn active_connections(&mut self, _pool: u8, rs: u8) -> Result<u32, DriverError> {
-        self.with(|c| c.server_stats(rs).map(|s| s.active))
+        self.with(|c| c.flow_manager().server_stats(rs).map(|s| s.active))
     }
 }
 

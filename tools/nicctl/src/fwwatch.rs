@@ -143,7 +143,8 @@ impl FirmwareWatch {
         );
         let t0 = Instant::now();
         let report = card
-            .restart_firmware(&self.image, self.boot_timeout)
+            .firmware()
+            .restart(&self.image, self.boot_timeout)
             .context("reloading the firmware")?;
         let booted = t0.elapsed();
         let applied = apply::apply(&mut card, cfg, plan, &mut Progress::new(true))

@@ -475,7 +475,7 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Ping => {
             let mut card = open_card(&spec)?;
             let t = Instant::now();
-            let pong = card.ping()?;
+            let pong = card.mailbox().ping()?;
             println!(
                 "PONG from {}: card timer {} ({} us round trip)",
                 card.info().backend,
@@ -486,7 +486,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Echo { words } => {
             let mut card = open_card(&spec)?;
-            let back = card.echo(&words)?;
+            let back = card.mailbox().echo(&words)?;
             let fmt: Vec<String> = back.iter().map(|w| format!("{w:#010x}")).collect();
             println!("{}", fmt.join(" "));
             if back != words {
@@ -503,7 +503,7 @@ fn run(cli: Cli) -> Result<()> {
             iterations,
         } => {
             let mut card = open_card(&spec)?;
-            let r = card.bench(routine, iterations)?;
+            let r = card.mailbox().bench(routine, iterations)?;
             let per = r.cycles as f64 / f64::from(iterations.max(1));
             let us = per / f64::from(card.info().clk_hz) * 1e6;
             println!(
@@ -584,7 +584,7 @@ fn info(spec: &CardSpec, as_json: bool) -> Result<()> {
     let info = card.info().clone();
     let status = card.status()?;
     let fw = if status.fw_state == FwState::Ready {
-        Some(card.firmware_version().map_err(|e| e.to_string()))
+        Some(card.mailbox().firmware_version().map_err(|e| e.to_string()))
     } else {
         None
     };
@@ -682,7 +682,8 @@ fn program(
     let tty = std::io::stderr().is_terminal();
     let mut last_pct = None;
     let report = card
-        .load_firmware(&img, |done, total| {
+        .firmware()
+        .load(&img, |done, total| {
             let pct = (done * 100).checked_div(total).unwrap_or(100);
             if last_pct != Some(pct) && (tty || pct == 100) {
                 last_pct = Some(pct);
@@ -702,6 +703,7 @@ fn program(
     println!("{report}");
     let t = Instant::now();
     let pong = card
+        .mailbox()
         .ping()
         .context("the firmware booted but does not answer PING")?;
     println!(
@@ -709,7 +711,7 @@ fn program(
         pong.timer,
         t.elapsed().as_micros()
     );
-    if let Ok(v) = card.firmware_version() {
+    if let Ok(v) = card.mailbox().firmware_version() {
         println!("firmware: {v}");
     }
     Ok(())

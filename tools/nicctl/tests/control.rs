@@ -1032,7 +1032,9 @@ virtual_server 10.0.0.100 80 {
     {
         let _held = hold_card(&sim);
         let mut card = Card::open(Box::new(sim.bar())).unwrap();
-        let r = card.call(cmd::DEBUG_HANG, &[], Duration::from_millis(1));
+        let r = card
+            .mailbox()
+            .call(cmd::DEBUG_HANG, &[], Duration::from_millis(1));
         assert!(r.is_err(), "a hung firmware answered: {r:?}");
     }
     wait_line(&lines, &mut log, &["watchdog: firmware hung"], limit);
