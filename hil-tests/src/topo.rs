@@ -24,7 +24,8 @@ use crate::{firmware_bytes, SIM_BOOT_TIMEOUT, SIM_MAILBOX_TIMEOUT};
 use anyhow::{bail, Context, Result};
 use splicenic_driver::apply::{ApplyReport, Neighbours};
 use splicenic_driver::{
-    Card, FirmwareImage, FlowInfo, RealServer, Scheduler, SocketBar, TcpTimeoutState, VfioBar,
+    Card, FirmwareImage, FlowInfo, FlowStats, RealServer, Scheduler, SocketBar, TcpTimeoutState,
+    VfioBar,
 };
 use splicenic_sim::prereq;
 use splicenic_sim::server::{serve_with, ServeOptions};
@@ -818,15 +819,27 @@ impl Topology {
         Ok(())
     }
 
+    /// The topology's card. Panics when it has none (a topology built without a card).
+    pub fn card_mut(&mut self) -> &mut Card {
+        self.card.as_mut().expect("this topology has no card")
+    }
+
     /// The card's flow table (FLOW_LIST, then FLOW_GET of each flow). Panics when there is no
     /// card or it does not answer.
     pub fn flows(&mut self) -> Vec<FlowInfo> {
-        self.card
-            .as_mut()
-            .expect("card")
+        self.card_mut()
             .flow_manager()
             .flows(|_| {})
             .expect("FLOW_LIST/FLOW_GET")
+    }
+
+    /// The card's flow-manager counters (FLOW_STATS). Panics when there is no card or it
+    /// does not answer.
+    pub fn flow_stats(&mut self) -> FlowStats {
+        self.card_mut()
+            .flow_manager()
+            .flow_stats()
+            .expect("FLOW_STATS")
     }
 
     /// Wait until no flow on the card matches `pred`; the time it took. `bound` is for a card
@@ -838,7 +851,7 @@ impl Topology {
         pred: impl Fn(&FlowInfo) -> bool,
         bound: Duration,
     ) -> Duration {
-        let bound = crate::wait::CardSpeed::of(self.card.as_mut().expect("card")).scale(bound);
+        let bound = crate::wait::CardSpeed::of(self.card_mut()).scale(bound);
         let t1 = Instant::now();
         crate::wait::until_seen(
             &format!("{what}: the flow leaving the card's table"),

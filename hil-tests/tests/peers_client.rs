@@ -104,20 +104,14 @@ fn args(a: &[&str]) -> Vec<String> {
 
 /// FLOW_STATS: (spliced_total, setup_failed).
 fn flow_counts(t: &mut Topology) -> (u32, u32) {
-    let s = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("FLOW_STATS");
+    let s = t.flow_stats();
     (s.spliced_total, s.setup_failed)
 }
 
 /// Frames the card punted from its client port (to the firmware: everything of a
 /// connection before it is spliced).
 fn client_punted(t: &mut Topology) -> u64 {
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     let mut dp = card.datapath().expect("datapath");
     dp.stats().expect("STATS").port(Port::Client).punted
 }

@@ -42,7 +42,7 @@ const END_BOUND: Duration = Duration::from_secs(60);
 
 /// [`END_BOUND`] scaled with the speed of the topology's card.
 fn end_bound(t: &mut Topology) -> Duration {
-    CardSpeed::of(t.card.as_mut().expect("card")).scale(END_BOUND)
+    CardSpeed::of(t.card_mut()).scale(END_BOUND)
 }
 
 /// The topology with 10 ms closing timeouts, or `None` (with a note) when the rig cannot
@@ -238,7 +238,7 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
     t.set_backend_port(WEB_POOL, WEB1, HELPER_PORT)
         .expect("SERVER_DEL/SERVER_SET");
     {
-        let card = t.card.as_mut().expect("card");
+        let card = t.card_mut();
         let mut s = card
             .flow_manager()
             .server_get(WEB1 as u8)
@@ -335,25 +335,11 @@ fn backend_killed_mid_transfer(t: &mut Topology) {
     let gone = t.wait_flows(name, |f| f.client.port() == port, END_BOUND);
     eprintln!("  card: the flow left the table {gone:.1?} after curl ended");
     // A new request: web1 refuses the card's SYN, web2 answers.
-    let retries0 = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("FLOW_STATS")
-        .server_retries;
+    let retries0 = t.flow_stats().server_retries;
     let r = t
         .get(HOST, "/id", &mut tally)
         .unwrap_or_else(|e| panic!("{e:#}"));
-    let retries = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("FLOW_STATS")
-        .server_retries;
+    let retries = t.flow_stats().server_retries;
     eprintln!(
         "  next request: {} from {}; server_retries {retries0} -> {retries}",
         r.status, r.backend
@@ -407,14 +393,7 @@ fn server_rst(t: &mut Topology) {
         .expect("resetting helper listening");
     t.set_backend_port(API_POOL, API1, RST_PORT)
         .expect("SERVER_DEL/SERVER_SET");
-    let closed0 = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("FLOW_STATS")
-        .closed;
+    let closed0 = t.flow_stats().closed;
     let r = t.curl(API_HOST, "/reset-me", &[]).expect("curl");
     tally.connections += 1;
     eprintln!(
@@ -439,14 +418,7 @@ fn server_rst(t: &mut Topology) {
         |f| *f.server.ip() == ip && f.server.port() == RST_PORT,
         END_BOUND,
     );
-    let closed = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("FLOW_STATS")
-        .closed;
+    let closed = t.flow_stats().closed;
     eprintln!(
         "  helper: {}; card: flows closed {closed0} -> {closed}, flow freed within {gone:.1?}",
         helper_log.trim()
@@ -608,7 +580,7 @@ fn idle_flow_aged_out(t: &mut Topology) {
         flow.slot, flow.flow_state, flow.timeout_class
     );
     assert_eq!(flow.timeout_class, Some(TcpTimeoutState::Established));
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     let aged0 = card
         .flow_manager()
         .flow_stats()
@@ -618,7 +590,7 @@ fn idle_flow_aged_out(t: &mut Topology) {
         .timeout_set_ms(TcpTimeoutState::Established, 10)
         .expect("TIMEOUT_SET");
     let gone = t.wait_flows(name, |f| f.client.port() == port, END_BOUND);
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     // Back to the default before anything else runs.
     card.flow_manager()
         .timeout_set(TcpTimeoutState::Established, 900)

@@ -112,13 +112,7 @@ fn wrk_load() {
         !text.contains("Non-2xx"),
         "wrk saw non-2xx responses: {text}"
     );
-    let s1 = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("stats");
+    let s1 = t.flow_stats();
     // One connection per request: every request is a setup in the card's firmware.
     let (completed_c, rps_c, mb_s_c, text_c) = run_wrk(&t, 3, &["-H", "Connection: close"]);
     eprintln!(
@@ -131,13 +125,7 @@ fn wrk_load() {
     if text_c.contains("Socket errors") || text_c.contains("Non-2xx") {
         eprintln!("note: wrk with Connection: close reported errors (see above)");
     }
-    let s = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("stats");
+    let s = t.flow_stats();
     eprintln!(
         "card: {} spliced ({} in the keep-alive run), {} setups failed ({} in the keep-alive run), {} refused (table full)",
         s.spliced_total, s1.spliced_total, s.setup_failed, s1.setup_failed, s.refused_table_full
@@ -181,13 +169,7 @@ fn syn_flood_with_legitimate_clients() {
         return;
     };
     let mut tally = Tally::default();
-    let before = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("stats");
+    let before = t.flow_stats();
     let n = 250;
     let mut flood = spawn_py(
         &t.client_ns,
@@ -204,7 +186,7 @@ fn syn_flood_with_legitimate_clients() {
     // The flood is under way once it holds every setup entry of the card: the card answers
     // SYNs with cookies (scapy's start-up takes seconds, the card's setups take their time).
     let t1 = Instant::now();
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     let limit = CardSpeed::of(card).scale(Duration::from_secs(60));
     let cookies = wait::until_seen(
         "the card answering the flood with SYN cookies",
@@ -237,13 +219,7 @@ fn syn_flood_with_legitimate_clients() {
     for i in 0..2 {
         get_id(&t, &format!("after the flood #{i}"), &mut tally);
     }
-    let s = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("stats");
+    let s = t.flow_stats();
     eprintln!(
         "card: {} SYN-ACKs, {} cookie SYN-ACKs, {} spliced, {} setups failed, {} refused, {} aged out",
         s.syn_acks_sent - before.syn_acks_sent,
@@ -295,7 +271,7 @@ fn flow_table_full_refuses_then_recovers() {
         return;
     };
     {
-        let card = t.card.as_mut().expect("card");
+        let card = t.card_mut();
         card.flow_manager()
             .setup_timers_set(&SetupTimers {
                 flow_limit: 2,
@@ -326,13 +302,7 @@ fn flow_table_full_refuses_then_recovers() {
         bytes: 2 * 5,
         ..Default::default()
     };
-    let before = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("stats");
+    let before = t.flow_stats();
     eprintln!(
         "  2 connections held open, {} slots in use",
         before.slots_in_use
@@ -350,13 +320,7 @@ fn flow_table_full_refuses_then_recovers() {
         "the third connection was not refused with a RST: rc {code} {}",
         c.stderr
     );
-    let after = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("stats");
+    let after = t.flow_stats();
     assert!(
         after.refused_table_full > before.refused_table_full,
         "refused_table_full did not increase: {before:?} -> {after:?}"
@@ -365,7 +329,7 @@ fn flow_table_full_refuses_then_recovers() {
     let (ok, so, se) = wait_child(holder, Duration::from_secs(60));
     assert!(ok, "holder failed: {so} {se}");
     // Wait for the closed flows to age out of the card (10 ms of card time).
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     let limit = CardSpeed::of(card).scale(Duration::from_secs(30));
     let t1 = Instant::now();
     loop {
@@ -383,13 +347,7 @@ fn flow_table_full_refuses_then_recovers() {
     for i in 0..2 {
         get_id(&t, &format!("after release #{i}"), &mut tally);
     }
-    let s = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("stats");
+    let s = t.flow_stats();
     eprintln!(
         "card: {} spliced, {} refused (table full), {} closed, {} aged out",
         s.spliced_total, s.refused_table_full, s.closed, s.aged_out
@@ -442,7 +400,7 @@ fn malformed_frames_are_dropped_and_counted() {
         return;
     };
     let mut drops = || {
-        let card = t.card.as_mut().expect("card");
+        let card = t.card_mut();
         let mut dp = card.datapath().expect("datapath");
         dp.stats().expect("stats").drop_reasons()
     };
@@ -465,7 +423,7 @@ fn malformed_frames_are_dropped_and_counted() {
     get_id(&t, "after the malformed frames", &mut tally);
     get_id(&t, "again", &mut tally);
     let mut drops = || {
-        let card = t.card.as_mut().expect("card");
+        let card = t.card_mut();
         let mut dp = card.datapath().expect("datapath");
         dp.stats().expect("stats").drop_reasons()
     };
@@ -481,13 +439,7 @@ fn malformed_frames_are_dropped_and_counted() {
         total >= 25,
         "parser drop counters rose by only {total}: {before:?} -> {after:?}"
     );
-    let s = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("stats");
+    let s = t.flow_stats();
     assert_eq!(s.spliced_total, 2);
     t.finish(name, &tally, t0);
     drop(t);

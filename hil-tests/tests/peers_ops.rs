@@ -140,7 +140,7 @@ fn start_client(t: &mut Topology, min_secs: u32) -> Client {
         c.out.to_str().unwrap(),
     ];
     t.spawn(&ns, &args, &c.log).expect("starting the client");
-    let limit = CardSpeed::of(t.card.as_mut().expect("card")).scale(Duration::from_secs(60));
+    let limit = CardSpeed::of(t.card_mut()).scale(Duration::from_secs(60));
     wait_file(&c.ready, limit, &c.log);
     c
 }
@@ -161,7 +161,7 @@ fn wait_file(p: &Path, limit: Duration, log: &Path) {
 /// The client's summary as (key, value) pairs, after telling it to stop.
 fn stop_client(t: &mut Topology, c: &Client) -> (String, Vec<(String, String)>) {
     std::fs::write(&c.stop, "stop\n").expect("stop file");
-    let limit = CardSpeed::of(t.card.as_mut().expect("card")).scale(Duration::from_secs(120));
+    let limit = CardSpeed::of(t.card_mut()).scale(Duration::from_secs(120));
     wait_file(&c.out, limit, &c.log);
     let line = std::fs::read_to_string(&c.out).expect("summary");
     let kv = line
@@ -195,7 +195,7 @@ fn progress(t: &mut Topology, c: &Client) -> (u64, u64) {
 /// the failure); (requests, errors) then. The deadline ([`ROUNDS_LIMIT`]) is scaled with
 /// the card's measured speed.
 fn wait_requests(t: &mut Topology, c: &Client, requests: u64, what: &str) -> (u64, u64) {
-    let limit = CardSpeed::of(t.card.as_mut().expect("card")).scale(ROUNDS_LIMIT);
+    let limit = CardSpeed::of(t.card_mut()).scale(ROUNDS_LIMIT);
     wait::until_seen(what, limit, || match read_progress(c)? {
         p if p.0 >= requests => Ok(p),
         (r, e) => Err(format!("{r} requests, {e} errors")),
@@ -266,13 +266,7 @@ fn finish(
 ) {
     tally.connections += num(kv, "conns") as usize;
     tally.bytes += num(kv, "bytes") as usize;
-    let fs = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("flow stats");
+    let fs = t.flow_stats();
     eprintln!(
         "{name}: client: {summary}; card spliced {} setup_failed {}",
         fs.spliced_total, fs.setup_failed,
@@ -395,7 +389,7 @@ fn firmware_restart_under_load() {
     // The client is in its rounds: a first full round on every connection.
     let before = progress(&mut t, &client);
     let text = Opts::three_pools().config_text(&t.addrs);
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     let r0 = Instant::now();
     card.firmware()
         .restart(&image, SIM_BOOT_TIMEOUT * 2)

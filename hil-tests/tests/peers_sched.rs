@@ -74,7 +74,7 @@ fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
 /// Weights of web1, web2, web3 (SERVER_GET, then SERVER_SET with the weight changed), read
 /// back.
 fn set_weights(t: &mut Topology, weights: [u32; 3]) {
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     for (rs, &w) in weights.iter().enumerate() {
         let rs = rs as u8;
         let mut s = card
@@ -97,7 +97,7 @@ fn set_weights(t: &mut Topology, weights: [u32; 3]) {
 /// POOL_SET pool web to `cfg`, a fresh scheduler: when the pool already has exactly `cfg`,
 /// another scheduler is set first (a POOL_SET that changes nothing keeps the state).
 fn use_sched(t: &mut Topology, cfg: PoolConfig) {
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     let cur = card
         .flow_manager()
         .pool_get(WEB_POOL)
@@ -196,7 +196,7 @@ fn expect(s: &str) -> Vec<String> {
 
 /// (active, inactive) of web1, web2, web3 (SERVER_STATS).
 fn counts(t: &mut Topology) -> Vec<(u32, u32)> {
-    let card = t.card.as_mut().expect("card");
+    let card = t.card_mut();
     (0..NAMES.len() as u8)
         .map(|rs| {
             let s = card.flow_manager().server_stats(rs).expect("SERVER_STATS");
@@ -207,7 +207,7 @@ fn counts(t: &mut Topology) -> Vec<(u32, u32)> {
 
 /// Wait until the card holds no flow and every server's active and inactive counts are 0.
 fn wait_idle(t: &mut Topology, what: &str) {
-    let bound = CardSpeed::of(t.card.as_mut().expect("card")).scale(IDLE_BOUND);
+    let bound = CardSpeed::of(t.card_mut()).scale(IDLE_BOUND);
     let t1 = Instant::now();
     wait::until_seen(&format!("{what}: the card becoming idle"), bound, || {
         let f = t.flows();
@@ -469,28 +469,14 @@ fn weighted_and_least_connection() {
     let name = "ovf 1/3/2";
     let t0 = phase(&mut t, name, [1, 3, 2], PoolConfig::new(Scheduler::Ovf));
     let mut tally = Tally::default();
-    let failed0 = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("FLOW_STATS")
-        .setup_failed;
+    let failed0 = t.flow_stats().setup_failed;
     wait_idle(&mut t, name);
     let h = Holder::run(&t, 10, &mut tally);
     check_active(&mut t, name, &h.seq);
     let seq = h.seq.clone();
     report(name, &seq);
     h.release();
-    let failed = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("FLOW_STATS")
-        .setup_failed;
+    let failed = t.flow_stats().setup_failed;
     eprintln!("  setup_failed {failed0} -> {failed}");
     t.finish(name, &tally, t0);
     eprintln!("{test}: {:.1?} wall in all", t_all.elapsed());

@@ -50,7 +50,7 @@ fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
 }
 
 fn card(t: &mut Topology) -> &mut Card {
-    t.card.as_mut().expect("card")
+    t.card_mut()
 }
 
 /// Run `cmd` in `ns`; it must succeed. Its stdout.

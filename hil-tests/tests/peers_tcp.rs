@@ -363,14 +363,7 @@ fn client_rst() {
         return;
     };
     let mut tally = Tally::default();
-    let closed0 = t
-        .card
-        .as_mut()
-        .expect("card")
-        .flow_manager()
-        .flow_stats()
-        .expect("FLOW_STATS")
-        .closed;
+    let closed0 = t.flow_stats().closed;
     let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
     let out = t
         .exec(
@@ -389,11 +382,11 @@ fn client_rst() {
     assert!(got >= 65536, "{text}");
     tally.bytes += got;
     // The card sees the RST and the flow leaves the spliced state (or is freed).
-    let limit = CardSpeed::of(t.card.as_mut().expect("card")).scale(Duration::from_secs(20));
+    let limit = CardSpeed::of(t.card_mut()).scale(Duration::from_secs(20));
     let t1 = Instant::now();
     let (closed, state) =
         wait::until_seen("the card closing the flow after the RST", limit, || {
-            let card = t.card.as_mut().expect("card");
+            let card = t.card_mut();
             let closed = card.flow_manager().flow_stats().expect("FLOW_STATS").closed;
             let flow = t.flows().into_iter().find(|f| f.client.port() == port);
             let state = flow.as_ref().map(|f| f.flow_state);

@@ -56,46 +56,43 @@ fn sip_round(v: &mut [u32; 4]) {
 pub fn halfsiphash24(key: &[u8; 8], msg: &[u8]) -> u32 {
     let k0 = u32::from_le_bytes([key[0], key[1], key[2], key[3]]);
     let k1 = u32::from_le_bytes([key[4], key[5], key[6], key[7]]);
-    let mut v = [k0, k1, 0x6c79_6765 ^ k0, 0x7465_6462 ^ k1];
     let mut blocks = msg.chunks_exact(4);
-    for b in blocks.by_ref() {
-        let m = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        v[3] ^= m;
-        sip_round(&mut v);
-        sip_round(&mut v);
-        v[0] ^= m;
-    }
-    let mut last = (msg.len() as u32) << 24;
-    for (i, &byte) in blocks.remainder().iter().enumerate() {
-        last |= u32::from(byte) << (8 * i);
-    }
-    v[3] ^= last;
-    sip_round(&mut v);
-    sip_round(&mut v);
-    v[0] ^= last;
-    v[2] ^= 0xff;
-    for _ in 0..4 {
-        sip_round(&mut v);
-    }
-    v[1] ^ v[3]
+    let v = blocks.by_ref().fold(sip_init([k0, k1]), |v, b| {
+        sip_compress(v, u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    });
+    let tail = blocks
+        .remainder()
+        .iter()
+        .enumerate()
+        .fold(0, |t, (i, &byte)| t | u32::from(byte) << (8 * i));
+    sip_finish(v, msg.len(), tail)
 }
 
 /// HalfSipHash-2-4 of whole little-endian words under the key `[k0, k1]`: the form the
 /// gateware computes (the same value as [`halfsiphash24`] of the words' bytes).
 pub fn halfsiphash24_words(key: [u32; 2], words: &[u32]) -> u32 {
-    let [k0, k1] = key;
-    let mut v = [k0, k1, 0x6c79_6765 ^ k0, 0x7465_6462 ^ k1];
-    for &m in words {
-        v[3] ^= m;
-        sip_round(&mut v);
-        sip_round(&mut v);
-        v[0] ^= m;
-    }
-    let last = ((words.len() * 4) as u32) << 24;
-    v[3] ^= last;
+    let v = words.iter().fold(sip_init(key), |v, &m| sip_compress(v, m));
+    sip_finish(v, words.len() * 4, 0)
+}
+
+/// The initial state under the key `[k0, k1]`.
+fn sip_init([k0, k1]: [u32; 2]) -> [u32; 4] {
+    [k0, k1, 0x6c79_6765 ^ k0, 0x7465_6462 ^ k1]
+}
+
+/// One message word: two compression rounds (the "2" of 2-4).
+fn sip_compress(mut v: [u32; 4], m: u32) -> [u32; 4] {
+    v[3] ^= m;
     sip_round(&mut v);
     sip_round(&mut v);
-    v[0] ^= last;
+    v[0] ^= m;
+    v
+}
+
+/// The last block (message length in its top byte, the `tail` bytes below it) and the four
+/// finalisation rounds (the "4").
+fn sip_finish(v: [u32; 4], len: usize, tail: u32) -> u32 {
+    let mut v = sip_compress(v, (len as u32) << 24 | tail);
     v[2] ^= 0xff;
     for _ in 0..4 {
         sip_round(&mut v);
