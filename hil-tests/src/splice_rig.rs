@@ -11,8 +11,7 @@
 use crate::boot_shared;
 use crate::net::{HostId, Net, Segment, ServerId};
 use anyhow::Result;
-use splicenic_driver::datapath::{HostKind, L7Rule, PathKind, Port};
-use splicenic_driver::{Card, PoolConfig, RealServer, Scheduler, ServiceMode};
+use splicenic_driver::Card;
 use splicenic_sim::{Cpu, SimConfig};
 use std::net::{Ipv4Addr, SocketAddrV4};
 
@@ -71,10 +70,9 @@ impl Default for Opts {
     }
 }
 
-/// Boots the card with the firmware, programs the data path (MACs, server-side address,
-/// L7 rules: `/static/` and Host `*.img.example` go to pool 2, everything else to pool 1)
-/// and the flow manager (pool 1 = alpha, pool 2 = beta, service 0 = VIP:80 in L7 mode).
-/// The default rig.
+/// Boots the card with the firmware and loads the rig's configuration ([`config_text`]:
+/// `/static/` and Host `*.img.example` go to pool 2 = beta, everything else to pool 1 =
+/// alpha; service 0 = VIP:80 in L7 mode). The default rig.
 pub fn rig() -> Result<Rig> {
     rig_with(Opts::default())
 }
@@ -85,39 +83,7 @@ pub fn rig_with(opts: Opts) -> Result<Rig> {
         cpu: opts.cpu,
         ..SimConfig::default()
     })?;
-    {
-        let mut dp = card.datapath()?;
-        dp.set_port_mac(Port::Client, CARD_MAC_C)?;
-        dp.set_port_mac(Port::Server, CARD_MAC_S)?;
-        dp.set_local(0, LOCAL_IP, true)?;
-        dp.l7_set_default_pool(1)?;
-        dp.l7_load_rule(
-            0,
-            &L7Rule {
-                priority: 10,
-                path_kind: PathKind::Prefix,
-                path: b"/static/".to_vec(),
-                host_kind: HostKind::Any,
-                host: vec![],
-                rule_id: 1,
-                pool: 2,
-            },
-        )?;
-        dp.l7_load_rule(
-            1,
-            &L7Rule {
-                priority: 20,
-                path_kind: PathKind::Any,
-                path: vec![],
-                host_kind: HostKind::Suffix,
-                host: b".img.example".to_vec(),
-                rule_id: 2,
-                pool: 2,
-            },
-        )?;
-        dp.l7_switch_banks()?;
-    }
-    configure_flow_manager(&mut card, opts.one_pool)?;
+    configure(&mut card, opts.one_pool)?;
     let mut net = Net::new(sim);
     net.capture(true);
     let cmac = [0x02, 0, 0, 0, 0, 0x02];
@@ -141,31 +107,140 @@ pub fn rig_with(opts: Opts) -> Result<Rig> {
     })
 }
 
-/// The flow manager's configuration of the rig (pools, real servers, the L7 service): what
-/// the host sends after boot, and again after a firmware restart.
-pub fn configure_flow_manager(card: &mut Card, one_pool: bool) -> Result<()> {
+/// The rig's configuration file (keepalived syntax, as `nicctl rules load` reads it): the
+/// card's MACs and server-side address, pools 1 and 2 (wrr; with `one_pool` rr and both
+/// servers in pool 1), alpha and beta as real servers 0 and 1 (weight 1, MACs given), the
+/// L7 service VIP:80 with pool 1 as its default, and the two URL rules to pool 2.
+pub fn config_text(one_pool: bool) -> String {
+    let mac = |m: [u8; 6]| m.map(|b| format!("{b:02x}")).join(":");
+    let sched = if one_pool { "rr" } else { "wrr" };
+    let mut t = format!(
+        "# The splice rig (splicenic_hil::splice_rig::config_text).\n\
+         global_defs {{\n    client_mac {}\n    server_mac {}\n    local_address {LOCAL_IP}\n}}\n\
+         virtual_server {VIP} {} {{\n    lvs_method NAT\n    protocol TCP\n    default_pool p1\n}}\n",
+        mac(CARD_MAC_C),
+        mac(CARD_MAC_S),
+        SERVICE.port(),
+    );
     for pool in [1, 2] {
-        let sched = if one_pool {
-            Scheduler::Rr
-        } else {
-            Scheduler::Wrr
-        };
-        card.flow_manager()
-            .pool_set(pool, &PoolConfig::new(sched))?;
+        t += &format!("pool p{pool} {{\n    card_index {pool}\n    lvs_sched {sched}\n");
+        for (rs, (name, ip, m)) in SERVERS.iter().enumerate() {
+            if (if one_pool { 1 } else { rs + 1 }) == pool {
+                t += &format!(
+                    "    real_server {ip} 8080 {{   # {name}\n        weight 1\n        mac {}\n    }}\n",
+                    mac(*m)
+                );
+            }
+        }
+        t += "}\n";
     }
-    for (rs, (_, ip, mac)) in SERVERS.iter().enumerate() {
-        card.flow_manager().server_set(&RealServer {
-            pool: if one_pool { 1 } else { rs as u8 + 1 },
-            rs: rs as u8,
-            addr: *ip,
-            port: 8080,
-            mac: *mac,
-            weight: 1,
-            upper_threshold: 0,
-            lower_threshold: 0,
-        })?;
-    }
-    card.flow_manager()
-        .service_set(0, VIP, 80, ServiceMode::L7 { fallback_pool: 1 })?;
+    t += "url_rule static {\n    path_prefix /static/\n    priority 10\n    pool p2\n}\n\
+          url_rule images {\n    host *.img.example\n    priority 20\n    pool p2\n}\n";
+    t
+}
+
+/// Programs the rig's configuration ([`config_text`]) through the host driver's `apply`, as
+/// `nicctl rules load` does: what the host sends after boot, and again after a firmware
+/// restart.
+pub fn configure(card: &mut Card, one_pool: bool) -> Result<()> {
+    crate::load_config(
+        card,
+        "splice-rig.conf",
+        &config_text(one_pool),
+        &Default::default(),
+    )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use splicenic_driver::config::{self, Limits};
+    use splicenic_driver::datapath::{HostKind, PathKind};
+    use splicenic_driver::{Scheduler, ServiceMode};
+
+    /// The configuration plans to the numbers the splice tests use: alpha real server 0,
+    /// beta 1, pools 1 and 2, the L7 service with pool 1 as default, the two rules to pool 2.
+    #[test]
+    fn config_plans_to_the_rigs_numbers() {
+        for one_pool in [false, true] {
+            let text = config_text(one_pool);
+            let cfg = config::parse("splice-rig.conf", &text).unwrap();
+            let plan = config::plan(&cfg, &Limits::card_default()).unwrap();
+            let pools: Vec<(u8, Scheduler, Vec<(u8, Ipv4Addr, Option<[u8; 6]>)>)> = plan
+                .pools
+                .iter()
+                .map(|p| {
+                    (
+                        p.index,
+                        p.config.scheduler,
+                        p.servers
+                            .iter()
+                            .map(|s| (s.rs, *s.addr.ip(), s.mac))
+                            .collect(),
+                    )
+                })
+                .collect();
+            let alpha = (0, SERVERS[0].1, Some(SERVERS[0].2));
+            let beta = (1, SERVERS[1].1, Some(SERVERS[1].2));
+            let want = if one_pool {
+                vec![
+                    (1, Scheduler::Rr, vec![alpha, beta]),
+                    (2, Scheduler::Rr, vec![]),
+                ]
+            } else {
+                vec![
+                    (1, Scheduler::Wrr, vec![alpha]),
+                    (2, Scheduler::Wrr, vec![beta]),
+                ]
+            };
+            assert_eq!(pools, want, "{text}");
+            assert_eq!(plan.services.len(), 1);
+            assert_eq!((plan.services[0].vip, plan.services[0].port), (VIP, 80));
+            assert_eq!(plan.services[0].mode, ServiceMode::L7 { fallback_pool: 1 });
+            let rules: Vec<(u16, PathKind, &[u8], HostKind, &[u8], u16)> = plan
+                .rules
+                .rules
+                .iter()
+                .map(|r| {
+                    let l = &r.rule;
+                    (
+                        l.priority,
+                        l.path_kind,
+                        &l.path[..],
+                        l.host_kind,
+                        &l.host[..],
+                        l.pool,
+                    )
+                })
+                .collect();
+            assert_eq!(
+                rules,
+                [
+                    (
+                        10,
+                        PathKind::Prefix,
+                        &b"/static/"[..],
+                        HostKind::Any,
+                        &b""[..],
+                        2
+                    ),
+                    (
+                        20,
+                        PathKind::Any,
+                        &b""[..],
+                        HostKind::Suffix,
+                        &b".img.example"[..],
+                        2
+                    ),
+                ]
+            );
+            assert_eq!(plan.rules.default_pool, 1);
+            assert_eq!(
+                (cfg.card.client_mac, cfg.card.server_mac),
+                (Some(CARD_MAC_C), Some(CARD_MAC_S))
+            );
+            assert_eq!(cfg.card.local_addresses, [LOCAL_IP]);
+        }
+    }
 }

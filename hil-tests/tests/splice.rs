@@ -12,8 +12,8 @@ use splicenic_hil::net::{
     Segment, MIN_FRAME,
 };
 use splicenic_hil::splice_rig::{
-    configure_flow_manager, rig, rig_with, Opts, Rig, BUDGET, CARD_MAC_C, CARD_MAC_S, CLIENT_IP,
-    LOCAL_IP, SERVERS, SERVICE,
+    configure, rig, rig_with, Opts, Rig, BUDGET, CARD_MAC_C, CARD_MAC_S, CLIENT_IP, LOCAL_IP,
+    SERVERS, SERVICE,
 };
 use splicenic_hil::{firmware_bytes, SIM_BOOT_TIMEOUT};
 use std::net::{Ipv4Addr, SocketAddrV4};
@@ -346,7 +346,7 @@ fn hung_firmware_is_restarted_while_spliced_flows_keep_flowing() {
             "no bytes moved during the hang ({received} before it)"
         );
         rig.card.firmware().restart(&image, SIM_BOOT_TIMEOUT)?;
-        configure_flow_manager(&mut rig.card, false)?;
+        configure(&mut rig.card, false)?;
         rig.net.wait_responses(keep, 2, BUDGET)?;
         let r = &rig.net.fetch(keep).responses()[1];
         anyhow::ensure!(r.body == body_for(path, 4_000_000), "body differs");
