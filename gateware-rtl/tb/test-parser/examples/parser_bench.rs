@@ -4,12 +4,9 @@
 //!
 //! Run: `cargo run --release -p splicenic-tb-parser --example parser_bench [FRAMES]`
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-
-use common::{bad_frame, check, valid_frame, valid_frame_with};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use splicenic_tb_parser::testkit::{bad_frame, check, valid_frame, valid_frame_with};
 use splicenic_tb_parser::{Frame, Parser, RunConfig, Width};
 use std::process::ExitCode;
 use std::time::Instant;

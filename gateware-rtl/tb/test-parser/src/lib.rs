@@ -4,6 +4,9 @@
 //! One [`Parser::run`] call pushes a batch of frames in as AXI-Stream beats, clocks the model
 //! until every header and every output frame has come out (or a cycle limit is hit), and
 //! returns the header results, the output frames and cycle statistics.
+//!
+//! [`testkit`] holds the frame generators and the software reference model of the parser
+//! verdict that the tests and the benchmark check the gateware against.
 
 use std::fmt;
 
@@ -671,3 +674,5 @@ pub mod classifier {
         }
     }
 }
+
+pub mod testkit;

@@ -1,13 +1,11 @@
 //! tcp_classifier against a software reference decision function (below), on random
 //! headers and on the headers the parser produced for real frames (parser -> classifier).
 
-mod common;
-
-use common::{bad_frame, reference as parse_reference, valid_frame};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_tb_parser::classifier::{self, Config, Decision, Input};
+use splicenic_tb_parser::testkit::{bad_frame, reference as parse_reference, valid_frame};
 use splicenic_tb_parser::{reason, Frame, Parser, RunConfig, Width};
 
 /// SOFTWARE REFERENCE of the classifier decision, written from the module's documented

@@ -1,11 +1,9 @@
-//! eth_tcp_parser against the etherparse-based software reference (tests/common), at
+//! eth_tcp_parser against the etherparse-based software reference (`testkit`), at
 //! DATA_WIDTH 64 and 512, seed-fixed.
 
-mod common;
-
-use common::{bad_frame, check, reference, valid_frame};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use splicenic_tb_parser::testkit::{bad_frame, check, reference, valid_frame};
 use splicenic_tb_parser::{reason, Error, Frame, Parser, RunConfig, Width};
 
 const WIDTHS: [Width; 2] = [Width::W64, Width::W512];

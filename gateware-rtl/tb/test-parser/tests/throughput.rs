@@ -2,11 +2,9 @@
 //! must be accepted at exactly one beat per cycle, for 64, 128, 512 and 1518-byte frames at
 //! DATA_WIDTH 64 and 512. Also reports the header latency.
 
-mod common;
-
-use common::{check, valid_frame_with};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use splicenic_tb_parser::testkit::{check, valid_frame_with};
 use splicenic_tb_parser::{Frame, Parser, RunConfig, Width};
 
 const FRAMES: usize = 300;

@@ -1,5 +1,6 @@
-//! Shared test code: frame generators (valid frames built with etherparse, mutated and
-//! truncated frames, other protocols) and the SOFTWARE REFERENCE MODEL of the parser verdict.
+//! Code the parser tests and the benchmark share: frame generators (valid frames built with
+//! etherparse, mutated and truncated frames, other protocols) and the SOFTWARE REFERENCE
+//! MODEL of the parser verdict.
 //!
 //! Reference model (`reference`): etherparse's header slicing (Ethernet2HeaderSlice,
 //! SingleVlanHeaderSlice, Ipv4HeaderSlice, TcpHeaderSlice) supplies the fields and the
@@ -7,8 +8,8 @@
 //! rest of the documented verdict (frame vs total length, checksum through etherparse's
 //! `calc_header_checksum`, options, fragments, protocol), in the priority order documented
 //! in `eth_tcp_parser.v`. It shares no code with the RTL.
-#![allow(dead_code)]
 
+use crate::{reason, Frame, Header, Output};
 use etherparse::err::{ipv4, tcp};
 use etherparse::{
     EtherType, Ethernet2Header, Ethernet2HeaderSlice, IpNumber, Ipv4Dscp, Ipv4Ecn, Ipv4Header,
@@ -16,11 +17,11 @@ use etherparse::{
     TcpHeaderSlice, TcpOptionElement, VlanId, VlanPcp,
 };
 use rand::Rng;
-use splicenic_tb_parser::{reason, Frame, Header, Output};
 
 /// What the reference model expects for one frame.
 #[derive(Debug, Clone)]
 pub struct Expected {
+    /// Verdict ([`reason`] code).
     pub reason: u8,
     /// Fields, filled as far as the frame parsed.
     pub hdr: Header,
@@ -258,7 +259,7 @@ pub fn check(input: &Frame, out: &Output) -> Result<(), String> {
 
 /// One's complement checksum of an IPv4 header (test generator helper; the reference uses
 /// etherparse's own).
-pub fn ip_csum(hdr: &[u8]) -> u16 {
+fn ip_csum(hdr: &[u8]) -> u16 {
     let mut sum = 0u32;
     for (i, c) in hdr.chunks(2).enumerate() {
         if i == 5 {
@@ -274,7 +275,7 @@ pub fn ip_csum(hdr: &[u8]) -> u16 {
 }
 
 /// Rewrites the IPv4 header checksum of a frame in place (header fully inside the frame).
-pub fn fix_ip_csum(b: &mut [u8]) {
+fn fix_ip_csum(b: &mut [u8]) {
     let l3 = l3_of(b);
     let ihl4 = usize::from(b[l3] & 0xf) * 4;
     let end = (l3 + ihl4.max(20)).min(b.len());
@@ -282,7 +283,8 @@ pub fn fix_ip_csum(b: &mut [u8]) {
     b[l3 + 10..l3 + 12].copy_from_slice(&c.to_be_bytes());
 }
 
-pub fn l3_of(b: &[u8]) -> usize {
+/// Offset of the IPv4 header: 18 after an 802.1Q tag, else 14.
+fn l3_of(b: &[u8]) -> usize {
     if b[12] == 0x81 && b[13] == 0x00 {
         18
     } else {
@@ -410,7 +412,7 @@ pub fn valid_frame_with<R: Rng>(
 }
 
 /// A frame of another protocol: ARP, ICMP, UDP, IPv6/TCP, double tag, unknown ethertype.
-pub fn other_frame<R: Rng>(rng: &mut R) -> Vec<u8> {
+fn other_frame<R: Rng>(rng: &mut R) -> Vec<u8> {
     let mut out = Vec::new();
     let (src, dst): ([u8; 6], [u8; 6]) = (rng.gen(), rng.gen());
     let payload: Vec<u8> = (0..rng.gen_range(0..64)).map(|_| rng.gen()).collect();
