@@ -1,7 +1,8 @@
 //! Test bench for the splice rewriter (`splice_rewriter.v`) and the RFC 1624 incremental
 //! checksum unit (`splice_csum_update.v`): a safe wrapper over the C++ shim that clocks the
 //! Verilated models (DATA_WIDTH 64 and 512), and [`reference`], a software reference model
-//! of the rewrite that the tests compare the gateware against.
+//! of the rewrite that the tests compare the gateware against; [`testkit`] holds the random
+//! frames and descriptors the tests feed it and the checks of every rewritten frame.
 
 use std::ffi::c_void;
 use std::fmt;
@@ -284,3 +285,4 @@ impl Drop for CsumUnit {
 }
 
 pub mod reference;
+pub mod testkit;

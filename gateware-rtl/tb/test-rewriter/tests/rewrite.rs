@@ -1,11 +1,9 @@
 //! Property tests of the splice rewriter against the software reference model and
 //! etherparse's full checksum recompute, at DATA_WIDTH 64 and 512.
 
-mod common;
-
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use splicenic_tb_rewriter::{Desc, Rewriter, Width};
+use splicenic_tb_rewriter::{testkit, Desc, Rewriter, Width};
 
 const FRAMES: usize = 2500;
 
@@ -18,8 +16,8 @@ fn random_frames(seed: u64, n: usize) -> Vec<(Vec<u8>, Desc)> {
                 1 => rng.gen_range(1..64),
                 _ => rng.gen_range(0..1400),
             };
-            let f = common::gen_frame(&mut rng, len);
-            let d = common::gen_desc(&mut rng, &f);
+            let f = testkit::gen_frame(&mut rng, len);
+            let d = testkit::gen_desc(&mut rng, &f);
             (f.bytes, d)
         })
         .collect()
@@ -28,7 +26,7 @@ fn random_frames(seed: u64, n: usize) -> Vec<(Vec<u8>, Desc)> {
 fn property(width: Width, seed: u64) {
     let frames = random_frames(seed, FRAMES);
     let mut rw = Rewriter::new(width).expect("model");
-    common::run_and_check(&mut rw, &frames, 10_000_000);
+    testkit::run_and_check(&mut rw, &frames, 10_000_000);
     let st = rw.stats();
     let bypass = frames
         .iter()
@@ -67,7 +65,7 @@ fn backpressure(width: Width, seed: u64) {
     let frames = random_frames(seed, 800);
     let mut rw = Rewriter::new(width).expect("model");
     rw.configure(350, 450, seed);
-    common::run_and_check(&mut rw, &frames, 20_000_000);
+    testkit::run_and_check(&mut rw, &frames, 20_000_000);
 }
 
 #[test]

@@ -1,11 +1,9 @@
 //! Line rate and latency: back-to-back frames of 60..1518 bytes, input always valid and
 //! output always ready. Every frame must still be rewritten exactly (reference model).
 
-mod common;
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use splicenic_tb_rewriter::{Desc, Rewriter, Width};
+use splicenic_tb_rewriter::{testkit, Desc, Rewriter, Width};
 
 fn frames_of(rng: &mut ChaCha8Rng, sizes: &[usize], n: usize) -> Vec<(Vec<u8>, Desc)> {
     (0..n)
@@ -13,12 +11,12 @@ fn frames_of(rng: &mut ChaCha8Rng, sizes: &[usize], n: usize) -> Vec<(Vec<u8>, D
             let size = sizes[i % sizes.len()];
             // headers of random shape; keep the first whose frame has exactly this size
             let f = loop {
-                let f = common::gen_frame_with(rng, |hdr| size.saturating_sub(hdr));
+                let f = testkit::gen_frame_with(rng, |hdr| size.saturating_sub(hdr));
                 if f.bytes.len() == size {
                     break f;
                 }
             };
-            let mut d = common::gen_desc(rng, &f);
+            let mut d = testkit::gen_desc(rng, &f);
             d.flags = 0xff;
             d.l3_offset = f.l3_offset;
             d.ihl = f.ihl;
@@ -32,7 +30,7 @@ fn line_rate(width: Width, sizes: &[usize], n: usize, seed: u64) -> (f64, u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let frames = frames_of(&mut rng, sizes, n);
     let mut rw = Rewriter::new(width).expect("model");
-    let infos = common::run_and_check(&mut rw, &frames, 10_000_000);
+    let infos = testkit::run_and_check(&mut rw, &frames, 10_000_000);
     let st = rw.stats();
     let beats: u64 = frames
         .iter()

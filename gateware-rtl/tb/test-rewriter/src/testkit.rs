@@ -1,25 +1,28 @@
-//! Shared test helpers: random Ethernet(/802.1Q)/IPv4/TCP frames built with etherparse,
-//! random rewrite descriptors, and the checks every rewritten frame must pass.
-#![allow(dead_code)]
+//! Helpers the rewriter tests share: random Ethernet(/802.1Q)/IPv4/TCP frames built with
+//! etherparse, random rewrite descriptors, and the checks every rewritten frame must pass.
 
+use crate::{reference, Desc, FrameInfo, Rewriter};
 use etherparse::{
     EtherType, Ethernet2Header, IpNumber, Ipv4Header, Ipv4Options, SingleVlanHeader, TcpHeader,
     VlanId, VlanPcp,
 };
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use splicenic_tb_rewriter::{reference, Desc, Rewriter};
 
 /// A frame and the parser's view of it.
 pub struct TestFrame {
+    /// The frame, Ethernet header to the end of the padding.
     pub bytes: Vec<u8>,
+    /// Offset of the IPv4 header (14, or 18 with a VLAN tag).
     pub l3_offset: u8,
+    /// IPv4 header length in 32-bit words.
     pub ihl: u8,
+    /// TCP data offset in 32-bit words.
     pub doff: u8,
 }
 
 /// A u32 that is often close to the 2^32 wrap.
-pub fn near_wrap(rng: &mut ChaCha8Rng) -> u32 {
+fn near_wrap(rng: &mut ChaCha8Rng) -> u32 {
     match rng.gen_range(0..4) {
         0 => u32::MAX - rng.gen_range(0..4096),
         1 => rng.gen_range(0..4096),
@@ -29,7 +32,7 @@ pub fn near_wrap(rng: &mut ChaCha8Rng) -> u32 {
 
 /// Random TCP option bytes (<= 40, multiple of 4): NOP runs, SACK with 1-4 blocks, TS, MSS,
 /// window scale, SACK-permitted, EOL padding; sometimes a malformed option.
-pub fn gen_options(rng: &mut ChaCha8Rng) -> Vec<u8> {
+fn gen_options(rng: &mut ChaCha8Rng) -> Vec<u8> {
     let mut o: Vec<u8> = Vec::new();
     for _ in 0..rng.gen_range(0..7) {
         let mut item: Vec<u8> = Vec::new();
@@ -180,7 +183,7 @@ pub fn gen_desc(rng: &mut ChaCha8Rng, f: &TestFrame) -> Desc {
 
 /// Check one output frame: equal to the reference model, checksums equal to etherparse's
 /// full recompute, payload untouched.
-pub fn check_frame(input: &[u8], d: &Desc, out: &[u8]) -> Result<(), String> {
+fn check_frame(input: &[u8], d: &Desc, out: &[u8]) -> Result<(), String> {
     let want = reference::rewrite(input, d);
     if out != want.as_slice() {
         let diff: Vec<usize> = (0..out.len().max(want.len()))
@@ -227,7 +230,7 @@ pub fn run_and_check(
     rw: &mut Rewriter,
     frames: &[(Vec<u8>, Desc)],
     max_cycles: u64,
-) -> Vec<splicenic_tb_rewriter::FrameInfo> {
+) -> Vec<FrameInfo> {
     for (f, d) in frames {
         rw.push(f, d).expect("push");
     }
