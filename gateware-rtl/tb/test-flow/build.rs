@@ -1,13 +1,18 @@
 //! Verilates `flow_table` and `flow_state_mem`, each at two sizes: a small test size and
 //! the default (64K-entry) size, and compiles them with the C++ shim.
 
-use splicenic_verilate::{regs_include, repo_root, Build, Model};
+use splicenic_verilate::{records_c_include, regs_include, repo_root, Build, Model};
 
 fn main() {
     let root = repo_root();
     let manifest = root.join("gateware-rtl/tb/test-flow");
     let rtl = root.join("gateware-rtl/rtl");
     println!("cargo:rerun-if-changed=build.rs");
+    let c_view = records_c_include(&root);
+    println!(
+        "cargo:rerun-if-changed={}",
+        c_view.join("splicenic_records.h").display()
+    );
     let model = |prefix: &str, top: &str, params: &[(&str, &str)]| Model {
         prefix: prefix.into(),
         top: top.into(),
@@ -29,6 +34,7 @@ fn main() {
             model("Vfs_big", "flow_state_mem", &[]),
         ],
         shims: vec![manifest.join("csrc/shim.cpp")],
+        shim_includes: vec![c_view],
         trace: false,
         lib_name: "splicenic_tb_flow".into(),
         includes: vec![regs_include(&root)],

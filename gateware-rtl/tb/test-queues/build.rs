@@ -1,15 +1,21 @@
 //! Verilates `stats_counters` (`Vstats`), `evt_queue` (`Vevtq`, a small FIFO so overflow is
 //! easy to provoke), and `pkt_punt_buf` / `pkt_inject_buf` at DATA_WIDTH 64 and 512
 //! (`Vpunt64`, `Vpunt512`, `Vinj64`, `Vinj512`; `Vpunt64r` with a 2-slot reserve for
-//! low-priority frames), and compiles them with the C++ shim.
+//! low-priority frames), and compiles them with the C++ shim (which reads the punt ring
+//! descriptor with the generated C view of the shared records, `splicenic_records.h`).
 
-use splicenic_verilate::{repo_root, Build, Model};
+use splicenic_verilate::{records_c_include, repo_root, Build, Model};
 
 fn main() {
     let root = repo_root();
     let rtl = root.join("gateware-rtl/rtl");
     let manifest = root.join("gateware-rtl/tb/test-queues");
     println!("cargo:rerun-if-changed=build.rs");
+    let c_view = records_c_include(&root);
+    println!(
+        "cargo:rerun-if-changed={}",
+        c_view.join("splicenic_records.h").display()
+    );
     let model = |prefix: &str, top: &str, params: &[(&str, &str)]| Model {
         prefix: prefix.into(),
         top: top.into(),
@@ -55,6 +61,7 @@ fn main() {
             ),
         ],
         shims: vec![manifest.join("csrc/shim.cpp")],
+        shim_includes: vec![c_view],
         trace: false,
         lib_name: "splicenic_tb_queues".into(),
         ..Build::default()

@@ -17,6 +17,7 @@ const GENERATED: &[&str] = &[
     "registers/layout/src/",
     "gateware-rtl/rtl/generated/",
     "gateware-rtl/tb/test-records/rtl/records_rt.v",
+    "gateware-rtl/tb/generated/",
     "firmware/pac/",
     "firmware/app/memory.x",
     "host-driver/src/regs.rs",

@@ -9,6 +9,8 @@
 //!   included inside the module bodies that build records;
 //! - `gateware-rtl/tb/test-records/rtl/records_rt.v`: the round-trip module the
 //!   `splicenic-tb-records` bench runs through Verilator at DATA_WIDTH 64 and 512;
+//! - `gateware-rtl/tb/generated/splicenic_records.h`: the C view (C99 and C++) for the test
+//!   benches' Verilator shims: defines (codes, field positions, sizes) and a getter per field;
 //! - `docs/records.md`: the reference tables;
 //! - `firmware/app/memory.x`: the firmware's linker memory map.
 
@@ -941,6 +943,227 @@ fn pack_args(m: &Model, r: &Record, prefix: &str) -> String {
         .join(", ")
 }
 
+/// Where the C view is written (and the folder C and C++ code puts on its include path).
+pub const C_HEADER: &str = "gateware-rtl/tb/generated/splicenic_records.h";
+
+/// `text` as a C block comment wrapped to the line width (`*/` in it cannot end it early).
+fn c_comment(o: &mut String, text: &str) {
+    let text = text.replace("*/", "* /");
+    let lines = wrap(&text, 88);
+    match lines.as_slice() {
+        [] => {}
+        [one] => {
+            let _ = writeln!(o, "/* {one} */");
+        }
+        [first, rest @ ..] => {
+            let _ = writeln!(o, "/* {first}");
+            for l in rest {
+                let _ = writeln!(o, " * {l}");
+            }
+            let _ = writeln!(o, " */");
+        }
+    }
+}
+
+/// A C integer literal of an unsigned value (`u`, or `ull` past 32 bits).
+fn c_uint(v: u64, hex: bool) -> String {
+    let suffix = if v > u64::from(u32::MAX) { "ull" } else { "u" };
+    if hex {
+        format!("{v:#X}{suffix}")
+    } else {
+        format!("{v}{suffix}")
+    }
+}
+
+/// Claims a name of the C view: an error if another item already has it.
+fn c_claim(names: &mut BTreeSet<String>, name: &str) -> Result<()> {
+    if !names.insert(name.to_string()) {
+        bail!("{DECL}: the C view would define {name} twice");
+    }
+    Ok(())
+}
+
+/// `#define name value` in the C view.
+fn c_define(
+    o: &mut String,
+    names: &mut BTreeSet<String>,
+    name: String,
+    value: String,
+) -> Result<()> {
+    c_claim(names, &name)?;
+    let _ = writeln!(o, "#define {name} {value}");
+    Ok(())
+}
+
+/// The C view (C99, also valid C++): every constant, code, index and field position as a
+/// `#define`, and a static inline getter per leaf field reading it from the record's
+/// little-endian words. Every name it defines is checked to be defined once.
+fn c_header(m: &Model) -> Result<String> {
+    let mut o = String::new();
+    let mut names = BTreeSet::new();
+    let _ = writeln!(o, "/* {HEADER} */");
+    c_comment(
+        &mut o,
+        "C view of the shared records, codes and constants, for C99 and C++ (the test benches' Verilator shims). A record of N bits is SPLICENIC_<RECORD>_WORDS = ceil(N/32) little-endian 32-bit words, bit 32k+i being bit i of word k; splicenic_<record>_<field>(w) reads a field (a nested record's fields as <field>_<inner field>) from them, and SPLICENIC_<RECORD>_<FIELD>_LSB / _WIDTH give its position.",
+    );
+    c_claim(&mut names, "SPLICENIC_RECORDS_H")?;
+    o.push_str("#ifndef SPLICENIC_RECORDS_H\n#define SPLICENIC_RECORDS_H\n\n#include <stdint.h>\n");
+    o.push_str("\n/* ----- constants ----- */\n\n");
+    for c in &m.decl.constant {
+        c_comment(&mut o, &c.doc);
+        c_define(
+            &mut o,
+            &mut names,
+            format!("SPLICENIC_{}", c.name),
+            c_uint(c.value, c.hex),
+        )?;
+    }
+    o.push_str("\n/* ----- enumerations ----- */\n");
+    for e in &m.decl.enums {
+        let p = format!("SPLICENIC_{}", screaming(&e.name));
+        o.push('\n');
+        c_comment(
+            &mut o,
+            &format!(
+                "{}: {}{}",
+                e.name,
+                e.doc,
+                if e.flags { " (bit masks)" } else { "" }
+            ),
+        );
+        c_define(
+            &mut o,
+            &mut names,
+            format!("{p}_WIDTH"),
+            e.width.to_string(),
+        )?;
+        for v in &e.values {
+            c_define(
+                &mut o,
+                &mut names,
+                format!("{p}_{}", v.name),
+                c_uint(v.value, true),
+            )?;
+        }
+    }
+    o.push_str("\n/* ----- index maps ----- */\n");
+    for im in &m.decl.index_map {
+        let p = format!("SPLICENIC_{}_IDX", screaming(&im.name));
+        let fp = format!("splicenic_{}_idx", snake(&im.name));
+        o.push('\n');
+        c_comment(&mut o, &format!("{}: {}", im.name, im.doc));
+        c_define(
+            &mut o,
+            &mut names,
+            format!("{p}_COUNTERS"),
+            im.counters.to_string(),
+        )?;
+        for g in &im.groups {
+            let gp = format!("{p}_{}", g.name);
+            c_comment(
+                &mut o,
+                &format!(
+                    "{}: {} Entry n's counters are BASE + STRIDE * n + member offset.",
+                    g.name, g.doc
+                ),
+            );
+            c_define(&mut o, &mut names, format!("{gp}_BASE"), g.base.to_string())?;
+            c_define(
+                &mut o,
+                &mut names,
+                format!("{gp}_STRIDE"),
+                g.stride.to_string(),
+            )?;
+            c_define(
+                &mut o,
+                &mut names,
+                format!("{gp}_COUNT"),
+                g.count.to_string(),
+            )?;
+            for mem in &g.members {
+                c_define(
+                    &mut o,
+                    &mut names,
+                    format!("{gp}_{}", mem.name),
+                    mem.offset.to_string(),
+                )?;
+            }
+            let f = format!("{fp}_{}", g.name.to_ascii_lowercase());
+            c_claim(&mut names, &f)?;
+            let _ = writeln!(
+                o,
+                "/* Index of entry n's first counter (n below {gp}_COUNT). */\nstatic inline uint32_t {f}(uint32_t n) {{\n    return {gp}_BASE + {gp}_STRIDE * n;\n}}"
+            );
+        }
+    }
+    o.push_str("\n/* ----- records ----- */\n\n");
+    o.push_str("/* Bits lsb .. lsb + width - 1 (width 1..64) of a little-endian word vector. */\n");
+    c_claim(&mut names, "splicenic_get_bits")?;
+    o.push_str(
+        "static inline uint64_t splicenic_get_bits(const uint32_t* w, uint32_t lsb, uint32_t width) {\n    uint64_t v = 0;\n    uint32_t done = 0;\n    while (done < width && done < 64) {\n        uint32_t word = (lsb + done) / 32, off = (lsb + done) % 32;\n        uint32_t n = 32 - off < width - done ? 32 - off : width - done;\n        uint32_t piece = (w[word] >> off) & (0xFFFFFFFFu >> (32 - n));\n        v |= (uint64_t)piece << done;\n        done += n;\n    }\n    return v;\n}\n",
+    );
+    for r in &m.decl.record {
+        let p = format!("SPLICENIC_{}", screaming(&r.name));
+        let fp = format!("splicenic_{}", snake(&r.name));
+        o.push('\n');
+        c_comment(
+            &mut o,
+            &format!(
+                "{}: {} {} bits, {} words.",
+                r.name,
+                r.doc,
+                r.bits,
+                words(r.bits)
+            ),
+        );
+        c_define(&mut o, &mut names, format!("{p}_BITS"), r.bits.to_string())?;
+        c_define(
+            &mut o,
+            &mut names,
+            format!("{p}_WORDS"),
+            words(r.bits).to_string(),
+        )?;
+        for f in m.fields(r) {
+            let up = format!("{p}_{}", f.decl.name.to_ascii_uppercase());
+            c_define(
+                &mut o,
+                &mut names,
+                format!("{up}_LSB"),
+                f.decl.lsb.to_string(),
+            )?;
+            c_define(
+                &mut o,
+                &mut names,
+                format!("{up}_WIDTH"),
+                f.width.to_string(),
+            )?;
+        }
+        let leaves = m.all_leaves(r);
+        for l in leaves.iter().filter(|l| l.path.len() > 1) {
+            let up = format!("{p}_{}", l.path.join("_").to_ascii_uppercase());
+            c_define(&mut o, &mut names, format!("{up}_LSB"), l.lsb.to_string())?;
+            c_define(
+                &mut o,
+                &mut names,
+                format!("{up}_WIDTH"),
+                l.width.to_string(),
+            )?;
+        }
+        for l in &leaves {
+            let path = l.path.join("_");
+            let up = format!("{p}_{}", path.to_ascii_uppercase());
+            let f = format!("{fp}_{path}");
+            c_claim(&mut names, &f)?;
+            let _ = writeln!(
+                o,
+                "static inline uint64_t {f}(const uint32_t* w) {{\n    return splicenic_get_bits(w, {up}_LSB, {up}_WIDTH);\n}}"
+            );
+        }
+    }
+    o.push_str("\n#endif /* SPLICENIC_RECORDS_H */\n");
+    Ok(o)
+}
+
 fn md_escape(s: &str) -> String {
     s.replace('|', "\\|")
 }
@@ -952,7 +1175,7 @@ fn markdown(m: &Model) -> String {
         "<!-- {HEADER} -->\n\n# Shared records, codes and constants\n"
     );
     o.push_str(
-        "Everything the gateware and the software share besides the registers (those are in\n[registers.md](registers.md)), from `registers/records.toml`. Rust: the `splicenic-layout`\ncrate (`registers/layout`); Verilog: `gateware-rtl/rtl/generated/splicenic_records.vh` and\n`splicenic_records_fn.vh`. Bits are numbered from bit 0 of word 0; a record of N bits is\nceil(N/32) little-endian 32-bit words.\n\n",
+        "Everything the gateware and the software share besides the registers (those are in\n[registers.md](registers.md)), from `registers/records.toml`. Rust: the `splicenic-layout`\ncrate (`registers/layout`); Verilog: `gateware-rtl/rtl/generated/splicenic_records.vh` and\n`splicenic_records_fn.vh`; C and C++ (the test benches' shims):\n`gateware-rtl/tb/generated/splicenic_records.h`. Bits are numbered from bit 0 of word 0; a\nrecord of N bits is ceil(N/32) little-endian 32-bit words.\n\n",
     );
     o.push_str("## Constants\n\n| name | value | |\n|---|---|---|\n");
     for c in &m.decl.constant {
@@ -1113,6 +1336,7 @@ pub fn generate(root: &Path) -> Result<Vec<(PathBuf, String, bool)>> {
             verilog_roundtrip(&m),
             false,
         ),
+        (PathBuf::from(C_HEADER), c_header(&m)?, false),
         (PathBuf::from("docs/records.md"), markdown(&m), false),
         (PathBuf::from("firmware/app/memory.x"), memory_x(&m)?, false),
     ])
@@ -1173,6 +1397,196 @@ mod tests {
     fn the_declaration_checks() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let files = generate(&root).expect("registers/records.toml is valid");
-        assert_eq!(files.len(), 6);
+        assert_eq!(files.len(), 7);
+    }
+
+    /// Compiles `prog` with the header's folder on the include path (as C99 when `c`, else
+    /// as C++17; warnings are errors), runs it and returns its output.
+    fn compile_and_run(dir: &Path, name: &str, prog: &str, c: bool) -> String {
+        let src = dir.join(format!("{name}.{}", if c { "c" } else { "cpp" }));
+        let exe = dir.join(name);
+        fs::write(&src, prog).expect("write the test program");
+        let lang: &[&str] = if c {
+            &["-x", "c", "-std=c99"]
+        } else {
+            &["-x", "c++", "-std=c++17"]
+        };
+        // g++ is a prerequisite of the build (`cargo xtask setup`: the Verilated models).
+        let out = std::process::Command::new("g++")
+            .args(lang)
+            .args(["-Wall", "-Wextra", "-pedantic", "-Werror", "-O1", "-I"])
+            .arg(dir)
+            .arg(&src)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("g++ runs (a prerequisite: `cargo xtask setup` installs it)");
+        assert!(
+            out.status.success(),
+            "the C view does not compile as {}:\n{}",
+            if c { "C99" } else { "C++17" },
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let run = std::process::Command::new(&exe)
+            .output()
+            .expect("run the test program");
+        assert!(run.status.success(), "{name} failed");
+        String::from_utf8(run.stdout).expect("ASCII output")
+    }
+
+    /// The generated C view compiles as C99 and as C++, and its getters, sizes, codes and
+    /// constants agree with the Rust view (`splicenic-layout`) on pseudo-random words.
+    #[test]
+    fn the_c_view_agrees_with_the_rust_view() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let text = fs::read_to_string(root.join(DECL)).expect("read the declaration");
+        let decl: Decl = toml::from_str(&text).expect("parse the declaration");
+        let m = Model::check(&decl).expect("valid declaration");
+        let header = c_header(&m).expect("the C view");
+        assert!(header.starts_with("/* Generated by `cargo xtask regen`"));
+        assert!(header.contains("#define SPLICENIC_PUNT_HEAD_LEN_WIDTH 16\n"));
+        assert!(
+            header.contains("static inline uint64_t splicenic_punt_head_bad(const uint32_t* w)")
+        );
+
+        let dir = std::env::temp_dir().join(format!("splicenic-c-view-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir");
+        fs::write(dir.join("splicenic_records.h"), &header).expect("write the header");
+
+        // The program prints `name value` lines; `expect` holds what the Rust view says.
+        let mut prog = String::from(
+            "#include <stdio.h>\n#include \"splicenic_records.h\"\n#include \"splicenic_records.h\"\n\n",
+        );
+        let mut body = String::new();
+        let mut expect = Vec::new();
+        let mut line = |body: &mut String, name: String, expr: String, value: u64| {
+            let _ = writeln!(
+                body,
+                "    printf(\"{name} %llu\\n\", (unsigned long long)({expr}));"
+            );
+            expect.push(format!("{name} {value}"));
+        };
+        for c in &m.decl.constant {
+            line(
+                &mut body,
+                c.name.clone(),
+                format!("SPLICENIC_{}", c.name),
+                c.value,
+            );
+        }
+        for e in &m.decl.enums {
+            let p = format!("SPLICENIC_{}", screaming(&e.name));
+            line(
+                &mut body,
+                format!("{p}_WIDTH"),
+                format!("{p}_WIDTH"),
+                e.width.into(),
+            );
+            for v in &e.values {
+                line(
+                    &mut body,
+                    format!("{p}_{}", v.name),
+                    format!("{p}_{}", v.name),
+                    v.value,
+                );
+            }
+        }
+        for im in &m.decl.index_map {
+            for g in &im.groups {
+                let f = format!(
+                    "splicenic_{}_idx_{}",
+                    snake(&im.name),
+                    g.name.to_ascii_lowercase()
+                );
+                for n in [0, g.count - 1] {
+                    for mem in &g.members {
+                        let p = format!("SPLICENIC_{}_IDX_{}", screaming(&im.name), g.name);
+                        line(
+                            &mut body,
+                            format!("{f}({n})+{}", mem.name),
+                            format!("{f}({n}) + {p}_{}", mem.name),
+                            u64::from(g.base + g.stride * n + mem.offset),
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(m.decl.record.len(), splicenic_layout::RECORDS.len());
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for (i, (r, info)) in m
+            .decl
+            .record
+            .iter()
+            .zip(splicenic_layout::RECORDS)
+            .enumerate()
+        {
+            assert_eq!(r.name, info.name);
+            let p = format!("SPLICENIC_{}", screaming(&r.name));
+            line(
+                &mut body,
+                format!("{p}_BITS"),
+                format!("{p}_BITS"),
+                info.bits as u64,
+            );
+            line(
+                &mut body,
+                format!("{p}_WORDS"),
+                format!("{p}_WORDS"),
+                info.words as u64,
+            );
+            for round in 0..4 {
+                let w: Vec<u32> = (0..info.words)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        match round {
+                            0 => u32::MAX,
+                            _ => seed as u32,
+                        }
+                    })
+                    .collect();
+                let arr = format!("w{i}_{round}");
+                let _ = writeln!(
+                    prog,
+                    "static const uint32_t {arr}[{}] = {{{}}};",
+                    info.words,
+                    w.iter()
+                        .map(|x| format!("{x:#X}u"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                let mut packed = vec![0u32; info.words];
+                let mut leaves = vec![0u64; info.leaves];
+                assert!(splicenic_layout::reference_roundtrip(
+                    i,
+                    &w,
+                    &mut packed,
+                    &mut leaves
+                ));
+                let ls = m.all_leaves(r);
+                assert_eq!(ls.len(), leaves.len());
+                for (l, v) in ls.iter().zip(leaves) {
+                    let f = format!("splicenic_{}_{}", snake(&r.name), l.path.join("_"));
+                    line(&mut body, format!("{f}({arr})"), format!("{f}({arr})"), v);
+                }
+            }
+        }
+        let _ = write!(prog, "\nint main(void) {{\n{body}    return 0;\n}}\n");
+        let want = expect.join("\n") + "\n";
+        for c in [true, false] {
+            let got = compile_and_run(&dir, if c { "view_c" } else { "view_cpp" }, &prog, c);
+            for (g, w) in got.lines().zip(want.lines()) {
+                assert_eq!(
+                    g,
+                    w,
+                    "C view (as {}) and Rust view differ",
+                    if c { "C" } else { "C++" }
+                );
+            }
+            assert_eq!(got, want);
+        }
+        let _ = fs::remove_dir_all(&dir);
     }
 }

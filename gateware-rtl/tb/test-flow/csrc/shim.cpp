@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // C interface to the Verilated flow_table and flow_state_mem models. Each call runs a
 // whole batch (many lookups, commands, updates) cycle by cycle in C++; a cycle limit turns
-// a stall into an error code, never a hang.
+// a stall into an error code, never a hang. Entry and key sizes and the FlowOp codes come
+// from the generated C view of the shared records (splicenic_records.h).
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
 
+#include "splicenic_records.h"
 #include "splicenic_tb.h"
 #include "verilated.h"
 
@@ -34,7 +36,7 @@ struct FtRsp {
 
 struct FtCmd {
     uint32_t op;
-    uint32_t key[3];
+    uint32_t key[SPLICENIC_FLOW_KEY_WORDS];
     uint32_t value;
     uint32_t dir;
 };
@@ -111,7 +113,8 @@ public:
             // Drive.
             m.s_lookup_valid = issued < n;
             if (issued < n) {
-                for (int w = 0; w < 3; w++) m.s_lookup_key.at(w) = keys[3 * issued + w];
+                for (int w = 0; w < SPLICENIC_FLOW_KEY_WORDS; w++)
+                    m.s_lookup_key.at(w) = keys[SPLICENIC_FLOW_KEY_WORDS * issued + w];
             }
             if (bp_seed) {
                 lcg = lcg * 1664525u + 1013904223u;
@@ -123,7 +126,7 @@ public:
             if (m.cmd_valid) {
                 const FtCmd& k = cmds[cmd_issued];
                 m.cmd_op = k.op & 3;
-                for (int w = 0; w < 3; w++) m.cmd_key.at(w) = k.key[w];
+                for (int w = 0; w < SPLICENIC_FLOW_KEY_WORDS; w++) m.cmd_key.at(w) = k.key[w];
                 m.cmd_value = k.value;
                 m.cmd_dir = k.dir & 1;
             }
@@ -190,8 +193,8 @@ private:
 // ---------------------------------------------------------------------------------------
 // flow_state_mem
 
-constexpr int kStaticWords = 13;  // 416 bits
-constexpr int kDynWords = 6;      // 192 bits
+constexpr int kStaticWords = SPLICENIC_FLOW_STATIC_WORDS;  // record FlowStatic
+constexpr int kDynWords = SPLICENIC_FLOW_DYN_WORDS;        // record FlowDyn
 
 struct FsUpd {
     uint32_t slot;
@@ -276,7 +279,7 @@ public:
             m.cmd_valid = ci < ncmds && ci == cdone && ui >= cmds[ci].at_update;
             if (m.cmd_valid) {
                 const FsCmd& k = cmds[ci];
-                m.cmd_op = k.op & 3;
+                m.cmd_op = k.op & ((1u << SPLICENIC_FLOW_OP_WIDTH) - 1);
                 m.cmd_slot = k.slot;
                 for (int w = 0; w < kStaticWords; w++) m.cmd_wdata_static.at(w) = k.wstatic[w];
                 for (int w = 0; w < kDynWords; w++) m.cmd_wdata_dyn.at(w) = k.wdyn[w];
@@ -299,7 +302,8 @@ public:
                 rd_pending = false;
             }
             bool cmd_fire = m.cmd_valid && m.cmd_ready;
-            bool cmd_write = cmd_fire && (m.cmd_op == 1 || m.cmd_op == 2);
+            bool cmd_write = cmd_fire && (m.cmd_op == SPLICENIC_FLOW_OP_WRITE ||
+                                          m.cmd_op == SPLICENIC_FLOW_OP_WRITE_STATIC);
             if (cmd_fire) {
                 res[ci].updates_before = uint32_t(ui);
                 res[ci].writes_before = writes;

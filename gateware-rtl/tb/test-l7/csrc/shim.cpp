@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // C interface to the Verilated l7_matcher (DATA_WIDTH 64 and 512). The clock, the request
 // stream, the rule writes and the result collection all run here, many cycles per call.
-// Every wait has a cycle limit: a stall comes back as an error code, never a hang.
+// Every wait has a cycle limit: a stall comes back as an error code, never a hang. Rule word
+// codes come from the generated C view of the shared records (splicenic_records.h).
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <vector>
 
+#include "splicenic_records.h"
 #include "verilated.h"
 
 #include "Vl7_w512.h"
@@ -107,7 +109,7 @@ public:
             bool fire = m_->cfg_wr_ready;
             edge();
             if (fire) {
-                if (word == 0xff) dflt_[m_->status_active_bank ^ 1] = data & 0xffff;
+                if (word == SPLICENIC_RULE_WORD_INDEX_DEFAULT_POOL) dflt_[m_->status_active_bank ^ 1] = data & 0xffff;
                 m_->cfg_wr_valid = 0;
                 return L7_OK;
             }
@@ -165,7 +167,7 @@ public:
             bool sw = (rng.next() % 1000) < o->switch_per_mille;
             m_->cmd_bank_switch = sw && !pending;
             m_->cfg_wr_valid = pending;
-            m_->cfg_wr_word = 0xff;
+            m_->cfg_wr_word = SPLICENIC_RULE_WORD_INDEX_DEFAULT_POOL;
             m_->cfg_wr_rule = 0;
             m_->cfg_wr_data = 0x8000 + wcount;
             m_->clk = 0;

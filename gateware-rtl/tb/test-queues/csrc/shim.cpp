@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // C interface to the Verilated stats_counters, evt_queue, pkt_punt_buf and pkt_inject_buf
 // models. Each call runs a whole batch cycle by cycle in C++; a cycle limit turns a stall
-// into an error code, never a hang.
+// into an error code, never a hang. The punt ring descriptor is read with the generated C view
+// of the shared records (splicenic_records.h, from registers/records.toml).
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <vector>
 
+#include "splicenic_records.h"
 #include "splicenic_tb.h"
 #include "verilated.h"
 
@@ -246,14 +248,17 @@ int evt_run(const uint64_t* events, const uint32_t* counts, uint32_t offer_pct, 
 }
 
 // ---------------------------------------------------------------------------------------
-// pkt_punt_buf (SLOTS 8, SLOT_BYTES 2048, META_WIDTH 128; RESERVE 0, or 2 for Vpunt64r)
+// pkt_punt_buf (SLOTS 8, SLOT_BYTES 2048, META_WIDTH the default: a PuntMeta record; RESERVE
+// 0, or 2 for Vpunt64r)
 
 constexpr int kPuntSlots = 8;
+// Descriptor of a slot: the head word(s) (PuntHead), then the punt record (PuntMeta).
+constexpr uint32_t kDescWords = SPLICENIC_PUNT_HEAD_WORDS + SPLICENIC_PUNT_META_WORDS;
 
 struct PuntIn {
     uint32_t len;
     uint32_t tuser;
-    uint32_t meta[4];
+    uint32_t meta[SPLICENIC_PUNT_META_WORDS];
     uint32_t gap;  // idle cycles before this frame
     uint32_t low;  // s_axis_tlow (low priority), driven on every beat of the frame
 };
@@ -262,7 +267,7 @@ struct PuntOut {
     uint32_t frame;  // index of the input frame (by the order of commits; filled by Rust)
     uint32_t len;
     uint32_t flag;
-    uint32_t meta[4];
+    uint32_t meta[SPLICENIC_PUNT_META_WORDS];
     uint32_t offset;  // byte offset of the data in the output byte buffer
 };
 
@@ -301,11 +306,11 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
     size_t fi = 0, off = 0, beat = 0;
     uint32_t gap = n ? fr[0].gap : 0;
     uint32_t lcg = seed ? seed : 1;
-    // Firmware model: reads the oldest slot (descriptor words 0..4, then data words) through
-    // the pipelined read port, then frees it.
+    // Firmware model: reads the oldest slot (descriptor words 0 .. kDescWords - 1, then data
+    // words) through the pipelined read port, then frees it.
     enum { FW_IDLE, FW_READ, FW_WAIT } fw = FW_IDLE;
     uint32_t fw_issue = 0, fw_got = 0, fw_words = 0, fw_len = 0;
-    uint32_t desc[5];
+    uint32_t desc[kDescWords];
     size_t got = 0, obyte = 0;
     uint64_t stalls = 0;
     std::vector<uint32_t> data;
@@ -328,7 +333,8 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
                 m.s_axis_tlast = rem <= kw;
                 m.s_axis_tuser = f.tuser & 1;
                 m.s_axis_tlow = f.low & 1;
-                tb_set_bytes(m.s_meta, reinterpret_cast<const uint8_t*>(f.meta), 16);
+                tb_set_bytes(m.s_meta, reinterpret_cast<const uint8_t*>(f.meta),
+                             SPLICENIC_PUNT_META_BITS / 8);
                 if (beat == 0) {
                     uint32_t used = (m.prod_idx - m.cons_idx) & (2 * kPuntSlots - 1);
                     used_at_start[fi] = uint8_t(used);
@@ -344,38 +350,38 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
             fw = FW_READ;
             fw_issue = 0;
             fw_got = 0;
-            fw_words = 5;  // descriptor first, then data once the length is known
+            fw_words = kDescWords;  // descriptor first, then data once the length is known
             data.clear();
         }
         uint32_t slot = m.cons_idx & (kPuntSlots - 1);
         if (fw == FW_READ) {
-            if (fw_issue < 5) {
+            if (fw_issue < kDescWords) {
                 m.rd_valid = 1;
                 m.rd_desc = 1;
                 m.rd_slot = slot;
                 m.rd_word = fw_issue;
                 fw_issue++;
-            } else if (fw_got >= 5 && fw_issue < 5 + fw_words) {
+            } else if (fw_got >= kDescWords && fw_issue < kDescWords + fw_words) {
                 m.rd_valid = 1;
                 m.rd_desc = 0;
                 m.rd_slot = slot;
-                m.rd_word = fw_issue - 5;
+                m.rd_word = fw_issue - kDescWords;
                 fw_issue++;
             }
         }
         m.eval();
         if (m.rd_data_valid && fw == FW_READ) {
-            if (fw_got < 5) {
+            if (fw_got < kDescWords) {
                 desc[fw_got] = m.rd_data;
-                if (fw_got == 4) {
-                    fw_len = desc[0] & 0xffff;
+                if (fw_got == kDescWords - 1) {
+                    fw_len = uint32_t(splicenic_punt_head_len(desc));
                     fw_words = (fw_len + 3) / 4;
                 }
             } else {
                 data.push_back(m.rd_data);
             }
             fw_got++;
-            if (fw_got >= 5 && fw_got == 5 + fw_words) {
+            if (fw_got >= kDescWords && fw_got == kDescWords + fw_words) {
                 if (got >= cap || obyte + fw_len > ocap) {
                     rc = TB_PROTOCOL;
                     break;
@@ -383,8 +389,9 @@ int punt_run(const uint8_t* bytes, const PuntIn* fr, size_t n, uint32_t consume_
                 PuntOut& o = out[got++];
                 o.frame = 0;
                 o.len = fw_len;
-                o.flag = (desc[0] >> 16) & 1;
-                for (int k = 0; k < 4; k++) o.meta[k] = desc[1 + k];
+                o.flag = uint32_t(splicenic_punt_head_bad(desc));
+                for (int k = 0; k < SPLICENIC_PUNT_META_WORDS; k++)
+                    o.meta[k] = desc[SPLICENIC_PUNT_HEAD_WORDS + k];
                 o.offset = uint32_t(obyte);
                 for (uint32_t b = 0; b < fw_len; b++)
                     obytes[obyte + b] = uint8_t(data[b / 4] >> (8 * (b % 4)));

@@ -37,6 +37,8 @@ pub struct Build {
     pub shim_defines: Vec<(String, String)>,
     /// Include folders for Verilog (`-I`).
     pub includes: Vec<PathBuf>,
+    /// Include folders for the shims (e.g. [`records_c_include`]).
+    pub shim_includes: Vec<PathBuf>,
     /// Build FST waveform support into the models.
     pub trace: bool,
     /// Name stem of the static libraries.
@@ -74,6 +76,12 @@ pub fn rtl_files(root: &Path) -> Vec<PathBuf> {
 /// The generated register include folder.
 pub fn regs_include(root: &Path) -> PathBuf {
     root.join("gateware-rtl/rtl/generated")
+}
+
+/// The folder of the generated C view of the shared records (`splicenic_records.h`,
+/// from `registers/records.toml` by `cargo xtask regen`).
+pub fn records_c_include(root: &Path) -> PathBuf {
+    root.join("gateware-rtl/tb/generated")
 }
 
 /// Soft-core source folder: the env override `var`, else the PyPI package in the project
@@ -120,6 +128,9 @@ impl Build {
         }
         for s in &self.shims {
             println!("cargo:rerun-if-changed={}", s.display());
+        }
+        for i in &self.shim_includes {
+            println!("cargo:rerun-if-changed={}", i.display());
         }
         println!(
             "cargo:rerun-if-changed={}",
@@ -224,6 +235,9 @@ impl Build {
         rt.compile(&format!("{name}_vruntime"));
         let mut shim = base(2);
         shim.files(&self.shims);
+        for i in &self.shim_includes {
+            shim.include(i);
+        }
         for (k, v) in &self.shim_defines {
             shim.define(k, v.as_str());
         }
