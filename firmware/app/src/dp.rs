@@ -171,6 +171,18 @@ impl Hw for DataPath {
             // SAFETY: PORT is 16 bits wide: every u16 is a valid value.
             unsafe { w.port().bits(port) };
         };
+        // A service set again at its address keeps its entry enabled: one write of the port
+        // (the classifier never sees it missing). A new address is written disabled.
+        if enable
+            && self.dp.vip_port(i).read().enable().bit_is_set()
+            && self.dp.vip_addr(i).read().bits() == ip
+        {
+            self.dp.vip_port(i).write(|w| {
+                set_port(w);
+                w.enable().set_bit()
+            });
+            return;
+        }
         self.dp.vip_port(i).write(|w| {
             set_port(w);
             w

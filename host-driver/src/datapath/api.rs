@@ -243,7 +243,10 @@ impl<'a> Datapath<'a> {
         Ok(layout::mac_from_u64(u64::from(hi) << 32 | u64::from(lo)))
     }
 
-    /// Configure virtual service `i` (disabled while its address and port change).
+    /// Configure virtual service `i`. An enabled service set again at the same address (its
+    /// port changed or not) is rewritten with one register write, so the classifier never
+    /// sees it missing; a new address is written with the entry disabled (no frame matches
+    /// a half-written address and port).
     pub fn set_vip(
         &mut self,
         i: usize,
@@ -254,32 +257,43 @@ impl<'a> Datapath<'a> {
         use regs::dp::{self, vip_port as vp};
         Self::check_index("virtual service", i, dp::VIP_ADDR_COUNT)?;
         let port_reg = dp::VIP_PORT + i as u64 * dp::VIP_PORT_STRIDE;
+        let addr_reg = dp::VIP_ADDR + i as u64 * dp::VIP_ADDR_STRIDE;
         let port_val = put(port.into(), vp::PORT_SHIFT, vp::PORT_MASK);
+        let en = put(1, vp::ENABLE_SHIFT, vp::ENABLE_MASK);
+        if enable
+            && field(
+                self.bar.read32(port_reg)?,
+                vp::ENABLE_SHIFT,
+                vp::ENABLE_MASK,
+            ) != 0
+            && self.bar.read32(addr_reg)? == u32::from(addr)
+        {
+            return Ok(self.bar.write32(port_reg, port_val | en)?);
+        }
         self.bar.write32(port_reg, port_val)?;
-        self.bar
-            .write32(dp::VIP_ADDR + i as u64 * dp::VIP_ADDR_STRIDE, addr.into())?;
+        self.bar.write32(addr_reg, addr.into())?;
         if enable {
-            self.bar.write32(
-                port_reg,
-                port_val | put(1, vp::ENABLE_SHIFT, vp::ENABLE_MASK),
-            )?;
+            self.bar.write32(port_reg, port_val | en)?;
         }
         Ok(())
     }
 
-    /// Configure card-owned server-side address `i` (disabled while it changes).
+    /// Configure card-owned server-side address `i`. The address is one register: an entry
+    /// that is enabled stays enabled while it is written (the classifier sees the old or the
+    /// new address, never none, so the server-side segments of spliced connections are not
+    /// missed when a configuration is applied again); disabling clears ENABLE first.
     pub fn set_local(&mut self, i: usize, addr: Ipv4Addr, enable: bool) -> Result<(), DriverError> {
         use regs::dp::{self, local_ctrl as lc};
         Self::check_index("server-side address", i, dp::LOCAL_ADDR_COUNT)?;
         let ctrl = dp::LOCAL_CTRL + i as u64 * dp::LOCAL_CTRL_STRIDE;
-        self.bar.write32(ctrl, 0)?;
-        self.bar.write32(
-            dp::LOCAL_ADDR + i as u64 * dp::LOCAL_ADDR_STRIDE,
-            addr.into(),
-        )?;
+        let addr_reg = dp::LOCAL_ADDR + i as u64 * dp::LOCAL_ADDR_STRIDE;
         if enable {
+            self.bar.write32(addr_reg, addr.into())?;
             self.bar
                 .write32(ctrl, put(1, lc::ENABLE_SHIFT, lc::ENABLE_MASK))?;
+        } else {
+            self.bar.write32(ctrl, 0)?;
+            self.bar.write32(addr_reg, addr.into())?;
         }
         Ok(())
     }

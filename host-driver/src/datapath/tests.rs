@@ -284,6 +284,8 @@ struct Model {
     flows: HashMap<(u32, u32, u32), u32>,
     busy_reads: u32,
     busy_after_cmd: u32,
+    /// Every register write, in order.
+    writes: Vec<(u64, u32)>,
 }
 
 fn params_bar() -> FakeBar {
@@ -302,6 +304,7 @@ impl Model {
             flows: HashMap::new(),
             busy_reads: 0,
             busy_after_cmd: 3,
+            writes: Vec::new(),
         }
     }
     fn get(&self, off: u64) -> u32 {
@@ -373,6 +376,7 @@ impl Bar for Model {
     fn write32(&mut self, offset: u64, value: u32) -> Result<(), BarError> {
         use regs::{evq, flow, inject, stats};
         check_access(offset, 4, self.size())?;
+        self.writes.push((offset, value));
         match offset {
             inject::WR_DATA => {
                 let p = self.get(inject::WR_PTR);
@@ -789,4 +793,83 @@ fn l7_rules_and_buffer_go_through_their_registers() {
     assert_eq!(m.get(regs::l7::WORD), 0);
     assert_eq!(m.get(regs::l7::DATA), 0xa000_0008);
     assert_eq!(m.get(regs::l7::CMD), 0x77 << 16 | 18);
+}
+
+/// The classifier's view of an address entry after each write of `writes`, starting from
+/// `(enabled, addr)`: (ctrl or port register, address register, enable bit shift).
+fn entry_states(
+    start: (bool, u32),
+    writes: &[(u64, u32)],
+    regs: (u64, u64, u32),
+) -> Vec<(bool, u32)> {
+    let (mut en, mut addr) = start;
+    let mut seen = Vec::new();
+    for &(off, v) in writes {
+        if off == regs.0 {
+            en = v >> regs.2 & 1 != 0;
+        } else if off == regs.1 {
+            addr = v;
+        } else {
+            continue;
+        }
+        seen.push((en, addr));
+    }
+    seen
+}
+
+/// Applying a configuration again writes the card's addresses again: an enabled server-side
+/// address or virtual service set to what it already holds must never look disabled to the
+/// classifier in between (its segments would be punted as NOMATCH).
+#[test]
+fn addresses_set_again_never_disappear() {
+    use regs::dp;
+    let a = Ipv4Addr::new(198, 51, 100, 9);
+    let b = Ipv4Addr::new(198, 51, 100, 10);
+    let mut m = Model::new();
+    {
+        let mut dp = Datapath::new(&mut m).unwrap();
+        dp.set_local(2, a, true).unwrap();
+        dp.set_vip(5, a, 80, true).unwrap();
+        dp.set_local(2, a, true).unwrap();
+        dp.set_vip(5, a, 80, true).unwrap();
+        dp.set_vip(5, a, 8080, true).unwrap();
+        dp.set_local(2, b, true).unwrap();
+    }
+    let local = (
+        dp::LOCAL_CTRL + 2 * dp::LOCAL_CTRL_STRIDE,
+        dp::LOCAL_ADDR + 2 * dp::LOCAL_ADDR_STRIDE,
+        dp::local_ctrl::ENABLE_SHIFT,
+    );
+    let vip = (
+        dp::VIP_PORT + 5 * dp::VIP_PORT_STRIDE,
+        dp::VIP_ADDR + 5 * dp::VIP_ADDR_STRIDE,
+        dp::vip_port::ENABLE_SHIFT,
+    );
+    let ls = entry_states((false, 0), &m.writes, local);
+    let first = ls.iter().position(|&s| s == (true, a.into())).unwrap();
+    assert!(
+        ls[first..].iter().all(|&(en, _)| en),
+        "server-side address disabled while set again: {ls:?}"
+    );
+    assert_eq!(*ls.last().unwrap(), (true, b.into()));
+    let vs = entry_states((false, 0), &m.writes, vip);
+    let first = vs.iter().position(|&s| s == (true, a.into())).unwrap();
+    assert!(
+        vs[first..].iter().all(|&s| s == (true, a.into())),
+        "virtual service disabled while set again: {vs:?}"
+    );
+    assert_eq!(
+        m.get(vip.0) >> dp::vip_port::PORT_SHIFT & 0xffff,
+        8080,
+        "the port change was written"
+    );
+    // A virtual service moved to another address is disabled while both registers change.
+    let n = m.writes.len();
+    Datapath::new(&mut m)
+        .unwrap()
+        .set_vip(5, b, 80, true)
+        .unwrap();
+    let moved = entry_states((true, a.into()), &m.writes[n..], vip);
+    assert_eq!(moved.first(), Some(&(false, a.into())), "{moved:?}");
+    assert_eq!(moved.last(), Some(&(true, b.into())), "{moved:?}");
 }

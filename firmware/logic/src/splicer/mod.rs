@@ -36,7 +36,7 @@ use profile::{Handler, Profile, Step};
 use record::RulesetStore;
 use splicenic_layout::{
     flow_half, l7_flag, mac_from_u64, mac_to_u64, pool_flags, port, service_mode, EventType,
-    EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic, PuntMeta,
+    EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic, PuntMeta, PuntWhy,
 };
 
 /// Flow slots the firmware manages (the data path may have more; the rest stay unused).
@@ -825,7 +825,11 @@ impl<'a> Splicer<'a> {
                 self.cur = Handler::Other;
                 let setup = match port {
                     Port::Client => self.on_client_seg(hw, &seg, hit),
-                    Port::Server => self.on_server_seg(hw, &seg, hit),
+                    Port::Server => {
+                        // The classifier matched a card-owned address (not NOMATCH).
+                        let ours = field(m, PuntMeta::WHY) != u32::from(PuntWhy::NoMatch.raw());
+                        self.on_server_seg(hw, &seg, hit, ours)
+                    }
                 };
                 let spent = hw.cycles().wrapping_sub(start);
                 match setup {
@@ -1761,11 +1765,14 @@ impl<'a> Splicer<'a> {
 
     // ----- server side ------------------------------------------------------------------
 
+    /// A server-port segment. `ours`: the classifier matched its destination as a card-owned
+    /// address (the punt's why is not NOMATCH).
     fn on_server_seg(
         &mut self,
         hw: &mut impl Hw,
         seg: &TcpSeg,
         hit: Option<(Slot, bool)>,
+        ours: bool,
     ) -> Option<usize> {
         let i = match hit {
             Some((slot, true)) => self.find_pending(slot),
@@ -1773,12 +1780,16 @@ impl<'a> Splicer<'a> {
         };
         let Some(i) = i else {
             if hit.is_none()
+                && ours
                 && !seg.has(tf::RST)
                 && (0..4).any(|k| hw.local_ip(k) == Some(seg.dst_ip))
             {
                 // A segment to a card address that belongs to no connection (e.g. the
                 // SYN-ACK to the SYN of a setup the client ended): RST, as a host with no
                 // such connection (seq = its ACK), so the server is not left half-open.
+                // Not for a segment the classifier did not see as ours (NOMATCH): the
+                // address table was being written when it arrived, and the segment may
+                // belong to a spliced connection the data path would have forwarded.
                 self.send_rst_reply(hw, Port::Server, seg);
             }
             self.stats.ignored += 1;

@@ -68,6 +68,9 @@ struct Fake {
     busy: u64,
     /// Calls of the profiled data-path operations.
     ops: Costs,
+    /// The classifier does not see the card's server-side address (its entry is being
+    /// rewritten): segments to it are punted as NOMATCH.
+    local_hidden: bool,
 }
 
 /// Per-operation cycle costs of the fake data path (or call counts).
@@ -98,6 +101,15 @@ impl Fake {
             time: self.now,
             ..PuntMeta::default()
         };
+        // The classifier's why: NONE for a virtual service or the card's address, else
+        // NOMATCH.
+        let vip = self
+            .vips
+            .iter()
+            .any(|&(ip, p, en)| en && ip == s.dst_ip && p == s.dst_port);
+        if !vip && (self.local_hidden || s.dst_ip != LOCAL) {
+            m.why = PuntWhy::NoMatch.raw();
+        }
         if let Some(&(slot, half)) = self.table.get(&key) {
             let state = self.mem.get(&slot).map_or(0, |e| e.0[0]);
             m.flow_hit = true;
@@ -2080,13 +2092,22 @@ fn client_reset_while_the_server_syn_is_out_resets_the_server() {
         &[],
         CMAC,
     );
-    hw.arrive(Port::Server, sa);
+    hw.arrive(Port::Server, sa.clone());
     sp.poll(&mut hw);
     let sent = hw.take_sent();
     assert_eq!(sent.len(), 1, "{sent:?}");
     let (port, rst, _) = &sent[0];
     assert_eq!(*port, Port::Server);
     assert_eq!((rst.flags, rst.seq), (tf::RST, syn.seq.wrapping_add(1)));
+    // The same segment while the card's address entry was being rewritten (the classifier
+    // punted it as NOMATCH): it may be a spliced connection's, so it is not answered.
+    hw.local_hidden = true;
+    let ignored = sp.stats.ignored;
+    hw.arrive(Port::Server, sa);
+    sp.poll(&mut hw);
+    assert!(hw.take_sent().is_empty(), "a NOMATCH punt was answered");
+    assert_eq!(sp.stats.ignored, ignored + 1);
+    hw.local_hidden = false;
     assert_eq!((rst.dst_ip, rst.dst_port), server);
     // A RST is never answered; nor is a segment to an address that is not the card's.
     let rst = seg(server, local, 0x5556, 0, tf::RST, &[], &[], CMAC);
