@@ -2,6 +2,9 @@
 //! module at DATA_WIDTH 64 or 512, driven through its CSR bus and its two Ethernet ports.
 //! CSR offsets are the card's (`splicenic_driver::regs`), so the same addresses reach this
 //! block in the card top.
+//!
+//! [`testkit`] holds what the tests share: the card-style configuration, a spliced flow,
+//! frames of that flow and the rewrite the fast path must produce.
 
 use std::ffi::c_void;
 use std::os::raw::{c_int, c_long};
@@ -248,3 +251,5 @@ impl Drop for Datapath {
         unsafe { ffi::snic_dp_free(self.raw) }
     }
 }
+
+pub mod testkit;

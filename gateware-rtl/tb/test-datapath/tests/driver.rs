@@ -5,9 +5,6 @@
 //! frames, events, counters, L7 rules and buffer matching, and injected frames all go
 //! through the driver.
 
-mod common;
-
-use common::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::datapath::{
@@ -15,6 +12,7 @@ use splicenic_driver::datapath::{
     FlowStatus, HalfEntry, HostKind, L7Rule, PathKind, Port as ApiPort, TcpKind,
 };
 use splicenic_driver::{Bar, BarError};
+use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::reference;
 use std::net::Ipv4Addr;

@@ -4,14 +4,12 @@
 //! built from the flow entry, with both checksums equal to a full recompute; the flow's
 //! counters, the statistics block and the FIN/RST events agree with what was sent.
 
-mod common;
-
-use common::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
 use splicenic_layout::stats::{port as port_stats, server, server_dir, service};
 use splicenic_layout::{event_type, flow_state, EvtFinRst, STATS_COUNTERS, STATS_SERVERS};
+use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::reference;
 

@@ -5,9 +5,6 @@
 //! ring's reserve under a SYN flood. After every bad frame the pipeline keeps draining: a
 //! spliced frame sent behind it still comes out.
 
-mod common;
-
-use common::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
@@ -16,6 +13,7 @@ use splicenic_layout::{
     event_type, flow_half, flow_state, frame_class, http_method, parser_reason, punt_why,
     rule_word_index, tcp_kind, EvtHead, EvtPuntReady, EvtRequestMatched, PuntHead, PuntMeta,
 };
+use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_l7::{encode_rule, reference::Rule};
 use splicenic_tb_rewriter::reference;

@@ -12,12 +12,10 @@
 //! With `$SPLICENIC_BENCH_DIR` set, the figures also go to `$SPLICENIC_BENCH_DIR/datapath.json`
 //! (the format of `splicenic_hil::bench_out`, read by `cargo xtask bench`'s report).
 
-mod common;
-
-use common::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
+use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 
 /// Frames per run for the fixed sizes.

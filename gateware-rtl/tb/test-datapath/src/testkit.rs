@@ -1,32 +1,39 @@
-//! Shared helpers: card-style configuration of the data path through its CSR blocks, a
-//! spliced flow, frames of that flow built with etherparse, and the rewrite the fast path
-//! must produce (the rewriter's reference model with the descriptor built from the flow
-//! entry as docs/datapath.md defines it).
-#![allow(dead_code)]
+//! Helpers the data-path tests share: card-style configuration of the data path through its
+//! CSR blocks, a spliced flow, frames of that flow built with etherparse, and the rewrite the
+//! fast path must produce (the rewriter's reference model with the descriptor built from the
+//! flow entry as docs/datapath.md defines it).
 
+use crate::{Datapath, Port};
 use etherparse::{EtherType, Ethernet2Header, IpNumber, Ipv4Header, SingleVlanHeader, TcpHeader};
 use etherparse::{VlanId, VlanPcp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
 use splicenic_layout::{entry_flags, flow_op, flow_state, FlowDyn, FlowHalfEntry, FlowStatic};
-use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::Desc;
 
+/// The card's MAC on the client port.
 pub const MAC_C: [u8; 6] = [0x02, 0, 0, 0, 0, 0x0c];
+/// The card's MAC on the server port.
 pub const MAC_S: [u8; 6] = [0x02, 0, 0, 0, 0, 0x05];
+/// Address of the virtual service (index 0).
 pub const VIP: [u8; 4] = [10, 0, 0, 100];
+/// TCP port of the virtual service.
 pub const VIP_PORT: u16 = 80;
+/// The card's server-side address (index 0).
 pub const LOCAL: [u8; 4] = [10, 1, 0, 1];
 
+/// An IPv4 address as the big-endian word the CSRs and flow entries hold.
 pub fn a(ip: [u8; 4]) -> u32 {
     u32::from_be_bytes(ip)
 }
 
-pub fn mac48(m: [u8; 6]) -> u64 {
+/// A MAC address as the 48-bit value the CSRs and flow entries hold.
+fn mac48(m: [u8; 6]) -> u64 {
     m.iter().fold(0u64, |v, b| (v << 8) | *b as u64)
 }
 
+/// A register offset of `splicenic_driver::regs` as a CSR bus address.
 pub fn r(off: u64) -> u32 {
     off as u32
 }
@@ -47,24 +54,41 @@ pub fn configure(dp: &mut Datapath) {
 /// server side.
 #[derive(Clone, Copy, Debug)]
 pub struct Flow {
+    /// Flow-table slot of the entry.
     pub slot: u16,
+    /// Entry state (`flow_state`).
     pub state: u8,
+    /// Entry flags (`entry_flags`).
     pub flags: u8,
+    /// Window-scale shift difference: client shift - server shift.
     pub wsd: i8,
+    /// Real-server index (the flow's statistics counters).
     pub rs: u8,
+    /// Timestamp offset: TSval the card sends the client - server TSval (mod 2^32).
     pub ts_off: u32,
+    /// Sequence delta client to server.
     pub d_cs: u32,
+    /// Sequence delta server to client.
     pub d_sc: u32,
+    /// Client MAC.
     pub client_mac: [u8; 6],
+    /// Client address.
     pub client_ip: [u8; 4],
+    /// Client TCP port.
     pub client_port: u16,
+    /// Server MAC.
     pub server_mac: [u8; 6],
+    /// Server address.
     pub server_ip: [u8; 4],
+    /// Server TCP port.
     pub server_port: u16,
+    /// The card's TCP port on the server side.
     pub local_port: u16,
 }
 
 impl Flow {
+    /// A spliced flow in `slot` with SACK, timestamps and window rescaling, and deltas
+    /// near the 2^32 wrap.
     pub fn sample(slot: u16) -> Flow {
         Flow {
             slot,
@@ -86,7 +110,7 @@ impl Flow {
     }
 
     /// The flow entry's static part (record FlowStatic).
-    pub fn entry(&self) -> FlowStatic {
+    fn entry(&self) -> FlowStatic {
         FlowStatic {
             state: self.state,
             flags: self.flags,
@@ -120,7 +144,7 @@ impl Flow {
     }
 
     /// Source/destination of a frame arriving on `port`.
-    pub fn wire(&self, port: Port) -> ([u8; 6], [u8; 6], [u8; 4], [u8; 4], u16, u16) {
+    fn wire(&self, port: Port) -> ([u8; 6], [u8; 6], [u8; 4], [u8; 4], u16, u16) {
         match port {
             Port::Client => (
                 self.client_mac,
@@ -186,9 +210,13 @@ impl Flow {
     }
 }
 
+/// Flow-table command status: done.
 pub const FLOW_OK: u32 = 0;
+/// Flow-table command status: INSERT of a key already in the table.
 pub const FLOW_EXISTS: u32 = 1;
+/// Flow-table command status: INSERT into a bucket with every way used.
 pub const FLOW_BUCKET_FULL: u32 = 2;
+/// Flow-table command status: LOOKUP or DELETE of a key not in the table.
 pub const FLOW_NOT_FOUND: u32 = 3;
 
 /// Run one flow-table command; returns (status, RESULT register).
@@ -227,7 +255,8 @@ pub fn install(dp: &mut Datapath, f: &Flow) {
     assert_eq!(flow_cmd(dp, 1, sk, f.slot as u32 | 1 << 16).0, FLOW_OK);
 }
 
-pub fn wait_state(dp: &mut Datapath) {
+/// Wait for the flow-state command in progress to finish.
+fn wait_state(dp: &mut Datapath) {
     for _ in 0..10_000 {
         if dp.read(r(regs::flow::STATE_STATUS)) & 1 == 0 {
             return;
@@ -237,7 +266,7 @@ pub fn wait_state(dp: &mut Datapath) {
 }
 
 /// Read a flow entry: (static words, dynamic words).
-pub fn read_state(dp: &mut Datapath, slot: u16) -> (Vec<u32>, Vec<u32>) {
+fn read_state(dp: &mut Datapath, slot: u16) -> (Vec<u32>, Vec<u32>) {
     dp.write(r(regs::flow::STATE_SLOT), slot as u32);
     dp.write(r(regs::flow::STATE_CMD), flow_op::READ.into());
     wait_state(dp);
@@ -257,7 +286,7 @@ pub fn read_dyn(dp: &mut Datapath, slot: u16) -> FlowDyn {
 }
 
 /// Segment options a splice sees: none, TS, TS + SACK blocks, NOP padding.
-pub fn gen_options(rng: &mut ChaCha8Rng) -> Vec<u8> {
+fn gen_options(rng: &mut ChaCha8Rng) -> Vec<u8> {
     let mut o = Vec::new();
     match rng.gen_range(0..4) {
         0 => {}
@@ -294,8 +323,11 @@ pub fn gen_options(rng: &mut ChaCha8Rng) -> Vec<u8> {
 /// TCP flags of a generated segment.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Flags {
+    /// SYN (and no ACK).
     pub syn: bool,
+    /// FIN.
     pub fin: bool,
+    /// RST.
     pub rst: bool,
 }
 
@@ -314,6 +346,7 @@ pub fn flow_frame(
     )
 }
 
+/// A frame from `smac`/`sip`:`sport` to `dmac`/`dip`:`dport`: (bytes, l3 offset, ihl, doff).
 #[allow(clippy::too_many_arguments)]
 pub fn tcp_frame(
     rng: &mut ChaCha8Rng,
