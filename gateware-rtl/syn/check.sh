@@ -178,4 +178,14 @@ synth -top $top -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; a
 check -assert"
 done
 
+# SYN-cookie unit (the card does not instantiate it yet, so it is not in files.f): lint,
+# Icarus compile, Yosys generic synthesis (a few seconds).
+step "verilator lint (syn_cookie)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module syn_cookie rtl/syn_cookie.v
+step "iverilog compile (syn_cookie)" \
+    iverilog -g2012 "${INC[@]}" -s syn_cookie -o "$LOG/syn_cookie.vvp" rtl/syn_cookie.v
+step "yosys synth (syn_cookie)" yosys -q -p "read_verilog ${INC[*]} rtl/syn_cookie.v; \
+synth -top syn_cookie -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
+
 exit $failed

@@ -65,10 +65,14 @@
  * 3:0 (15 = none), SACK permitted in bit 4.
  */
 #define SPLICENIC_COOKIE_TS_BITS 5u
-/* syn_cookie: cycles from a request's accept to its response valid; also the cycles per
- * request of back-to-back requests.
+/* syn_cookie: cycles from a request's accept to its response valid (a request accepted at
+ * cycle t has its response valid at cycle t + COOKIE_LATENCY).
  */
-#define SPLICENIC_COOKIE_LATENCY 15u
+#define SPLICENIC_COOKIE_LATENCY 16u
+/* syn_cookie: cycles per request of back-to-back requests (one request in flight; the next
+ * is accepted at the edge that writes the previous response).
+ */
+#define SPLICENIC_COOKIE_INTERVAL 15u
 
 /* ----- enumerations ----- */
 

@@ -76,9 +76,13 @@ pub const COOKIE_KEY_BITS: u32 = 64;
 /// (15 = none), SACK permitted in bit 4.
 pub const COOKIE_TS_BITS: u32 = 5;
 
-/// syn_cookie: cycles from a request's accept to its response valid; also the cycles per
-/// request of back-to-back requests.
-pub const COOKIE_LATENCY: u32 = 15;
+/// syn_cookie: cycles from a request's accept to its response valid (a request accepted at
+/// cycle t has its response valid at cycle t + COOKIE_LATENCY).
+pub const COOKIE_LATENCY: u32 = 16;
+
+/// syn_cookie: cycles per request of back-to-back requests (one request in flight; the next is
+/// accepted at the edge that writes the previous response).
+pub const COOKIE_INTERVAL: u32 = 15;
 
 // ----- enumerations -----
 
