@@ -2,13 +2,18 @@
 //! compiles both models, and `tcp_classifier` (`Vclassifier`, default parameters), with the
 //! C++ driver shim.
 
-use splicenic_verilate::{regs_include, repo_root, Build, Model};
+use splicenic_verilate::{records_c_include, regs_include, repo_root, Build, Model};
 
 fn main() {
     let root = repo_root();
     let rtl = root.join("gateware-rtl/rtl/eth_tcp_parser.v");
     let manifest = root.join("gateware-rtl/tb/test-parser");
     println!("cargo:rerun-if-changed=build.rs");
+    let c_view = records_c_include(&root);
+    println!(
+        "cargo:rerun-if-changed={}",
+        c_view.join("splicenic_records.h").display()
+    );
     let model = |prefix: &str, width: u32| Model {
         prefix: prefix.into(),
         top: "eth_tcp_parser".into(),
@@ -32,6 +37,7 @@ fn main() {
         trace: false,
         lib_name: "splicenic_tb_parser".into(),
         includes: vec![regs_include(&root)],
+        shim_includes: vec![c_view],
         ..Build::default()
     }
     .run();

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "splicenic_records.h"
 #include "splicenic_tb.h"
 
 #include "Vclassifier.h"
@@ -378,7 +379,7 @@ int snic_classifier_run(const SnicClsCfg* cfg, const SnicClsIn* in, uint32_t n, 
         if (!valid && in_i < n) valid = valid_pct >= 100 || rng.chance(valid_pct);
         if (valid) {
             const SnicClsIn& h = in[in_i];
-            m.s_hdr_reason = h.reason & 0xf;
+            m.s_hdr_reason = h.reason & ((1u << SPLICENIC_PARSER_REASON_WIDTH) - 1);
             m.s_hdr_eth_type = h.eth_type & 0xffff;
             m.s_hdr_ip_protocol = h.ip_protocol & 0xff;
             m.s_hdr_ip_dst = h.ip_dst;
