@@ -87,6 +87,10 @@ enum Cmd {
         /// written to target/synth-only/synth.json; no other bench, no report.
         #[arg(long, value_name = "JOB", conflicts_with_all = ["report_only", "no_synth"])]
         synth_only: Option<String>,
+        /// The whole bench and report, but ECP5 place and route only for the jobs whose key
+        /// contains JOB (e.g. `syn_cookie`); the report names the figures it has not got.
+        #[arg(long, value_name = "JOB", conflicts_with_all = ["report_only", "no_synth", "synth_only"])]
+        synth_jobs: Option<String>,
     },
 }
 
@@ -119,10 +123,12 @@ fn main() {
             baseline_secs,
             report_only: false,
             synth_only: None,
+            synth_jobs,
         } => bench(BenchOpts {
             no_synth,
             synth_stale,
             baseline_secs,
+            synth_jobs,
         }),
         Cmd::Hil { filter, rig } => hil::hil(filter.as_deref(), rig.as_deref()),
     };
@@ -214,6 +220,8 @@ struct BenchOpts {
     synth_stale: bool,
     /// wrk seconds per baseline run.
     baseline_secs: u32,
+    /// Place and route only the jobs whose key contains this.
+    synth_jobs: Option<String>,
 }
 
 /// Run one bench step; a failure is noted for the report (which says so) and returned as
@@ -249,7 +257,7 @@ fn bench(opts: BenchOpts) -> Result<()> {
         ok &= bench_step(
             &dir,
             "ECP5 resources and fmax (place and route, cached)",
-            || synth::synth(&dir, None, opts.synth_stale),
+            || synth::synth(&dir, opts.synth_jobs.as_deref(), opts.synth_stale),
         );
     }
     // hil-tests benches with both soft cores, on the firmware just built.
