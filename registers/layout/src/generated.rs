@@ -2296,8 +2296,8 @@ impl PuntHead {
             bad: get_bits(w, base + Self::BAD.lsb, 1) != 0,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
         put_bits(w, base, Self::BITS, 0);
         put_bits(
@@ -2458,8 +2458,8 @@ impl PuntMeta {
             time: get_bits(w, base + Self::TIME.lsb, Self::TIME.width) as u32,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
         put_bits(w, base, Self::BITS, 0);
         put_bits(
@@ -2626,10 +2626,9 @@ impl EvtHead {
             kind: get_bits(w, base + Self::KIND.lsb, Self::KIND.width) as u8,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (every bit is a field;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
-        put_bits(w, base, Self::BITS, 0);
         put_bits(
             w,
             base + Self::KIND.lsb,
@@ -2710,8 +2709,8 @@ impl EvtFinRst {
             ack: get_bits(w, base + Self::ACK.lsb, Self::ACK.width) as u32,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
         put_bits(w, base, Self::BITS, 0);
         put_bits(
@@ -2855,8 +2854,8 @@ impl EvtRequestMatched {
             time: get_bits(w, base + Self::TIME.lsb, Self::TIME.width) as u32,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
         put_bits(w, base, Self::BITS, 0);
         put_bits(
@@ -2980,8 +2979,8 @@ impl EvtPuntReady {
             punt_slot: get_bits(w, base + Self::PUNT_SLOT.lsb, Self::PUNT_SLOT.width) as u16,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
         put_bits(w, base, Self::BITS, 0);
         put_bits(
@@ -3059,10 +3058,9 @@ impl FlowKey {
             src: get_bits(w, base + Self::SRC.lsb, Self::SRC.width) as u32,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (every bit is a field;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
-        put_bits(w, base, Self::BITS, 0);
         put_bits(
             w,
             base + Self::DPORT.lsb,
@@ -3160,10 +3158,9 @@ impl FlowHalfEntry {
             local_port: get_bits(w, base + Self::LOCAL_PORT.lsb, Self::LOCAL_PORT.width) as u16,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (every bit is a field;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
-        put_bits(w, base, Self::BITS, 0);
         put_bits(
             w,
             base + Self::PEER_MAC.lsb,
@@ -3296,10 +3293,9 @@ impl FlowStatic {
             server: FlowHalfEntry::unpack_at(w, base + Self::SERVER.lsb),
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (every bit is a field;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
-        put_bits(w, base, Self::BITS, 0);
         put_bits(
             w,
             base + Self::STATE.lsb,
@@ -3431,10 +3427,9 @@ impl FlowDyn {
             bytes_sc: get_bits(w, base + Self::BYTES_SC.lsb, Self::BYTES_SC.width),
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (every bit is a field;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
-        put_bits(w, base, Self::BITS, 0);
         put_bits(
             w,
             base + Self::LAST_SEEN.lsb,
@@ -3539,8 +3534,8 @@ impl L7RuleCtrl {
             valid: get_bits(w, base + Self::VALID.lsb, 1) != 0,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
         put_bits(w, base, Self::BITS, 0);
         put_bits(
@@ -3629,10 +3624,9 @@ impl L7RuleMeta {
             rule_id: get_bits(w, base + Self::RULE_ID.lsb, Self::RULE_ID.width) as u16,
         }
     }
-    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the
-    /// end of `w` are dropped).
+    /// Writes the record at bit `base` of `w` (every bit is a field;
+    /// bits past the end of `w` are dropped).
     pub fn pack_at(&self, w: &mut [u32], base: usize) {
-        put_bits(w, base, Self::BITS, 0);
         put_bits(
             w,
             base + Self::PRIORITY.lsb,

@@ -91,36 +91,44 @@ impl Field {
 }
 
 /// Bits `lsb..lsb + width` (width at most 64) of a little-endian word vector; bits past the
-/// end of `w` read as 0.
+/// end of `w` read as 0. Inlined, so a call with constant `lsb` and `width` (a record's field)
+/// becomes a few shifts and masks.
+#[inline]
 pub fn get_bits(w: &[u32], lsb: usize, width: usize) -> u64 {
-    let mut v = 0u64;
-    let mut done = 0;
-    while done < width.min(64) {
-        let (word, off) = ((lsb + done) / 32, (lsb + done) % 32);
-        let n = (32 - off).min(width - done);
-        let piece = w
-            .get(word)
-            .map_or(0, |&x| (x >> off) & (u32::MAX >> (32 - n)));
-        v |= u64::from(piece) << done;
-        done += n;
+    let width = width.min(64);
+    let word = |k: usize| w.get(k).copied().unwrap_or(0);
+    let (mut k, off) = (lsb / 32, lsb % 32);
+    let mut v = u64::from(word(k) >> off);
+    let mut got = 32 - off;
+    while got < width {
+        k += 1;
+        v |= u64::from(word(k)) << got;
+        got += 32;
     }
-    v
+    if width < 64 {
+        v & ((1u64 << width) - 1)
+    } else {
+        v
+    }
 }
 
 /// Sets bits `lsb..lsb + width` of a little-endian word vector to `v` (cut to the width;
 /// bits of a field wider than 64 above bit 63 are cleared); bits past the end of `w` are
-/// dropped.
+/// dropped. Inlined like [`get_bits`].
+#[inline]
 pub fn put_bits(w: &mut [u32], lsb: usize, width: usize, v: u64) {
+    let (mut k, mut off) = (lsb / 32, lsb % 32);
     let mut done = 0;
     while done < width {
-        let (word, off) = ((lsb + done) / 32, (lsb + done) % 32);
         let n = (32 - off).min(width - done);
         let mask = (u32::MAX >> (32 - n)) << off;
         let bits = if done < 64 { (v >> done) as u32 } else { 0 };
-        if let Some(x) = w.get_mut(word) {
+        if let Some(x) = w.get_mut(k) {
             *x = (*x & !mask) | ((bits << off) & mask);
         }
         done += n;
+        k += 1;
+        off = 0;
     }
 }
 
@@ -159,6 +167,42 @@ pub const fn mac_from_u64(v: u64) -> [u8; 6] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// get_bits and put_bits against a bit-at-a-time model, every lsb and width over a
+    /// 4-word vector (bits past the end included), pseudo-random values.
+    #[test]
+    fn bit_access_equals_a_bit_at_a_time_model() {
+        let bit = |w: &[u32], i: usize| w.get(i / 32).map_or(0, |x| u64::from(x >> (i % 32) & 1));
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for lsb in 0..130 {
+            for width in 0..=64 {
+                let mut w = [next() as u32, next() as u32, next() as u32, next() as u32];
+                let want = (0..width).fold(0u64, |v, i| v | bit(&w, lsb + i) << i);
+                assert_eq!(
+                    get_bits(&w, lsb, width),
+                    want,
+                    "get lsb {lsb} width {width}"
+                );
+                let before = w;
+                let v = next();
+                put_bits(&mut w, lsb, width, v);
+                for i in 0..128 {
+                    let expect = if i >= lsb && i < lsb + width {
+                        v >> (i - lsb) & 1
+                    } else {
+                        bit(&before, i)
+                    };
+                    assert_eq!(bit(&w, i), expect, "put lsb {lsb} width {width} bit {i}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn bits_across_words() {

@@ -690,9 +690,14 @@ fn rust(m: &Model) -> String {
             }
         }
         let _ = writeln!(o, "        }}\n    }}");
+        // A record whose fields cover every bit (no reserved bits; overlaps are refused) is
+        // written field by field without clearing it first.
+        let tiled = leaves.iter().map(|l| l.width).sum::<u32>() == r.bits;
         let _ = writeln!(
             o,
-            "    /// Writes the record at bit `base` of `w` (its reserved bits cleared; bits past the\n    /// end of `w` are dropped).\n    pub fn pack_at(&self, w: &mut [u32], base: usize) {{\n        put_bits(w, base, Self::BITS, 0);"
+            "    /// Writes the record at bit `base` of `w` ({};\n    /// bits past the end of `w` are dropped).\n    pub fn pack_at(&self, w: &mut [u32], base: usize) {{{}",
+            if tiled { "every bit is a field" } else { "its reserved bits cleared" },
+            if tiled { "" } else { "\n        put_bits(w, base, Self::BITS, 0);" }
         );
         for f in &fields {
             let n = &f.decl.name;
