@@ -306,7 +306,219 @@ pub fn fill_checksums(buf: &mut [u8], off: &Offload) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::wirecheck;
     use super::*;
+    use etherparse::{
+        Ipv4Header, PacketBuilder, TcpHeader, TcpOptionElement as Opt, TcpOptions, VlanId,
+    };
+    use splicenic_fuzzkit::Rng;
+    use std::vec::Vec;
+
+    /// Random TCP options as etherparse lays them out (padded to 4 bytes; at most 40): the
+    /// SYN-only ones only when `syn`, TSecr 0 without `ack` (RFC 7323).
+    fn random_options(rng: &mut Rng, syn: bool, ack: bool) -> Vec<Opt> {
+        let mut o = Vec::new();
+        let mut len = 0;
+        for _ in 0..rng.below(6) {
+            let e = match rng.below(5) {
+                0 => Opt::Noop,
+                1 if syn => Opt::MaximumSegmentSize(536 + rng.below(0xffff - 536) as u16),
+                2 if syn => Opt::WindowScale(rng.below(15) as u8),
+                3 if syn => Opt::SelectiveAcknowledgementPermitted,
+                _ => Opt::Timestamp(rng.next() as u32, u32::from(ack) * rng.next() as u32),
+            };
+            let l = match e {
+                Opt::Noop => 1,
+                Opt::MaximumSegmentSize(_) => 4,
+                Opt::WindowScale(_) => 3,
+                Opt::SelectiveAcknowledgementPermitted => 2,
+                _ => 10,
+            };
+            let dup = o
+                .iter()
+                .any(|x| core::mem::discriminant(x) == core::mem::discriminant(&e));
+            if len + l > 40 || (dup && e != Opt::Noop) {
+                continue;
+            }
+            len += l;
+            o.push(e);
+        }
+        o
+    }
+
+    fn random_payload(rng: &mut Rng) -> Vec<u8> {
+        // Odd and even lengths, short (padded frames) and long.
+        let n = match rng.below(3) {
+            0 => rng.below(8),
+            1 => rng.below(64),
+            _ => rng.below(1460),
+        };
+        (0..n).map(|_| rng.next() as u8).collect()
+    }
+
+    #[test]
+    fn checksums_equal_etherparse_for_random_segments() {
+        // The firmware's checksum code (what the fake inject ring applies) against
+        // etherparse's, for random addresses, ports, numbers, flags, options and payloads.
+        let mut rng = Rng(0x5eed_f00d_cafe_0001);
+        let mut buf = [0u8; 1600];
+        for case in 0..4000 {
+            let syn = rng.chance(3);
+            let flags = if syn {
+                rng.pick(&[tcp_flags::SYN, tcp_flags::SYN | tcp_flags::ACK])
+            } else {
+                rng.pick(&[
+                    tcp_flags::ACK,
+                    tcp_flags::ACK | tcp_flags::PSH,
+                    tcp_flags::ACK | tcp_flags::FIN,
+                    tcp_flags::RST,
+                    tcp_flags::RST | tcp_flags::ACK,
+                ])
+            };
+            let opts = random_options(&mut rng, syn, flags & tcp_flags::ACK != 0);
+            let raw = TcpOptions::try_from_elements(&opts).unwrap();
+            let payload = if flags & (tcp_flags::SYN | tcp_flags::RST) != 0 {
+                Vec::new()
+            } else {
+                random_payload(&mut rng)
+            };
+            let unicast = |r: &mut Rng| (r.next() as u32 % 0xdf00_0000) + 0x0100_0000;
+            let out = TcpOut {
+                src_mac: [2, 0xca, 0, 0, 0, rng.next() as u8],
+                dst_mac: [0, 0x16, 0x3e, rng.next() as u8, 0, 1],
+                src_ip: unicast(&mut rng),
+                dst_ip: unicast(&mut rng),
+                src_port: rng.next() as u16,
+                dst_port: rng.next() as u16,
+                seq: rng.next() as u32,
+                ack: if flags & tcp_flags::ACK != 0 {
+                    rng.next() as u32
+                } else {
+                    0
+                },
+                flags,
+                window: rng.next() as u16,
+                opts: raw.as_slice(),
+                payload: &payload,
+            };
+            let (len, off) = out.write(&mut buf).unwrap();
+            fill_checksums(&mut buf, &off);
+            let f = &buf[..len];
+            // etherparse's checksums, computed here from its own decode of the headers.
+            let (ip, rest) = Ipv4Header::from_slice(&f[ETH_LEN..]).unwrap();
+            let l4 = &rest[..usize::from(ip.total_len) - ip.header_len()];
+            let (tcp, data) = TcpHeader::from_slice(l4).unwrap();
+            assert_eq!(ip.header_checksum, ip.calc_header_checksum(), "case {case}");
+            assert_eq!(
+                tcp.checksum,
+                tcp.calc_checksum_ipv4(&ip, data).unwrap(),
+                "case {case}"
+            );
+            assert_eq!(data, &payload[..], "case {case}");
+            // And the whole frame through the independent check, field by field.
+            let w = wirecheck::check(f).tcp();
+            assert_eq!(
+                (w.src_ip, w.dst_ip, w.src_port, w.dst_port, w.seq, w.ack, w.flags, w.window),
+                (
+                    out.src_ip,
+                    out.dst_ip,
+                    out.src_port,
+                    out.dst_port,
+                    out.seq,
+                    out.ack,
+                    flags,
+                    out.window
+                ),
+                "case {case}"
+            );
+            // The RFC 1071 sum itself: a filled-in header sums to 0.
+            assert_eq!(csum_fold(csum_add(0, &f[ETH_LEN..ETH_LEN + IP_LEN])), 0);
+        }
+    }
+
+    #[test]
+    fn parser_reads_random_etherparse_frames_as_etherparse_built_them() {
+        // The other direction: frames built by etherparse (with and without an 802.1Q tag,
+        // random options and payloads) read by the firmware's parser.
+        let mut rng = Rng(0x5eed_f00d_cafe_0002);
+        for case in 0..2000 {
+            let syn = rng.chance(3);
+            let opts = random_options(&mut rng, syn, true);
+            let payload = random_payload(&mut rng);
+            let src_mac = [2, 0, 0, 0, 1, rng.next() as u8];
+            let dst_mac = [2, 0, 0, 0, 2, rng.next() as u8];
+            let (src_ip, dst_ip) = (
+                (rng.next() as u32).to_be_bytes(),
+                (rng.next() as u32).to_be_bytes(),
+            );
+            let (sport, dport, seq, win) = (
+                rng.next() as u16,
+                rng.next() as u16,
+                rng.next() as u32,
+                rng.next() as u16,
+            );
+            let ack = rng.next() as u32;
+            let vlan = rng.chance(2);
+            let eth = PacketBuilder::ethernet2(src_mac, dst_mac);
+            let ip_step = if vlan {
+                eth.single_vlan(VlanId::try_new(rng.below(4095) as u16 + 1).unwrap())
+                    .ipv4(src_ip, dst_ip, 64)
+            } else {
+                eth.ipv4(src_ip, dst_ip, 64)
+            };
+            let mut b = ip_step.tcp(sport, dport, seq, win).ack(ack);
+            if syn {
+                b = b.syn();
+            }
+            let b = b.options(&opts).unwrap();
+            let mut f = Vec::new();
+            b.write(&mut f, &payload).unwrap();
+            // Padded to the Ethernet minimum, as a frame from the wire.
+            if f.len() < 60 {
+                f.resize(60, 0);
+            }
+            let Parsed::Tcp(s) = parse(&f) else {
+                panic!("case {case}: not TCP: {:?}", parse(&f))
+            };
+            let raw = TcpOptions::try_from_elements(&opts).unwrap();
+            assert_eq!(
+                (
+                    s.src_mac, s.dst_mac, s.src_ip, s.dst_ip, s.src_port, s.dst_port, s.seq, s.ack,
+                    s.window
+                ),
+                (
+                    src_mac,
+                    dst_mac,
+                    u32::from_be_bytes(src_ip),
+                    u32::from_be_bytes(dst_ip),
+                    sport,
+                    dport,
+                    seq,
+                    ack,
+                    win
+                ),
+                "case {case}"
+            );
+            assert_eq!(s.has(tcp_flags::SYN), syn, "case {case}");
+            assert!(s.has(tcp_flags::ACK), "case {case}");
+            assert_eq!(&f[s.opts.0..s.opts.1], raw.as_slice(), "case {case}");
+            assert_eq!(&f[s.payload.0..s.payload.1], &payload[..], "case {case}");
+            if syn {
+                let o = crate::flowmgr::tcpopts::parse_syn_options(raw.as_slice()).unwrap();
+                for e in &opts {
+                    match *e {
+                        Opt::MaximumSegmentSize(m) => assert_eq!(o.mss, Some(m)),
+                        Opt::WindowScale(w) => assert_eq!(o.wscale, Some(w)),
+                        Opt::SelectiveAcknowledgementPermitted => assert!(o.sack_permitted),
+                        Opt::Timestamp(v, r) => {
+                            assert_eq!(o.timestamps.map(|t| (t.tsval, t.tsecr)), Some((v, r)))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn built_segment_parses_back_with_valid_checksums() {

@@ -2534,3 +2534,5 @@ pub fn find_timestamps(opts: &[u8]) -> Option<Timestamps> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wirecheck;

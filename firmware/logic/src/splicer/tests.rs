@@ -3,6 +3,7 @@
 //! real firmware is tested in hil-tests).
 
 use super::frame::{fill_checksums, parse, tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
+use super::wirecheck::{self, Wire, WireArp, WireTcp};
 use super::*;
 use splicenic_layout::{event_type, flow_state, get_bits, l7_flag, put_bits};
 use std::collections::{HashMap, VecDeque};
@@ -56,6 +57,8 @@ struct Fake {
     punts: VecDeque<(Vec<u8>, [u32; 4])>,
     events: VecDeque<[u32; 4]>,
     sent: Vec<(Port, Vec<u8>)>,
+    /// etherparse's view of every sent frame (`wirecheck`), in sending order.
+    wire: Vec<(Port, Wire)>,
     vips: [(u32, u16, bool); 8],
     l7: Vec<(Vec<u8>, u16)>,
     /// Dynamic words 1-5 (packet and byte counters) per slot; word 0 is `mem`'s last seen.
@@ -122,7 +125,9 @@ impl Fake {
         self.punts.push_back((frame, m.pack()));
     }
 
+    /// The TCP frames sent since the last `take_sent` or `take_wire`.
     fn take_sent(&mut self) -> Vec<(Port, TcpSeg, Vec<u8>)> {
+        self.wire.clear();
         self.sent
             .drain(..)
             .filter_map(|(p, f)| match parse(&f) {
@@ -130,6 +135,30 @@ impl Fake {
                 _ => None,
             })
             .collect()
+    }
+
+    /// Queue a non-TCP frame (ARP) arriving on `port`: no flow, classifier why NONE.
+    fn arrive_raw(&mut self, port: Port, frame: Vec<u8>) {
+        let m = PuntMeta {
+            port: port.raw(),
+            time: self.now,
+            ..PuntMeta::default()
+        };
+        self.punts.push_back((frame, m.pack()));
+    }
+
+    /// etherparse's view of the frames sent since the last `take_sent` or `take_wire`.
+    fn take_wire(&mut self) -> Vec<(Port, Wire)> {
+        self.sent.clear();
+        self.wire.drain(..).collect()
+    }
+
+    /// The one TCP segment sent since the last call, as etherparse decodes it.
+    fn one_tcp(&mut self) -> (Port, WireTcp) {
+        let mut w = self.take_wire();
+        assert_eq!(w.len(), 1, "{w:?}");
+        let (port, f) = w.pop().unwrap();
+        (port, f.tcp())
     }
 
     fn entry(&self, slot: Slot) -> [u32; STATIC_WORDS] {
@@ -169,8 +198,12 @@ impl Hw for Fake {
         self.ops.inject += 1;
         let mut f = frame.to_vec();
         if let Some(o) = offload {
+            wirecheck::check_offload(&f, &o);
             fill_checksums(&mut f, &o);
         }
+        // Every frame the card sends, as on the wire, through an independent decoder.
+        let wire = wirecheck::check(&f);
+        self.wire.push((port, wire));
         self.sent.push((port, f));
         true
     }
@@ -2649,4 +2682,523 @@ fn canonical_heads_encode_what_a_target_cannot_carry_and_respect_the_window() {
     );
     let long = [b'a'; REQ_BUF];
     assert_eq!(canonical_head(&mut out, &long, b"h"), None);
+}
+
+/// An ARP request from `mac`/`ip` asking for `target` (broadcast, padded to 60 bytes).
+fn arp_request(mac: [u8; 6], ip: u32, target: u32) -> Vec<u8> {
+    let mut f = vec![0u8; 60];
+    f[0..6].fill(0xff);
+    f[6..12].copy_from_slice(&mac);
+    f[12..14].copy_from_slice(&frame::ETHERTYPE_ARP.to_be_bytes());
+    f[14..22].copy_from_slice(&[0, 1, 0x08, 0x00, 6, 4, 0, 1]);
+    f[22..28].copy_from_slice(&mac);
+    f[28..32].copy_from_slice(&ip.to_be_bytes());
+    f[38..42].copy_from_slice(&target.to_be_bytes());
+    f
+}
+
+/// Inserts an 802.1Q tag (VLAN 5) behind the MAC addresses.
+fn vlan_tag(f: &mut Vec<u8>) {
+    let tail = f.split_off(12);
+    f.extend_from_slice(&[0x81, 0x00, 0x00, 0x05]);
+    f.extend_from_slice(&tail);
+}
+
+/// A segment from the card to the client `cport` with every field zero or empty.
+fn card_to_client(cport: u16) -> WireTcp {
+    WireTcp {
+        dst_mac: CMAC,
+        src_mac: CARD_C,
+        src_ip: VIP,
+        dst_ip: CLIENT,
+        ttl: 64,
+        dont_fragment: true,
+        src_port: 80,
+        dst_port: cport,
+        seq: 0,
+        ack: 0,
+        flags: 0,
+        window: 0,
+        mss: None,
+        wscale: None,
+        sack_permitted: false,
+        timestamps: None,
+        options_len: 0,
+        payload: Vec::new(),
+    }
+}
+
+/// The request ACK's window for `buffered` bytes at the client's shift of 7.
+fn request_window(buffered: usize) -> u16 {
+    (REQ_BUF - buffered).div_ceil(1 << 7).min(0xffff) as u16
+}
+
+#[test]
+fn every_frame_of_a_connection_reads_back_with_etherparse() {
+    // ARP replies, the SYN-ACK, the request ACK, the server SYN, the handshake ACK with the
+    // replayed request: etherparse's view of each equals what the card means to send.
+    let mut w = world();
+    let mut hw = Fake {
+        now: 1000,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let smac = |rs: usize| [2, 0, 0, 0, 0, 0x10 + rs as u8];
+    hw.arrive_raw(Port::Client, arp_request(CMAC, CLIENT, VIP));
+    sp.poll(&mut hw);
+    hw.arrive_raw(Port::Server, arp_request(smac(1), SRV[1], LOCAL));
+    sp.poll(&mut hw);
+    assert_eq!(
+        hw.take_wire(),
+        vec![
+            (
+                Port::Client,
+                Wire::Arp(WireArp {
+                    dst_mac: CMAC,
+                    src_mac: CARD_C,
+                    op: 2,
+                    sender_mac: CARD_C,
+                    sender_ip: VIP,
+                    target_mac: CMAC,
+                    target_ip: CLIENT,
+                })
+            ),
+            (
+                Port::Server,
+                Wire::Arp(WireArp {
+                    dst_mac: smac(1),
+                    src_mac: CARD_S,
+                    op: 2,
+                    sender_mac: CARD_S,
+                    sender_ip: LOCAL,
+                    target_mac: smac(1),
+                    target_ip: SRV[1],
+                })
+            ),
+        ]
+    );
+    // SYN with MSS 1460, SACK-permitted, timestamps (TSval 100), shift 7.
+    let (cport, isn) = (41000, 0xffff_ff00_u32);
+    let syn = seg(
+        (CLIENT, cport),
+        (VIP, 80),
+        isn,
+        0,
+        tf::SYN,
+        &TS_SYN,
+        &[],
+        CMAC,
+    );
+    hw.arrive(Port::Client, syn);
+    sp.poll(&mut hw);
+    let (port, synack) = hw.one_tcp();
+    let card_isn = synack.seq;
+    let to_client = card_to_client(cport);
+    assert_eq!(port, Port::Client);
+    assert_eq!(
+        synack,
+        WireTcp {
+            seq: card_isn,
+            ack: isn.wrapping_add(1),
+            flags: tf::SYN | tf::ACK,
+            window: REQ_BUF as u16,
+            mss: Some(1460),
+            wscale: Some(7),
+            sack_permitted: true,
+            timestamps: Some((1000, 100)),
+            options_len: 20,
+            ..to_client.clone()
+        }
+    );
+    // The handshake ACK, then the request: acknowledged with the card's timestamps.
+    let req = b"GET /x HTTP/1.1\r\nHost: a.example\r\n\r\n";
+    for (flags, ts_val, payload) in [(tf::ACK, 101, &[][..]), (tf::ACK | tf::PSH, 102, &req[..])] {
+        hw.now += 1;
+        hw.arrive(
+            Port::Client,
+            seg(
+                (CLIENT, cport),
+                (VIP, 80),
+                isn.wrapping_add(1),
+                card_isn.wrapping_add(1),
+                flags,
+                &ts(ts_val, 1000),
+                payload,
+                CMAC,
+            ),
+        );
+        sp.poll(&mut hw);
+    }
+    let (port, ack) = hw.one_tcp();
+    assert_eq!(port, Port::Client);
+    assert_eq!(
+        ack,
+        WireTcp {
+            seq: card_isn.wrapping_add(1),
+            ack: isn.wrapping_add(1 + req.len() as u32),
+            flags: tf::ACK,
+            window: request_window(req.len()),
+            timestamps: Some((1002, 102)),
+            options_len: 12,
+            ..to_client.clone()
+        }
+    );
+    // The verdict: the SYN to the real server, with the client's latest TSval.
+    let slot = hw.table[&FourTuple {
+        src_ip: CLIENT,
+        dst_ip: VIP,
+        src_port: cport,
+        dst_port: 80,
+    }]
+        .0;
+    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
+    sp.poll(&mut hw);
+    let (port, ssyn) = hw.one_tcp();
+    assert_eq!(port, Port::Server);
+    let rs = SRV.iter().position(|&ip| ip == ssyn.dst_ip).unwrap();
+    let to_server = WireTcp {
+        dst_mac: smac(rs),
+        src_mac: CARD_S,
+        src_ip: LOCAL,
+        dst_ip: SRV[rs],
+        src_port: ssyn.src_port,
+        dst_port: 8080,
+        ..card_to_client(0)
+    };
+    assert_eq!(
+        ssyn,
+        WireTcp {
+            seq: isn,
+            flags: tf::SYN,
+            window: 0xffff,
+            mss: Some(1460),
+            wscale: Some(7),
+            sack_permitted: true,
+            timestamps: Some((102, 0)),
+            options_len: 20,
+            ..to_server.clone()
+        }
+    );
+    // The server's SYN-ACK: the handshake ACK carries the request (one segment, PSH).
+    let s_isn = 0x8000_0000_u32;
+    let mut sa_opts = [0u8; 20];
+    sa_opts[..4].copy_from_slice(&[2, 4, 0x05, 0xb4]);
+    sa_opts[4..6].copy_from_slice(&[4, 2]);
+    sa_opts[6..16].copy_from_slice(&[8, 10, 0, 0, 0x20, 0, 0, 0, 0, 102]);
+    sa_opts[16..20].copy_from_slice(&[1, 3, 3, 7]);
+    let mut sa = seg(
+        (SRV[rs], 8080),
+        (LOCAL, ssyn.src_port),
+        s_isn,
+        isn.wrapping_add(1),
+        tf::SYN | tf::ACK,
+        &sa_opts,
+        &[],
+        smac(rs),
+    );
+    sa[0..6].copy_from_slice(&CARD_S);
+    hw.arrive(Port::Server, sa);
+    sp.poll(&mut hw);
+    let (port, data) = hw.one_tcp();
+    assert_eq!(port, Port::Server);
+    assert_eq!(
+        data,
+        WireTcp {
+            seq: isn.wrapping_add(1),
+            ack: s_isn.wrapping_add(1),
+            flags: tf::ACK | tf::PSH,
+            window: 502,
+            timestamps: Some((102, 0x2000)),
+            options_len: 12,
+            payload: req.to_vec(),
+            ..to_server
+        }
+    );
+    assert_eq!(sp.stats.spliced, 1);
+}
+
+#[test]
+fn resets_challenge_acks_cookies_and_tagged_syns_read_back_with_etherparse() {
+    let mut w = world();
+    let mut hw = Fake {
+        now: 5000,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 256, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let to_client = card_to_client(42000);
+    // A stray ACK to the service: RST, seq = its ACK number, no ACK (RFC 9293 3.10.7.1).
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 42000),
+            (VIP, 80),
+            5,
+            0x1234,
+            tf::ACK,
+            &[],
+            b"x",
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(
+        hw.one_tcp(),
+        (
+            Port::Client,
+            WireTcp {
+                seq: 0x1234,
+                flags: tf::RST,
+                ..to_client.clone()
+            }
+        )
+    );
+    // A SYN to a port with no service: RST|ACK acknowledging the SYN.
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 42000),
+            (VIP, 81),
+            77,
+            0,
+            tf::SYN,
+            &TS_SYN,
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(
+        hw.one_tcp(),
+        (
+            Port::Client,
+            WireTcp {
+                src_port: 81,
+                ack: 78,
+                flags: tf::RST | tf::ACK,
+                ..to_client.clone()
+            }
+        )
+    );
+    // An in-window RST during setup: a challenge ACK (RFC 5961 3.2).
+    let (cport, isn) = (42001, 9000u32);
+    let part = b"GET /a HTTP/1.1\r\nHo";
+    let (_, card_isn) = connect(&mut sp, &mut hw, cport, isn, part);
+    hw.take_wire();
+    let nxt = isn.wrapping_add(1 + part.len() as u32);
+    hw.now += 3;
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, cport),
+            (VIP, 80),
+            nxt + 5,
+            0,
+            tf::RST,
+            &[],
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(
+        hw.one_tcp(),
+        (
+            Port::Client,
+            WireTcp {
+                seq: card_isn.wrapping_add(1),
+                ack: nxt,
+                flags: tf::ACK,
+                window: request_window(part.len()),
+                timestamps: Some((5003, 102)),
+                options_len: 12,
+                ..card_to_client(cport)
+            }
+        )
+    );
+    // A second connection with a whole request: the verdict puts the server SYN out, the
+    // client's exact RST then resets the server (seq = the SYN's + 1, no ACK).
+    let (cport, isn) = (42004, 0xffff_fffe_u32);
+    let req = b"GET /b HTTP/1.1\r\nHost: b\r\n\r\n";
+    let (slot, card_isn) = connect(&mut sp, &mut hw, cport, isn, req);
+    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
+    sp.poll(&mut hw);
+    let ssyn = hw
+        .take_wire()
+        .into_iter()
+        .map(|(p, f)| (p, f.tcp()))
+        .find(|(p, s)| *p == Port::Server && s.flags == tf::SYN)
+        .expect("the server SYN")
+        .1;
+    let end = isn.wrapping_add(1 + req.len() as u32);
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, cport),
+            (VIP, 80),
+            end,
+            card_isn.wrapping_add(1),
+            tf::RST | tf::ACK,
+            &[],
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(
+        hw.one_tcp(),
+        (
+            Port::Server,
+            WireTcp {
+                seq: isn.wrapping_add(1),
+                flags: tf::RST,
+                window: 0,
+                mss: None,
+                wscale: None,
+                sack_permitted: false,
+                timestamps: None,
+                options_len: 0,
+                ..ssyn
+            }
+        )
+    );
+    assert_eq!(sp.pending(), 1, "the first connection is still in setup");
+    // A SYN behind an 802.1Q tag: the SYN-ACK goes out untagged (the card sends untagged
+    // frames; the checker refuses any tag).
+    let mut tagged = seg(
+        (CLIENT, 42002),
+        (VIP, 80),
+        1,
+        0,
+        tf::SYN,
+        &[2, 4, 0x05, 0x78],
+        &[],
+        CMAC,
+    );
+    vlan_tag(&mut tagged);
+    hw.arrive(Port::Client, tagged);
+    sp.poll(&mut hw);
+    let (port, synack) = hw.one_tcp();
+    assert_eq!(port, Port::Client);
+    assert_eq!(
+        synack,
+        WireTcp {
+            seq: synack.seq,
+            ack: 2,
+            flags: tf::SYN | tf::ACK,
+            window: REQ_BUF as u16,
+            mss: Some(1460),
+            options_len: 4,
+            ..card_to_client(42002)
+        }
+    );
+    // Every setup entry busy: the SYN-ACK is a cookie offering only the MSS.
+    for port in 0..PENDING as u16 - sp.pending() as u16 {
+        hw.arrive(
+            Port::Client,
+            seg(
+                (0x0b00_0001, 1000 + port),
+                (VIP, 80),
+                1,
+                0,
+                tf::SYN,
+                &[],
+                &[],
+                CMAC,
+            ),
+        );
+        sp.poll(&mut hw);
+    }
+    assert_eq!(sp.pending(), PENDING);
+    hw.take_wire();
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 42003),
+            (VIP, 80),
+            0xffff_ffff,
+            0,
+            tf::SYN,
+            &TS_SYN,
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    let (port, cookie) = hw.one_tcp();
+    assert_eq!(port, Port::Client);
+    assert_eq!(sp.stats.cookie_syn_acks, 1);
+    assert_eq!(
+        cookie,
+        WireTcp {
+            seq: cookie.seq,
+            ack: 0,
+            flags: tf::SYN | tf::ACK,
+            window: REQ_BUF as u16,
+            mss: Some(1460),
+            options_len: 4,
+            ..card_to_client(42003)
+        }
+    );
+}
+
+#[test]
+fn the_independent_check_refuses_broken_frames() {
+    // The checker itself: a good segment passes; each defect is caught (header edits with
+    // both checksums filled in again, so only the defect is wrong).
+    let good = seg(
+        (CLIENT, 1),
+        (VIP, 80),
+        1,
+        2,
+        tf::ACK,
+        &ts(1, 2),
+        b"data",
+        CMAC,
+    );
+    wirecheck::check(&good);
+    let mss_on_ack = seg(
+        (CLIENT, 1),
+        (VIP, 80),
+        1,
+        2,
+        tf::ACK,
+        &[2, 4, 0x05, 0xb4],
+        &[],
+        CMAC,
+    );
+    let refuse = |what: &str, f: &[u8]| {
+        let r = std::panic::catch_unwind(|| wirecheck::check(f));
+        assert!(r.is_err(), "{what}: a broken frame passed");
+    };
+    refuse("MSS on an ACK", &mss_on_ack);
+    type Edit = fn(&mut Vec<u8>);
+    let broken: [(&str, Edit, bool); 11] = [
+        ("IP checksum", |f| f[24] ^= 1, false),
+        ("TCP checksum", |f| f[50] ^= 1, false),
+        ("payload", |f| *f.last_mut().unwrap() ^= 1, false),
+        ("total length", |f| f.push(0), false),
+        ("EtherType", |f| f[13] = 0xdd, false),
+        ("VLAN tag", vlan_tag, false),
+        ("IHL", |f| f[14] = 0x46, true),
+        ("TTL", |f| f[22] = 0, true),
+        ("data offset", |f| f[46] = 0xf0, true),
+        ("option length", |f| f[57] = 9, true),
+        ("URG", |f| f[47] |= 0x20, true),
+    ];
+    for (what, edit, refill) in broken {
+        let mut f = good.clone();
+        edit(&mut f);
+        if refill {
+            let total = u16::from_be_bytes([f[16], f[17]]);
+            let off = Offload {
+                ip_off: 14,
+                l4_off: 34,
+                l4_end: 14 + total,
+            };
+            fill_checksums(&mut f, &off);
+        }
+        refuse(what, &f);
+    }
 }
