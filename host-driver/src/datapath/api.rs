@@ -666,6 +666,40 @@ impl<'a> Datapath<'a> {
         )?)
     }
 
+    // ----- drop counters outside STATS --------------------------------------------------
+
+    /// Read every loss counter outside the STATS block ([`DropCounters`]) with plain
+    /// register reads: nothing is written, so this is safe while the firmware runs. The
+    /// registers are read one after the other, not as one snapshot.
+    pub fn drop_counters(&mut self) -> Result<DropCounters, DriverError> {
+        use regs::{dp, evq, inject, punt};
+        let mut d = DropCounters {
+            punt_drop_full: self.bar.read32(punt::DROP_FULL)?,
+            punt_drop_long: self.bar.read32(punt::DROP_LONG)?,
+            evq_overflow: self.bar.read32(evq::OVERFLOW)?,
+            oversize_c: self.bar.read32(dp::OVERSIZE_C)?,
+            oversize_s: self.bar.read32(dp::OVERSIZE_S)?,
+            upd_drops: self.bar.read32(dp::UPD_DROPS)?,
+            inject_bad_commit: None,
+        };
+        let sel = |v: u32| field(v, inject::sel::PORT_SHIFT, inject::sel::PORT_MASK) != 0;
+        let before = sel(self.bar.read32(inject::SEL)?);
+        let bad = self.bar.read32(inject::BAD_COMMIT)?;
+        if sel(self.bar.read32(inject::SEL)?) == before {
+            d.inject_bad_commit = Some((Port::from_bit(before), bad));
+        }
+        Ok(d)
+    }
+
+    /// `PUNT.DROP_FULL` and `PUNT.DROP_LONG`: frames to be punted that the punt ring
+    /// dropped, for lack of room and for length (32-bit, wrapping; see [`DropCounters`]).
+    pub fn punt_drops(&mut self) -> Result<(u32, u32), DriverError> {
+        Ok((
+            self.bar.read32(regs::punt::DROP_FULL)?,
+            self.bar.read32(regs::punt::DROP_LONG)?,
+        ))
+    }
+
     // ----- L7 ---------------------------------------------------------------------------
 
     /// Read `L7.STATUS`.

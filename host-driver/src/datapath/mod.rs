@@ -1,6 +1,6 @@
 //! Typed access to the splicer data path (docs/datapath.md): port MACs, virtual services,
 //! punt policy, the flow table and flow state, the punt and inject rings, the event queue,
-//! the statistics snapshot and the L7 rule banks.
+//! the statistics snapshot, the loss counters outside it and the L7 rule banks.
 //!
 //! [`crate::Card::datapath`] checks `ID.CAPS.SPLICER` and returns a [`Datapath`] that borrows the
 //! card's BAR. Every command that the hardware completes later is polled with a bounded
@@ -9,15 +9,17 @@
 //!
 //! The punt ring, the inject rings, the event queue and the L7 request buffer are normally
 //! the firmware's; host access to them is meant for bring-up and tests while the firmware
-//! does not use them (INJECT.SEL and the read/write pointers are shared state).
+//! does not use them (INJECT.SEL and the read/write pointers are shared state). Their loss
+//! counters are plain reads ([`Datapath::drop_counters`]), safe while the firmware runs.
 //!
 //! The encoders and decoders ([`FlowEntry`], [`FlowCounters`], [`PuntMeta`], [`Event`],
-//! [`L7Rule`], [`StatsSnapshot`]) are plain functions of the register words, usable
-//! without a card.
+//! [`L7Rule`], [`StatsSnapshot`], [`DropCounters`]) are plain functions of the register
+//! words, usable without a card.
 //!
 //! Files: `flow` (flow-table keys, flow-state entries and counters), `punt` (punt records),
-//! `events` (event records), `rules` (L7 rules), `stats` (the statistics snapshot), `api`
-//! (the [`Datapath`] register sequences).
+//! `events` (event records), `rules` (L7 rules), `stats` (the statistics snapshot), `drops`
+//! (the loss counters of the punt ring, event queue, length guard, flow updates and inject
+//! rings), `api` (the [`Datapath`] register sequences).
 
 use std::fmt;
 use std::net::Ipv4Addr;
@@ -122,6 +124,7 @@ pub struct DatapathParams {
 }
 
 mod api;
+mod drops;
 mod events;
 mod flow;
 mod punt;
@@ -131,6 +134,7 @@ mod stats;
 mod tests;
 
 pub use api::*;
+pub use drops::*;
 pub use events::*;
 pub use flow::*;
 pub use punt::*;

@@ -143,16 +143,43 @@ impl StatsSnapshot {
     /// ARP / ICMP / other / malformed frames carry a parser reason and are counted under
     /// it, so of these only `DROP_NOMATCH` counts today). In counter-index order.
     pub fn drop_reasons(&self) -> Vec<(&'static str, u64)> {
+        self.drop_reason_counters()
+            .into_iter()
+            .map(|d| (d.reason, d.count))
+            .collect()
+    }
+
+    /// [`StatsSnapshot::drop_reasons`] with the index of each counter in the STATS map
+    /// (`PARSER_REASON` 208 + code, `CLASSIFIER_DROP` 224 + why code; docs/records.md).
+    /// These are 64-bit counters, cleared by `STATS.CTRL`.
+    pub fn drop_reason_counters(&self) -> Vec<StatsDrop> {
         let parser = layout::ParserReason::ALL[1..].iter().map(|r| {
-            (
-                r.name(),
-                self.counters[stats_index::parser_reason::index(usize::from(r.raw()))],
-            )
+            let index = stats_index::parser_reason::index(usize::from(r.raw()));
+            StatsDrop {
+                reason: r.name(),
+                index,
+                count: self.counters[index],
+            }
         });
-        let classifier = CLASSIFIER_DROPS
-            .iter()
-            .enumerate()
-            .map(|(k, &n)| (n, self.counters[stats_index::classifier_drop::index(k + 1)]));
+        let classifier = CLASSIFIER_DROPS.iter().enumerate().map(|(k, &reason)| {
+            let index = stats_index::classifier_drop::index(k + 1);
+            StatsDrop {
+                reason,
+                index,
+                count: self.counters[index],
+            }
+        });
         parser.chain(classifier).collect()
     }
+}
+
+/// One per-reason drop counter of the STATS block ([`StatsSnapshot::drop_reason_counters`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatsDrop {
+    /// The parser reason (`ParserReason` name) or the classifier's `DROP_` + why name.
+    pub reason: &'static str,
+    /// Counter index in the STATS map.
+    pub index: usize,
+    /// The 64-bit count.
+    pub count: u64,
 }

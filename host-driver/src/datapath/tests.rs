@@ -284,6 +284,10 @@ struct Model {
     flows: HashMap<(u32, u32, u32), u32>,
     busy_reads: u32,
     busy_after_cmd: u32,
+    /// INJECT.BAD_COMMIT of the client and the server ring (read through INJECT.SEL).
+    bad_commit: [u32; 2],
+    /// Plays a firmware that switches INJECT.SEL right after INJECT.BAD_COMMIT is read.
+    flip_sel_on_bad_commit: bool,
     /// Every register write, in order.
     writes: Vec<(u64, u32)>,
 }
@@ -304,6 +308,8 @@ impl Model {
             flows: HashMap::new(),
             busy_reads: 0,
             busy_after_cmd: 3,
+            bad_commit: [0; 2],
+            flip_sel_on_bad_commit: false,
             writes: Vec::new(),
         }
     }
@@ -366,6 +372,13 @@ impl Bar for Model {
             let (desc, slot, word) = (p >> 31 != 0, p >> 16 & 0xff, p & 0x3ff);
             self.mem.set(regs::punt::RD_PTR, p & !0x3ff | (word + 1));
             return Ok(*self.punt.get(&(desc, slot, word)).unwrap_or(&0));
+        }
+        if offset == regs::inject::BAD_COMMIT {
+            let sel = self.get(regs::inject::SEL) & 1;
+            if self.flip_sel_on_bad_commit {
+                self.mem.set(regs::inject::SEL, sel ^ 1);
+            }
+            return Ok(self.bad_commit[sel as usize]);
         }
         if offset == regs::flow::STATUS && self.busy_reads > 0 {
             self.busy_reads -= 1;
@@ -769,6 +782,149 @@ fn stats_decoder_refuses_a_map_without_directional_counters() {
 fn stats_decoder_server_index_is_bounded() {
     let s = StatsSnapshot::from_counters(vec![0; 512]).unwrap();
     let _ = s.server(STATS_SERVERS);
+}
+
+/// A model whose loss registers each hold a different value.
+fn model_with_drop_registers() -> Model {
+    use regs::{dp, evq, punt};
+    let mut m = Model::new();
+    m.mem.set(punt::DROP_FULL, 60);
+    m.mem.set(punt::DROP_LONG, 2);
+    m.mem.set(evq::OVERFLOW, 7);
+    m.mem.set(dp::OVERSIZE_C, 3);
+    m.mem.set(dp::OVERSIZE_S, 4);
+    m.mem.set(dp::UPD_DROPS, 5);
+    // Registers next to them that are not loss counters.
+    m.mem.set(punt::FRAMES, 1000);
+    m.mem.set(punt::BAD_CONS, 99);
+    m.mem.set(evq::PUSHED, 500);
+    m.bad_commit = [11, 12];
+    m
+}
+
+#[test]
+fn drop_counters_decode_each_register() {
+    let mut m = model_with_drop_registers();
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let d = dp.drop_counters().unwrap();
+    assert_eq!(
+        d,
+        DropCounters {
+            punt_drop_full: 60,
+            punt_drop_long: 2,
+            evq_overflow: 7,
+            oversize_c: 3,
+            oversize_s: 4,
+            upd_drops: 5,
+            // INJECT.SEL reads 0 (client ring) at reset.
+            inject_bad_commit: Some((Port::Client, 11)),
+        }
+    );
+    assert_eq!(d.inject_bad_commit(Port::Client), Some(11));
+    assert_eq!(d.inject_bad_commit(Port::Server), None);
+    assert_eq!(dp.punt_drops().unwrap(), (60, 2));
+    // Plain reads only: the firmware's INJECT.SEL and ring pointers are left alone.
+    assert!(m.writes.is_empty(), "{:?}", m.writes);
+}
+
+#[test]
+fn drop_counters_read_the_inject_ring_the_firmware_selected() {
+    let mut m = model_with_drop_registers();
+    m.mem.set(regs::inject::SEL, 1);
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let d = dp.drop_counters().unwrap();
+    assert_eq!(d.inject_bad_commit, Some((Port::Server, 12)));
+    assert_eq!(d.inject_bad_commit(Port::Client), None);
+    // The firmware switches rings during the read: the count may be either ring's.
+    m.flip_sel_on_bad_commit = true;
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let d = dp.drop_counters().unwrap();
+    assert_eq!(d.inject_bad_commit, None);
+    assert_eq!(d.punt_drop_full, 60);
+    assert!(m.writes.is_empty(), "{:?}", m.writes);
+}
+
+#[test]
+fn drop_counters_are_32_bit_and_wrap() {
+    let mut m = Model::new();
+    m.mem.set(regs::punt::DROP_FULL, u32::MAX);
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let before = dp.drop_counters().unwrap();
+    assert_eq!(before.punt_drop_full, u32::MAX);
+    m.mem.set(regs::punt::DROP_FULL, 4);
+    let mut dp = Datapath::new(&mut m).unwrap();
+    let after = dp.drop_counters().unwrap();
+    assert_eq!(after.punt_drop_full.wrapping_sub(before.punt_drop_full), 5);
+    assert_eq!(DROP_REGISTER_BITS, 32);
+}
+
+#[test]
+fn drop_registers_are_named_as_in_the_register_map() {
+    let mut m = model_with_drop_registers();
+    let d = Datapath::new(&mut m).unwrap().drop_counters().unwrap();
+    let r = d.registers();
+    let got: Vec<_> = r.iter().map(|x| (x.name, x.count)).collect();
+    assert_eq!(
+        got,
+        [
+            ("PUNT.DROP_FULL", Some(60)),
+            ("PUNT.DROP_LONG", Some(2)),
+            ("EVQ.OVERFLOW", Some(7)),
+            ("DP.OVERSIZE_C", Some(3)),
+            ("DP.OVERSIZE_S", Some(4)),
+            ("DP.UPD_DROPS", Some(5)),
+            ("INJECT.BAD_COMMIT[C]", Some(11)),
+            ("INJECT.BAD_COMMIT[S]", None),
+        ]
+    );
+    assert_eq!(r.map(|x| x.name), DropCounters::NAMES);
+    let offsets: Vec<_> = r.iter().map(|x| x.offset).collect();
+    use regs::{dp, evq, inject, punt};
+    assert_eq!(
+        offsets,
+        [
+            punt::DROP_FULL,
+            punt::DROP_LONG,
+            evq::OVERFLOW,
+            dp::OVERSIZE_C,
+            dp::OVERSIZE_S,
+            dp::UPD_DROPS,
+            inject::BAD_COMMIT,
+            inject::BAD_COMMIT,
+        ]
+    );
+    assert_eq!(punt::DROP_FULL, 0x901c);
+    assert!(r.iter().all(|x| !x.meaning.is_empty()));
+}
+
+#[test]
+fn stats_drop_reason_counters_name_their_index() {
+    let s = StatsSnapshot::from_counters((0..512).map(|i| i * 10).collect()).unwrap();
+    let d = s.drop_reason_counters();
+    assert_eq!(d.len(), 18);
+    assert_eq!(
+        d[0],
+        StatsDrop {
+            reason: "OTHER_L3",
+            index: 209,
+            count: 2090
+        }
+    );
+    assert_eq!(d[2].reason, "MAC_ERR");
+    assert_eq!(d[2].index, 211);
+    assert_eq!(
+        d[17],
+        StatsDrop {
+            reason: "DROP_NOMATCH",
+            index: 229,
+            count: 2290
+        }
+    );
+    for x in &d {
+        assert_eq!(x.count, x.index as u64 * 10, "{x:?}");
+    }
+    let pairs: Vec<_> = d.iter().map(|x| (x.reason, x.count)).collect();
+    assert_eq!(pairs, s.drop_reasons());
 }
 
 #[test]

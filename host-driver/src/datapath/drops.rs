@@ -1,0 +1,142 @@
+//! Loss counters outside the STATS block: the punt ring, the event queue, the length
+//! guard, the flow-update path and the inject rings.
+
+use super::*;
+
+/// One loss counter of a CSR block outside STATS, by its register name.
+///
+/// Every such register is a 32-bit count that starts at 0 when the card is reset, wraps
+/// modulo 2^32 and cannot be cleared by the host (STATS.CTRL, `ipvsadm -Z`, does not touch
+/// it): compare two reads with [`u32::wrapping_sub`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DropRegister {
+    /// `BLOCK.REGISTER`, as in registers/splicenic.svd (with the port for the two
+    /// per-port inject rings: `INJECT.BAD_COMMIT[C]`, `INJECT.BAD_COMMIT[S]`).
+    pub name: &'static str,
+    /// What the register counts.
+    pub meaning: &'static str,
+    /// Offset of the register in BAR0 (`regs`).
+    pub offset: u64,
+    /// The count; `None` when it could not be read without disturbing the firmware (the
+    /// inject ring [`DropCounters::inject_bad_commit`] does not name).
+    pub count: Option<u32>,
+}
+
+/// Width of every register in [`DropCounters`], in bits: they wrap at 2^32.
+pub const DROP_REGISTER_BITS: u32 = 32;
+
+/// The loss counters outside the STATS block, read with [`Datapath::drop_counters`].
+/// Each is a 32-bit register that wraps (see [`DropRegister`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DropCounters {
+    /// `PUNT.DROP_FULL`: frames to be punted that found no room in the punt ring, the
+    /// ring really full (any frame) or only its reserved slots free (a new connection
+    /// attempt, SYN without ACK); the two `pkt_punt_buf` counts summed. What a SYN flood
+    /// loses.
+    pub punt_drop_full: u32,
+    /// `PUNT.DROP_LONG`: frames to be punted that were longer than a punt slot.
+    pub punt_drop_long: u32,
+    /// `EVQ.OVERFLOW`: event records lost because the event queue was full (those the
+    /// queue refused and those lost on the way to it, summed).
+    pub evq_overflow: u32,
+    /// `DP.OVERSIZE_C`: frames on the client port longer than `DP.MAX_FRAME`, cut by the
+    /// length guard (then dropped or punted as malformed, so also counted under the
+    /// STATS parser reason `MAC_ERR`).
+    pub oversize_c: u32,
+    /// `DP.OVERSIZE_S`: the same on the server port.
+    pub oversize_s: u32,
+    /// `DP.UPD_DROPS`: flow counter and last-seen updates of forwarded frames lost (the
+    /// frames themselves were forwarded).
+    pub upd_drops: u32,
+    /// `INJECT.BAD_COMMIT` of the inject ring `INJECT.SEL` selected when it was read:
+    /// frames the firmware committed that the ring refused (bad length or checksum
+    /// offsets). `None` if the firmware switched rings during the read. The other ring's
+    /// count is not read: that would mean writing `INJECT.SEL`, which the firmware uses
+    /// between its writes of a frame.
+    pub inject_bad_commit: Option<(Port, u32)>,
+}
+
+impl DropCounters {
+    /// Register names in [`DropCounters::registers`] order.
+    pub const NAMES: [&'static str; 8] = [
+        "PUNT.DROP_FULL",
+        "PUNT.DROP_LONG",
+        "EVQ.OVERFLOW",
+        "DP.OVERSIZE_C",
+        "DP.OVERSIZE_S",
+        "DP.UPD_DROPS",
+        "INJECT.BAD_COMMIT[C]",
+        "INJECT.BAD_COMMIT[S]",
+    ];
+
+    /// `INJECT.BAD_COMMIT` of port `p`'s ring, if that was the ring read.
+    pub fn inject_bad_commit(&self, p: Port) -> Option<u32> {
+        match self.inject_bad_commit {
+            Some((q, n)) if q == p => Some(n),
+            _ => None,
+        }
+    }
+
+    /// Every counter with its register name and meaning, in [`DropCounters::NAMES`] order.
+    pub fn registers(&self) -> [DropRegister; 8] {
+        use regs::{dp, evq, inject, punt};
+        const OFFSETS: [u64; 8] = [
+            punt::DROP_FULL,
+            punt::DROP_LONG,
+            evq::OVERFLOW,
+            dp::OVERSIZE_C,
+            dp::OVERSIZE_S,
+            dp::UPD_DROPS,
+            inject::BAD_COMMIT,
+            inject::BAD_COMMIT,
+        ];
+        let r = |i: usize, meaning, count| DropRegister {
+            name: Self::NAMES[i],
+            meaning,
+            offset: OFFSETS[i],
+            count,
+        };
+        [
+            r(
+                0,
+                "frames to punt dropped: punt ring full (or only reserved slots free, for a SYN)",
+                Some(self.punt_drop_full),
+            ),
+            r(
+                1,
+                "frames to punt dropped: longer than a punt slot",
+                Some(self.punt_drop_long),
+            ),
+            r(
+                2,
+                "event records lost: event queue full",
+                Some(self.evq_overflow),
+            ),
+            r(
+                3,
+                "client-port frames cut by the length guard (counted as MAC_ERR too)",
+                Some(self.oversize_c),
+            ),
+            r(
+                4,
+                "server-port frames cut by the length guard (counted as MAC_ERR too)",
+                Some(self.oversize_s),
+            ),
+            r(
+                5,
+                "flow counter and last-seen updates lost",
+                Some(self.upd_drops),
+            ),
+            r(
+                6,
+                "inject commits refused on the client-port ring (bad length or offsets)",
+                self.inject_bad_commit(Port::Client),
+            ),
+            r(
+                7,
+                "inject commits refused on the server-port ring (bad length or offsets)",
+                self.inject_bad_commit(Port::Server),
+            ),
+        ]
+    }
+}
