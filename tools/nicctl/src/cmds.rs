@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 use splicenic_driver::config::{self, Limits, RuleTable};
-use splicenic_driver::datapath::Port;
-use splicenic_driver::flowmgr::FlowInfo;
+use splicenic_driver::datapath::{DropCounters, Port, StatsSnapshot, DROP_REGISTER_BITS};
+use splicenic_driver::flowmgr::{FlowInfo, FlowStats};
 use splicenic_driver::{Card, DriverError, RealServer};
 
 use crate::adm::{self, Table};
@@ -315,7 +315,10 @@ fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
     let up = card.mailbox().ping().is_ok();
     let table = Table::read(card)?;
     let fs = card.flow_manager().flow_stats()?;
-    let st = card.datapath()?.stats()?;
+    let (st, dc) = {
+        let mut dp = card.datapath()?;
+        (dp.stats()?, dp.drop_counters()?)
+    };
     let snap = table.snapshot(Some(&st), fs.slot_capacity);
     let ctr = |c: &Counters| Counters {
         conns: c.conns,
@@ -388,6 +391,18 @@ fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
         reason: "setup_failed".into(),
         count: u64::from(fs.setup_failed),
     });
+    // The registers outside STATS (32-bit, wrapping: a wrap reads as a counter reset); the
+    // inject ring INJECT.SEL did not select is left out rather than guessed.
+    drops.extend(dc.registers().iter().filter_map(|r| {
+        r.count.map(|c| DropMetrics {
+            reason: r.name.to_string(),
+            count: u64::from(c),
+        })
+    }));
+    drops.push(DropMetrics {
+        reason: "punts_ignored".into(),
+        count: u64::from(fs.punts_ignored),
+    });
     Ok(Metrics {
         services,
         servers,
@@ -430,6 +445,84 @@ pub fn exporter(spec: &CardSpec, listen: std::net::SocketAddr) -> Result<()> {
     Ok(())
 }
 
+/// One counter of the drops section of `stats`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DropRow {
+    /// The reason: a parser reason or `DROP_*` classifier name (STATS), a register name
+    /// (`PUNT.DROP_FULL`, ...), or a firmware counter (`FLOW_STATS.punts_ignored`).
+    pub reason: &'static str,
+    /// The count; `None` when it was not read (the inject ring INJECT.SEL did not select).
+    pub count: Option<u64>,
+    /// Where it is kept: `STATS[i]`, `BAR 0x....` or `FLOW_STATS`.
+    pub counter: String,
+    /// Width in bits: 64 (STATS) or 32 (the BAR registers and FLOW_STATS, wrapping modulo
+    /// 2^32). `ipvsadm -Z` clears STATS and FLOW_STATS; the BAR registers only a card reset.
+    pub bits: u32,
+}
+
+/// Every frame and record loss the card counts, per reason: the STATS parser and
+/// classifier reasons, the loss registers outside STATS ([`DropCounters`]) and the
+/// punted frames the firmware dropped.
+pub fn drop_rows(st: &StatsSnapshot, dc: &DropCounters, fs: &FlowStats) -> Vec<DropRow> {
+    let stats = st.drop_reason_counters().into_iter().map(|d| DropRow {
+        reason: d.reason,
+        count: Some(d.count),
+        counter: format!("STATS[{}]", d.index),
+        bits: 64,
+    });
+    let regs = dc.registers().into_iter().map(|r| DropRow {
+        reason: r.name,
+        count: r.count.map(u64::from),
+        counter: format!("BAR {:#06x}", r.offset),
+        bits: DROP_REGISTER_BITS,
+    });
+    let fw = DropRow {
+        reason: "FLOW_STATS.punts_ignored",
+        count: Some(u64::from(fs.punts_ignored)),
+        counter: "FLOW_STATS".into(),
+        bits: 32,
+    };
+    stats.chain(regs).chain(std::iter::once(fw)).collect()
+}
+
+/// The drops section of `stats`' text output: one line per counter, every counter
+/// shown (zero or not).
+pub fn format_drops(rows: &[DropRow]) -> String {
+    let mut out = String::from("Drops\n");
+    out += &format!(
+        "{:<24} {:>12}  {:<12} {:>4}\n",
+        "Reason", "Count", "Counter", "Bits"
+    );
+    for r in rows {
+        let count = r.count.map_or_else(|| "-".to_string(), |c| c.to_string());
+        out += &format!(
+            "{:<24} {:>12}  {:<12} {:>4}\n",
+            r.reason, count, r.counter, r.bits
+        );
+    }
+    out += "32-bit counters wrap at 2^32; ipvsadm -Z clears STATS and FLOW_STATS, only a card reset the BAR registers\n";
+    if rows.iter().any(|r| r.count.is_none()) {
+        out += "-: not read (INJECT.SEL, which the firmware owns, selects the other inject ring)\n";
+    }
+    out
+}
+
+/// The drops section of `stats --json`: `[{"reason", "count", "counter", "bits",
+/// "wraps"}]`, `count` null when not read.
+pub fn drops_json(rows: &[DropRow]) -> serde_json::Value {
+    rows.iter()
+        .map(|r| {
+            json!({
+                "reason": r.reason,
+                "count": r.count,
+                "counter": r.counter,
+                "bits": r.bits,
+                "wraps": r.bits == 32,
+            })
+        })
+        .collect()
+}
+
 /// `stats [--watch]`.
 pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) -> Result<()> {
     install_stop_handler();
@@ -445,13 +538,16 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
             let table = Table::read(&mut card)?;
             let fs = card.flow_manager().flow_stats()?;
             let heads = card.flow_manager().head_stats()?;
-            let st = card.datapath()?.stats()?;
+            let (st, dc) = {
+                let mut dp = card.datapath()?;
+                (dp.stats()?, dp.drop_counters()?)
+            };
             let snap = table.snapshot(Some(&st), fs.slot_capacity);
             (
                 snap,
                 fs,
                 [st.port(Port::Client), st.port(Port::Server)],
-                st.drop_reasons(),
+                drop_rows(&st, &dc, &fs),
                 heads,
             )
         };
@@ -469,7 +565,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                     "port": n, "rx_frames": p.rx_frames, "rx_bytes": p.rx_bytes,
                     "tx_frames": p.tx_frames, "tx_bytes": p.tx_bytes, "forwarded": p.forwarded,
                     "punted": p.punted, "dropped": p.dropped})).collect::<Vec<_>>(),
-                "drops": drops.iter().map(|(r, c)| json!({"reason": r, "count": c})).collect::<Vec<_>>(),
+                "drops": drops_json(&drops),
                 "flows": {"in_use": fs.slots_in_use, "capacity": fs.slot_capacity,
                           "spliced_total": fs.spliced_total, "refused_table_full": fs.refused_table_full,
                           "setup_failed": fs.setup_failed, "syn_cookies": fs.cookie_syn_acks},
@@ -539,19 +635,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 },
                 heads.cycles_per_head()
             );
-            let nz: Vec<String> = drops
-                .iter()
-                .filter(|(_, c)| *c != 0)
-                .map(|(r, c)| format!("{r} {c}"))
-                .collect();
-            out += &format!(
-                "Drops: {}\n",
-                if nz.is_empty() {
-                    "none".to_string()
-                } else {
-                    nz.join(", ")
-                }
-            );
+            out += &format_drops(&drops);
             let mut o = std::io::stdout().lock();
             o.write_all(out.as_bytes())?;
             o.flush()?;
@@ -777,4 +861,107 @@ pub fn monitor(
         eprintln!("watchdog: {restarts} firmware restarts, {failed} failed");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A snapshot with MAC_ERR (STATS 211) 3 and DROP_NOMATCH (229) 5, and the registers
+    /// outside STATS each at a different value, as a card's BAR would hold them.
+    fn sample() -> Vec<DropRow> {
+        let mut c = vec![0u64; 512];
+        c[211] = 3;
+        c[229] = 5;
+        let st = StatsSnapshot::from_counters(c).unwrap();
+        let dc = DropCounters {
+            punt_drop_full: 60,
+            punt_drop_long: 1,
+            evq_overflow: 2,
+            oversize_c: 3,
+            oversize_s: 4,
+            upd_drops: u32::MAX,
+            inject_bad_commit: Some((Port::Server, 6)),
+        };
+        let fs = FlowStats {
+            punts_ignored: 7,
+            ..FlowStats::default()
+        };
+        drop_rows(&st, &dc, &fs)
+    }
+
+    #[test]
+    fn drops_rows_cover_every_counter_in_order() {
+        let rows = sample();
+        // 13 parser reasons, 5 classifier reasons, 8 registers, 1 firmware counter.
+        assert_eq!(rows.len(), 27);
+        let find = |n: &str| rows.iter().find(|r| r.reason == n).unwrap();
+        assert_eq!(find("MAC_ERR").count, Some(3));
+        assert_eq!(find("MAC_ERR").counter, "STATS[211]");
+        assert_eq!(find("MAC_ERR").bits, 64);
+        assert_eq!(find("DROP_NOMATCH").count, Some(5));
+        let full = find("PUNT.DROP_FULL");
+        assert_eq!(
+            (full.count, full.counter.as_str(), full.bits),
+            (Some(60), "BAR 0x901c", 32)
+        );
+        assert_eq!(find("PUNT.DROP_LONG").count, Some(1));
+        assert_eq!(find("EVQ.OVERFLOW").count, Some(2));
+        assert_eq!(find("EVQ.OVERFLOW").counter, "BAR 0xb028");
+        assert_eq!(find("DP.OVERSIZE_C").count, Some(3));
+        assert_eq!(find("DP.OVERSIZE_S").count, Some(4));
+        // 32-bit registers are shown as read, not widened.
+        assert_eq!(find("DP.UPD_DROPS").count, Some(u64::from(u32::MAX)));
+        assert_eq!(find("INJECT.BAD_COMMIT[C]").count, None);
+        assert_eq!(find("INJECT.BAD_COMMIT[S]").count, Some(6));
+        assert_eq!(find("FLOW_STATS.punts_ignored").count, Some(7));
+        let mut names: Vec<_> = rows.iter().map(|r| r.reason).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), rows.len(), "reasons are unique");
+    }
+
+    #[test]
+    fn drops_text_is_one_aligned_line_per_counter() {
+        let text = format_drops(&sample());
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(lines[0], "Drops");
+        assert_eq!(
+            lines[1],
+            "Reason                          Count  Counter      Bits"
+        );
+        assert!(lines.contains(&"MAC_ERR                             3  STATS[211]     64"));
+        assert!(lines.contains(&"PUNT.DROP_FULL                     60  BAR 0x901c     32"));
+        assert!(lines.contains(&"INJECT.BAD_COMMIT[C]                -  BAR 0xa030     32"));
+        assert!(lines.contains(&"FLOW_STATS.punts_ignored            7  FLOW_STATS     32"));
+        // Header, column header, 27 counters, the width note and the `-` note.
+        assert_eq!(lines.len(), 31, "{text}");
+        assert!(lines[29].starts_with("32-bit counters wrap at 2^32"));
+        assert!(lines[30].starts_with("-: not read"));
+        // Every counter line has its count ending in the same column.
+        for l in &lines[2..29] {
+            assert_eq!(l.len(), 56, "{l:?}");
+        }
+    }
+
+    #[test]
+    fn drops_json_names_counter_width_and_wrap() {
+        let v = drops_json(&sample());
+        let a = v.as_array().unwrap();
+        assert_eq!(a.len(), 27);
+        let full = a.iter().find(|d| d["reason"] == "PUNT.DROP_FULL").unwrap();
+        assert_eq!(
+            *full,
+            json!({"reason": "PUNT.DROP_FULL", "count": 60, "counter": "BAR 0x901c",
+                   "bits": 32, "wraps": true})
+        );
+        let mac = a.iter().find(|d| d["reason"] == "MAC_ERR").unwrap();
+        assert_eq!(mac["count"], 3);
+        assert_eq!(mac["wraps"], false);
+        let c = a
+            .iter()
+            .find(|d| d["reason"] == "INJECT.BAD_COMMIT[C]")
+            .unwrap();
+        assert!(c["count"].is_null());
+    }
 }

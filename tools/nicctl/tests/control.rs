@@ -800,6 +800,94 @@ fn rule_sets_traffic_flows_stats_exporter_and_capture() {
     assert!(stats.contains("Flows: 1 in use"), "{stats}");
 }
 
+/// The `PUNT.DROP_FULL` count of `nicctl stats`' drops section.
+fn punt_drop_full(stats: &str) -> u64 {
+    let line = stats
+        .lines()
+        .find(|l| l.starts_with("PUNT.DROP_FULL "))
+        .unwrap_or_else(|| panic!("no PUNT.DROP_FULL line in {stats}"));
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A SYN flood in miniature: 48 SYNs from as many spoofed clients put on the wire back to
+/// back, three times the punt ring's 16 slots, far faster than the firmware takes frames
+/// off the ring. The ring drops the ones it has no room for (`PUNT.DROP_FULL`, which also
+/// counts SYNs refused the 4 reserved slots), and `nicctl stats` shows that count in its
+/// drops section, as text and as JSON.
+#[test]
+fn stats_shows_the_punt_ring_drops_of_a_syn_burst() {
+    let sim = Sim::start("drops");
+    let conf = test_config(&sim, "");
+    sim.ok(&["rules", "load", "-q", conf.to_str().unwrap()]);
+    let before = sim.ok(&["stats"]);
+    assert!(before.contains("\nDrops\n"), "{before}");
+    for reason in [
+        "MAC_ERR ",
+        "DROP_NOMATCH ",
+        "PUNT.DROP_LONG ",
+        "EVQ.OVERFLOW ",
+        "DP.OVERSIZE_C ",
+        "DP.UPD_DROPS ",
+        "FLOW_STATS.punts_ignored ",
+    ] {
+        assert!(
+            before.lines().any(|l| l.starts_with(reason)),
+            "no {reason} line in {before}"
+        );
+    }
+    let d0 = punt_drop_full(&before);
+
+    let mut bar = sim.bar();
+    let vip = SocketAddrV4::new(VIP, 80);
+    for i in 0..48u16 {
+        let syn = Seg {
+            src: SocketAddrV4::new(Ipv4Addr::new(10, 1, 0, 1 + i as u8), 30_000 + i),
+            dst: vip,
+            dst_mac: CARD_MAC_C,
+            seq: u32::from(i) * 0x0101_0101,
+            ack: 0,
+            syn: true,
+            fin: false,
+            payload: vec![],
+        };
+        bar.send_frame(0, &frame(CLIENT_MAC, CARD_MAC_C, &syn))
+            .unwrap();
+    }
+
+    // The card takes the frames as its clock runs: wait until the drops show.
+    let end = Instant::now() + scaled(&mut bar, Duration::from_secs(60));
+    let text = loop {
+        let text = sim.ok(&["stats"]);
+        if punt_drop_full(&text) > d0 || Instant::now() > end {
+            break text;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let d1 = punt_drop_full(&text);
+    assert!(d1 > d0, "no punt-ring drops after 48 SYNs: {text}");
+    assert!(
+        d1 - d0 <= 48,
+        "more drops than SYNs sent: {d0} -> {d1}: {text}"
+    );
+
+    let v: serde_json::Value = serde_json::from_str(&sim.ok(&["stats", "--json"])).unwrap();
+    let drops = v["drops"].as_array().unwrap();
+    let full = drops
+        .iter()
+        .find(|d| d["reason"] == "PUNT.DROP_FULL")
+        .unwrap_or_else(|| panic!("no PUNT.DROP_FULL in {v}"));
+    assert!(full["count"].as_u64().unwrap() >= d1, "{full}");
+    assert_eq!(full["bits"], 32);
+    assert_eq!(full["wraps"], true);
+    assert_eq!(full["counter"], "BAR 0x901c");
+    assert!(
+        drops
+            .iter()
+            .any(|d| d["reason"] == "MAC_ERR" && d["bits"] == 64),
+        "{v}"
+    );
+}
+
 /// A python3 HTTP server on loopback (a real HTTP server for HTTP_GET checks).
 struct Http {
     child: Child,
