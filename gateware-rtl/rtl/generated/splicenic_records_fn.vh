@@ -210,3 +210,43 @@ function [31:0] snic_l7_rule_meta_pack;
         snic_l7_rule_meta_pack[16 +: 16] = fld_rule_id;
     end
 endfunction
+
+function [159:0] snic_tcp_opts_pack;
+    input [31:0] fld_tsval;
+    input [31:0] fld_tsecr;
+    input [15:0] fld_mss_value;
+    input [7:0] fld_ws_shift;
+    input [5:0] fld_sack_len;
+    input [5:0] fld_mss_offset;
+    input [5:0] fld_ws_offset;
+    input [5:0] fld_sack_perm_offset;
+    input [5:0] fld_ts_offset;
+    input [5:0] fld_sack_offset;
+    input [0:0] fld_mss;
+    input [0:0] fld_ws;
+    input [0:0] fld_sack_perm;
+    input [0:0] fld_ts;
+    input [0:0] fld_sack;
+    input [0:0] fld_unknown;
+    input [0:0] fld_malformed;
+    begin
+        snic_tcp_opts_pack = {160{1'b0}};
+        snic_tcp_opts_pack[0 +: 32] = fld_tsval;
+        snic_tcp_opts_pack[32 +: 32] = fld_tsecr;
+        snic_tcp_opts_pack[64 +: 16] = fld_mss_value;
+        snic_tcp_opts_pack[80 +: 8] = fld_ws_shift;
+        snic_tcp_opts_pack[88 +: 6] = fld_sack_len;
+        snic_tcp_opts_pack[96 +: 6] = fld_mss_offset;
+        snic_tcp_opts_pack[104 +: 6] = fld_ws_offset;
+        snic_tcp_opts_pack[112 +: 6] = fld_sack_perm_offset;
+        snic_tcp_opts_pack[120 +: 6] = fld_ts_offset;
+        snic_tcp_opts_pack[128 +: 6] = fld_sack_offset;
+        snic_tcp_opts_pack[136 +: 1] = fld_mss;
+        snic_tcp_opts_pack[137 +: 1] = fld_ws;
+        snic_tcp_opts_pack[138 +: 1] = fld_sack_perm;
+        snic_tcp_opts_pack[139 +: 1] = fld_ts;
+        snic_tcp_opts_pack[140 +: 1] = fld_sack;
+        snic_tcp_opts_pack[141 +: 1] = fld_unknown;
+        snic_tcp_opts_pack[142 +: 1] = fld_malformed;
+    end
+endfunction

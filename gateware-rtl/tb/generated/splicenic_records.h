@@ -73,6 +73,17 @@
  * is accepted at the edge that writes the previous response).
  */
 #define SPLICENIC_COOKIE_INTERVAL 15u
+/* tcp_opt_decoder: cycles from a segment's accept to its result valid (a segment accepted
+ * at cycle t has its result valid at cycle t + TCP_OPT_LATENCY when the result port is
+ * free); one segment per cycle.
+ */
+#define SPLICENIC_TCP_OPT_LATENCY 13u
+/* tcp_opt_decoder: size of the option window in bytes (the TCP header's option area, data
+ * offset 15).
+ */
+#define SPLICENIC_TCP_OPT_BYTES 40u
+/* tcp_opt_decoder: walk stages; each walks 4 option byte positions (TCP_OPT_BYTES / 4). */
+#define SPLICENIC_TCP_OPT_STAGES 10u
 
 /* ----- enumerations ----- */
 
@@ -836,6 +847,99 @@ static inline uint64_t splicenic_l7_rule_meta_priority(const uint32_t* w) {
 }
 static inline uint64_t splicenic_l7_rule_meta_rule_id(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_L7_RULE_META_RULE_ID_LSB, SPLICENIC_L7_RULE_META_RULE_ID_WIDTH);
+}
+
+/* TcpOpts: tcp_opt_decoder result: the options of one TCP segment, walked as Linux's
+ * tcp_parse_options walks them (docs/options.md). A field of an absent option is 0; of an
+ * option present twice, the last one counts. Offsets are byte offsets in the TCP header
+ * (20..59) of the option's kind byte. 160 bits, 5 words.
+ */
+#define SPLICENIC_TCP_OPTS_BITS 160
+#define SPLICENIC_TCP_OPTS_WORDS 5
+#define SPLICENIC_TCP_OPTS_TSVAL_LSB 0
+#define SPLICENIC_TCP_OPTS_TSVAL_WIDTH 32
+#define SPLICENIC_TCP_OPTS_TSECR_LSB 32
+#define SPLICENIC_TCP_OPTS_TSECR_WIDTH 32
+#define SPLICENIC_TCP_OPTS_MSS_VALUE_LSB 64
+#define SPLICENIC_TCP_OPTS_MSS_VALUE_WIDTH 16
+#define SPLICENIC_TCP_OPTS_WS_SHIFT_LSB 80
+#define SPLICENIC_TCP_OPTS_WS_SHIFT_WIDTH 8
+#define SPLICENIC_TCP_OPTS_SACK_LEN_LSB 88
+#define SPLICENIC_TCP_OPTS_SACK_LEN_WIDTH 6
+#define SPLICENIC_TCP_OPTS_MSS_OFFSET_LSB 96
+#define SPLICENIC_TCP_OPTS_MSS_OFFSET_WIDTH 6
+#define SPLICENIC_TCP_OPTS_WS_OFFSET_LSB 104
+#define SPLICENIC_TCP_OPTS_WS_OFFSET_WIDTH 6
+#define SPLICENIC_TCP_OPTS_SACK_PERM_OFFSET_LSB 112
+#define SPLICENIC_TCP_OPTS_SACK_PERM_OFFSET_WIDTH 6
+#define SPLICENIC_TCP_OPTS_TS_OFFSET_LSB 120
+#define SPLICENIC_TCP_OPTS_TS_OFFSET_WIDTH 6
+#define SPLICENIC_TCP_OPTS_SACK_OFFSET_LSB 128
+#define SPLICENIC_TCP_OPTS_SACK_OFFSET_WIDTH 6
+#define SPLICENIC_TCP_OPTS_MSS_LSB 136
+#define SPLICENIC_TCP_OPTS_MSS_WIDTH 1
+#define SPLICENIC_TCP_OPTS_WS_LSB 137
+#define SPLICENIC_TCP_OPTS_WS_WIDTH 1
+#define SPLICENIC_TCP_OPTS_SACK_PERM_LSB 138
+#define SPLICENIC_TCP_OPTS_SACK_PERM_WIDTH 1
+#define SPLICENIC_TCP_OPTS_TS_LSB 139
+#define SPLICENIC_TCP_OPTS_TS_WIDTH 1
+#define SPLICENIC_TCP_OPTS_SACK_LSB 140
+#define SPLICENIC_TCP_OPTS_SACK_WIDTH 1
+#define SPLICENIC_TCP_OPTS_UNKNOWN_LSB 141
+#define SPLICENIC_TCP_OPTS_UNKNOWN_WIDTH 1
+#define SPLICENIC_TCP_OPTS_MALFORMED_LSB 142
+#define SPLICENIC_TCP_OPTS_MALFORMED_WIDTH 1
+static inline uint64_t splicenic_tcp_opts_tsval(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_TSVAL_LSB, SPLICENIC_TCP_OPTS_TSVAL_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_tsecr(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_TSECR_LSB, SPLICENIC_TCP_OPTS_TSECR_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_mss_value(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_MSS_VALUE_LSB, SPLICENIC_TCP_OPTS_MSS_VALUE_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_ws_shift(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_WS_SHIFT_LSB, SPLICENIC_TCP_OPTS_WS_SHIFT_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_sack_len(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_SACK_LEN_LSB, SPLICENIC_TCP_OPTS_SACK_LEN_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_mss_offset(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_MSS_OFFSET_LSB, SPLICENIC_TCP_OPTS_MSS_OFFSET_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_ws_offset(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_WS_OFFSET_LSB, SPLICENIC_TCP_OPTS_WS_OFFSET_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_sack_perm_offset(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_SACK_PERM_OFFSET_LSB, SPLICENIC_TCP_OPTS_SACK_PERM_OFFSET_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_ts_offset(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_TS_OFFSET_LSB, SPLICENIC_TCP_OPTS_TS_OFFSET_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_sack_offset(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_SACK_OFFSET_LSB, SPLICENIC_TCP_OPTS_SACK_OFFSET_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_mss(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_MSS_LSB, SPLICENIC_TCP_OPTS_MSS_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_ws(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_WS_LSB, SPLICENIC_TCP_OPTS_WS_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_sack_perm(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_SACK_PERM_LSB, SPLICENIC_TCP_OPTS_SACK_PERM_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_ts(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_TS_LSB, SPLICENIC_TCP_OPTS_TS_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_sack(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_SACK_LSB, SPLICENIC_TCP_OPTS_SACK_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_unknown(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_UNKNOWN_LSB, SPLICENIC_TCP_OPTS_UNKNOWN_WIDTH);
+}
+static inline uint64_t splicenic_tcp_opts_malformed(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_MALFORMED_LSB, SPLICENIC_TCP_OPTS_MALFORMED_WIDTH);
 }
 
 #endif /* SPLICENIC_RECORDS_H */

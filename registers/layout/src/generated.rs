@@ -84,6 +84,18 @@ pub const COOKIE_LATENCY: u32 = 16;
 /// accepted at the edge that writes the previous response).
 pub const COOKIE_INTERVAL: u32 = 15;
 
+/// tcp_opt_decoder: cycles from a segment's accept to its result valid (a segment accepted at
+/// cycle t has its result valid at cycle t + TCP_OPT_LATENCY when the result port is free); one
+/// segment per cycle.
+pub const TCP_OPT_LATENCY: u32 = 13;
+
+/// tcp_opt_decoder: size of the option window in bytes (the TCP header's option area, data
+/// offset 15).
+pub const TCP_OPT_BYTES: u32 = 40;
+
+/// tcp_opt_decoder: walk stages; each walks 4 option byte positions (TCP_OPT_BYTES / 4).
+pub const TCP_OPT_STAGES: u32 = 10;
+
 // ----- enumerations -----
 
 /// An Ethernet port of the card. Codes as constants.
@@ -3657,6 +3669,270 @@ impl L7RuleMeta {
     }
 }
 
+/// tcp_opt_decoder result: the options of one TCP segment, walked as Linux's tcp_parse_options
+/// walks them (docs/options.md). A field of an absent option is 0; of an option present twice,
+/// the last one counts. Offsets are byte offsets in the TCP header (20..59) of the option's
+/// kind byte.
+///
+/// | bits | field | |
+/// |---|---|---|
+/// | 0..32 | `tsval` |  |
+/// | 32..64 | `tsecr` |  |
+/// | 64..80 | `mss_value` |  |
+/// | 80..88 | `ws_shift` |  |
+/// | 88..94 | `sack_len` |  |
+/// | 96..102 | `mss_offset` |  |
+/// | 104..110 | `ws_offset` |  |
+/// | 112..118 | `sack_perm_offset` |  |
+/// | 120..126 | `ts_offset` |  |
+/// | 128..134 | `sack_offset` |  |
+/// | 136..137 | `mss` |  |
+/// | 137..138 | `ws` |  |
+/// | 138..139 | `sack_perm` |  |
+/// | 139..140 | `ts` |  |
+/// | 140..141 | `sack` |  |
+/// | 141..142 | `unknown` |  |
+/// | 142..143 | `malformed` |  |
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct TcpOpts {
+    /// Timestamps: TSval (valid with ts).
+    pub tsval: u32,
+    /// Timestamps: TSecr (valid with ts).
+    pub tsecr: u32,
+    /// MSS option value as sent (0 is reported; Linux ignores an MSS of 0).
+    pub mss_value: u16,
+    /// Window scale shift as sent (Linux clamps a shift above 14 to 14).
+    pub ws_shift: u8,
+    /// SACK option length byte (10, 18, 26 or 34: 1 to 4 blocks; valid with sack).
+    pub sack_len: u8,
+    /// MSS option offset in the TCP header.
+    pub mss_offset: u8,
+    /// Window scale option offset.
+    pub ws_offset: u8,
+    /// SACK-permitted option offset.
+    pub sack_perm_offset: u8,
+    /// Timestamps option offset.
+    pub ts_offset: u8,
+    /// SACK option offset.
+    pub sack_offset: u8,
+    /// An MSS option (kind 2, length 4) is present.
+    pub mss: bool,
+    /// A window scale option (kind 3, length 3) is present.
+    pub ws: bool,
+    /// A SACK-permitted option (kind 4, length 2) is present.
+    pub sack_perm: bool,
+    /// A timestamps option (kind 8, length 10) is present.
+    pub ts: bool,
+    /// A SACK option (kind 5, length 10/18/26/34) is present.
+    pub sack: bool,
+    /// An option of another kind (MD5, fast open, MPTCP, experimental, ...) was skipped by its
+    /// length.
+    pub unknown: bool,
+    /// The walk stopped at a length byte of 0 or 1 or an option running past the option area,
+    /// or skipped a known kind with a wrong length (Linux ignores such an option and parses the
+    /// rest the same way).
+    pub malformed: bool,
+}
+
+impl TcpOpts {
+    /// Width in bits.
+    pub const BITS: usize = 160;
+    /// Width in 32-bit words.
+    pub const WORDS: usize = 5;
+    /// Leaf fields (nested records flattened).
+    pub const LEAVES: usize = 17;
+    /// Position of `tsval`.
+    pub const TSVAL: Field = Field::new(0, 32);
+    /// Position of `tsecr`.
+    pub const TSECR: Field = Field::new(32, 32);
+    /// Position of `mss_value`.
+    pub const MSS_VALUE: Field = Field::new(64, 16);
+    /// Position of `ws_shift`.
+    pub const WS_SHIFT: Field = Field::new(80, 8);
+    /// Position of `sack_len`.
+    pub const SACK_LEN: Field = Field::new(88, 6);
+    /// Position of `mss_offset`.
+    pub const MSS_OFFSET: Field = Field::new(96, 6);
+    /// Position of `ws_offset`.
+    pub const WS_OFFSET: Field = Field::new(104, 6);
+    /// Position of `sack_perm_offset`.
+    pub const SACK_PERM_OFFSET: Field = Field::new(112, 6);
+    /// Position of `ts_offset`.
+    pub const TS_OFFSET: Field = Field::new(120, 6);
+    /// Position of `sack_offset`.
+    pub const SACK_OFFSET: Field = Field::new(128, 6);
+    /// Position of `mss`.
+    pub const MSS: Field = Field::new(136, 1);
+    /// Position of `ws`.
+    pub const WS: Field = Field::new(137, 1);
+    /// Position of `sack_perm`.
+    pub const SACK_PERM: Field = Field::new(138, 1);
+    /// Position of `ts`.
+    pub const TS: Field = Field::new(139, 1);
+    /// Position of `sack`.
+    pub const SACK: Field = Field::new(140, 1);
+    /// Position of `unknown`.
+    pub const UNKNOWN: Field = Field::new(141, 1);
+    /// Position of `malformed`.
+    pub const MALFORMED: Field = Field::new(142, 1);
+    /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
+    pub fn unpack_at(w: &[u32], base: usize) -> TcpOpts {
+        TcpOpts {
+            tsval: get_bits(w, base + Self::TSVAL.lsb, Self::TSVAL.width) as u32,
+            tsecr: get_bits(w, base + Self::TSECR.lsb, Self::TSECR.width) as u32,
+            mss_value: get_bits(w, base + Self::MSS_VALUE.lsb, Self::MSS_VALUE.width) as u16,
+            ws_shift: get_bits(w, base + Self::WS_SHIFT.lsb, Self::WS_SHIFT.width) as u8,
+            sack_len: get_bits(w, base + Self::SACK_LEN.lsb, Self::SACK_LEN.width) as u8,
+            mss_offset: get_bits(w, base + Self::MSS_OFFSET.lsb, Self::MSS_OFFSET.width) as u8,
+            ws_offset: get_bits(w, base + Self::WS_OFFSET.lsb, Self::WS_OFFSET.width) as u8,
+            sack_perm_offset: get_bits(
+                w,
+                base + Self::SACK_PERM_OFFSET.lsb,
+                Self::SACK_PERM_OFFSET.width,
+            ) as u8,
+            ts_offset: get_bits(w, base + Self::TS_OFFSET.lsb, Self::TS_OFFSET.width) as u8,
+            sack_offset: get_bits(w, base + Self::SACK_OFFSET.lsb, Self::SACK_OFFSET.width) as u8,
+            mss: get_bits(w, base + Self::MSS.lsb, 1) != 0,
+            ws: get_bits(w, base + Self::WS.lsb, 1) != 0,
+            sack_perm: get_bits(w, base + Self::SACK_PERM.lsb, 1) != 0,
+            ts: get_bits(w, base + Self::TS.lsb, 1) != 0,
+            sack: get_bits(w, base + Self::SACK.lsb, 1) != 0,
+            unknown: get_bits(w, base + Self::UNKNOWN.lsb, 1) != 0,
+            malformed: get_bits(w, base + Self::MALFORMED.lsb, 1) != 0,
+        }
+    }
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
+    pub fn pack_at(&self, w: &mut [u32], base: usize) {
+        put_bits(w, base, Self::BITS, 0);
+        put_bits(
+            w,
+            base + Self::TSVAL.lsb,
+            Self::TSVAL.width,
+            u64::from(self.tsval),
+        );
+        put_bits(
+            w,
+            base + Self::TSECR.lsb,
+            Self::TSECR.width,
+            u64::from(self.tsecr),
+        );
+        put_bits(
+            w,
+            base + Self::MSS_VALUE.lsb,
+            Self::MSS_VALUE.width,
+            u64::from(self.mss_value),
+        );
+        put_bits(
+            w,
+            base + Self::WS_SHIFT.lsb,
+            Self::WS_SHIFT.width,
+            u64::from(self.ws_shift),
+        );
+        put_bits(
+            w,
+            base + Self::SACK_LEN.lsb,
+            Self::SACK_LEN.width,
+            u64::from(self.sack_len),
+        );
+        put_bits(
+            w,
+            base + Self::MSS_OFFSET.lsb,
+            Self::MSS_OFFSET.width,
+            u64::from(self.mss_offset),
+        );
+        put_bits(
+            w,
+            base + Self::WS_OFFSET.lsb,
+            Self::WS_OFFSET.width,
+            u64::from(self.ws_offset),
+        );
+        put_bits(
+            w,
+            base + Self::SACK_PERM_OFFSET.lsb,
+            Self::SACK_PERM_OFFSET.width,
+            u64::from(self.sack_perm_offset),
+        );
+        put_bits(
+            w,
+            base + Self::TS_OFFSET.lsb,
+            Self::TS_OFFSET.width,
+            u64::from(self.ts_offset),
+        );
+        put_bits(
+            w,
+            base + Self::SACK_OFFSET.lsb,
+            Self::SACK_OFFSET.width,
+            u64::from(self.sack_offset),
+        );
+        put_bits(
+            w,
+            base + Self::MSS.lsb,
+            Self::MSS.width,
+            u64::from(self.mss),
+        );
+        put_bits(w, base + Self::WS.lsb, Self::WS.width, u64::from(self.ws));
+        put_bits(
+            w,
+            base + Self::SACK_PERM.lsb,
+            Self::SACK_PERM.width,
+            u64::from(self.sack_perm),
+        );
+        put_bits(w, base + Self::TS.lsb, Self::TS.width, u64::from(self.ts));
+        put_bits(
+            w,
+            base + Self::SACK.lsb,
+            Self::SACK.width,
+            u64::from(self.sack),
+        );
+        put_bits(
+            w,
+            base + Self::UNKNOWN.lsb,
+            Self::UNKNOWN.width,
+            u64::from(self.unknown),
+        );
+        put_bits(
+            w,
+            base + Self::MALFORMED.lsb,
+            Self::MALFORMED.width,
+            u64::from(self.malformed),
+        );
+    }
+    /// Reads the record from its words.
+    pub fn unpack(w: &[u32; 5]) -> TcpOpts {
+        Self::unpack_at(w, 0)
+    }
+    /// The record's words.
+    pub fn pack(&self) -> [u32; 5] {
+        let mut w = [0u32; 5];
+        self.pack_at(&mut w, 0);
+        w
+    }
+    /// Leaf values in declaration order, nested records flattened (the round-trip
+    /// test compares them with the RTL's unpacked fields).
+    pub fn leaves(&self) -> [u64; 17] {
+        [
+            u64::from(self.tsval),
+            u64::from(self.tsecr),
+            u64::from(self.mss_value),
+            u64::from(self.ws_shift),
+            u64::from(self.sack_len),
+            u64::from(self.mss_offset),
+            u64::from(self.ws_offset),
+            u64::from(self.sack_perm_offset),
+            u64::from(self.ts_offset),
+            u64::from(self.sack_offset),
+            u64::from(self.mss),
+            u64::from(self.ws),
+            u64::from(self.sack_perm),
+            u64::from(self.ts),
+            u64::from(self.sack),
+            u64::from(self.unknown),
+            u64::from(self.malformed),
+        ]
+    }
+}
+
 // ----- the record table -----
 
 /// A record's name and size.
@@ -3674,7 +3950,7 @@ pub const MAX_RECORD_WORDS: usize = 13;
 pub const MAX_RECORD_LEAVES: usize = 17;
 
 /// Every record in declaration order; the index is the round-trip module's `sel`.
-pub const RECORDS: [RecordInfo; 12] = [
+pub const RECORDS: [RecordInfo; 13] = [
     RecordInfo {
         name: "PuntHead",
         bits: PuntHead::BITS,
@@ -3746,6 +4022,12 @@ pub const RECORDS: [RecordInfo; 12] = [
         bits: L7RuleMeta::BITS,
         words: L7RuleMeta::WORDS,
         leaves: L7RuleMeta::LEAVES,
+    },
+    RecordInfo {
+        name: "TcpOpts",
+        bits: TcpOpts::BITS,
+        words: TcpOpts::WORDS,
+        leaves: TcpOpts::LEAVES,
     },
 ];
 
@@ -3838,6 +4120,13 @@ pub fn reference_roundtrip(
         }
         11 => {
             let v = L7RuleMeta::unpack_at(words, 0);
+            v.pack_at(packed, 0);
+            for (d, s) in leaves.iter_mut().zip(v.leaves()) {
+                *d = s;
+            }
+        }
+        12 => {
+            let v = TcpOpts::unpack_at(words, 0);
             v.pack_at(packed, 0);
             for (d, s) in leaves.iter_mut().zip(v.leaves()) {
                 *d = s;

@@ -145,6 +145,26 @@ always @* begin
         leaves_out[64 +: 16] = `SNIC_L7_RULE_META_RULE_ID(rec_in);
         rt[31:0] = snic_l7_rule_meta_pack(`SNIC_L7_RULE_META_PRIORITY(rec_in), `SNIC_L7_RULE_META_RULE_ID(rec_in));
     end
+    8'd12: begin
+        leaves_out[0 +: 32] = `SNIC_TCP_OPTS_TSVAL(rec_in);
+        leaves_out[64 +: 32] = `SNIC_TCP_OPTS_TSECR(rec_in);
+        leaves_out[128 +: 16] = `SNIC_TCP_OPTS_MSS_VALUE(rec_in);
+        leaves_out[192 +: 8] = `SNIC_TCP_OPTS_WS_SHIFT(rec_in);
+        leaves_out[256 +: 6] = `SNIC_TCP_OPTS_SACK_LEN(rec_in);
+        leaves_out[320 +: 6] = `SNIC_TCP_OPTS_MSS_OFFSET(rec_in);
+        leaves_out[384 +: 6] = `SNIC_TCP_OPTS_WS_OFFSET(rec_in);
+        leaves_out[448 +: 6] = `SNIC_TCP_OPTS_SACK_PERM_OFFSET(rec_in);
+        leaves_out[512 +: 6] = `SNIC_TCP_OPTS_TS_OFFSET(rec_in);
+        leaves_out[576 +: 6] = `SNIC_TCP_OPTS_SACK_OFFSET(rec_in);
+        leaves_out[640 +: 1] = `SNIC_TCP_OPTS_MSS(rec_in);
+        leaves_out[704 +: 1] = `SNIC_TCP_OPTS_WS(rec_in);
+        leaves_out[768 +: 1] = `SNIC_TCP_OPTS_SACK_PERM(rec_in);
+        leaves_out[832 +: 1] = `SNIC_TCP_OPTS_TS(rec_in);
+        leaves_out[896 +: 1] = `SNIC_TCP_OPTS_SACK(rec_in);
+        leaves_out[960 +: 1] = `SNIC_TCP_OPTS_UNKNOWN(rec_in);
+        leaves_out[1024 +: 1] = `SNIC_TCP_OPTS_MALFORMED(rec_in);
+        rt[159:0] = snic_tcp_opts_pack(`SNIC_TCP_OPTS_TSVAL(rec_in), `SNIC_TCP_OPTS_TSECR(rec_in), `SNIC_TCP_OPTS_MSS_VALUE(rec_in), `SNIC_TCP_OPTS_WS_SHIFT(rec_in), `SNIC_TCP_OPTS_SACK_LEN(rec_in), `SNIC_TCP_OPTS_MSS_OFFSET(rec_in), `SNIC_TCP_OPTS_WS_OFFSET(rec_in), `SNIC_TCP_OPTS_SACK_PERM_OFFSET(rec_in), `SNIC_TCP_OPTS_TS_OFFSET(rec_in), `SNIC_TCP_OPTS_SACK_OFFSET(rec_in), `SNIC_TCP_OPTS_MSS(rec_in), `SNIC_TCP_OPTS_WS(rec_in), `SNIC_TCP_OPTS_SACK_PERM(rec_in), `SNIC_TCP_OPTS_TS(rec_in), `SNIC_TCP_OPTS_SACK(rec_in), `SNIC_TCP_OPTS_UNKNOWN(rec_in), `SNIC_TCP_OPTS_MALFORMED(rec_in));
+    end
     default: ;
     endcase
 end
