@@ -272,6 +272,16 @@ const JOBS: &[Job] = &[
         cost: 10,
         part: LFE5UM5G_45F,
     },
+    Job {
+        key: "tcp_opt_decoder",
+        label: "tcp_opt_decoder (TCP option decoder, 40-byte window)",
+        top: "tcp_opt_decoder",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/tcp_opt_decoder.v"]),
+        fast_path: false,
+        cost: 20,
+        part: LFE5UM5G_45F,
+    },
 ];
 
 /// What a job produced (also the cached record, `result.json`).
@@ -1598,11 +1608,15 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        for j in JOBS.iter().filter(|j| j.key != "syn_cookie") {
+        // The connection-engine blocks are placed on the target board's part.
+        let engine = ["syn_cookie", "tcp_opt_decoder"];
+        for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);
             assert_eq!(pnr_args("d", j.part), before, "{}", j.key);
         }
-        // The connection-engine block on the target board's part.
+        for k in engine {
+            assert_eq!(job(k).part, LFE5UM5G_45F, "{k}");
+        }
         let c = job("syn_cookie");
         assert_eq!(
             pnr_args("d", c.part)[..5],
