@@ -3,6 +3,9 @@
 //! one cycle per call, and a driver that pushes option windows through it with random
 //! valid/ready stalls.
 //!
+//! [`through_parser`] runs whole frames through eth_tcp_parser (DATA_WIDTH 64 or 512)
+//! feeding the decoder, as the data path will.
+//!
 //! [`testkit`] holds the two references the tests compare the RTL with (etherparse's
 //! option iterator for well-formed lists, the test's own walker for the rest) and the
 //! random option-list generator.
@@ -68,6 +71,17 @@ impl Outputs {
 }
 
 extern "C" {
+    fn parser_opts_run(
+        width: u32,
+        data: *const u8,
+        lens: *const u32,
+        n: u32,
+        ready_pct: u32,
+        seed: u64,
+        max_cycles: u64,
+        opts: *mut u32,
+        tags: *mut u32,
+    ) -> i64;
     fn optdec_new() -> *mut c_void;
     fn optdec_free(h: *mut c_void);
     fn optdec_step(h: *mut c_void, i: *const Inputs, o: *mut Outputs) -> i32;
@@ -272,4 +286,71 @@ pub fn run<R: rand::Rng>(
     }
     st.cycles = m.cycle() - start;
     Ok((out, st))
+}
+
+/// Stream widths of the parser + decoder test top (`rtl/tb_parser_opts.v`).
+pub const PARSER_WIDTHS: [u32; 2] = [64, 512];
+
+/// One result of the parser + decoder test top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParsedOpts {
+    /// The parser's verdict (ParserReason code).
+    pub reason: u8,
+    /// The TCP data offset the parser found.
+    pub data_offset: u8,
+    pub opts: TcpOpts,
+}
+
+/// Runs `frames` back to back as AXI-Stream beats through eth_tcp_parser (DATA_WIDTH
+/// `width`, one of [`PARSER_WIDTHS`]) feeding tcp_opt_decoder, with the result port ready
+/// with probability `ready_pct` % (drawn from `seed`); one result per frame, in order.
+pub fn through_parser(
+    width: u32,
+    frames: &[Vec<u8>],
+    ready_pct: u32,
+    seed: u64,
+) -> Result<Vec<ParsedOpts>, Error> {
+    let data: Vec<u8> = frames.iter().flatten().copied().collect();
+    let lens: Vec<u32> = frames.iter().map(|f| f.len() as u32).collect();
+    let n = frames.len();
+    let mut opts = vec![0u32; n * TcpOpts::WORDS];
+    let mut tags = vec![0u32; n];
+    let max_cycles = 1_000 + 200 * n as u64 + data.len() as u64;
+    // SAFETY: every pointer is valid for the lengths the shim uses (`n` lengths, their sum of
+    // data bytes, `n` results of TcpOpts::WORDS words and `n` tags) during the call.
+    let rc = unsafe {
+        parser_opts_run(
+            width,
+            data.as_ptr(),
+            lens.as_ptr(),
+            n as u32,
+            ready_pct,
+            seed,
+            max_cycles,
+            opts.as_mut_ptr(),
+            tags.as_mut_ptr(),
+        )
+    };
+    if rc == -2 {
+        return Err(Error::BadArg);
+    }
+    if rc != n as i64 {
+        return Err(Error::Stuck {
+            cycles: max_cycles,
+            missing: n,
+        });
+    }
+    Ok(tags
+        .iter()
+        .zip(opts.chunks(TcpOpts::WORDS))
+        .map(|(&t, w)| {
+            let mut words = [0u32; TcpOpts::WORDS];
+            words.copy_from_slice(w);
+            ParsedOpts {
+                reason: (t & 0xf) as u8,
+                data_offset: ((t >> 4) & 0xf) as u8,
+                opts: TcpOpts::unpack(&words),
+            }
+        })
+        .collect())
 }
