@@ -82,13 +82,15 @@ enum Cmd {
         /// Only write the report again from the results of the last run (target/bench).
         #[arg(long)]
         report_only: bool,
-        /// Only the ECP5 synthesis and place-and-route jobs whose key contains JOB (e.g.
-        /// `soc.picorv32`, `splice_datapath`, `l7_matcher`), with their figures printed and
-        /// written to target/synth-only/synth.json; no other bench, no report.
+        /// Only the ECP5 synthesis and place-and-route jobs whose key contains JOB (or one of
+        /// a comma-separated list; e.g. `soc.picorv32`, `splice_datapath`, `l7_matcher`), with
+        /// their figures printed and written to target/synth-only/synth.json; no other bench,
+        /// no report.
         #[arg(long, value_name = "JOB", conflicts_with_all = ["report_only", "no_synth"])]
         synth_only: Option<String>,
         /// The whole bench and report, but ECP5 place and route only for the jobs whose key
-        /// contains JOB (e.g. `syn_cookie`); the report names the figures it has not got.
+        /// contains JOB (a comma-separated list, e.g. `syn_cookie,tcp_opt_decoder`); the
+        /// report names the figures it has not got.
         #[arg(long, value_name = "JOB", conflicts_with_all = ["report_only", "no_synth", "synth_only"])]
         synth_jobs: Option<String>,
     },

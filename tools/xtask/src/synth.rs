@@ -1247,7 +1247,7 @@ pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()
     let timeout = Duration::from_secs(timeout_env.unwrap_or(DEFAULT_TIMEOUT_S));
     let jobs: Vec<&Job> = JOBS
         .iter()
-        .filter(|j| only.is_none_or(|f| j.key.contains(f)))
+        .filter(|j| only.is_none_or(|f| f.split(',').any(|f| j.key.contains(f))))
         .collect();
     if jobs.is_empty() {
         bail!("no synthesis job matches {:?}", only.unwrap_or(""));
