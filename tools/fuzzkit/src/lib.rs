@@ -433,20 +433,44 @@ impl Progress {
     }
 }
 
-/// A number from the environment (`_` allowed between digits), if set; panics if it is not
-/// one.
+/// A number from the environment (decimal or `0x` hexadecimal, `_` allowed between digits),
+/// if set; panics naming the variable if it is not one.
 pub fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().map(|v| {
-        v.trim()
-            .replace('_', "")
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
+        let t = v.trim().replace('_', "");
+        match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => t.parse(),
+        }
+        .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn env_numbers_in_decimal_and_hex() {
+        // A variable no other test uses (the environment is shared by the test threads).
+        let var = "SPLICENIC_FUZZKIT_ENV_U64_TEST";
+        assert_eq!(env_u64(var), None);
+        for (text, want) in [
+            ("1_000", 1000),
+            ("0x0b7d_ec0d", 0x0b7d_ec0d),
+            (" 0XFF ", 255),
+        ] {
+            std::env::set_var(var, text);
+            assert_eq!(env_u64(var), Some(want), "{text}");
+        }
+        std::env::set_var(var, "0xzz");
+        let e = catch_unwind(|| env_u64(var)).unwrap_err();
+        std::env::remove_var(var);
+        let text = e
+            .downcast_ref::<String>()
+            .expect("a formatted panic message");
+        assert_eq!(*text, format!("{var}=0xzz: not a number"));
+    }
 
     #[test]
     fn splitmix64_stream() {

@@ -16,17 +16,6 @@ use std::collections::VecDeque;
 const OPS: u64 = 100_000;
 const DEFAULT_SEED: u64 = 0xc00c_1e5e_ed00_0001;
 
-fn seed() -> u64 {
-    std::env::var("COOKIE_TB_SEED")
-        .ok()
-        .and_then(|s| {
-            s.strip_prefix("0x")
-                .map(|h| u64::from_str_radix(h, 16).ok())
-                .unwrap_or_else(|| s.parse().ok())
-        })
-        .unwrap_or(DEFAULT_SEED)
-}
-
 /// A cookie the model made, kept to be checked later.
 #[derive(Clone, Copy)]
 struct Made {
@@ -165,7 +154,7 @@ fn new_request(rng: &mut StdRng, history: &[Made], tag: u8) -> Req {
 
 #[test]
 fn rtl_equals_the_reference_model() {
-    let seed = seed();
+    let seed = splicenic_fuzzkit::env_u64("COOKIE_TB_SEED").unwrap_or(DEFAULT_SEED);
     println!("syn_cookie differential test: seed {seed:#x} (COOKIE_TB_SEED), {OPS} operations");
     let mut rng = StdRng::seed_from_u64(seed);
     let mut hw = SynCookie::new().expect("model");

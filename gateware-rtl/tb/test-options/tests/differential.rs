@@ -21,17 +21,6 @@ const LISTS: usize = 250_000;
 const BATCH: usize = 2_500;
 const DEFAULT_SEED: u64 = 0x0b7d_ec0d_e500_0001;
 
-fn seed() -> u64 {
-    std::env::var("OPT_TB_SEED")
-        .ok()
-        .and_then(|s| {
-            s.strip_prefix("0x")
-                .map(|h| u64::from_str_radix(h, 16).ok())
-                .unwrap_or_else(|| s.parse().ok())
-        })
-        .unwrap_or(DEFAULT_SEED)
-}
-
 fn hex(b: &[u8]) -> String {
     b.iter()
         .map(|x| format!("{x:02x}"))
@@ -57,7 +46,7 @@ struct Coverage {
 
 #[test]
 fn random_option_lists_match_the_references() {
-    let seed = seed();
+    let seed = splicenic_fuzzkit::env_u64("OPT_TB_SEED").unwrap_or(DEFAULT_SEED);
     println!("tcp_opt_decoder differential: seed {seed:#x} (OPT_TB_SEED), {LISTS} lists");
     let mut rng = StdRng::seed_from_u64(seed);
     let mut m = OptDecoder::new().expect("model");

@@ -20,20 +20,9 @@ const FRAMES: usize = 100_000;
 const RUN: usize = 10_000;
 const DEFAULT_SEED: u64 = 0x0b7d_ec0d_e500_0002;
 
-fn seed() -> u64 {
-    std::env::var("OPT_TB_SEED")
-        .ok()
-        .and_then(|s| {
-            s.strip_prefix("0x")
-                .map(|h| u64::from_str_radix(h, 16).ok())
-                .unwrap_or_else(|| s.parse().ok())
-        })
-        .unwrap_or(DEFAULT_SEED)
-}
-
 #[test]
 fn frames_through_the_parser_at_both_widths() {
-    let seed = seed();
+    let seed = splicenic_fuzzkit::env_u64("OPT_TB_SEED").unwrap_or(DEFAULT_SEED);
     for width in PARSER_WIDTHS {
         println!("parser + decoder, DATA_WIDTH {width}: seed {seed:#x}, {FRAMES} frames");
         let mut rng = StdRng::seed_from_u64(seed ^ u64::from(width));
