@@ -159,6 +159,11 @@ mod tests {
     use splicenic_driver::datapath::{HostKind, PathKind};
     use splicenic_driver::{Scheduler, ServiceMode};
 
+    /// A planned pool: index, scheduler, real servers (index, address, MAC).
+    type PoolNumbers = (u8, Scheduler, Vec<(u8, Ipv4Addr, Option<[u8; 6]>)>);
+    /// A compiled rule: priority, path kind and pattern, host kind and pattern, pool.
+    type RuleWords<'a> = (u16, PathKind, &'a [u8], HostKind, &'a [u8], u16);
+
     /// The configuration plans to the numbers the splice tests use: alpha real server 0,
     /// beta 1, pools 1 and 2, the L7 service with pool 1 as default, the two rules to pool 2.
     #[test]
@@ -167,7 +172,7 @@ mod tests {
             let text = config_text(one_pool);
             let cfg = config::parse("splice-rig.conf", &text).unwrap();
             let plan = config::plan(&cfg, &Limits::card_default()).unwrap();
-            let pools: Vec<(u8, Scheduler, Vec<(u8, Ipv4Addr, Option<[u8; 6]>)>)> = plan
+            let pools: Vec<PoolNumbers> = plan
                 .pools
                 .iter()
                 .map(|p| {
@@ -198,7 +203,7 @@ mod tests {
             assert_eq!(plan.services.len(), 1);
             assert_eq!((plan.services[0].vip, plan.services[0].port), (VIP, 80));
             assert_eq!(plan.services[0].mode, ServiceMode::L7 { fallback_pool: 1 });
-            let rules: Vec<(u16, PathKind, &[u8], HostKind, &[u8], u16)> = plan
+            let rules: Vec<RuleWords> = plan
                 .rules
                 .rules
                 .iter()
