@@ -691,15 +691,6 @@ impl<'a> Datapath<'a> {
         Ok(d)
     }
 
-    /// `PUNT.DROP_FULL` and `PUNT.DROP_LONG`: frames to be punted that the punt ring
-    /// dropped, for lack of room and for length (32-bit, wrapping; see [`DropCounters`]).
-    pub fn punt_drops(&mut self) -> Result<(u32, u32), DriverError> {
-        Ok((
-            self.bar.read32(regs::punt::DROP_FULL)?,
-            self.bar.read32(regs::punt::DROP_LONG)?,
-        ))
-    }
-
     // ----- L7 ---------------------------------------------------------------------------
 
     /// Read `L7.STATUS`.

@@ -822,7 +822,6 @@ fn drop_counters_decode_each_register() {
     );
     assert_eq!(d.inject_bad_commit(Port::Client), Some(11));
     assert_eq!(d.inject_bad_commit(Port::Server), None);
-    assert_eq!(dp.punt_drops().unwrap(), (60, 2));
     // Plain reads only: the firmware's INJECT.SEL and ring pointers are left alone.
     assert!(m.writes.is_empty(), "{:?}", m.writes);
 }
