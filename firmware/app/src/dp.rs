@@ -1,10 +1,13 @@
 //! The flow manager's view of the data path: [`splicenic_fw_logic::splicer::Hw`] on the
-//! DP, FLOW, PUNT, INJECT, EVQ and L7 register blocks (docs/datapath.md).
+//! DP, FLOW, PUNT, INJECT, EVQ and L7 register blocks (docs/datapath.md), and the hardware
+//! SYN responder's DP registers (SYN_CTRL, SYN_MSS, COOKIE_KEY_*, SYN_PARAMS).
 
 use splicenic_fw_logic::flowhash::FourTuple;
 use splicenic_fw_logic::flowmgr::Slot;
 use splicenic_fw_logic::splicer::frame::Offload;
-use splicenic_fw_logic::splicer::{FlowStatus, Hw, Port, PuntInfo, DYN_WORDS, STATIC_WORDS};
+use splicenic_fw_logic::splicer::{
+    FlowStatus, Hw, Port, PuntInfo, SynCtrl, DYN_WORDS, STATIC_WORDS,
+};
 use splicenic_layout::{mac_from_u64, words_le, PuntHead, PuntMeta, SERVICES};
 use splicenic_pac::flow::cmd::Op as FlowOp;
 use splicenic_pac::flow::state_cmd::Op as StateOp;
@@ -350,5 +353,41 @@ impl Hw for DataPath {
             unsafe { w.len().bits(request.len() as u16).tag().bits(tag) }
         });
         true
+    }
+
+    fn syn_units(&mut self) -> u8 {
+        self.dp.syn_params().read().units().bits()
+    }
+
+    fn syn_ctrl_write(&mut self, ctrl: &SynCtrl) {
+        self.dp.syn_ctrl().write(|w| {
+            // SAFETY: VIP_MASK is 8 bits wide: every u8 is a valid value.
+            unsafe { w.vip_mask().bits(ctrl.vip_mask) }
+                .offer_wscale()
+                .bit(ctrl.offer_wscale)
+                .offer_sack()
+                .bit(ctrl.offer_sack)
+                .offer_ts()
+                .bit(ctrl.offer_ts)
+                .cur_epoch()
+                .bit(ctrl.cur_epoch & 1 != 0)
+                .prev_valid()
+                .bit(ctrl.prev_valid)
+        });
+    }
+
+    fn syn_mss_write(&mut self, mss: u16) {
+        self.dp.syn_mss().write(|w| {
+            // SAFETY: MSS is 16 bits wide: every u16 is a valid value.
+            unsafe { w.mss().bits(mss) }
+        });
+    }
+
+    fn cookie_key_write(&mut self, slot: u8, key: [u32; 2]) {
+        write_reg(self.dp.cookie_key_lo(), key[0]);
+        write_reg(self.dp.cookie_key_hi(), key[1]);
+        self.dp
+            .cookie_key_wr()
+            .write(|w| w.slot().bit(slot & 1 != 0));
     }
 }

@@ -144,7 +144,9 @@ impl Env for FwEnv<'_, '_> {
 
 /// The ISN secret: there is no entropy source on the card, so it mixes the cycle counter
 /// at boot (which depends on how long the host took to release the core) with the data
-/// path's clock and the build id. A card with a TRNG would use it here.
+/// path's clock and the build id. A card with a TRNG would use it here. The hardware SYN
+/// responder's cookie keys are derived from it and the cycle counter at each draw
+/// (`Splicer::syn_start`, the 60 s rotation).
 fn isn_secret() -> (u64, u64) {
     let t = now();
     // SAFETY: DP.NOW is read-only.
@@ -234,6 +236,11 @@ fn main() -> ! {
     if splicer_present {
         // After a watchdog restart the data path still holds the flows: take them over.
         splicer.rebuild(&mut datapath);
+        // Fresh cookie keys, no service answered in hardware until the host sets services.
+        match splicer.syn_start(&mut datapath) {
+            0 => defmt::info!("no hardware SYN responder on this card"),
+            units => defmt::info!("hardware SYN responder: {=u8} cookie units", units),
+        }
         datapath.enable();
         defmt::info!(
             "flow manager: {=usize} flow slots, {=usize} connections in setup at once",

@@ -17,6 +17,7 @@ mod control;
 pub mod frame;
 pub mod profile;
 pub mod record;
+mod synresp;
 
 use crate::canon::{self, Outcome, Reason};
 use crate::flowhash::FourTuple;
@@ -24,7 +25,9 @@ use crate::flowmgr::aging::{AgingScan, SlotAge};
 use crate::flowmgr::freelist::{bitmap_words, FreeList};
 use crate::flowmgr::isn::IsnGen;
 use crate::flowmgr::splice::{seq_after, Isns, SpliceEntry};
-use crate::flowmgr::tcpopts::{parse_syn_options, Handshake, OptionsPolicy, Timestamps};
+use crate::flowmgr::tcpopts::{
+    parse_syn_options, Handshake, OptionsPolicy, SynOptions, Timestamps,
+};
 use crate::flowmgr::timeouts::{TcpState, Timeouts, DEFAULT_SECS, STATES};
 use crate::flowmgr::{FlowState, Slot};
 use crate::mailbox::{cmd, status, Response, MAX_WORDS};
@@ -38,6 +41,8 @@ use splicenic_layout::{
     flow_half, l7_flag, mac_from_u64, mac_to_u64, pool_flags, port, service_mode, EventType,
     EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic, PuntMeta, PuntWhy,
 };
+use synresp::SynResp;
+pub use synresp::{SynCtrl, ROTATE_MS};
 
 /// Flow slots the firmware manages (the data path may have more; the rest stay unused).
 pub const FW_SLOTS: usize = 16384;
@@ -154,6 +159,16 @@ pub trait Hw {
     /// Match an assembled request with the L7 command path (result: REQUEST_MATCHED event
     /// with the buffer bit and `tag`); false when the matcher stayed busy.
     fn l7_match(&mut self, request: &[u8], tag: u16) -> bool;
+    /// `DP.SYN_PARAMS.UNITS`: cookie units of the hardware SYN responder (0: none; a
+    /// bitstream without the responder reads 0 there).
+    fn syn_units(&mut self) -> u8;
+    /// Write `DP.SYN_CTRL`.
+    fn syn_ctrl_write(&mut self, ctrl: &SynCtrl);
+    /// Write `DP.SYN_MSS`.
+    fn syn_mss_write(&mut self, mss: u16);
+    /// Load `key` (`[k0, k1]`) into cookie key slot `slot` (0 or 1): `DP.COOKIE_KEY_LO`,
+    /// `DP.COOKIE_KEY_HI`, then `DP.COOKIE_KEY_WR`.
+    fn cookie_key_write(&mut self, slot: u8, key: [u32; 2]);
 }
 
 /// Counters reported by FLOW_STATS (mailbox word order).
@@ -167,6 +182,9 @@ pub struct Stats {
     pub aged_out: u32,
     pub closed: u32,
     pub cookie_syn_acks: u32,
+    /// Handshake ACKs accepted by the hardware SYN responder's cookie (the card answered
+    /// their SYN; not in FLOW_STATS, whose 16 words are taken).
+    pub hw_cookie_acks: u32,
     pub setup_cycles: u64,
     pub teardown_cycles: u64,
     pub ignored: u32,
@@ -544,6 +562,8 @@ pub struct Splicer<'a> {
     /// The timeouts as TIMEOUT_SET gave them, in ms (TIMEOUT_GET), `TcpState` order.
     timeout_ms: [u32; STATES],
     policy: OptionsPolicy,
+    /// The hardware SYN responder: its keys, SYN_CTRL, the rotation deadline.
+    syn: SynResp,
     aging: AgingScan,
     services: [Service; MAX_SERVICES],
     /// Created by the first POOL_SET (so boot does not initialise eight schedulers); never
@@ -616,6 +636,7 @@ impl<'a> Splicer<'a> {
                 ms
             },
             policy: OptionsPolicy::DEFAULT,
+            syn: SynResp::default(),
             aging: AgingScan::new(slots).expect("1..=16384 slots"),
             services: [NO_SERVICE; MAX_SERVICES],
             pools,
@@ -788,6 +809,7 @@ impl<'a> Splicer<'a> {
                 self.profile.handler(kind, hw.cycles().wrapping_sub(start));
             }
         }
+        work |= self.syn_rotate_step(hw, now);
         work |= self.aging_step(hw, now);
         work
     }
@@ -1117,13 +1139,35 @@ impl<'a> Splicer<'a> {
         let svc = self.find_service(seg.dst_ip, seg.dst_port)?;
         let now = hw.now();
         let tuple = client_tuple(seg);
-        let class = self.profile.time(hw, Step::Isn, |_| {
-            (0..COOKIE_MSS.len()).find(|&c| {
-                self.isn
-                    .verify_ack(&tuple, COOKIE_SLOT + c as Slot, seg.ack, now)
-                    .is_ok()
-            })
-        })?;
+        // The hardware SYN responder's cookie first (the card answered the SYN), then the
+        // firmware's own cookie SYN-ACK (every setup entry was busy). Either gives the
+        // client SYN's options as far as the SYN-ACK kept them; the firmware's cookie keeps
+        // the MSS class only.
+        let syn = self.profile.time(hw, Step::Isn, |_| {
+            synresp::hw_cookie(
+                &self.syn,
+                &self.policy,
+                seg,
+                &self.frame[seg.opts.0..seg.opts.1],
+            )
+        });
+        let hw_cookie = syn.is_some();
+        let syn = match syn {
+            Some(syn) => syn,
+            None => {
+                let class = self.profile.time(hw, Step::Isn, |_| {
+                    (0..COOKIE_MSS.len()).find(|&c| {
+                        self.isn
+                            .verify_ack(&tuple, COOKIE_SLOT + c as Slot, seg.ack, now)
+                            .is_ok()
+                    })
+                })?;
+                SynOptions {
+                    mss: Some(COOKIE_MSS[class]),
+                    ..SynOptions::default()
+                }
+            }
+        };
         self.cur = Handler::CookieAck;
         // A verified ACK proves a real client: if every setup entry is taken, the oldest one
         // still waiting for its handshake ACK (likely a flood SYN) makes room.
@@ -1157,7 +1201,9 @@ impl<'a> Splicer<'a> {
             self.send_rst_reply(hw, Port::Client, seg);
             return None;
         }
-        let client_mss = COOKIE_MSS[class];
+        // One function negotiates, as for a SYN the firmware answered itself.
+        let hs = Handshake::from_client_syn(&self.policy, &syn).unwrap_or(HS_NONE);
+        let ts = syn.timestamps.unwrap_or_default();
         self.pend[i] = Pending {
             used: true,
             slot,
@@ -1166,21 +1212,25 @@ impl<'a> Splicer<'a> {
             client,
             client_isn: seg.seq.wrapping_sub(1),
             card_isn: seg.ack.wrapping_sub(1),
-            hs: Handshake {
-                client_mss,
-                mss_to_client: self.policy.mss,
-                mss_to_server: self.policy.mss.min(client_mss),
-                ..HS_NONE
-            },
+            hs,
+            // The client's TSval, and the card's SYN-ACK TSval it echoes: the card's next
+            // TSvals (DP.NOW, never behind a cookie TSval) and the splice's timestamp offset
+            // continue from them.
+            client_tsval: ts.tsval,
+            card_tsval: ts.tsecr,
             client_win: seg.window,
             deadline: now,
             ..NO_PENDING
         };
+        if hw_cookie {
+            self.stats.hw_cookie_acks += 1;
+        }
         fw_log!(
             debug,
-            "cookie ACK accepted: slot {=u16}, MSS {=u16}",
+            "cookie ACK accepted: slot {=u16}, MSS {=u16}, card's cookie {=bool}",
             slot,
-            client_mss
+            hs.client_mss,
+            hw_cookie
         );
         self.enter_request(hw, i);
         if seg.payload_len() > 0 && self.pend[i].used {
@@ -2162,8 +2212,10 @@ impl<'a> Splicer<'a> {
             if !self.services[idx].present {
                 return Err(status::NOT_FOUND);
             }
-            hw.set_vip(idx, 0, 0, false);
             self.services[idx] = NO_SERVICE;
+            // The card stops answering the service's SYNs before its entry goes.
+            self.syn_mask_update(hw);
+            hw.set_vip(idx, 0, 0, false);
             return Ok(Response::ok(0));
         }
         let mode = match mode {
@@ -2190,6 +2242,7 @@ impl<'a> Splicer<'a> {
             pool: pool as u8,
         };
         hw.set_vip(idx, vip, port as u16, true);
+        self.syn_mask_update(hw);
         fw_log!(
             info,
             "service {=usize}: {=u32:#x}:{=u32} configured",

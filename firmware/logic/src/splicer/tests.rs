@@ -5,6 +5,7 @@
 use super::frame::{fill_checksums, parse, tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
 use super::wirecheck::{self, Wire, WireArp, WireTcp};
 use super::*;
+use crate::cookie;
 use splicenic_layout::{event_type, flow_state, get_bits, l7_flag, put_bits};
 use std::collections::{HashMap, VecDeque};
 use std::vec::Vec;
@@ -74,6 +75,18 @@ struct Fake {
     /// The classifier does not see the card's server-side address (its entry is being
     /// rewritten): segments to it are punted as NOMATCH.
     local_hidden: bool,
+    /// SYN_PARAMS.UNITS (0: no hardware SYN responder).
+    syn_units: u8,
+    /// The SYN responder's register writes, in order.
+    syn_writes: Vec<SynWrite>,
+}
+
+/// A write to the hardware SYN responder's registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SynWrite {
+    Ctrl(SynCtrl),
+    Mss(u16),
+    Key(u8, [u32; 2]),
 }
 
 /// Per-operation cycle costs of the fake data path (or call counts).
@@ -163,6 +176,34 @@ impl Fake {
 
     fn entry(&self, slot: Slot) -> [u32; STATIC_WORDS] {
         self.mem.get(&slot).map_or([0; STATIC_WORDS], |e| e.0)
+    }
+
+    /// SYN_CTRL as last written.
+    fn syn_ctrl(&self) -> SynCtrl {
+        self.syn_writes
+            .iter()
+            .rev()
+            .find_map(|w| match w {
+                SynWrite::Ctrl(c) => Some(*c),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    /// The card's cookie keys and epoch, as the writes so far left them.
+    fn syn_keys(&self) -> cookie::CookieKeys {
+        let mut slots = [[0; 2]; 2];
+        for w in &self.syn_writes {
+            if let SynWrite::Key(slot, k) = w {
+                slots[usize::from(*slot)] = *k;
+            }
+        }
+        let c = self.syn_ctrl();
+        cookie::CookieKeys {
+            slots,
+            current: c.cur_epoch,
+            previous_valid: c.prev_valid,
+        }
     }
 }
 
@@ -264,6 +305,19 @@ impl Hw for Fake {
         self.ops.l7 += 1;
         self.l7.push((request.to_vec(), tag));
         true
+    }
+    fn syn_units(&mut self) -> u8 {
+        self.syn_units
+    }
+    fn syn_ctrl_write(&mut self, ctrl: &SynCtrl) {
+        self.syn_writes.push(SynWrite::Ctrl(*ctrl));
+    }
+    fn syn_mss_write(&mut self, mss: u16) {
+        self.syn_writes.push(SynWrite::Mss(mss));
+    }
+    fn cookie_key_write(&mut self, slot: u8, key: [u32; 2]) {
+        assert!(slot < 2, "key slot {slot}");
+        self.syn_writes.push(SynWrite::Key(slot, key));
     }
 }
 
@@ -2733,6 +2787,135 @@ fn request_window(buffered: usize) -> u16 {
     (REQ_BUF - buffered).div_ceil(1 << 7).min(0xffff) as u16
 }
 
+/// The rest of a connection after the card's SYN-ACK (the firmware's or the SYN responder's,
+/// ISN `card_isn`, TSval `card_ts`) to a client's SYN with MSS 1460, SACK-permitted,
+/// timestamps (TSval 100) and shift 7 on service 0 (L7): the handshake ACK, the request and
+/// its ACK, the server SYN, the server's SYN-ACK and the replayed request, each as
+/// etherparse reads it; the flow ends up spliced with the card's timestamps translated.
+fn request_to_splice_reads_back_with_etherparse(
+    sp: &mut Splicer,
+    hw: &mut Fake,
+    cport: u16,
+    isn: u32,
+    card_isn: u32,
+    card_ts: u32,
+) {
+    let smac = |rs: usize| [2, 0, 0, 0, 0, 0x10 + rs as u8];
+    let to_client = card_to_client(cport);
+    let t0 = hw.now;
+    // The handshake ACK, then the request: acknowledged with the card's timestamps.
+    let req = b"GET /x HTTP/1.1\r\nHost: a.example\r\n\r\n";
+    for (flags, ts_val, payload) in [(tf::ACK, 101, &[][..]), (tf::ACK | tf::PSH, 102, &req[..])] {
+        hw.now += 1;
+        hw.arrive(
+            Port::Client,
+            seg(
+                (CLIENT, cport),
+                (VIP, 80),
+                isn.wrapping_add(1),
+                card_isn.wrapping_add(1),
+                flags,
+                &ts(ts_val, card_ts),
+                payload,
+                CMAC,
+            ),
+        );
+        sp.poll(hw);
+    }
+    let (port, ack) = hw.one_tcp();
+    assert_eq!(port, Port::Client);
+    assert_eq!(
+        ack,
+        WireTcp {
+            seq: card_isn.wrapping_add(1),
+            ack: isn.wrapping_add(1 + req.len() as u32),
+            flags: tf::ACK,
+            window: request_window(req.len()),
+            timestamps: Some((t0 + 2, 102)),
+            options_len: 12,
+            ..to_client.clone()
+        }
+    );
+    // The verdict: the SYN to the real server, with the client's latest TSval.
+    let slot = hw.table[&FourTuple {
+        src_ip: CLIENT,
+        dst_ip: VIP,
+        src_port: cport,
+        dst_port: 80,
+    }]
+        .0;
+    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
+    sp.poll(hw);
+    let (port, ssyn) = hw.one_tcp();
+    assert_eq!(port, Port::Server);
+    let rs = SRV.iter().position(|&ip| ip == ssyn.dst_ip).unwrap();
+    let to_server = WireTcp {
+        dst_mac: smac(rs),
+        src_mac: CARD_S,
+        src_ip: LOCAL,
+        dst_ip: SRV[rs],
+        src_port: ssyn.src_port,
+        dst_port: 8080,
+        ..card_to_client(0)
+    };
+    assert_eq!(
+        ssyn,
+        WireTcp {
+            seq: isn,
+            flags: tf::SYN,
+            window: 0xffff,
+            mss: Some(1460),
+            wscale: Some(7),
+            sack_permitted: true,
+            timestamps: Some((102, 0)),
+            options_len: 20,
+            ..to_server.clone()
+        }
+    );
+    // The server's SYN-ACK: the handshake ACK carries the request (one segment, PSH).
+    let s_isn = 0x8000_0000_u32;
+    let mut sa_opts = [0u8; 20];
+    sa_opts[..4].copy_from_slice(&[2, 4, 0x05, 0xb4]);
+    sa_opts[4..6].copy_from_slice(&[4, 2]);
+    sa_opts[6..16].copy_from_slice(&[8, 10, 0, 0, 0x20, 0, 0, 0, 0, 102]);
+    sa_opts[16..20].copy_from_slice(&[1, 3, 3, 7]);
+    let mut sa = seg(
+        (SRV[rs], 8080),
+        (LOCAL, ssyn.src_port),
+        s_isn,
+        isn.wrapping_add(1),
+        tf::SYN | tf::ACK,
+        &sa_opts,
+        &[],
+        smac(rs),
+    );
+    sa[0..6].copy_from_slice(&CARD_S);
+    hw.arrive(Port::Server, sa);
+    sp.poll(hw);
+    let (port, data) = hw.one_tcp();
+    assert_eq!(port, Port::Server);
+    assert_eq!(
+        data,
+        WireTcp {
+            seq: isn.wrapping_add(1),
+            ack: s_isn.wrapping_add(1),
+            flags: tf::ACK | tf::PSH,
+            window: 502,
+            timestamps: Some((102, 0x2000)),
+            options_len: 12,
+            payload: req.to_vec(),
+            ..to_server
+        }
+    );
+    let e = hw.entry(slot);
+    assert_eq!(state_of(e[0]), FlowState::Spliced.raw().into());
+    assert_eq!(
+        field(&e, FlowStatic::TS_OFFSET),
+        (t0 + 2).wrapping_sub(0x2000),
+        "server TSvals reach the client continuing the card's last TSval"
+    );
+}
+
 #[test]
 fn every_frame_of_a_connection_reads_back_with_etherparse() {
     // ARP replies, the SYN-ACK, the request ACK, the server SYN, the handshake ACK with the
@@ -2811,110 +2994,7 @@ fn every_frame_of_a_connection_reads_back_with_etherparse() {
             ..to_client.clone()
         }
     );
-    // The handshake ACK, then the request: acknowledged with the card's timestamps.
-    let req = b"GET /x HTTP/1.1\r\nHost: a.example\r\n\r\n";
-    for (flags, ts_val, payload) in [(tf::ACK, 101, &[][..]), (tf::ACK | tf::PSH, 102, &req[..])] {
-        hw.now += 1;
-        hw.arrive(
-            Port::Client,
-            seg(
-                (CLIENT, cport),
-                (VIP, 80),
-                isn.wrapping_add(1),
-                card_isn.wrapping_add(1),
-                flags,
-                &ts(ts_val, 1000),
-                payload,
-                CMAC,
-            ),
-        );
-        sp.poll(&mut hw);
-    }
-    let (port, ack) = hw.one_tcp();
-    assert_eq!(port, Port::Client);
-    assert_eq!(
-        ack,
-        WireTcp {
-            seq: card_isn.wrapping_add(1),
-            ack: isn.wrapping_add(1 + req.len() as u32),
-            flags: tf::ACK,
-            window: request_window(req.len()),
-            timestamps: Some((1002, 102)),
-            options_len: 12,
-            ..to_client.clone()
-        }
-    );
-    // The verdict: the SYN to the real server, with the client's latest TSval.
-    let slot = hw.table[&FourTuple {
-        src_ip: CLIENT,
-        dst_ip: VIP,
-        src_port: cport,
-        dst_port: 80,
-    }]
-        .0;
-    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
-    sp.poll(&mut hw);
-    let (port, ssyn) = hw.one_tcp();
-    assert_eq!(port, Port::Server);
-    let rs = SRV.iter().position(|&ip| ip == ssyn.dst_ip).unwrap();
-    let to_server = WireTcp {
-        dst_mac: smac(rs),
-        src_mac: CARD_S,
-        src_ip: LOCAL,
-        dst_ip: SRV[rs],
-        src_port: ssyn.src_port,
-        dst_port: 8080,
-        ..card_to_client(0)
-    };
-    assert_eq!(
-        ssyn,
-        WireTcp {
-            seq: isn,
-            flags: tf::SYN,
-            window: 0xffff,
-            mss: Some(1460),
-            wscale: Some(7),
-            sack_permitted: true,
-            timestamps: Some((102, 0)),
-            options_len: 20,
-            ..to_server.clone()
-        }
-    );
-    // The server's SYN-ACK: the handshake ACK carries the request (one segment, PSH).
-    let s_isn = 0x8000_0000_u32;
-    let mut sa_opts = [0u8; 20];
-    sa_opts[..4].copy_from_slice(&[2, 4, 0x05, 0xb4]);
-    sa_opts[4..6].copy_from_slice(&[4, 2]);
-    sa_opts[6..16].copy_from_slice(&[8, 10, 0, 0, 0x20, 0, 0, 0, 0, 102]);
-    sa_opts[16..20].copy_from_slice(&[1, 3, 3, 7]);
-    let mut sa = seg(
-        (SRV[rs], 8080),
-        (LOCAL, ssyn.src_port),
-        s_isn,
-        isn.wrapping_add(1),
-        tf::SYN | tf::ACK,
-        &sa_opts,
-        &[],
-        smac(rs),
-    );
-    sa[0..6].copy_from_slice(&CARD_S);
-    hw.arrive(Port::Server, sa);
-    sp.poll(&mut hw);
-    let (port, data) = hw.one_tcp();
-    assert_eq!(port, Port::Server);
-    assert_eq!(
-        data,
-        WireTcp {
-            seq: isn.wrapping_add(1),
-            ack: s_isn.wrapping_add(1),
-            flags: tf::ACK | tf::PSH,
-            window: 502,
-            timestamps: Some((102, 0x2000)),
-            options_len: 12,
-            payload: req.to_vec(),
-            ..to_server
-        }
-    );
+    request_to_splice_reads_back_with_etherparse(&mut sp, &mut hw, cport, isn, card_isn, 1000);
     assert_eq!(sp.stats.spliced, 1);
 }
 
@@ -3201,4 +3281,684 @@ fn the_independent_check_refuses_broken_frames() {
         }
         refuse(what, &f);
     }
+}
+
+// ----- the hardware SYN responder ----------------------------------------------------------
+
+/// SYN_CTRL after bring-up with the default options policy: everything offered, epoch 0,
+/// no previous epoch, VIP_MASK as given.
+fn ctrl_at_start(vip_mask: u8) -> SynCtrl {
+    SynCtrl {
+        vip_mask,
+        offer_wscale: true,
+        offer_sack: true,
+        offer_ts: true,
+        cur_epoch: 0,
+        prev_valid: false,
+    }
+}
+
+/// DP.NOW ticks of one key rotation period.
+fn rotate_ticks() -> u32 {
+    ms_to_ticks(ROTATE_MS, CLK)
+}
+
+/// The client tuple of port `cport` to service 0 as the cookie hashes it.
+fn cookie_tuple(cport: u16) -> cookie::CookieTuple {
+    cookie::CookieTuple {
+        client_ip: CLIENT,
+        vip: VIP,
+        client_port: cport,
+        vip_port: 80,
+    }
+}
+
+/// The card's cookie SYN-ACK to a SYN (ISN `isn`, MSS `mss`) from `cport`, by the model
+/// (docs/cookie.md) under the keys and the epoch the firmware wrote to the card: the cookie
+/// ISN and, for a SYN with timestamps (`opts`: its window scale and SACK-permitted), the
+/// card's TSval at `hw.now` carrying them.
+fn card_cookie(
+    hw: &Fake,
+    cport: u16,
+    isn: u32,
+    mss: u16,
+    opts: Option<cookie::TsOptions>,
+) -> (u32, u32) {
+    let keys = hw.syn_keys();
+    let cur = keys.current;
+    let c = cookie::cookie_make_class(
+        keys.slots[usize::from(cur)],
+        cur,
+        &cookie_tuple(cport),
+        isn,
+        cookie::mss_class(mss),
+    );
+    (c, opts.map_or(0, |o| cookie::ts_encode(hw.now, o)))
+}
+
+/// The client's ACK of a cookie SYN-ACK (ISN `cookie`), with `opts` and `payload`.
+fn cookie_ack(cport: u16, isn: u32, cookie: u32, opts: &[u8], payload: &[u8]) -> Vec<u8> {
+    let flags = if payload.is_empty() {
+        tf::ACK
+    } else {
+        tf::ACK | tf::PSH
+    };
+    seg(
+        (CLIENT, cport),
+        (VIP, 80),
+        isn.wrapping_add(1),
+        cookie.wrapping_add(1),
+        flags,
+        opts,
+        payload,
+        CMAC,
+    )
+}
+
+/// A card with the SYN responder (4 cookie units) at tick `now`.
+fn responder_card(now: u32) -> Fake {
+    Fake {
+        now,
+        syn_units: 4,
+        ..Fake::default()
+    }
+}
+
+/// The one connection in setup.
+fn only_pending(sp: &Splicer) -> Pending {
+    let used: Vec<_> = sp.pend.iter().filter(|p| p.used).copied().collect();
+    assert_eq!(used.len(), 1, "connections in setup");
+    used[0]
+}
+
+/// The SYN with MSS 1460, SACK-permitted, timestamps and shift 7 that `TS_SYN` is.
+const TS_SYN_OPTS: cookie::TsOptions = cookie::TsOptions {
+    wscale: Some(7),
+    sack_ok: true,
+};
+
+#[test]
+fn syn_responder_bring_up_writes_both_keys_the_control_and_the_mss() {
+    let mut w = world();
+    let mut hw = responder_card(1000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    assert_eq!(sp.syn_start(&mut hw), 4);
+    let writes = hw.syn_writes.clone();
+    let [SynWrite::Ctrl(c), SynWrite::Key(0, k0), SynWrite::Key(1, k1), SynWrite::Mss(mss)] =
+        writes[..]
+    else {
+        panic!("bring-up writes {writes:?}");
+    };
+    // SYN_CTRL first (no service answered while the keys change), epoch 0, no previous
+    // epoch, every option the policy has offered; the policy's MSS.
+    assert_eq!(c, ctrl_at_start(0));
+    assert_eq!(mss, OptionsPolicy::DEFAULT.mss);
+    // Two different random keys; the firmware keeps exactly what it wrote.
+    assert_ne!(k0, k1);
+    assert_ne!(k0, [0, 0]);
+    assert_eq!(
+        sp.syn.keys,
+        cookie::CookieKeys {
+            slots: [k0, k1],
+            current: 0,
+            previous_valid: false,
+        }
+    );
+    assert_eq!(sp.syn.keys, hw.syn_keys());
+    // Another secret (another card, another boot), other keys.
+    let mut w2 = world();
+    let mut hw2 = responder_card(1000);
+    let mut sp2 = Splicer::new(CLK, 64, w2.tables(), 3, 4);
+    sp2.syn_start(&mut hw2);
+    let k2 = hw2.syn_keys().slots;
+    assert!(k2[0] != k0 && k2[0] != k1 && k2[1] != k0 && k2[1] != k1);
+    // Nothing else is written until a service is set or the keys rotate.
+    hw.now += rotate_ticks() - 1;
+    sp.poll(&mut hw);
+    assert_eq!(hw.syn_writes.len(), 4);
+}
+
+#[test]
+fn a_card_without_the_responder_answers_no_syn_in_hardware() {
+    // SYN_PARAMS reads 0 (no cookie units, or an older bitstream: an unknown DP offset
+    // reads 0): configured, but no service enabled, no rotation, no cookie of these keys
+    // accepted.
+    let mut w = world();
+    let mut hw = Fake {
+        now: 1000,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    assert_eq!(sp.syn_start(&mut hw), 0);
+    configure(&mut sp, &mut hw, 2);
+    assert_eq!(hw.syn_ctrl(), ctrl_at_start(0));
+    assert_eq!(hw.syn_writes.len(), 4, "bring-up only");
+    hw.now += 3 * rotate_ticks();
+    sp.poll(&mut hw);
+    assert_eq!(hw.syn_writes.len(), 4, "no rotation");
+    let (ck, tsval) = card_cookie(&hw, 41000, 77, 1460, Some(TS_SYN_OPTS));
+    hw.arrive(
+        Port::Client,
+        cookie_ack(41000, 77, ck, &ts(101, tsval), &[]),
+    );
+    sp.poll(&mut hw);
+    let (port, rst) = hw.one_tcp();
+    assert_eq!(port, Port::Client);
+    assert_eq!((rst.flags, rst.seq), (tf::RST, ck.wrapping_add(1)));
+    assert_eq!(sp.pending(), 0);
+    assert_eq!(sp.stats.hw_cookie_acks, 0);
+}
+
+#[test]
+fn vip_mask_follows_the_services_and_keeps_the_rest_of_syn_ctrl() {
+    let mut w = world();
+    let mut hw = responder_card(1000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    assert_eq!(hw.syn_ctrl(), ctrl_at_start(0b1));
+    let mut rsp = [0u32; MAX_WORDS];
+    let mut svc = |sp: &mut Splicer, hw: &mut Fake, req: &[u32]| {
+        sp.command(hw, cmd::SVC_SET, req, &mut rsp).unwrap().status
+    };
+    assert_eq!(svc(&mut sp, &mut hw, &[3, VIP, 443, 1, 1]), status::OK);
+    assert_eq!(hw.vips[3], (VIP, 443, true));
+    assert_eq!(hw.syn_ctrl(), ctrl_at_start(0b1001));
+    // Set again as it is, or refused: SYN_CTRL is not written.
+    let n = hw.syn_writes.len();
+    assert_eq!(svc(&mut sp, &mut hw, &[3, VIP, 443, 1, 1]), status::OK);
+    assert_eq!(
+        svc(&mut sp, &mut hw, &[5, VIP, 443, 1, 1]),
+        status::BAD_ARGUMENT,
+        "the address and port of service 3"
+    );
+    assert_eq!(hw.syn_writes.len(), n);
+    // A rotation keeps the mask; a service change keeps the epoch.
+    hw.now += rotate_ticks();
+    sp.poll(&mut hw);
+    let rotated = SynCtrl {
+        cur_epoch: 1,
+        prev_valid: true,
+        ..ctrl_at_start(0b1001)
+    };
+    assert_eq!(hw.syn_ctrl(), rotated);
+    assert_eq!(
+        svc(&mut sp, &mut hw, &[0, 0, 0, service_mode::DELETE, 0]),
+        status::OK
+    );
+    assert_eq!(hw.vips[0], (0, 0, false));
+    assert_eq!(
+        hw.syn_ctrl(),
+        SynCtrl {
+            vip_mask: 0b1000,
+            ..rotated
+        }
+    );
+    assert_eq!(
+        svc(&mut sp, &mut hw, &[3, 0, 0, service_mode::DELETE, 0]),
+        status::OK
+    );
+    assert_eq!(
+        hw.syn_ctrl(),
+        SynCtrl {
+            vip_mask: 0,
+            ..rotated
+        }
+    );
+    // The firmware's copy is what the card holds.
+    assert_eq!(sp.syn.ctrl, hw.syn_ctrl());
+    assert_eq!(sp.syn.keys, hw.syn_keys());
+}
+
+#[test]
+fn an_ack_of_the_cards_cookie_synack_connects_and_splices() {
+    // The etherparse flow of `every_frame_of_a_connection_reads_back_with_etherparse`, with
+    // the SYN answered by the card: the firmware sees the handshake ACK first.
+    let mut w = world();
+    let mut hw = responder_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    hw.take_wire();
+    let (cport, isn) = (41000, 0xffff_ff00_u32);
+    let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
+    assert_eq!(
+        cookie::ts_decode(tsval),
+        TS_SYN_OPTS,
+        "the TSval carries the options"
+    );
+    assert!(tsval <= hw.now);
+    request_to_splice_reads_back_with_etherparse(&mut sp, &mut hw, cport, isn, ck, tsval);
+    assert_eq!(sp.stats.spliced, 1);
+    assert_eq!(sp.stats.hw_cookie_acks, 1);
+    assert_eq!((sp.stats.syn_acks, sp.stats.cookie_syn_acks), (0, 0));
+    assert_eq!(sp.profile.of_handler(Handler::CookieAck).count, 1);
+}
+
+#[test]
+fn the_cookie_acks_handshake_is_the_one_the_clients_syn_would_have_given() {
+    let mut w = world();
+    let mut hw = responder_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    let policy = OptionsPolicy::DEFAULT;
+    // (client SYN options, MSS, the ACK's TSval or none, the handshake expected)
+    struct Case {
+        syn: &'static [u8],
+        mss: u16,
+        ts: Option<cookie::TsOptions>,
+        hs: Handshake,
+    }
+    let cases = [
+        // Everything: MSS 1460, SACK, timestamps, shift 7 (TS_SYN).
+        Case {
+            syn: &TS_SYN,
+            mss: 1460,
+            ts: Some(TS_SYN_OPTS),
+            hs: Handshake {
+                client_mss: 1460,
+                mss_to_client: 1460,
+                mss_to_server: 1460,
+                client_wscale: Some(7),
+                server_wscale: Some(7),
+                sack: true,
+                timestamps: true,
+            },
+        },
+        // MSS 1400 (class 1300), timestamps, shift 14 and SACK.
+        Case {
+            syn: &[
+                2, 4, 0x05, 0x78, 4, 2, 8, 10, 0, 0, 0, 100, 0, 0, 0, 0, 1, 3, 3, 14,
+            ],
+            mss: 1400,
+            ts: Some(cookie::TsOptions {
+                wscale: Some(14),
+                sack_ok: true,
+            }),
+            hs: Handshake {
+                client_mss: 1300,
+                mss_to_client: 1460,
+                mss_to_server: 1300,
+                client_wscale: Some(14),
+                server_wscale: Some(7),
+                sack: true,
+                timestamps: true,
+            },
+        },
+        // Timestamps alone, MSS 1200 (class 536): no window scaling, no SACK.
+        Case {
+            syn: &[2, 4, 0x04, 0xb0, 1, 1, 8, 10, 0, 0, 0, 100, 0, 0, 0, 0],
+            mss: 1200,
+            ts: Some(cookie::TsOptions {
+                wscale: None,
+                sack_ok: false,
+            }),
+            hs: Handshake {
+                client_mss: 536,
+                mss_to_client: 1460,
+                mss_to_server: 536,
+                client_wscale: None,
+                server_wscale: None,
+                sack: false,
+                timestamps: true,
+            },
+        },
+        // No timestamps: the card offered the MSS only, whatever else the SYN had.
+        Case {
+            syn: &[2, 4, 0x05, 0xb4, 1, 1, 4, 2, 1, 3, 3, 7],
+            mss: 1460,
+            ts: None,
+            hs: Handshake {
+                client_mss: 1460,
+                mss_to_client: 1460,
+                mss_to_server: 1460,
+                client_wscale: None,
+                server_wscale: None,
+                sack: false,
+                timestamps: false,
+            },
+        },
+    ];
+    for (n, c) in cases.iter().enumerate() {
+        let cport = 42000 + n as u16;
+        let isn = 0x1000_0000 * n as u32 + 7;
+        let (ck, tsval) = card_cookie(&hw, cport, isn, c.mss, c.ts);
+        // The firmware's own negotiation of that SYN, had it seen it, with the MSS its
+        // class stands for.
+        let syn = parse_syn_options(c.syn).unwrap();
+        let class_mss = SynOptions {
+            mss: Some(c.hs.client_mss),
+            ..syn
+        };
+        let mut want = Handshake::from_client_syn(&policy, &class_mss).unwrap();
+        if c.ts.is_none() {
+            want = Handshake::from_client_syn(
+                &policy,
+                &SynOptions {
+                    mss: class_mss.mss,
+                    ..SynOptions::default()
+                },
+            )
+            .unwrap();
+        }
+        assert_eq!(want, c.hs, "case {n}: the expected handshake");
+        hw.now += 2;
+        let opts = ts(555, tsval);
+        let opts: &[u8] = if c.ts.is_some() { &opts } else { &[] };
+        hw.arrive(Port::Client, cookie_ack(cport, isn, ck, opts, &[]));
+        sp.poll(&mut hw);
+        assert!(hw.take_sent().is_empty(), "case {n}: nothing to answer");
+        let p = only_pending(&sp);
+        assert_eq!(p.phase, Phase::Request, "case {n}");
+        assert_eq!(p.hs, c.hs, "case {n}");
+        assert_eq!(
+            (p.client_isn, p.card_isn),
+            (isn, ck),
+            "case {n}: sequence numbers"
+        );
+        let (client_ts, card_ts) = if c.ts.is_some() { (555, tsval) } else { (0, 0) };
+        assert_eq!(
+            (p.client_tsval, p.card_tsval),
+            (client_ts, card_ts),
+            "case {n}: timestamps"
+        );
+        assert_eq!(
+            state_of(hw.entry(p.slot)[0]),
+            FlowState::Request.raw().into(),
+            "case {n}: the flow entry"
+        );
+        assert_eq!(sp.stats.hw_cookie_acks, n as u32 + 1);
+        // Done with it: the client resets.
+        hw.arrive(
+            Port::Client,
+            seg(
+                (CLIENT, cport),
+                (VIP, 80),
+                isn.wrapping_add(1),
+                0,
+                tf::RST,
+                &[],
+                &[],
+                CMAC,
+            ),
+        );
+        sp.poll(&mut hw);
+        assert_eq!(sp.pending(), 0, "case {n}");
+    }
+}
+
+#[test]
+fn an_l4_cookie_ack_connects_at_once_with_the_clients_options() {
+    let mut w = world();
+    let mut hw = responder_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 1);
+    hw.take_wire();
+    // MSS 1400 (class 1300), no timestamps: the server SYN has the MSS only.
+    let (cport, isn) = (43000, 99);
+    let (ck, _) = card_cookie(&hw, cport, isn, 1400, None);
+    hw.arrive(Port::Client, cookie_ack(cport, isn, ck, &[], &[]));
+    sp.poll(&mut hw);
+    let (port, ssyn) = hw.one_tcp();
+    assert_eq!(port, Port::Server);
+    assert_eq!(
+        (
+            ssyn.flags,
+            ssyn.seq,
+            ssyn.mss,
+            ssyn.wscale,
+            ssyn.sack_permitted,
+            ssyn.timestamps
+        ),
+        (tf::SYN, isn, Some(1300), None, false, None)
+    );
+    assert_eq!(only_pending(&sp).phase, Phase::Connecting);
+    assert_eq!(sp.stats.hw_cookie_acks, 1);
+}
+
+/// Sends the ACK of a cookie made with key slot `slot` of `keys` (`flip`: ISN bits to
+/// invert) and tells whether the firmware took the connection; a refusal must be a RST.
+fn try_cookie(
+    sp: &mut Splicer,
+    hw: &mut Fake,
+    keys: &cookie::CookieKeys,
+    slot: u8,
+    cport: u16,
+    flip: u32,
+) -> bool {
+    let isn = 0x0bad_f00d ^ u32::from(cport);
+    let ck = cookie::cookie_make_class(
+        keys.slots[usize::from(slot)],
+        slot,
+        &cookie_tuple(cport),
+        isn,
+        3,
+    ) ^ flip;
+    let tsval = cookie::ts_encode(hw.now, TS_SYN_OPTS);
+    hw.take_wire();
+    let before = sp.stats.hw_cookie_acks;
+    hw.arrive(
+        Port::Client,
+        cookie_ack(cport, isn, ck, &ts(101, tsval), &[]),
+    );
+    sp.poll(hw);
+    let sent = hw.take_wire();
+    let taken = sp.stats.hw_cookie_acks == before + 1;
+    if taken {
+        assert!(sent.is_empty(), "{sent:?}");
+        assert!(sp.find_pending_tuple_of(cport).is_some());
+    } else {
+        assert_eq!(sp.stats.hw_cookie_acks, before);
+        assert_eq!(sent.len(), 1, "{sent:?}");
+        let rst = sent[0].1.clone().tcp();
+        assert_eq!((rst.flags, rst.seq), (tf::RST, ck.wrapping_add(1)));
+        assert!(sp.find_pending_tuple_of(cport).is_none());
+    }
+    taken
+}
+
+impl Splicer<'_> {
+    /// The connection in setup from the client's port `cport` to service 0.
+    fn find_pending_tuple_of(&self, cport: u16) -> Option<usize> {
+        self.pend
+            .iter()
+            .position(|p| p.used && p.client.peer_ip == CLIENT && p.client.peer_port == cport)
+    }
+}
+
+#[test]
+fn forged_stale_and_expired_cookies_are_refused_and_the_previous_epoch_checks() {
+    let mut w = world();
+    let mut hw = responder_card(5000);
+    let mut sp = Splicer::new(CLK, 256, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    let epoch0 = hw.syn_keys();
+    assert!(
+        try_cookie(&mut sp, &mut hw, &epoch0, 0, 1000, 0),
+        "a good cookie"
+    );
+    // One flipped bit of the hash (bits 31:3) is refused; bits 2:1 carry the MSS class
+    // (not authenticated: another class, same verdict).
+    for bit in [3, 17, 31] {
+        assert!(
+            !try_cookie(&mut sp, &mut hw, &epoch0, 0, 1001 + bit as u16, 1 << bit),
+            "hash bit {bit} flipped"
+        );
+    }
+    assert!(try_cookie(&mut sp, &mut hw, &epoch0, 0, 1040, 1 << 1));
+    assert_eq!(
+        only_pending_of(&sp, 1040).hs.client_mss,
+        cookie::MSS_TABLE[2]
+    );
+    // A cookie of slot 1 while the previous epoch is not valid (PREV_VALID 0 after
+    // bring-up), although slot 1 holds a key.
+    assert!(!hw.syn_ctrl().prev_valid);
+    assert!(!try_cookie(&mut sp, &mut hw, &epoch0, 1, 1050, 0));
+    // One rotation: the cookies of epoch 0 still check, the new epoch's too.
+    hw.now += rotate_ticks();
+    sp.poll(&mut hw);
+    let epoch1 = hw.syn_keys();
+    assert_eq!((epoch1.current, epoch1.previous_valid), (1, true));
+    assert!(
+        try_cookie(&mut sp, &mut hw, &epoch1, 0, 1100, 0),
+        "previous epoch"
+    );
+    assert!(
+        try_cookie(&mut sp, &mut hw, &epoch1, 1, 1101, 0),
+        "current epoch"
+    );
+    // Slot 1 with its bring-up key (never used for cookies) fails now that it was
+    // rewritten.
+    assert!(!try_cookie(&mut sp, &mut hw, &epoch0, 1, 1102, 0));
+    // Two rotations: epoch 0's cookies are refused (their slot holds epoch 2's key).
+    hw.now += rotate_ticks();
+    sp.poll(&mut hw);
+    let epoch2 = hw.syn_keys();
+    assert_eq!((epoch2.current, epoch2.previous_valid), (0, true));
+    assert!(
+        !try_cookie(&mut sp, &mut hw, &epoch0, 0, 1200, 0),
+        "two epochs old"
+    );
+    assert!(
+        try_cookie(&mut sp, &mut hw, &epoch2, 1, 1201, 0),
+        "previous epoch"
+    );
+    assert!(
+        try_cookie(&mut sp, &mut hw, &epoch2, 0, 1202, 0),
+        "current epoch"
+    );
+    assert_eq!(sp.stats.hw_cookie_acks, 6);
+}
+
+/// The connection in setup from `cport`.
+fn only_pending_of(sp: &Splicer, cport: u16) -> Pending {
+    sp.pend[sp.find_pending_tuple_of(cport).unwrap()]
+}
+
+#[test]
+fn the_firmwares_own_cookies_still_check_beside_the_cards() {
+    // Every setup entry busy (SYNs to a service the card does not answer, or before it was
+    // enabled): the firmware's cookie SYN-ACK, whose ACK falls through the hardware check.
+    let mut w = world();
+    let mut hw = responder_card(5000);
+    let mut sp = Splicer::new(CLK, 256, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    for port in 0..PENDING as u16 {
+        hw.arrive(
+            Port::Client,
+            seg(
+                (0x0b00_0001, 1000 + port),
+                (VIP, 80),
+                1,
+                0,
+                tf::SYN,
+                &[],
+                &[],
+                CMAC,
+            ),
+        );
+        sp.poll(&mut hw);
+    }
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 6000),
+            (VIP, 80),
+            500,
+            0,
+            tf::SYN,
+            &TS_SYN,
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    let synack = hw.take_sent().pop().unwrap().1;
+    assert_eq!(sp.stats.cookie_syn_acks, 1);
+    hw.arrive(Port::Client, cookie_ack(6000, 500, synack.seq, &[], &[]));
+    sp.poll(&mut hw);
+    let p = only_pending_of(&sp, 6000);
+    assert_eq!(p.phase, Phase::Request);
+    assert_eq!(
+        p.hs,
+        Handshake {
+            client_mss: 1460,
+            mss_to_client: 1460,
+            mss_to_server: 1460,
+            ..HS_NONE
+        }
+    );
+    assert_eq!(sp.stats.hw_cookie_acks, 0, "not the card's cookie");
+    assert_eq!(sp.profile.of_handler(Handler::CookieAck).count, 1);
+}
+
+#[test]
+fn keys_rotate_every_60_s_the_idle_slot_first_then_the_epoch() {
+    let mut w = world();
+    let t0 = 0xffff_0000; // DP.NOW wraps in the second period
+    let mut hw = responder_card(t0);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    let start = hw.syn_keys();
+    let period = rotate_ticks();
+    // 60 s at DP.NOW's 2^16-cycle tick.
+    assert_eq!(u64::from(period), (60 * u64::from(CLK)).div_ceil(1 << 16));
+    // The writes since the last look (the fake keeps them all: its keys are their sum).
+    let mut seen = hw.syn_writes.len();
+    let mut since = |hw: &Fake| {
+        let w = hw.syn_writes[seen..].to_vec();
+        seen = hw.syn_writes.len();
+        w
+    };
+    hw.now = t0.wrapping_add(period - 1);
+    sp.poll(&mut hw);
+    assert!(since(&hw).is_empty(), "not before 60 s");
+    hw.now = t0.wrapping_add(period);
+    sp.poll(&mut hw);
+    let w1 = since(&hw);
+    let [SynWrite::Key(1, k), SynWrite::Ctrl(c)] = w1[..] else {
+        panic!("rotation writes {w1:?}");
+    };
+    assert!(k != start.slots[0] && k != start.slots[1], "a fresh key");
+    assert_eq!(
+        c,
+        SynCtrl {
+            cur_epoch: 1,
+            prev_valid: true,
+            ..ctrl_at_start(0b1)
+        }
+    );
+    let mut model = start;
+    model.rotate(k);
+    assert_eq!(sp.syn.keys, model, "CookieKeys::rotate");
+    // The next one 60 s later; when the main loop notices a deadline late, the one after
+    // is 60 s after the rotation (not two in a row, which would refuse the cookies of the
+    // epoch that just ended).
+    let late = 500;
+    hw.now = t0.wrapping_add(2 * period - 1);
+    sp.poll(&mut hw);
+    assert!(since(&hw).is_empty());
+    hw.now = t0.wrapping_add(2 * period + late);
+    sp.poll(&mut hw);
+    let w2 = since(&hw);
+    let [SynWrite::Key(0, k2), SynWrite::Ctrl(c2)] = w2[..] else {
+        panic!("rotation writes {w2:?}");
+    };
+    assert_eq!((c2.cur_epoch, c2.prev_valid, c2.vip_mask), (0, true, 0b1));
+    assert!(k2 != k && k2 != start.slots[0]);
+    hw.now = t0.wrapping_add(3 * period + late - 1);
+    sp.poll(&mut hw);
+    assert!(since(&hw).is_empty(), "one rotation per period");
+    hw.now = t0.wrapping_add(3 * period + late);
+    sp.poll(&mut hw);
+    assert!(matches!(
+        since(&hw)[..],
+        [SynWrite::Key(1, _), SynWrite::Ctrl(_)]
+    ));
+    assert_eq!(sp.syn.keys, hw.syn_keys());
 }
