@@ -1134,7 +1134,9 @@ impl<'a> Splicer<'a> {
     }
 
     /// A handshake-completing ACK without a flow: accepted when it acknowledges a cookie
-    /// SYN-ACK; the connection then starts in REQUEST like any other.
+    /// SYN-ACK, the hardware SYN responder's ([`synresp::hw_cookie`]) or the firmware's own
+    /// ([`Splicer::send_cookie_synack`]); the connection then starts in REQUEST like any
+    /// other.
     fn cookie_accept(&mut self, hw: &mut impl Hw, seg: &TcpSeg) -> Option<usize> {
         let svc = self.find_service(seg.dst_ip, seg.dst_port)?;
         let now = hw.now();
