@@ -25,4 +25,7 @@ rtl/pkt_inject_buf.v
 rtl/dp_fifo.v
 rtl/axis_frame_arb.v
 rtl/axis_len_guard.v
+rtl/tcp_opt_decoder.v
+rtl/syn_cookie.v
+rtl/syn_responder.v
 rtl/splice_datapath.v

@@ -45,6 +45,9 @@ module splice_datapath #
     parameter PUNT_RESERVE = PUNT_SLOTS / 4,
     parameter INJ_SLOTS = 8,
     parameter EVQ_DEPTH = 256,
+    // SYN responder cookie units (one SYN per COOKIE_INTERVAL / SYN_UNITS cycles; 2 keep up
+    // with minimum-size SYNs at one frame per 10.5 cycles, 10 Gb/s at 64 bits)
+    parameter SYN_UNITS = DATA_WIDTH == 64 ? 2 : 8,
     // longest frame taken whole (longer frames are cut and dropped as malformed)
     parameter MAX_FRAME = 2048
 )
@@ -99,6 +102,7 @@ localparam SLOT_BITS = $clog2(FLOW_SLOTS);
 localparam BUCKET_BITS = $clog2(FLOW_BUCKETS);
 localparam WAY_BITS = FLOW_WAYS > 1 ? $clog2(FLOW_WAYS) : 1;
 localparam VIP_N = `SNIC_DP_VIP_ADDR_COUNT;
+localparam VIP_B = $clog2(VIP_N);
 localparam LOCAL_N = `SNIC_DP_LOCAL_ADDR_COUNT;
 localparam FIFO_BEATS = 2 * MAX_FRAME / KW;
 localparam DEC_DEPTH = 16;
@@ -149,6 +153,7 @@ localparam [STAT_IB-1:0] SI_P_RX_BYTES = `SNIC_STATS_PORT_RX_BYTES;
 localparam [STAT_IB-1:0] SI_P_FORWARDED = `SNIC_STATS_PORT_FORWARDED;
 localparam [STAT_IB-1:0] SI_P_PUNTED = `SNIC_STATS_PORT_PUNTED;
 localparam [STAT_IB-1:0] SI_P_DROPPED = `SNIC_STATS_PORT_DROPPED;
+localparam [STAT_IB-1:0] SI_P_SYN_ANSWERED = `SNIC_STATS_PORT_SYN_ANSWERED;
 localparam [STAT_IB-1:0] SI_SVC_FRAMES = `SNIC_STATS_SERVICE_FRAMES;
 localparam [STAT_IB-1:0] SI_SVC_BYTES = `SNIC_STATS_SERVICE_BYTES;
 localparam [STAT_IB-1:0] SI_RS_FRAMES = `SNIC_STATS_SERVER_FRAMES;
@@ -186,6 +191,7 @@ initial begin
         || `SNIC_STATS_PORT_BASE % (`SNIC_STATS_PORT_STRIDE * `SNIC_STATS_PORT_COUNT) != 0
         || `SNIC_STATS_PORT_COUNT != 2
         || `SNIC_STATS_PORT_DROPPED >= `SNIC_STATS_PORT_STRIDE
+        || `SNIC_STATS_PORT_SYN_ANSWERED >= `SNIC_STATS_PORT_STRIDE
         || (1 << SI_RSD_SH) != `SNIC_STATS_SERVER_DIR_STRIDE
         || `SNIC_STATS_SERVER_DIR_BASE
            % (`SNIC_STATS_SERVER_DIR_STRIDE * `SNIC_STATS_SERVER_DIR_COUNT) != 0
@@ -227,7 +233,8 @@ localparam H_PLEN = 221;
 localparam H_FLEN = 237;
 localparam H_IHL = 253;
 localparam H_DOFF = 257;
-localparam HDR_W = 261;
+localparam H_VLAN = 261;
+localparam HDR_W = 262;
 
 // Decision record
 localparam D_ACT = 0;     // 2: 0 forward, 1 punt, 2 drop
@@ -250,7 +257,8 @@ localparam D_WS = 347;    // 5
 localparam D_META = 352;  // META_W (PuntMeta)
 localparam DEC_W = D_META + META_W;
 
-localparam [1:0] ACT_FWD = 2'd0, ACT_PUNT = 2'd1, ACT_DROP = 2'd2;
+// ACT_SYN: answered by the SYN responder (the frame is consumed like a drop)
+localparam [1:0] ACT_FWD = 2'd0, ACT_PUNT = 2'd1, ACT_DROP = 2'd2, ACT_SYN = 2'd3;
 
 // ---------------------------------------------------------------------------------------
 // Configuration registers (DP block)
@@ -265,6 +273,27 @@ reg [VIP_N*32-1:0]   vip_addr_reg = {VIP_N*32{1'b0}};
 reg [VIP_N*16-1:0]   vip_port_reg = {VIP_N*16{1'b0}};
 reg [LOCAL_N-1:0]    local_en_reg = {LOCAL_N{1'b0}};
 reg [LOCAL_N*32-1:0] local_addr_reg = {LOCAL_N*32{1'b0}};
+// SYN responder (DP.SYN_CTRL, SYN_MSS, COOKIE_KEY_*)
+localparam [31:0]    SYNC_RESET = `SNIC_DP_SYN_CTRL_RESET;
+localparam [31:0]    SYNM_RESET = `SNIC_DP_SYN_MSS_RESET;
+reg [VIP_N-1:0]      syn_mask_reg = SYNC_RESET[VIP_N-1:0];
+reg                  syn_offer_ws_reg = SYNC_RESET[`SNIC_DP_SYN_CTRL_OFFER_WSCALE_LSB];
+reg                  syn_offer_sack_reg = SYNC_RESET[`SNIC_DP_SYN_CTRL_OFFER_SACK_LSB];
+reg                  syn_offer_ts_reg = SYNC_RESET[`SNIC_DP_SYN_CTRL_OFFER_TS_LSB];
+reg                  syn_epoch_reg = SYNC_RESET[`SNIC_DP_SYN_CTRL_CUR_EPOCH_LSB];
+reg                  syn_prev_reg = SYNC_RESET[`SNIC_DP_SYN_CTRL_PREV_VALID_LSB];
+reg [15:0]           syn_mss_reg = SYNM_RESET[15:0];
+reg [63:0]           key_stage_reg = 64'd0;
+wire [31:0]          syn_ctrl_rd = ({{32-VIP_N{1'b0}}, syn_mask_reg} << `SNIC_DP_SYN_CTRL_VIP_MASK_LSB)
+                                   | ({31'd0, syn_offer_ws_reg} << `SNIC_DP_SYN_CTRL_OFFER_WSCALE_LSB)
+                                   | ({31'd0, syn_offer_sack_reg} << `SNIC_DP_SYN_CTRL_OFFER_SACK_LSB)
+                                   | ({31'd0, syn_offer_ts_reg} << `SNIC_DP_SYN_CTRL_OFFER_TS_LSB)
+                                   | ({31'd0, syn_epoch_reg} << `SNIC_DP_SYN_CTRL_CUR_EPOCH_LSB)
+                                   | ({31'd0, syn_prev_reg} << `SNIC_DP_SYN_CTRL_PREV_VALID_LSB);
+localparam integer   SYN_UNITS_I = SYN_UNITS;
+localparam [31:0]    SYN_PARAMS = {24'd0, SYN_UNITS_I[7:0]} << `SNIC_DP_SYN_PARAMS_UNITS_LSB;
+reg                  key_wr_reg = 1'b0;
+reg                  key_slot_reg = 1'b0;
 reg [47:0]           cycles_reg = 48'd0;
 wire [31:0]          now = cycles_reg[47:16];
 
@@ -297,6 +326,21 @@ wire [1:0]          df_tuser;
 wire [2*HDR_W-1:0]  hq_data;
 wire [1:0]          hq_valid;
 wire [1:0]          hq_ready;
+// the client port's SYNs (syn_cand) also go to the SYN responder's side FIFO
+wire                sq_ready;
+wire                h_syn_c;
+wire [47:0]         h_esrc_c;
+wire [5:0]          h_olen_c;
+wire [319:0]        h_opt_c;
+
+// A segment that may be answered by the SYN responder (a SYN without ACK that the parser
+// took): the same test on the parser's output and in S6, so the side FIFO and the verdicts
+// pair one to one.
+// verilator lint_off UNUSED
+function syn_cand(input [3:0] reason, input [7:0] proto, input [8:0] flags);
+    syn_cand = reason == `SNIC_PARSER_REASON_OK && proto == 8'd6 && flags[1] && !flags[4];
+endfunction
+// verilator lint_on UNUSED
 
 genvar gp;
 generate
@@ -316,6 +360,12 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_in
     wire [8:0]    h_flags;
     wire [7:0]    h_l3, h_l4, h_pay;
     wire [3:0]    h_ihl, h_doff;
+    wire          h_vlan;
+    // verilator lint_off UNUSED
+    wire [47:0]   h_esrc;   // the SYN responder's fields: the client port's only
+    wire [5:0]    h_olen;
+    wire [319:0]  h_opt;
+    // verilator lint_on UNUSED
     wire          hf_ready;
     wire [DW+KW+1:0] f_out;
 
@@ -367,8 +417,8 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_in
         .m_hdr_other(),
         .m_hdr_malformed(),
         .m_hdr_eth_dst(),
-        .m_hdr_eth_src(),
-        .m_hdr_vlan(),
+        .m_hdr_eth_src(h_esrc),
+        .m_hdr_vlan(h_vlan),
         .m_hdr_vlan_tci(),
         .m_hdr_eth_type(h_etype),
         .m_hdr_ip_version(),
@@ -392,8 +442,8 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_in
         .m_hdr_tcp_window(),
         .m_hdr_tcp_checksum(),
         .m_hdr_tcp_urgent(),
-        .m_hdr_tcp_opt_len(),
-        .m_hdr_tcp_options(),
+        .m_hdr_tcp_opt_len(h_olen),
+        .m_hdr_tcp_options(h_opt),
         .m_hdr_l3_offset(h_l3),
         .m_hdr_l4_offset(h_l4),
         .m_hdr_payload_offset(h_pay),
@@ -427,9 +477,9 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_in
     hdr_fifo_inst (
         .clk(clk),
         .rst(rst),
-        .s_data({h_doff, h_ihl, h_flen, h_plen, h_pay, h_l4, h_l3, h_flags, h_ack, h_seq,
-                 h_dport, h_sport, h_dst, h_src, h_proto, h_etype, h_reason}),
-        .s_valid(h_valid),
+        .s_data({h_vlan, h_doff, h_ihl, h_flen, h_plen, h_pay, h_l4, h_l3, h_flags, h_ack,
+                 h_seq, h_dport, h_sport, h_dst, h_src, h_proto, h_etype, h_reason}),
+        .s_valid(h_valid && h_ready),
         .s_ready(hf_ready),
         .m_data(hq_data[gp*HDR_W +: HDR_W]),
         .m_valid(hq_valid[gp]),
@@ -437,7 +487,17 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_in
         .count()
     );
     // verilator lint_on PINCONNECTEMPTY
-    assign h_ready = hf_ready;
+    if (gp == 0) begin : g_syn
+        // the client port: a SYN waits for room in the side FIFO too
+        wire syn = syn_cand(h_reason, h_proto, h_flags);
+        assign h_ready = hf_ready && (!syn || sq_ready);
+        assign h_syn_c = h_valid && h_ready && syn;
+        assign h_esrc_c = h_esrc;
+        assign h_olen_c = h_olen;
+        assign h_opt_c = h_opt;
+    end else begin : g_nosyn
+        assign h_ready = hf_ready;
+    end
 
     assign df_tdata[gp*DW +: DW] = f_out[DW-1:0];
     assign df_tkeep[gp*KW +: KW] = f_out[DW +: KW];
@@ -693,7 +753,8 @@ wire [15:0] d6_flen = h6[H_FLEN +: 16];
 // verilator lint_off UNUSED
 function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:0] slot,
                             input [FS_W-1:0] st_rd, input fastpath, input [47:0] mac_c,
-                            input [47:0] mac_s, input [31:0] t_now);
+                            input [47:0] mac_s, input [31:0] t_now,
+                            input [VIP_N-1:0] syn_mask);
     reg [HDR_W-1:0] hd;
     reg         port;
     reg [1:0]   cls;
@@ -711,7 +772,7 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
     // destination half (record FlowHalfEntry): server half for port C, client half for
     // port S
     reg [HALF_W-1:0] fe_h;
-    reg         is_tcp_cls, spliced, fwd, l7;
+    reg         is_tcp_cls, spliced, fwd, l7, syn_hw;
     reg [1:0]   act;
     reg [META_W-1:0] meta;
     begin
@@ -733,7 +794,12 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
         is_tcp_cls = cls == `SNIC_FRAME_CLASS_VIP || cls == `SNIC_FRAME_CLASS_SERVER;
         spliced = fe_state == `SNIC_FLOW_STATE_SPLICED || fe_state == `SNIC_FLOW_STATE_CLOSING;
         fwd = fastpath && is_tcp_cls && hit && dir == port && spliced && !flags[1];
-        act = fwd ? ACT_FWD : (cls == `SNIC_FRAME_CLASS_DROP ? ACT_DROP : ACT_PUNT);
+        // a pure SYN to a VIP the SYN responder serves, on no flow, untagged
+        syn_hw = !port && syn_cand(hd[H_REASON +: 4], hd[H_PROTO +: 8], flags)
+                 && !flags[0] && !flags[2] && cls == `SNIC_FRAME_CLASS_VIP && !hit
+                 && !hd[H_VLAN] && syn_mask[index[VIP_B-1:0]];
+        act = fwd ? ACT_FWD : syn_hw ? ACT_SYN
+              : (cls == `SNIC_FRAME_CLASS_DROP ? ACT_DROP : ACT_PUNT);
         l7 = !fwd && is_tcp_cls && hit && !dir && !port && fe_state == `SNIC_FLOW_STATE_REQUEST
              && hd[H_PLEN +: 16] != 16'd0;
         wsd_neg = {`SNIC_FLOW_STATIC_WSCALE_DIFF_W{1'b0}} - fe_wsd;
@@ -781,6 +847,9 @@ reg               d7_reason_reg = 1'b0;
 reg               d7_evt_reg = 1'b0;
 reg [EVT_W-1:0]   d7_evt_data_reg = {EVT_W{1'b0}};
 reg [SLOT_BITS+48:0] d7_upd_reg = {SLOT_BITS+49{1'b0}};
+// the SYN responder's verdict for a client-port SYN candidate: {client IP, VIP, ports, ISN}
+reg               d7_syn_reg = 1'b0;
+reg [127:0]       d7_syn_rec_reg = 128'd0;
 
 always @(posedge clk) begin
     d7_valid_reg <= d6_valid;
@@ -788,28 +857,32 @@ always @(posedge clk) begin
     if (d6_valid) begin
         d7_port_reg <= d6_port;
         d7_dec_reg <= decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st, fastpath_reg,
-                             mac_c_reg, mac_s_reg, now);
+                             mac_c_reg, mac_s_reg, now, syn_mask_reg);
         d7_flen_reg <= d6_flen;
         d7_vip_reg <= d6_class == `SNIC_FRAME_CLASS_VIP;
         d7_vipidx_reg <= d6_index;
         d7_rs_reg <= d6_hit_reg ? `SNIC_FLOW_STATIC_REAL_SERVER(st) : {RS_W{1'b0}};
         d7_reason_reg <= h6[H_REASON +: 4] != `SNIC_PARSER_REASON_OK ||
                          act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
-                                       fastpath_reg, mac_c_reg, mac_s_reg, now)) == ACT_DROP;
+                                       fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg)) == ACT_DROP;
         d7_reason_idx_reg <= h6[H_REASON +: 4] != `SNIC_PARSER_REASON_OK ?
                              SI_REASON | {{STAT_IB-REASON_W{1'b0}}, h6[H_REASON +: 4]} :
                              SI_CLS_DROP | {{STAT_IB-`SNIC_PUNT_WHY_W{1'b0}}, d6_why};
         d7_evt_reg <= act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
-                                    fastpath_reg, mac_c_reg, mac_s_reg, now)) == ACT_FWD &&
+                                    fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg)) == ACT_FWD &&
                       (d6_flags[0] || d6_flags[2]);
         d7_evt_data_reg <= snic_evt_fin_rst_pack(`SNIC_EVENT_TYPE_FIN_RST, d6_port,
                                                  d6_flags[7:0], d6_slot_reg,
                                                  h6[H_SEQ +: 32], h6[H_ACK +: 32]);
         d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
+        d7_syn_rec_reg <= {h6[H_SRC +: 32], h6[H_DST +: 32], h6[H_SPORT +: 16],
+                           h6[H_DPORT +: 16], h6[H_SEQ +: 32]};
     end
+    d7_syn_reg <= d6_valid && !d6_port && syn_cand(h6[H_REASON +: 4], h6[H_PROTO +: 8], d6_flags);
     if (rst) begin
         d7_valid_reg <= 1'b0;
         d7_evt_reg <= 1'b0;
+        d7_syn_reg <= 1'b0;
     end
 end
 
@@ -830,6 +903,96 @@ initial begin
     infl_reg[0] = {INFL_W{1'b0}};
     infl_reg[1] = {INFL_W{1'b0}};
 end
+
+// ---------------------------------------------------------------------------------------
+// SYN responder: the client port's SYN candidates pair with their verdicts in order. A
+// candidate's side entry (MAC, options) is written when the parser hands its header over
+// (h_syn_c), its verdict at S7; at most SQ_DEPTH + 2 side entries wait, so the verdict
+// FIFO, as deep, never refuses one. A verdict of ACT_SYN sends the pair to the responder;
+// any other drops the side entry (the frame went its decided way).
+localparam SQ_DEPTH = 8;
+localparam SQ_W = 48 + 6 + 320;
+wire              sq_valid, vq_valid;
+wire [SQ_W-1:0]   sq_data;
+wire [128:0]      vq_data;
+wire              sr_ready;
+wire              sv_pair = sq_valid && vq_valid;
+wire              sv_answer = vq_data[128];
+wire              sv_take = sv_pair && (!sv_answer || sr_ready);
+wire [DW-1:0]     sr_tdata;
+wire [KW-1:0]     sr_tkeep;
+wire              sr_tvalid, sr_tready, sr_tlast, sr_tuser;
+
+// verilator lint_off PINCONNECTEMPTY
+dp_fifo #(
+    .WIDTH(SQ_W),
+    .DEPTH(SQ_DEPTH)
+)
+syn_side_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data({h_esrc_c, h_olen_c, h_opt_c}),
+    .s_valid(h_syn_c),
+    .s_ready(sq_ready),
+    .m_data(sq_data),
+    .m_valid(sq_valid),
+    .m_ready(sv_take),
+    .count()
+);
+
+dp_fifo #(
+    .WIDTH(129),
+    .DEPTH(SQ_DEPTH)
+)
+syn_verdict_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data({d7_dec_reg[D_ACT +: 2] == ACT_SYN, d7_syn_rec_reg}),
+    .s_valid(d7_syn_reg),
+    .s_ready(),
+    .m_data(vq_data),
+    .m_valid(vq_valid),
+    .m_ready(sv_take),
+    .count()
+);
+
+syn_responder #(
+    .DATA_WIDTH(DW),
+    .UNITS(SYN_UNITS)
+)
+syn_resp_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_syn_valid(sv_pair && sv_answer),
+    .s_syn_ready(sr_ready),
+    .s_syn_eth_src(sq_data[SQ_W-1 -: 48]),
+    .s_syn_ip_src(vq_data[127:96]),
+    .s_syn_ip_dst(vq_data[95:64]),
+    .s_syn_sport(vq_data[63:48]),
+    .s_syn_dport(vq_data[47:32]),
+    .s_syn_seq(vq_data[31:0]),
+    .s_syn_opt_len(sq_data[325:320]),
+    .s_syn_opt(sq_data[319:0]),
+    .m_axis_tdata(sr_tdata),
+    .m_axis_tkeep(sr_tkeep),
+    .m_axis_tvalid(sr_tvalid),
+    .m_axis_tready(sr_tready),
+    .m_axis_tlast(sr_tlast),
+    .m_axis_tuser(sr_tuser),
+    .cfg_mac(mac_c_reg),
+    .cfg_mss(syn_mss_reg),
+    .cfg_offer_ws(syn_offer_ws_reg),
+    .cfg_offer_sack(syn_offer_sack_reg),
+    .cfg_offer_ts(syn_offer_ts_reg),
+    .cfg_now(now),
+    .key_wr_en(key_wr_reg),
+    .key_wr_slot(key_slot_reg),
+    .key_wr_data(key_stage_reg),
+    .cfg_cur_epoch(syn_epoch_reg),
+    .cfg_prev_valid(syn_prev_reg),
+    .stat_answered()
+);
+// verilator lint_on PINCONNECTEMPTY
 
 // flow counter updates (one per forwarded frame)
 reg  [31:0] upd_drops_reg = 32'd0;
@@ -1196,7 +1359,52 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_tx
         .stat_bad_commit(inj_bad[gp*32 +: 32])
     );
 
+    // the client port's inject ring shares its input with the SYN responder
+    wire [DW-1:0] j_tdata;
+    wire [KW-1:0] j_tkeep;
+    wire          j_tvalid, j_tready, j_tlast, j_tuser;
+    if (gp == 0) begin : g_synack
+        // verilator lint_off PINCONNECTEMPTY
+        axis_frame_arb #(
+            .DATA_WIDTH(DW),
+            .USER_WIDTH(1)
+        )
+        syn_arb_inst (
+            .clk(clk),
+            .rst(rst),
+            .s0_axis_tdata(i_tdata),
+            .s0_axis_tkeep(i_tkeep),
+            .s0_axis_tvalid(i_tvalid),
+            .s0_axis_tready(i_tready),
+            .s0_axis_tlast(i_tlast),
+            .s0_axis_tuser(i_tuser),
+            .s1_axis_tdata(sr_tdata),
+            .s1_axis_tkeep(sr_tkeep),
+            .s1_axis_tvalid(sr_tvalid),
+            .s1_axis_tready(sr_tready),
+            .s1_axis_tlast(sr_tlast),
+            .s1_axis_tuser(sr_tuser),
+            .m_axis_tdata(j_tdata),
+            .m_axis_tkeep(j_tkeep),
+            .m_axis_tvalid(j_tvalid),
+            .m_axis_tready(j_tready),
+            .m_axis_tlast(j_tlast),
+            .m_axis_tuser(j_tuser),
+            .m_sel()
+        );
+        // verilator lint_on PINCONNECTEMPTY
+    end else begin : g_inj
+        assign j_tdata = i_tdata;
+        assign j_tkeep = i_tkeep;
+        assign j_tvalid = i_tvalid;
+        assign i_tready = j_tready;
+        assign j_tlast = i_tlast;
+        assign j_tuser = i_tuser;
+    end
+
     // TX port gp: fast path from the other port's rewriter, and this port's inject ring
+    // (and, on the client port, the SYN responder)
+    // verilator lint_off PINCONNECTEMPTY
     axis_frame_arb #(
         .DATA_WIDTH(DW),
         .USER_WIDTH(1)
@@ -1210,12 +1418,12 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_tx
         .s0_axis_tready(rw_tready[1-gp]),
         .s0_axis_tlast(rw_tlast[1-gp]),
         .s0_axis_tuser(1'b0),
-        .s1_axis_tdata(i_tdata),
-        .s1_axis_tkeep(i_tkeep),
-        .s1_axis_tvalid(i_tvalid),
-        .s1_axis_tready(i_tready),
-        .s1_axis_tlast(i_tlast),
-        .s1_axis_tuser(i_tuser),
+        .s1_axis_tdata(j_tdata),
+        .s1_axis_tkeep(j_tkeep),
+        .s1_axis_tvalid(j_tvalid),
+        .s1_axis_tready(j_tready),
+        .s1_axis_tlast(j_tlast),
+        .s1_axis_tuser(j_tuser),
         .m_axis_tdata(tx_tdata[gp*DW +: DW]),
         .m_axis_tkeep(tx_tkeep[gp*KW +: KW]),
         .m_axis_tvalid(tx_tvalid[gp]),
@@ -1459,7 +1667,9 @@ wire [1:0] tx_fire = tx_tvalid & tx_tready;
 // per port (the port the frame arrived on)
 wire [STAT_IB-1:0] p7 = SI_PORT_BASE | ({{STAT_IB-1{1'b0}}, d7_port_reg} << SI_PORT_SH);
 wire [STAT_IB-1:0] act_idx = p7 | (d7_dec_reg[D_ACT +: 2] == ACT_FWD ? SI_P_FORWARDED :
-                                   d7_dec_reg[D_ACT +: 2] == ACT_PUNT ? SI_P_PUNTED : SI_P_DROPPED);
+                                   d7_dec_reg[D_ACT +: 2] == ACT_PUNT ? SI_P_PUNTED :
+                                   d7_dec_reg[D_ACT +: 2] == ACT_SYN ? SI_P_SYN_ANSWERED :
+                                   SI_P_DROPPED);
 // per virtual service
 wire [STAT_IB-1:0] vip_idx = SI_SVC_BASE + ({{STAT_IB-4{1'b0}}, d7_vipidx_reg} << SI_SVC_SH);
 // per real server, both directions
@@ -1594,6 +1804,9 @@ always @(posedge clk) begin
             `SNIC_DP_RW_OPT_ERR_C: rdata_reg <= rw_opt_err[31:0];
             `SNIC_DP_RW_OPT_ERR_S: rdata_reg <= rw_opt_err[63:32];
             `SNIC_DP_UPD_DROPS: rdata_reg <= upd_drops_reg;
+            `SNIC_DP_SYN_CTRL: rdata_reg <= syn_ctrl_rd;
+            `SNIC_DP_SYN_MSS: rdata_reg <= {16'd0, syn_mss_reg};
+            `SNIC_DP_SYN_PARAMS: rdata_reg <= SYN_PARAMS;
 
             `SNIC_FLOW_BLKID: rdata_reg <= `SNIC_FLOW_BLKID_RESET;
             `SNIC_FLOW_KEY_SRC_IP: rdata_reg <= ft_key_reg[95:64];
@@ -1702,6 +1915,7 @@ always @(posedge clk) begin
     evq_pop_reg <= 1'b0;
     st_snap_reg <= 1'b0;
     st_clear_all_reg <= 1'b0;
+    key_wr_reg <= 1'b0;
 
     // command completions
     if (ft_cmd_valid_reg && ft_cmd_ready) begin
@@ -1753,6 +1967,21 @@ always @(posedge clk) begin
             `SNIC_DP_MAC_C_HI: mac_c_reg[47:32] <= csr_wdata[15:0];
             `SNIC_DP_MAC_S_LO: mac_s_reg[31:0] <= csr_wdata;
             `SNIC_DP_MAC_S_HI: mac_s_reg[47:32] <= csr_wdata[15:0];
+            `SNIC_DP_SYN_CTRL: begin
+                syn_mask_reg <= csr_wdata[`SNIC_DP_SYN_CTRL_VIP_MASK_LSB +: VIP_N];
+                syn_offer_ws_reg <= csr_wdata[`SNIC_DP_SYN_CTRL_OFFER_WSCALE_LSB];
+                syn_offer_sack_reg <= csr_wdata[`SNIC_DP_SYN_CTRL_OFFER_SACK_LSB];
+                syn_offer_ts_reg <= csr_wdata[`SNIC_DP_SYN_CTRL_OFFER_TS_LSB];
+                syn_epoch_reg <= csr_wdata[`SNIC_DP_SYN_CTRL_CUR_EPOCH_LSB];
+                syn_prev_reg <= csr_wdata[`SNIC_DP_SYN_CTRL_PREV_VALID_LSB];
+            end
+            `SNIC_DP_SYN_MSS: syn_mss_reg <= csr_wdata[15:0];
+            `SNIC_DP_COOKIE_KEY_LO: key_stage_reg[31:0] <= csr_wdata;
+            `SNIC_DP_COOKIE_KEY_HI: key_stage_reg[63:32] <= csr_wdata;
+            `SNIC_DP_COOKIE_KEY_WR: begin
+                key_wr_reg <= 1'b1;
+                key_slot_reg <= csr_wdata[`SNIC_DP_COOKIE_KEY_WR_SLOT_LSB];
+            end
 
             `SNIC_FLOW_KEY_SRC_IP: ft_key_reg[95:64] <= csr_wdata;
             `SNIC_FLOW_KEY_DST_IP: ft_key_reg[63:32] <= csr_wdata;

@@ -36,10 +36,10 @@
  *   COOKIE_INTERVAL cycles per request) with an in-order job FIFO -> C: collect (round
  *   robin, the order of issue) and sample cfg_now -> B2: TSval, ack -> B3: checksum partial
  *   sums (adder tree, 4 words a node) -> B4: sums -> B5: end-around carry, complement ->
- *   serializer: the frame image shifted out DATA_WIDTH bits a beat (fixed shift), the next
- *   frame loaded at the last beat (no idle cycle between frames).
+ *   serializer: the frame image, one beat of it on the port (a beat-index mux), loaded when
+ *   the serializer is idle.
  * Rate: one SYN per ceil(COOKIE_INTERVAL / UNITS) cycles from the cookie units, one frame
- * per (frame bytes / KEEP_WIDTH, rounded up) cycles from the serializer (8, 9 or 10 beats
+ * per (frame bytes / KEEP_WIDTH, rounded up) + 1 cycles from the serializer (9, 10 or 11
  * at 64 bits); B2..B5 take one frame a cycle. Latency: SYNRESP_LATENCY cycles from the SYN's
  * accept to the SYN-ACK's first beat (records.toml) when nothing waits.
  * Flow control: s_syn_ready is the option decoder's registered ready (16 SYNs in it); every
@@ -178,8 +178,19 @@ assign s_syn_ready = od_in_ready;
 // ---------------------------------------------------------------------------------------
 // J: the job (MSS class and the options the SYN-ACK keeps)
 
-reg              j_valid_reg = 1'b0;
-reg [JOB_W-1:0]  j_job_reg = {JOB_W{1'b0}};
+// A job goes into the in-order job FIFO when it leaves the option decoder; J keeps what
+// the cookie request needs ({client IP, VIP, ports, ISN, MSS class}) for two jobs, so that
+// its ready (to the decoder) is a register: high when J holds at most one job after the
+// edge, so the job taken at the next edge always fits. jq_room_reg, also a register, keeps
+// the job FIFO from filling: J's ready path and its take path (to the cookie units) see
+// registers only.
+localparam RQ_W = 32 + 32 + 16 + 16 + 32 + MSS_W;
+reg  [1:0]       jn_reg = 2'd0;
+reg              j_room_reg = 1'b0;
+reg              jq_room_reg = 1'b0;
+reg  [RQ_W-1:0]  j_job_reg = {RQ_W{1'b0}};
+reg  [RQ_W-1:0]  j_tail_reg = {RQ_W{1'b0}};
+wire             j_valid = jn_reg != 2'd0;
 wire             j_take;
 
 wire [15:0] od_mss = `SNIC_TCP_OPTS_MSS_VALUE(od_opts);
@@ -190,31 +201,44 @@ wire [MSS_W-1:0] od_class = !od_has_mss ? 2'd0 :
                             od_mss >= `SNIC_COOKIE_MSS_1 ? 2'd1 : 2'd0;
 wire [7:0]  od_shift = `SNIC_TCP_OPTS_WS_SHIFT(od_opts);
 wire [3:0]  od_w = od_shift > 8'd14 ? 4'd14 : od_shift[3:0];
+wire [JOB_W-1:0] od_job = {cq_data, od_class, `SNIC_TCP_OPTS_TS(od_opts),
+                           `SNIC_TCP_OPTS_TSVAL(od_opts), `SNIC_TCP_OPTS_SACK_PERM(od_opts),
+                           `SNIC_TCP_OPTS_WS(od_opts), od_w};
 
-assign od_ready = cq_valid && (!j_valid_reg || j_take);
+wire [RQ_W-1:0] od_req = od_job[JOB_W-49 -: RQ_W];
+
+assign od_ready = cq_valid && j_room_reg && jq_room_reg;
+wire   j_push = od_valid && od_ready;
+wire [1:0] jn_next = jn_reg + {1'b0, j_push} - {1'b0, j_take};
 
 always @(posedge clk) begin
     if (j_take) begin
-        j_valid_reg <= 1'b0;
+        j_job_reg <= j_push && jn_reg == 2'd1 ? od_req : j_tail_reg;
+        if (j_push && jn_reg == 2'd2) begin
+            j_tail_reg <= od_req;
+        end
+    end else if (j_push) begin
+        if (jn_reg == 2'd0) begin
+            j_job_reg <= od_req;
+        end else begin
+            j_tail_reg <= od_req;
+        end
     end
-    if (od_valid && od_ready) begin
-        j_valid_reg <= 1'b1;
-        j_job_reg <= {cq_data, od_class, `SNIC_TCP_OPTS_TS(od_opts),
-                      `SNIC_TCP_OPTS_TSVAL(od_opts), `SNIC_TCP_OPTS_SACK_PERM(od_opts),
-                      `SNIC_TCP_OPTS_WS(od_opts), od_w};
-    end
+    jn_reg <= jn_next;
+    j_room_reg <= jn_next != 2'd2;
     if (rst) begin
-        j_valid_reg <= 1'b0;
+        jn_reg <= 2'd0;
+        j_room_reg <= 1'b0;
     end
 end
 
-// job fields
-wire [31:0] j_cip = j_job_reg[JOB_W-49 -: 32];
-wire [31:0] j_vip = j_job_reg[JOB_W-81 -: 32];
-wire [15:0] j_cport = j_job_reg[JOB_W-113 -: 16];
-wire [15:0] j_vport = j_job_reg[JOB_W-129 -: 16];
-wire [31:0] j_isn = j_job_reg[JOB_W-145 -: 32];
-wire [MSS_W-1:0] j_class = j_job_reg[JOB_W-177 -: MSS_W];
+// request fields
+wire [31:0] j_cip = j_job_reg[RQ_W-1 -: 32];
+wire [31:0] j_vip = j_job_reg[RQ_W-33 -: 32];
+wire [15:0] j_cport = j_job_reg[RQ_W-65 -: 16];
+wire [15:0] j_vport = j_job_reg[RQ_W-81 -: 16];
+wire [31:0] j_isn = j_job_reg[RQ_W-97 -: 32];
+wire [MSS_W-1:0] j_class = j_job_reg[MSS_W-1:0];
 
 // ---------------------------------------------------------------------------------------
 // Cookie units (round robin) and the in-order job FIFO
@@ -227,12 +251,12 @@ wire [UNITS-1:0]  u_req_ready;
 wire [UNITS-1:0]  u_rsp_valid;
 wire [UNITS*32-1:0] u_rsp_isn;
 wire [UNITS-1:0]  u_rsp_ready;
-wire              jq_ready;
 wire              jq_valid;
+wire [5:0]        jq_count;
 wire [JOB_W-1:0]  jq_data;
 wire              c_take;
 
-assign j_take = j_valid_reg && u_req_ready[in_ptr_reg] && jq_ready;
+assign j_take = j_valid && u_req_ready[in_ptr_reg];
 
 genvar gu;
 generate
@@ -245,7 +269,7 @@ for (gu = 0; gu < UNITS; gu = gu + 1) begin : g_unit
     cookie_inst (
         .clk(clk),
         .rst(rst),
-        .s_req_valid(j_valid_reg && jq_ready && in_ptr_reg == U_IDX),
+        .s_req_valid(j_valid && in_ptr_reg == U_IDX),
         .s_req_ready(u_req_ready[gu]),
         .s_req_op(`SNIC_COOKIE_OP_MAKE),
         .s_req_client_ip(j_cip),
@@ -282,14 +306,24 @@ dp_fifo #(
 job_fifo_inst (
     .clk(clk),
     .rst(rst),
-    .s_data(j_job_reg),
-    .s_valid(j_take),
-    .s_ready(jq_ready),
+    .s_data(od_job),
+    .s_valid(j_push),
+    .s_ready(),
     .m_data(jq_data),
     .m_valid(jq_valid),
     .m_ready(c_take),
-    .count()
+    .count(jq_count)
 );
+// verilator lint_on PINCONNECTEMPTY
+
+// Sampled one cycle late, so two jobs may follow a high jq_room_reg: 14 + 2 <= 16 RAM entries.
+always @(posedge clk) begin
+    jq_room_reg <= jq_count < 6'd14;
+    if (rst) begin
+        jq_room_reg <= 1'b0;
+    end
+end
+// verilator lint_off PINCONNECTEMPTY
 // verilator lint_on PINCONNECTEMPTY
 
 always @(posedge clk) begin
@@ -435,11 +469,14 @@ endfunction
 
 reg [IMG_W-1:0] img_reg = {IMG_W{1'b0}};
 reg [BC_W-1:0]  beats_reg = {BC_W{1'b0}};   // beats left, 0 idle
+reg [BC_W-1:0]  beat_reg = {BC_W{1'b0}};    // beat on the port
 reg [KW-1:0]    last_keep_reg = {KW{1'b0}};
 reg [31:0]      answered_reg = 32'd0;
 wire            m_take = beats_reg != {BC_W{1'b0}} && m_axis_tready;
 wire            ser_last = beats_reg == {{BC_W-1{1'b0}}, 1'b1};
-wire            ser_load = b5_valid_reg && (beats_reg == {BC_W{1'b0}} || (ser_last && m_take));
+// a frame is loaded when the serializer is idle (its beats_reg, a register, is 0): one cycle
+// between frames, and m_axis_tready reaches only the beat counters
+wire            ser_load = b5_valid_reg && beats_reg == {BC_W{1'b0}};
 
 assign adv = !b5_valid_reg || ser_load;
 
@@ -587,13 +624,14 @@ function [15:0] be16(input [15:0] x); be16 = {x[7:0], x[15:8]}; endfunction
 always @(posedge clk) begin
     if (m_take) begin
         beats_reg <= beats_reg - 1'b1;
-        img_reg <= {{DW{1'b0}}, img_reg[IMG_W-1:DW]};
+        beat_reg <= beat_reg + 1'b1;
         if (ser_last) begin
             answered_reg <= answered_reg + 1'b1;
         end
     end
     if (ser_load) begin
         beats_reg <= frame_beats(r_layout(b5_reg));
+        beat_reg <= {BC_W{1'b0}};
         last_keep_reg <= frame_keep(r_layout(b5_reg));
         img_reg <= image(b5_reg, cfg_mac, b5_ip_csum_reg, b5_tcp_csum_reg);
     end
@@ -603,7 +641,7 @@ always @(posedge clk) begin
     end
 end
 
-assign m_axis_tdata = img_reg[DW-1:0];
+assign m_axis_tdata = img_reg[beat_reg*DW +: DW];
 assign m_axis_tkeep = ser_last ? last_keep_reg : {KW{1'b1}};
 assign m_axis_tvalid = beats_reg != {BC_W{1'b0}};
 assign m_axis_tlast = ser_last;

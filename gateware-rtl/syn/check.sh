@@ -178,8 +178,8 @@ synth -top $top -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; a
 check -assert"
 done
 
-# SYN-cookie unit (the card does not instantiate it yet, so it is not in files.f): lint,
-# Icarus compile, Yosys generic synthesis (a few seconds).
+# SYN-cookie unit (also inside the SYN responder, so in files.f): lint, Icarus compile and
+# Yosys generic synthesis on its own (a few seconds).
 step "verilator lint (syn_cookie)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module syn_cookie rtl/syn_cookie.v
 step "iverilog compile (syn_cookie)" \
@@ -188,8 +188,8 @@ step "yosys synth (syn_cookie)" yosys -q -p "read_verilog ${INC[*]} rtl/syn_cook
 synth -top syn_cookie -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
-# TCP option decoder (the parser does not feed it yet, so it is not in files.f): lint,
-# Icarus compile, Yosys generic synthesis (~25 s).
+# TCP option decoder (inside the SYN responder, so in files.f): lint, Icarus compile and
+# Yosys generic synthesis on its own (~25 s).
 step "verilator lint (tcp_opt_decoder)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module tcp_opt_decoder rtl/tcp_opt_decoder.v
 step "iverilog compile (tcp_opt_decoder)" \
@@ -197,5 +197,15 @@ step "iverilog compile (tcp_opt_decoder)" \
 step "yosys synth (tcp_opt_decoder)" yosys -q -p "read_verilog ${INC[*]} rtl/tcp_opt_decoder.v; \
 synth -top tcp_opt_decoder -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
+
+# SYN responder (in the data path): lint at both widths, Icarus compile on its own.
+SR=(rtl/syn_responder.v rtl/syn_cookie.v rtl/tcp_opt_decoder.v rtl/dp_fifo.v)
+step "verilator lint (syn_responder)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module syn_responder "${SR[@]}"
+step "verilator lint (syn_responder, DATA_WIDTH=512, UNITS=8)" \
+    verilator --lint-only -Wall "${INC[@]}" -GDATA_WIDTH=512 -GUNITS=8 \
+    --top-module syn_responder "${SR[@]}"
+step "iverilog compile (syn_responder)" \
+    iverilog -g2012 "${INC[@]}" -s syn_responder -o "$LOG/syn_responder.vvp" "${SR[@]}"
 
 exit $failed

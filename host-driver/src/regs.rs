@@ -556,6 +556,84 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
+    /// Hardware SYN responder (docs/synresp.md): which virtual services it answers, what it offers, and the cookie key epoch (rw)
+    pub const SYN_CTRL: u64 = BASE + 0x050;
+    /// Reset value and fields of SYN_CTRL.
+    pub mod syn_ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00070000;
+        /// Virtual-service entries (bit i: VIP_ADDR[i]) whose SYNs the card answers with a cookie SYN-ACK in hardware; 0 punts them to the firmware
+        pub const VIP_MASK_SHIFT: u32 = 0;
+        /// Mask of VIP_MASK (unshifted).
+        pub const VIP_MASK_MASK: u32 = 0xff;
+        /// Offer window scaling to clients that offer it (carried in the TSval)
+        pub const OFFER_WSCALE_SHIFT: u32 = 16;
+        /// Mask of OFFER_WSCALE (unshifted).
+        pub const OFFER_WSCALE_MASK: u32 = 0x1;
+        /// Offer SACK-permitted to clients that offer it (carried in the TSval)
+        pub const OFFER_SACK_SHIFT: u32 = 17;
+        /// Mask of OFFER_SACK (unshifted).
+        pub const OFFER_SACK_MASK: u32 = 0x1;
+        /// Offer timestamps to clients that offer them (without them the SYN-ACK offers the MSS only)
+        pub const OFFER_TS_SHIFT: u32 = 18;
+        /// Mask of OFFER_TS (unshifted).
+        pub const OFFER_TS_MASK: u32 = 0x1;
+        /// Cookie key slot new cookies are made with (bit 0 of a cookie)
+        pub const CUR_EPOCH_SHIFT: u32 = 24;
+        /// Mask of CUR_EPOCH (unshifted).
+        pub const CUR_EPOCH_MASK: u32 = 0x1;
+        /// Cookies of the other key slot still check
+        pub const PREV_VALID_SHIFT: u32 = 25;
+        /// Mask of PREV_VALID (unshifted).
+        pub const PREV_VALID_MASK: u32 = 0x1;
+    }
+    /// MSS the hardware SYN responder announces to clients (rw)
+    pub const SYN_MSS: u64 = BASE + 0x054;
+    /// Reset value and fields of SYN_MSS.
+    pub mod syn_mss {
+        /// Reset value.
+        pub const RESET: u32 = 0x000005b4;
+        /// MSS option value
+        pub const MSS_SHIFT: u32 = 0;
+        /// Mask of MSS (unshifted).
+        pub const MSS_MASK: u32 = 0xffff;
+    }
+    /// Cookie key bits 31:0 (k0), staged for COOKIE_KEY_WR; reads 0 (wo)
+    pub const COOKIE_KEY_LO: u64 = BASE + 0x058;
+    /// Reset value and fields of COOKIE_KEY_LO.
+    pub mod cookie_key_lo {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Cookie key bits 63:32 (k1), staged for COOKIE_KEY_WR; reads 0 (wo)
+    pub const COOKIE_KEY_HI: u64 = BASE + 0x05c;
+    /// Reset value and fields of COOKIE_KEY_HI.
+    pub mod cookie_key_hi {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Writing it loads the staged key into a key slot of every cookie unit; keys cannot be read back (wo)
+    pub const COOKIE_KEY_WR: u64 = BASE + 0x060;
+    /// Reset value and fields of COOKIE_KEY_WR.
+    pub mod cookie_key_wr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Key slot written
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0x1;
+    }
+    /// Hardware SYN responder build parameters (ro)
+    pub const SYN_PARAMS: u64 = BASE + 0x064;
+    /// Reset value and fields of SYN_PARAMS.
+    pub mod syn_params {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Cookie units (SYNs in flight at once)
+        pub const UNITS_SHIFT: u32 = 0;
+        /// Mask of UNITS (unshifted).
+        pub const UNITS_MASK: u32 = 0xff;
+    }
     /// Virtual service IPv4 address (host order) (rw)
     pub const VIP_ADDR: u64 = BASE + 0x100;
     /// Number of VIP_ADDR elements.

@@ -20,13 +20,20 @@ pub struct RegisterBlock {
     rw_opt_err_c: RwOptErrC,
     rw_opt_err_s: RwOptErrS,
     upd_drops: UpdDrops,
-    _reserved19: [u8; 0xb4],
+    _reserved19: [u8; 0x04],
+    syn_ctrl: SynCtrl,
+    syn_mss: SynMss,
+    cookie_key_lo: CookieKeyLo,
+    cookie_key_hi: CookieKeyHi,
+    cookie_key_wr: CookieKeyWr,
+    syn_params: SynParams,
+    _reserved25: [u8; 0x98],
     vip_addr: (),
-    _reserved20: [u8; 0x04],
+    _reserved26: [u8; 0x04],
     vip_port: (),
-    _reserved21: [u8; 0x7c],
+    _reserved27: [u8; 0x7c],
     local_addr: (),
-    _reserved22: [u8; 0x04],
+    _reserved28: [u8; 0x04],
     local_ctrl: (),
 }
 impl RegisterBlock {
@@ -124,6 +131,36 @@ impl RegisterBlock {
     #[inline(always)]
     pub const fn upd_drops(&self) -> &UpdDrops {
         &self.upd_drops
+    }
+    #[doc = "0x50 - Hardware SYN responder (docs/synresp.md): which virtual services it answers, what it offers, and the cookie key epoch"]
+    #[inline(always)]
+    pub const fn syn_ctrl(&self) -> &SynCtrl {
+        &self.syn_ctrl
+    }
+    #[doc = "0x54 - MSS the hardware SYN responder announces to clients"]
+    #[inline(always)]
+    pub const fn syn_mss(&self) -> &SynMss {
+        &self.syn_mss
+    }
+    #[doc = "0x58 - Cookie key bits 31:0 (k0), staged for COOKIE_KEY_WR; reads 0"]
+    #[inline(always)]
+    pub const fn cookie_key_lo(&self) -> &CookieKeyLo {
+        &self.cookie_key_lo
+    }
+    #[doc = "0x5c - Cookie key bits 63:32 (k1), staged for COOKIE_KEY_WR; reads 0"]
+    #[inline(always)]
+    pub const fn cookie_key_hi(&self) -> &CookieKeyHi {
+        &self.cookie_key_hi
+    }
+    #[doc = "0x60 - Writing it loads the staged key into a key slot of every cookie unit; keys cannot be read back"]
+    #[inline(always)]
+    pub const fn cookie_key_wr(&self) -> &CookieKeyWr {
+        &self.cookie_key_wr
+    }
+    #[doc = "0x64 - Hardware SYN responder build parameters"]
+    #[inline(always)]
+    pub const fn syn_params(&self) -> &SynParams {
+        &self.syn_params
     }
     #[doc = "0x100..0x120 - Virtual service IPv4 address (host order)"]
     #[inline(always)]
@@ -321,6 +358,36 @@ pub mod rw_opt_err_s;
 pub type UpdDrops = crate::Reg<upd_drops::UpdDropsSpec>;
 #[doc = "Flow counter and last-seen updates lost"]
 pub mod upd_drops;
+#[doc = "SYN_CTRL (rw) register accessor: Hardware SYN responder (docs/synresp.md): which virtual services it answers, what it offers, and the cookie key epoch\n\nYou can [`read`](crate::Reg::read) this register and get [`syn_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`syn_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@syn_ctrl`] module"]
+#[doc(alias = "SYN_CTRL")]
+pub type SynCtrl = crate::Reg<syn_ctrl::SynCtrlSpec>;
+#[doc = "Hardware SYN responder (docs/synresp.md): which virtual services it answers, what it offers, and the cookie key epoch"]
+pub mod syn_ctrl;
+#[doc = "SYN_MSS (rw) register accessor: MSS the hardware SYN responder announces to clients\n\nYou can [`read`](crate::Reg::read) this register and get [`syn_mss::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`syn_mss::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@syn_mss`] module"]
+#[doc(alias = "SYN_MSS")]
+pub type SynMss = crate::Reg<syn_mss::SynMssSpec>;
+#[doc = "MSS the hardware SYN responder announces to clients"]
+pub mod syn_mss;
+#[doc = "COOKIE_KEY_LO (w) register accessor: Cookie key bits 31:0 (k0), staged for COOKIE_KEY_WR; reads 0\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`cookie_key_lo::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@cookie_key_lo`] module"]
+#[doc(alias = "COOKIE_KEY_LO")]
+pub type CookieKeyLo = crate::Reg<cookie_key_lo::CookieKeyLoSpec>;
+#[doc = "Cookie key bits 31:0 (k0), staged for COOKIE_KEY_WR; reads 0"]
+pub mod cookie_key_lo;
+#[doc = "COOKIE_KEY_HI (w) register accessor: Cookie key bits 63:32 (k1), staged for COOKIE_KEY_WR; reads 0\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`cookie_key_hi::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@cookie_key_hi`] module"]
+#[doc(alias = "COOKIE_KEY_HI")]
+pub type CookieKeyHi = crate::Reg<cookie_key_hi::CookieKeyHiSpec>;
+#[doc = "Cookie key bits 63:32 (k1), staged for COOKIE_KEY_WR; reads 0"]
+pub mod cookie_key_hi;
+#[doc = "COOKIE_KEY_WR (w) register accessor: Writing it loads the staged key into a key slot of every cookie unit; keys cannot be read back\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`cookie_key_wr::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@cookie_key_wr`] module"]
+#[doc(alias = "COOKIE_KEY_WR")]
+pub type CookieKeyWr = crate::Reg<cookie_key_wr::CookieKeyWrSpec>;
+#[doc = "Writing it loads the staged key into a key slot of every cookie unit; keys cannot be read back"]
+pub mod cookie_key_wr;
+#[doc = "SYN_PARAMS (r) register accessor: Hardware SYN responder build parameters\n\nYou can [`read`](crate::Reg::read) this register and get [`syn_params::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@syn_params`] module"]
+#[doc(alias = "SYN_PARAMS")]
+pub type SynParams = crate::Reg<syn_params::SynParamsSpec>;
+#[doc = "Hardware SYN responder build parameters"]
+pub mod syn_params;
 #[doc = "VIP_ADDR (rw) register accessor: Virtual service IPv4 address (host order)\n\nYou can [`read`](crate::Reg::read) this register and get [`vip_addr::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`vip_addr::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@vip_addr`] module"]
 #[doc(alias = "VIP_ADDR")]
 pub type VipAddr = crate::Reg<vip_addr::VipAddrSpec>;

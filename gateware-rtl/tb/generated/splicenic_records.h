@@ -318,6 +318,7 @@
 #define SPLICENIC_STATS_IDX_PORT_FORWARDED 4
 #define SPLICENIC_STATS_IDX_PORT_PUNTED 5
 #define SPLICENIC_STATS_IDX_PORT_DROPPED 6
+#define SPLICENIC_STATS_IDX_PORT_SYN_ANSWERED 7
 /* Index of entry n's first counter (n below SPLICENIC_STATS_IDX_PORT_COUNT). */
 static inline uint32_t splicenic_stats_idx_port(uint32_t n) {
     return SPLICENIC_STATS_IDX_PORT_BASE + SPLICENIC_STATS_IDX_PORT_STRIDE * n;

@@ -2181,6 +2181,9 @@ pub mod stats {
         pub const PUNTED: usize = 5;
         /// Offset in an entry: Frames dropped.
         pub const DROPPED: usize = 6;
+        /// Offset in an entry: SYNs the card answered with a cookie SYN-ACK in hardware (SYN
+        /// responder, DP.SYN_CTRL); the frame goes no further.
+        pub const SYN_ANSWERED: usize = 7;
         /// Index of entry `n`'s first counter (`n` below [`COUNT`]).
         pub const fn index(n: usize) -> usize {
             BASE + STRIDE * n

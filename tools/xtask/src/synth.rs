@@ -282,6 +282,21 @@ const JOBS: &[Job] = &[
         cost: 20,
         part: LFE5UM5G_45F,
     },
+    Job {
+        key: "syn_responder",
+        label: "syn_responder (stateless SYN responder, 2 cookie units, 64-bit)",
+        top: "syn_responder",
+        params: &[],
+        src: Src::Files(&[
+            "gateware-rtl/rtl/syn_responder.v",
+            "gateware-rtl/rtl/syn_cookie.v",
+            "gateware-rtl/rtl/tcp_opt_decoder.v",
+            "gateware-rtl/rtl/dp_fifo.v",
+        ]),
+        fast_path: false,
+        cost: 40,
+        part: LFE5UM5G_45F,
+    },
 ];
 
 /// What a job produced (also the cached record, `result.json`).

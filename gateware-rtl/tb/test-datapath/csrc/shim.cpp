@@ -50,6 +50,11 @@ public:
     DpPortStats st[2]{};
     uint64_t cycles = 0;
     uint32_t tx_stall_permille = 0;
+    // Wire-rate pacing of the RX ports: a frame starts no earlier than the previous one's
+    // wire time after it (its bytes, padded to 60, plus FCS 4, preamble 8 and gap 12), at
+    // KEEP bytes per cycle. `pace_bytes[p]`: the byte time (cycles * KEEP) of the next start.
+    bool pace = false;
+    uint64_t pace_bytes[2] = {0, 0};
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     bool chance(uint32_t permille) {
         if (permille == 0) return false;
@@ -112,6 +117,10 @@ private:
             tvalid = 0;
             return;
         }
+        if (pace && off_[p] == 0 && cycles * KEEP < pace_bytes[p]) {
+            tvalid = 0;
+            return;
+        }
         const RxFrame& f = rx[p].front();
         size_t n = f.data.size() - off_[p];
         if (n > KEEP) n = KEEP;
@@ -126,6 +135,13 @@ private:
         RxFrame& f = rx[p].front();
         size_t n = f.data.size() - off_[p];
         if (n > KEEP) n = KEEP;
+        if (off_[p] == 0) {
+            uint64_t now = cycles * KEEP;
+            size_t wire = (f.data.size() < 60 ? 60 : f.data.size()) + 4 + 8 + 12;
+            // a start within a cycle of the pace keeps the fraction (10.5-cycle frames at
+            // 64 bits stay 10.5 cycles apart); a later one (the port held it) re-anchors
+            pace_bytes[p] = (now >= pace_bytes[p] + KEEP ? now : pace_bytes[p]) + wire;
+        }
         off_[p] += n;
         st[p].rx_beats++;
         if (st[p].rx_first_cycle == UINT64_MAX) st[p].rx_first_cycle = cycles;
@@ -246,5 +262,7 @@ void snic_dp_reset_stats(void* dp) {
 }
 
 void snic_dp_set_tx_stall(void* dp, uint32_t permille) { static_cast<Dp*>(dp)->tx_stall_permille = permille; }
+
+void snic_dp_set_wire_pace(void* dp, int on) { static_cast<Dp*>(dp)->pace = on != 0; }
 
 }  // extern "C"

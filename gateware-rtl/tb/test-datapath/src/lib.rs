@@ -51,6 +51,7 @@ mod ffi {
         pub fn snic_dp_port_stats(dp: *const c_void, port: c_int, out: *mut PortStats);
         pub fn snic_dp_reset_stats(dp: *mut c_void);
         pub fn snic_dp_set_tx_stall(dp: *mut c_void, permille: u32);
+        pub fn snic_dp_set_wire_pace(dp: *mut c_void, on: c_int);
     }
 }
 
@@ -213,6 +214,15 @@ impl Datapath {
     pub fn set_tx_stall(&mut self, permille: u32) {
         // SAFETY: `raw` is a live model owned by self.
         unsafe { ffi::snic_dp_set_tx_stall(self.raw, permille) }
+    }
+
+    /// Pace both RX ports at wire rate (on) or push frames back to back (off, the default):
+    /// a frame then starts no earlier than the wire time of the one before it (its bytes
+    /// padded to 60, FCS 4, preamble 8, inter-frame gap 12) at one beat of
+    /// [`Datapath::beat_bytes`] bytes per cycle.
+    pub fn set_wire_pace(&mut self, on: bool) {
+        // SAFETY: `raw` is a live model owned by self.
+        unsafe { ffi::snic_dp_set_wire_pace(self.raw, on as c_int) }
     }
 
     /// Run until both RX queues are empty and the TX ports have been quiet for `quiet`

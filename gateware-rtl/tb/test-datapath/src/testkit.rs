@@ -9,7 +9,10 @@ use etherparse::{VlanId, VlanPcp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
-use splicenic_layout::{entry_flags, flow_op, flow_state, FlowDyn, FlowHalfEntry, FlowStatic};
+use splicenic_layout::stats as idx;
+use splicenic_layout::{
+    entry_flags, flow_op, flow_state, FlowDyn, FlowHalfEntry, FlowStatic, PuntHead, PuntMeta,
+};
 use splicenic_tb_rewriter::Desc;
 
 /// The card's MAC on the client port.
@@ -441,4 +444,50 @@ pub fn checksums_ok(frame: &[u8]) -> (bool, bool) {
         .calc_checksum_ipv4(&iph, tcp.payload())
         .expect("tcp checksum");
     (ip_ok, want == th.checksum)
+}
+
+/// A punted frame: (descriptor words, frame bytes).
+pub fn punt_pop(dp: &mut Datapath) -> Option<(Vec<u32>, Vec<u8>)> {
+    let prod = dp.read(r(regs::punt::PROD));
+    let cons = dp.read(r(regs::punt::CONS));
+    if prod == cons {
+        return None;
+    }
+    let slot = cons % 16;
+    dp.write(r(regs::punt::RD_PTR), (1 << 31) | (slot << 16));
+    let desc: Vec<u32> = (0..PuntHead::WORDS + PuntMeta::WORDS)
+        .map(|_| dp.read(r(regs::punt::RD_DATA)))
+        .collect();
+    let len = usize::from(head(&desc).len);
+    dp.write(r(regs::punt::RD_PTR), slot << 16);
+    let mut bytes = Vec::new();
+    for _ in 0..len.div_ceil(4) {
+        bytes.extend(dp.read(r(regs::punt::RD_DATA)).to_le_bytes());
+    }
+    bytes.truncate(len);
+    dp.write(r(regs::punt::CONS), (cons + 1) % 32);
+    Some((desc, bytes))
+}
+
+/// A punt descriptor's word 0 (record PuntHead).
+pub fn head(desc: &[u32]) -> PuntHead {
+    PuntHead::unpack_at(desc, 0)
+}
+
+/// A punt descriptor's punt record (record PuntMeta, after PuntHead).
+pub fn meta(desc: &[u32]) -> PuntMeta {
+    PuntMeta::unpack_at(&desc[PuntHead::WORDS..], 0)
+}
+
+/// STATS index of member `member` of `port`.
+pub fn port_idx(port: Port, member: usize) -> u32 {
+    (idx::port::index(port.raw().into()) + member) as u32
+}
+
+/// A STATS counter: snapshot, then read counter `idx`.
+pub fn stat(dp: &mut Datapath, idx: u32) -> u64 {
+    dp.write(r(regs::stats::CTRL), 1);
+    dp.write(r(regs::stats::RD_IDX), idx);
+    while dp.read(r(regs::stats::STATUS)) & 2 != 0 {}
+    dp.read(r(regs::stats::RD_LO)) as u64 | (dp.read(r(regs::stats::RD_HI)) as u64) << 32
 }

@@ -18,39 +18,6 @@ use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_l7::{encode_rule, reference::Rule};
 use splicenic_tb_rewriter::reference;
 
-/// A punted frame: (descriptor words, frame bytes).
-fn punt_pop(dp: &mut Datapath) -> Option<(Vec<u32>, Vec<u8>)> {
-    let prod = dp.read(r(regs::punt::PROD));
-    let cons = dp.read(r(regs::punt::CONS));
-    if prod == cons {
-        return None;
-    }
-    let slot = cons % 16;
-    dp.write(r(regs::punt::RD_PTR), (1 << 31) | (slot << 16));
-    let desc: Vec<u32> = (0..PuntHead::WORDS + PuntMeta::WORDS)
-        .map(|_| dp.read(r(regs::punt::RD_DATA)))
-        .collect();
-    let len = usize::from(head(&desc).len);
-    dp.write(r(regs::punt::RD_PTR), slot << 16);
-    let mut bytes = Vec::new();
-    for _ in 0..len.div_ceil(4) {
-        bytes.extend(dp.read(r(regs::punt::RD_DATA)).to_le_bytes());
-    }
-    bytes.truncate(len);
-    dp.write(r(regs::punt::CONS), (cons + 1) % 32);
-    Some((desc, bytes))
-}
-
-/// A punt descriptor's word 0 (record PuntHead).
-fn head(desc: &[u32]) -> PuntHead {
-    PuntHead::unpack_at(desc, 0)
-}
-
-/// A punt descriptor's punt record (record PuntMeta, after PuntHead).
-fn meta(desc: &[u32]) -> PuntMeta {
-    PuntMeta::unpack_at(&desc[PuntHead::WORDS..], 0)
-}
-
 /// An event's type (record EvtHead).
 fn kind(e: &[u32; 4]) -> u8 {
     EvtHead::unpack_at(e, 0).kind
@@ -72,18 +39,6 @@ fn events(dp: &mut Datapath) -> Vec<[u32; 4]> {
 /// STATS index of parser reason `code`.
 fn reason_idx(code: u8) -> u32 {
     (idx::parser_reason::index(code.into()) + idx::parser_reason::FRAMES) as u32
-}
-
-/// STATS index of member `member` of `port`.
-fn port_idx(port: Port, member: usize) -> u32 {
-    (idx::port::index(port.raw().into()) + member) as u32
-}
-
-fn stat(dp: &mut Datapath, idx: u32) -> u64 {
-    dp.write(r(regs::stats::CTRL), 1);
-    dp.write(r(regs::stats::RD_IDX), idx);
-    while dp.read(r(regs::stats::STATUS)) & 2 != 0 {}
-    dp.read(r(regs::stats::RD_LO)) as u64 | (dp.read(r(regs::stats::RD_HI)) as u64) << 32
 }
 
 /// Send one spliced frame C->S and check it comes out rewritten.

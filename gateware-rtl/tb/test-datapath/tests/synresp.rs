@@ -1,0 +1,666 @@
+//! The SYN responder in the integrated data path (docs/synresp.md): a client's SYN to a
+//! virtual service named in DP.SYN_CTRL.VIP_MASK is answered on the client port with a
+//! cookie SYN-ACK and goes no further (no punt, no flow, STATS port SYN_ANSWERED); every
+//! other SYN is punted as before. The SYN-ACKs are checked independently of the RTL: parsed
+//! with etherparse (checksums recomputed), the cookie checked with the firmware's model
+//! (`splicenic_fw_logic::cookie::cookie_check`) and the options decoded back from the
+//! TSval (`ts_decode`).
+//!
+//! `flood_at_wire_rate` is the flood benchmark: 10,000 SYNs from spoofed sources paced at
+//! wire rate (preamble and inter-frame gap counted), legitimate clients interleaved whose
+//! handshake-completing ACKs must reach the firmware; it prints exact cycle figures and,
+//! with `$SPLICENIC_BENCH_DIR` set, writes them to `<dir>/synflood.json`.
+
+use etherparse::{
+    EtherType, Ethernet2Header, IpNumber, Ipv4Header, SingleVlanHeader, TcpHeader,
+    TcpOptionElement, VlanId, VlanPcp,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use splicenic_driver::regs;
+use splicenic_fw_logic::cookie::{cookie_check, mss_class, ts_decode, CookieKeys, CookieTuple};
+use splicenic_layout::stats as idx;
+use splicenic_layout::{frame_class, L7_BUFFER_BYTES};
+use splicenic_tb_datapath::testkit::*;
+use splicenic_tb_datapath::{Datapath, Port};
+
+/// The MSS the card announces (DP.SYN_MSS).
+const CARD_MSS: u16 = 1400;
+/// Flood size of the benchmark.
+const FLOOD: usize = 10_000;
+/// One legitimate client per this many flood SYNs.
+const LEGIT_EVERY: usize = 100;
+/// The command that prints the flood figures (recorded in the JSON).
+const COMMAND: &str = "cargo test --release -p splicenic-tb-datapath --test synresp -- --nocapture";
+
+/// The client's SYN as sent: what its SYN-ACK must answer.
+#[derive(Clone, Copy, Debug)]
+struct Syn {
+    mac: [u8; 6],
+    ip: [u8; 4],
+    port: u16,
+    isn: u32,
+    mss: Option<u16>,
+    ws: Option<u8>,
+    sack: bool,
+    ts: Option<u32>,
+}
+
+impl Syn {
+    fn random(rng: &mut ChaCha8Rng) -> Syn {
+        let ts = rng.gen_bool(0.8).then(|| rng.gen());
+        Syn {
+            mac: [0x02, rng.gen(), rng.gen(), rng.gen(), rng.gen(), rng.gen()],
+            ip: [
+                rng.gen_range(1..224),
+                rng.gen(),
+                rng.gen(),
+                rng.gen_range(1..255),
+            ],
+            port: rng.gen_range(1024..=65535),
+            isn: rng.gen(),
+            mss: match rng.gen_range(0..6) {
+                0 => None,
+                1 => Some(0),
+                2 => Some(rng.gen()),
+                3 => Some(1460),
+                4 => Some(1440),
+                _ => Some(rng.gen_range(1200..1500)),
+            },
+            ws: rng.gen_bool(0.7).then(|| rng.gen_range(0..=16)),
+            sack: rng.gen_bool(0.7),
+            ts,
+        }
+    }
+
+    /// The frame, options in Linux's order, optionally 802.1Q tagged.
+    fn frame(&self, vlan: bool, flags_ack: bool) -> Vec<u8> {
+        let mut opts = Vec::new();
+        if let Some(m) = self.mss {
+            opts.push(TcpOptionElement::MaximumSegmentSize(m));
+        }
+        if self.sack {
+            opts.push(TcpOptionElement::SelectiveAcknowledgementPermitted);
+        }
+        if let Some(t) = self.ts {
+            opts.push(TcpOptionElement::Timestamp(t, 0));
+        }
+        if let Some(w) = self.ws {
+            opts.push(TcpOptionElement::Noop);
+            opts.push(TcpOptionElement::WindowScale(w));
+        }
+        let mut tcp = TcpHeader::new(self.port, VIP_PORT, self.isn, 64240);
+        tcp.syn = true;
+        tcp.ack = flags_ack;
+        tcp.set_options(&opts).expect("options");
+        segment(self.mac, self.ip, tcp, &[], vlan)
+    }
+}
+
+/// A client segment to the VIP, checksums set, padded to 60 bytes.
+fn segment(mac: [u8; 6], ip: [u8; 4], mut tcp: TcpHeader, payload: &[u8], vlan: bool) -> Vec<u8> {
+    let mut b = Vec::new();
+    Ethernet2Header {
+        source: mac,
+        destination: MAC_C,
+        ether_type: if vlan {
+            EtherType::VLAN_TAGGED_FRAME
+        } else {
+            EtherType::IPV4
+        },
+    }
+    .write(&mut b)
+    .expect("eth");
+    if vlan {
+        SingleVlanHeader {
+            pcp: VlanPcp::try_new(0).expect("pcp"),
+            drop_eligible_indicator: false,
+            vlan_id: VlanId::try_new(7).expect("vid"),
+            ether_type: EtherType::IPV4,
+        }
+        .write(&mut b)
+        .expect("vlan");
+    }
+    let mut iph = Ipv4Header::new(0, 64, IpNumber::TCP, ip, VIP).expect("ip");
+    iph.set_payload_len(tcp.header_len() + payload.len())
+        .expect("len");
+    tcp.checksum = tcp.calc_checksum_ipv4(&iph, payload).expect("csum");
+    iph.header_checksum = iph.calc_header_checksum();
+    iph.write(&mut b).expect("ip");
+    tcp.write(&mut b).expect("tcp");
+    b.extend(payload);
+    b.resize(b.len().max(60), 0);
+    b
+}
+
+/// What the SYN-ACK of a SYN must carry; panics naming the first difference. Returns the
+/// cookie.
+fn check_synack(syn: &Syn, frame: &[u8], keys: &CookieKeys, offer: (bool, bool, bool)) -> u32 {
+    let (ip_ok, tcp_ok) = checksums_ok(frame);
+    assert!(
+        ip_ok && tcp_ok,
+        "SYN-ACK checksums (ip {ip_ok}, tcp {tcp_ok}): {frame:02x?}"
+    );
+    let p = etherparse::SlicedPacket::from_ethernet(frame).expect("SYN-ACK parses");
+    let Some(etherparse::LinkSlice::Ethernet2(eth)) = p.link else {
+        panic!("not Ethernet II")
+    };
+    assert_eq!(eth.destination(), syn.mac, "eth dst");
+    assert_eq!(eth.source(), MAC_C, "eth src");
+    let Some(etherparse::NetSlice::Ipv4(ip)) = p.net else {
+        panic!("not IPv4")
+    };
+    let iph = ip.header();
+    assert_eq!(iph.source(), VIP, "ip src");
+    assert_eq!(iph.destination(), syn.ip, "ip dst");
+    assert_eq!(iph.ttl(), 64, "ttl");
+    assert!(iph.dont_fragment(), "DF");
+    let Some(etherparse::TransportSlice::Tcp(tcp)) = p.transport else {
+        panic!("not TCP")
+    };
+    assert_eq!(tcp.source_port(), VIP_PORT, "sport");
+    assert_eq!(tcp.destination_port(), syn.port, "dport");
+    assert!(
+        tcp.syn() && tcp.ack() && !tcp.fin() && !tcp.rst() && !tcp.psh(),
+        "flags"
+    );
+    assert_eq!(tcp.acknowledgment_number(), syn.isn.wrapping_add(1), "ack");
+    assert_eq!(u32::from(tcp.window_size()), L7_BUFFER_BYTES, "window");
+    let cookie = tcp.sequence_number();
+    let tuple = CookieTuple {
+        client_ip: u32::from_be_bytes(syn.ip),
+        vip: u32::from_be_bytes(VIP),
+        client_port: syn.port,
+        vip_port: VIP_PORT,
+    };
+    let class = cookie_check(keys, &tuple, syn.isn, cookie).expect("the cookie checks");
+    let client_mss = match syn.mss {
+        None | Some(0) => 536,
+        Some(m) => m,
+    };
+    assert_eq!(class, mss_class(client_mss), "MSS class");
+    let (offer_ws, offer_sack, offer_ts) = offer;
+    let mut mss = None;
+    let mut sack = false;
+    let mut ts = None;
+    let mut ws = None;
+    for o in tcp.options_iterator() {
+        match o.expect("option") {
+            TcpOptionElement::MaximumSegmentSize(m) => mss = Some(m),
+            TcpOptionElement::SelectiveAcknowledgementPermitted => sack = true,
+            TcpOptionElement::Timestamp(v, e) => ts = Some((v, e)),
+            TcpOptionElement::WindowScale(w) => ws = Some(w),
+            TcpOptionElement::Noop => {}
+            other => panic!("unexpected option {other:?}"),
+        }
+    }
+    assert_eq!(mss, Some(CARD_MSS), "MSS announced");
+    match (syn.ts, offer_ts) {
+        (Some(tsval), true) => {
+            let (v, e) = ts.expect("timestamps");
+            assert_eq!(e, tsval, "TSecr echoes the client's TSval");
+            let want_ws = syn.ws.filter(|_| offer_ws).map(|w| w.min(14));
+            let want_sack = syn.sack && offer_sack;
+            let d = ts_decode(v);
+            assert_eq!(d.wscale, want_ws, "window scale in the TSval");
+            assert_eq!(d.sack_ok, want_sack, "SACK in the TSval");
+            assert_eq!(ws, want_ws, "window scale option");
+            assert_eq!(sack, want_sack, "SACK-permitted option");
+        }
+        _ => {
+            assert!(
+                ts.is_none() && ws.is_none() && !sack,
+                "MSS only without timestamps"
+            );
+        }
+    }
+    cookie
+}
+
+/// Keys into both slots, the SYN responder on for VIP entry 0 with `offer`.
+fn enable(dp: &mut Datapath, rng: &mut ChaCha8Rng, offer: (bool, bool, bool)) -> CookieKeys {
+    let mut keys = CookieKeys::default();
+    for slot in 0..2u32 {
+        let k: [u32; 2] = [rng.gen(), rng.gen()];
+        dp.write(r(regs::dp::COOKIE_KEY_LO), k[0]);
+        dp.write(r(regs::dp::COOKIE_KEY_HI), k[1]);
+        dp.write(r(regs::dp::COOKIE_KEY_WR), slot);
+        keys.slots[slot as usize] = k;
+    }
+    dp.write(r(regs::dp::SYN_MSS), u32::from(CARD_MSS));
+    write_ctrl(dp, 1, offer, &keys);
+    keys
+}
+
+fn write_ctrl(dp: &mut Datapath, mask: u32, offer: (bool, bool, bool), keys: &CookieKeys) {
+    use regs::dp::syn_ctrl as f;
+    let v = (mask << f::VIP_MASK_SHIFT)
+        | (u32::from(offer.0) << f::OFFER_WSCALE_SHIFT)
+        | (u32::from(offer.1) << f::OFFER_SACK_SHIFT)
+        | (u32::from(offer.2) << f::OFFER_TS_SHIFT)
+        | (u32::from(keys.current & 1) << f::CUR_EPOCH_SHIFT)
+        | (u32::from(keys.previous_valid) << f::PREV_VALID_SHIFT);
+    dp.write(r(regs::dp::SYN_CTRL), v);
+    assert_eq!(dp.read(r(regs::dp::SYN_CTRL)), v, "SYN_CTRL reads back");
+}
+
+fn answered(dp: &mut Datapath) -> u64 {
+    stat(dp, port_idx(Port::Client, idx::port::SYN_ANSWERED))
+}
+
+fn punts(dp: &mut Datapath) -> Vec<(Vec<u32>, Vec<u8>)> {
+    std::iter::from_fn(|| punt_pop(dp)).collect()
+}
+
+fn answers_and_exceptions(width: u32) {
+    let mut dp = Datapath::new(width).expect("model");
+    configure(&mut dp);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5e5 + u64::from(width));
+    assert_eq!(
+        dp.read(r(regs::dp::SYN_PARAMS)) & 0xff,
+        if width == 64 { 2 } else { 8 },
+        "SYN_PARAMS.UNITS"
+    );
+    // Off after reset: a SYN is punted.
+    let s = Syn::random(&mut rng);
+    dp.push(Port::Client, &s.frame(false, false), false);
+    assert!(dp.settle(200, 100_000));
+    assert!(dp.drain(Port::Client).is_empty(), "no SYN-ACK while off");
+    assert_eq!(punts(&mut dp).len(), 1, "SYN punted while off");
+
+    // On, every offer combination: random SYNs answered in order, nothing punted.
+    let mut total = 0;
+    for combo in 0..8u32 {
+        let offer = (combo & 1 != 0, combo & 2 != 0, combo & 4 != 0);
+        let keys = enable(&mut dp, &mut rng, offer);
+        let syns: Vec<Syn> = (0..150).map(|_| Syn::random(&mut rng)).collect();
+        for s in &syns {
+            dp.push(Port::Client, &s.frame(false, false), false);
+        }
+        assert!(dp.settle(400, 2_000_000), "SYNs drain");
+        let out = dp.drain(Port::Client);
+        assert_eq!(
+            out.len(),
+            syns.len(),
+            "one SYN-ACK per SYN (offer {offer:?})"
+        );
+        for (s, f) in syns.iter().zip(&out) {
+            check_synack(s, &f.data, &keys, offer);
+        }
+        assert!(
+            punts(&mut dp).is_empty(),
+            "nothing punted (offer {offer:?})"
+        );
+        total += syns.len() as u64;
+        assert_eq!(answered(&mut dp), total, "STATS SYN_ANSWERED");
+    }
+    assert_eq!(
+        dp.read(r(regs::flow::ENTRIES)),
+        0,
+        "no flow-table entry for a SYN"
+    );
+
+    // Exceptions stay with the firmware, interleaved with answered SYNs (the side FIFO and
+    // the verdicts must stay paired): a tagged SYN, a SYN with FIN, a SYN to a VIP entry
+    // not in the mask, a SYN on an established flow, a SYN-ACK from a client.
+    let offer = (true, true, true);
+    let keys = enable(&mut dp, &mut rng, offer);
+    let f = Flow::sample(21);
+    install(&mut dp, &f);
+    dp.write(r(regs::dp::VIP_ADDR) + 8, a([10, 0, 0, 101]));
+    dp.write(r(regs::dp::VIP_PORT) + 8, (1 << 31) | u32::from(VIP_PORT));
+    // Rounds of 12 frames: 10 exceptions fit the punt ring (16 slots) with room to spare.
+    for round in 0..5 {
+        exceptions_round(&mut dp, &mut rng, &keys, offer, &f, round);
+    }
+    assert_eq!(dp.read(r(regs::dp::SYN_CTRL)) & 0xff, 1, "mask unchanged");
+}
+
+fn exceptions_round(
+    dp: &mut Datapath,
+    rng: &mut ChaCha8Rng,
+    keys: &CookieKeys,
+    offer: (bool, bool, bool),
+    f: &Flow,
+    round: usize,
+) {
+    let mut want_punt = Vec::new();
+    let mut want_ack = Vec::new();
+    for i in 0..12 {
+        let s = Syn::random(rng);
+        let (frame, punted) = match (i + round) % 6 {
+            0 => (s.frame(true, false), true),
+            1 => {
+                let mut b = s.frame(false, false);
+                b[47] |= 0x01; // FIN
+                fix_tcp_checksum(&mut b);
+                (b, true)
+            }
+            2 => {
+                let mut b = s.frame(false, false);
+                b[33] = 101; // the VIP of entry 1
+                fix_ip_checksum(&mut b);
+                fix_tcp_checksum(&mut b);
+                (b, true)
+            }
+            3 => {
+                let fs = Syn {
+                    mac: f.client_mac,
+                    ip: f.client_ip,
+                    port: f.client_port,
+                    ..s
+                };
+                (fs.frame(false, false), true)
+            }
+            4 => (s.frame(false, true), true),
+            _ => (s.frame(false, false), false),
+        };
+        dp.push(Port::Client, &frame, false);
+        if punted {
+            want_punt.push(frame);
+        } else {
+            want_ack.push(s);
+        }
+    }
+    assert!(dp.settle(400, 2_000_000));
+    let out = dp.drain(Port::Client);
+    assert_eq!(
+        out.len(),
+        want_ack.len(),
+        "SYN-ACKs for the plain SYNs only"
+    );
+    for (s, f) in want_ack.iter().zip(&out) {
+        check_synack(s, &f.data, keys, offer);
+    }
+    let got = punts(dp);
+    assert_eq!(got.len(), want_punt.len(), "the exceptions are punted");
+    for ((d, b), want) in got.iter().zip(&want_punt) {
+        assert_eq!(b, want, "punted frame");
+        let m = meta(d);
+        assert!(
+            m.class == frame_class::VIP,
+            "punted as VIP traffic (class {})",
+            m.class
+        );
+    }
+}
+
+fn fix_ip_checksum(b: &mut [u8]) {
+    b[24] = 0;
+    b[25] = 0;
+    let h = Ipv4Header::from_slice(&b[14..]).expect("ip").0;
+    b[24..26].copy_from_slice(&h.calc_header_checksum().to_be_bytes());
+}
+
+fn fix_tcp_checksum(b: &mut [u8]) {
+    let h = Ipv4Header::from_slice(&b[14..]).expect("ip").0;
+    let tl = usize::from(h.total_len) - 20;
+    b[50] = 0;
+    b[51] = 0;
+    let (t, rest) = TcpHeader::from_slice(&b[34..34 + tl]).expect("tcp");
+    let c = t.calc_checksum_ipv4(&h, rest).expect("csum");
+    b[50..52].copy_from_slice(&c.to_be_bytes());
+}
+
+#[test]
+fn answers_and_exceptions_64() {
+    answers_and_exceptions(64);
+}
+
+#[test]
+fn answers_and_exceptions_512() {
+    answers_and_exceptions(512);
+}
+
+/// Key rotation as the firmware does it: cookies of the previous epoch still check, the
+/// epoch before fails; new cookies name the new slot.
+#[test]
+fn key_rotation() {
+    let mut dp = Datapath::new(64).expect("model");
+    configure(&mut dp);
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let offer = (true, true, true);
+    let mut keys = enable(&mut dp, &mut rng, offer);
+    for round in 0..4 {
+        let s = Syn::random(&mut rng);
+        dp.push(Port::Client, &s.frame(false, false), false);
+        assert!(dp.settle(200, 100_000));
+        let out = dp.drain(Port::Client);
+        assert_eq!(out.len(), 1);
+        let cookie = check_synack(&s, &out[0].data, &keys, offer);
+        assert_eq!(
+            u8::from(cookie & 1 == 1),
+            keys.current & 1,
+            "epoch bit, round {round}"
+        );
+        // rotate: the idle slot first, then the epoch
+        let k: [u32; 2] = [rng.gen(), rng.gen()];
+        let idle = (keys.current & 1) ^ 1;
+        dp.write(r(regs::dp::COOKIE_KEY_LO), k[0]);
+        dp.write(r(regs::dp::COOKIE_KEY_HI), k[1]);
+        dp.write(r(regs::dp::COOKIE_KEY_WR), u32::from(idle));
+        keys.rotate(k);
+        write_ctrl(&mut dp, 1, offer, &keys);
+        let tuple = CookieTuple {
+            client_ip: u32::from_be_bytes(s.ip),
+            vip: u32::from_be_bytes(VIP),
+            client_port: s.port,
+            vip_port: VIP_PORT,
+        };
+        assert!(
+            cookie_check(&keys, &tuple, s.isn, cookie).is_ok(),
+            "previous epoch checks"
+        );
+    }
+}
+
+/// The flood benchmark (exact cycle counts of the Verilated RTL): SYNs with Linux-like
+/// option mixes, and minimum-size SYNs without options (60 bytes, one every 10.5 cycles:
+/// the most SYNs the wire can carry).
+#[test]
+fn flood_at_wire_rate() {
+    let mut figs = Vec::new();
+    for (name, minimal) in [("mixed", false), ("minimum", true)] {
+        figs.extend(flood(64, name, minimal));
+    }
+    if let Some(dir) = std::env::var_os("SPLICENIC_BENCH_DIR").filter(|d| !d.is_empty()) {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).expect("bench dir");
+        let doc = json!({
+            "bench": "synflood",
+            "command": COMMAND,
+            "figures": figs,
+            "series": [],
+        });
+        let path = dir.join("synflood.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).expect("json"))
+            .expect("write bench json");
+        println!("SYN flood figures written to {}", path.display());
+    }
+}
+
+/// One flood run; its figures for the JSON.
+fn flood(width: u32, name: &str, minimal: bool) -> Vec<serde_json::Value> {
+    let mut dp = Datapath::new(width).expect("model");
+    configure(&mut dp);
+    let mut rng = ChaCha8Rng::seed_from_u64(0xf100d);
+    let offer = (true, true, true);
+    let keys = enable(&mut dp, &mut rng, offer);
+    dp.set_wire_pace(true);
+    // the flood with one legitimate client's SYN every LEGIT_EVERY frames
+    let mut sent = Vec::new();
+    let mut frames = Vec::new();
+    let mut wire_bytes = 0usize;
+    for i in 0..FLOOD + FLOOD / LEGIT_EVERY {
+        let mut s = Syn::random(&mut rng);
+        if minimal {
+            s = Syn {
+                mss: None,
+                ws: None,
+                sack: false,
+                ts: None,
+                ..s
+            };
+        }
+        let b = s.frame(false, false);
+        wire_bytes += b.len().max(60) + 4 + 8 + 12;
+        frames.push(b);
+        sent.push((s, i % (LEGIT_EVERY + 1) == LEGIT_EVERY));
+    }
+    // Frames go in as the wire delivers them: the RX queue is kept a few frames deep (the
+    // pacing decides when each starts), so a client's ACK follows its SYN-ACK at once
+    // instead of waiting behind the whole flood.
+    let mut next = 0;
+    dp.reset_stats();
+    let start = dp.cycles();
+    // the legitimate clients answer their SYN-ACK as soon as it is out: the ACK goes in
+    // behind the flood frames still queued, like any client's
+    let mut acks = 0;
+    let mut synacks = Vec::new();
+    let mut punted = Vec::new();
+    while next < frames.len() || dp.rx_pending(Port::Client) > 0 || synacks.len() < sent.len() {
+        while next < frames.len() && dp.rx_pending(Port::Client) < 16 {
+            dp.push(Port::Client, &frames[next], false);
+            next += 1;
+        }
+        dp.tick(64);
+        // the firmware's part: take what is punted
+        punted.extend(punts(&mut dp));
+        while let Some(f) = dp.pop(Port::Client) {
+            let (s, legit) = sent[synacks.len()];
+            let cookie = check_synack(&s, &f.data, &keys, offer);
+            if legit {
+                let mut tcp = TcpHeader::new(s.port, VIP_PORT, s.isn.wrapping_add(1), 502);
+                tcp.acknowledgment_number = cookie.wrapping_add(1);
+                tcp.ack = true;
+                if let Some(t) = s.ts {
+                    let p = etherparse::SlicedPacket::from_ethernet(&f.data).expect("parse");
+                    let Some(etherparse::TransportSlice::Tcp(th)) = p.transport else {
+                        panic!("tcp")
+                    };
+                    let tsval = th
+                        .options_iterator()
+                        .find_map(|o| match o {
+                            Ok(TcpOptionElement::Timestamp(v, _)) => Some(v),
+                            _ => None,
+                        })
+                        .expect("TS");
+                    tcp.set_options(&[
+                        TcpOptionElement::Noop,
+                        TcpOptionElement::Noop,
+                        TcpOptionElement::Timestamp(t.wrapping_add(1), tsval),
+                    ])
+                    .expect("ts");
+                }
+                let b = segment(s.mac, s.ip, tcp, &[], false);
+                wire_bytes += b.len().max(60) + 4 + 8 + 12;
+                dp.push(Port::Client, &b, false);
+                acks += 1;
+            }
+            synacks.push(f.first_cycle);
+        }
+        assert!(dp.cycles() - start < 50_000_000, "flood does not finish");
+    }
+    assert!(dp.settle(400, 1_000_000));
+    let rx = dp.port_stats(Port::Client);
+    let end = dp.cycles();
+    let syns = sent.len();
+    let legit = sent.iter().filter(|s| s.1).count();
+    assert_eq!(synacks.len(), syns, "every SYN answered");
+    assert_eq!(answered(&mut dp), syns as u64, "STATS SYN_ANSWERED");
+    punted.extend(punts(&mut dp));
+    assert_eq!(
+        punted.len(),
+        legit,
+        "only the legitimate clients' ACKs reach the firmware"
+    );
+    for (d, _) in &punted {
+        let m = meta(d);
+        assert!(
+            m.tcp_flags & 0x10 != 0 && m.tcp_flags & 0x02 == 0,
+            "a punted frame is an ACK"
+        );
+    }
+    assert_eq!(acks, legit);
+    assert_eq!(
+        dp.read(r(regs::flow::ENTRIES)),
+        0,
+        "no flow-table entry for the flood"
+    );
+    assert_eq!(dp.read(r(regs::punt::DROP_FULL)), 0, "no punt lost");
+    assert_eq!(
+        stat(&mut dp, port_idx(Port::Client, idx::port::DROPPED)),
+        0,
+        "nothing dropped"
+    );
+    // wire time of what was offered vs the cycles the port took to accept it
+    let kb = (width / 8) as usize;
+    let wire_cycles = wire_bytes.div_ceil(kb) as u64;
+    let rx_cycles = rx.rx_last_cycle - rx.rx_first_cycle + 1;
+    let latency = synacks[0] - start;
+    println!(
+        "SYN flood, {name} SYNs (DATA_WIDTH {width}, wire rate {} Gb/s at 156.25 MHz): {syns} SYNs \
+         ({legit} legitimate), {} SYN-ACKs, {} punted (the legitimate ACKs), 0 flow entries; \
+         RX {rx_cycles} cycles for {wire_cycles} cycles of wire time ({:.3}), \
+         first SYN-ACK after {latency} cycles, {} cycles in all",
+        width as f64 * 156.25e6 / 1e9,
+        synacks.len(),
+        punted.len(),
+        rx_cycles as f64 / wire_cycles as f64,
+        end - start
+    );
+    assert!(
+        rx_cycles <= wire_cycles + 200,
+        "the client port kept up with the wire: {rx_cycles} cycles for {wire_cycles}"
+    );
+    let fig = |key: &str, label: &str, value: f64, unit: &str| {
+        json!({"key": format!("synflood.{name}.{key}"), "label": format!("{name} SYNs: {label}"),
+               "value": value, "unit": unit, "kind": "exact",
+               "how": "Verilated data path (DATA_WIDTH 64), client port paced at wire rate"})
+    };
+    vec![
+        fig(
+            "syns",
+            "SYNs offered (spoofed flood and legitimate clients)",
+            syns as f64,
+            "frames",
+        ),
+        fig(
+            "legit",
+            "legitimate clients among them",
+            legit as f64,
+            "clients",
+        ),
+        fig(
+            "synacks",
+            "cookie SYN-ACKs sent",
+            synacks.len() as f64,
+            "frames",
+        ),
+        fig(
+            "punted",
+            "frames punted to the firmware (the legitimate ACKs)",
+            punted.len() as f64,
+            "frames",
+        ),
+        fig(
+            "flow_entries",
+            "flow-table entries made for the flood",
+            0.0,
+            "entries",
+        ),
+        fig(
+            "rx_ratio",
+            "RX cycles / wire-time cycles of the offered frames",
+            rx_cycles as f64 / wire_cycles as f64,
+            "ratio",
+        ),
+        fig(
+            "latency",
+            "first SYN-ACK out after the first SYN in",
+            latency as f64,
+            "cycles",
+        ),
+    ]
+}
