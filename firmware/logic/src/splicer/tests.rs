@@ -3622,7 +3622,7 @@ fn the_cookie_acks_handshake_is_the_one_the_clients_syn_would_have_given() {
     ];
     for (n, c) in cases.iter().enumerate() {
         let cport = 42000 + n as u16;
-        let isn = 0x1000_0000 * n as u32 + 7;
+        let isn = 0x0123_4567_u32.wrapping_mul(n as u32 + 1);
         let (ck, tsval) = card_cookie(&hw, cport, isn, c.mss, c.ts);
         // The firmware's own negotiation of that SYN, had it seen it, with the MSS its
         // class stands for.
