@@ -52,6 +52,9 @@ pub struct PortCounters {
     pub forwarded: u64,
     pub punted: u64,
     pub dropped: u64,
+    /// SYNs received on the port and answered by the card's SYN responder (a cookie
+    /// SYN-ACK; the SYN goes no further).
+    pub syn_answered: u64,
 }
 
 /// Counters of one real server: frames of its spliced flows forwarded by the fast path,
@@ -106,6 +109,7 @@ impl StatsSnapshot {
             forwarded: c[sp::FORWARDED],
             punted: c[sp::PUNTED],
             dropped: c[sp::DROPPED],
+            syn_answered: c[sp::SYN_ANSWERED],
         }
     }
 

@@ -720,6 +720,7 @@ fn stats_decoder_follows_the_counter_map() {
             forwarded: 4,
             punted: 5,
             dropped: 6,
+            syn_answered: 7,
         }
     );
     assert_eq!(s.port(Port::Server).rx_frames, 8);

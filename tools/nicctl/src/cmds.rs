@@ -564,7 +564,8 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 "ports": ports.iter().zip(["client", "server"]).map(|(p, n)| json!({
                     "port": n, "rx_frames": p.rx_frames, "rx_bytes": p.rx_bytes,
                     "tx_frames": p.tx_frames, "tx_bytes": p.tx_bytes, "forwarded": p.forwarded,
-                    "punted": p.punted, "dropped": p.dropped})).collect::<Vec<_>>(),
+                    "punted": p.punted, "dropped": p.dropped,
+                    "syn_answered": p.syn_answered})).collect::<Vec<_>>(),
                 "drops": drops_json(&drops),
                 "flows": {"in_use": fs.slots_in_use, "capacity": fs.slot_capacity,
                           "spliced_total": fs.spliced_total, "refused_table_full": fs.refused_table_full,
@@ -593,17 +594,18 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 )?;
             }
             out +=
-                "Port    RxFrames    RxBytes  TxFrames    TxBytes  Forwarded   Punted  Dropped\n";
+                "Port    RxFrames    RxBytes  TxFrames    TxBytes  Forwarded   Punted  Dropped  SynAnswered\n";
             for (p, n) in ports.iter().zip(["client", "server"]) {
                 out += &format!(
-                    "{n:<6} {:>9} {:>10} {:>9} {:>10} {:>10} {:>8} {:>8}\n",
+                    "{n:<6} {:>9} {:>10} {:>9} {:>10} {:>10} {:>8} {:>8} {:>12}\n",
                     p.rx_frames,
                     p.rx_bytes,
                     p.tx_frames,
                     p.tx_bytes,
                     p.forwarded,
                     p.punted,
-                    p.dropped
+                    p.dropped,
+                    p.syn_answered
                 );
             }
             out += &format!(
