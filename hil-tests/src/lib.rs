@@ -136,6 +136,14 @@ pub fn example(name: &str) -> PathBuf {
 /// Where `cargo xtask build` puts the firmware ELF, relative to the repository root.
 pub const FIRMWARE_ELF: &str = "target/firmware/riscv32imc-unknown-none-elf/release/splicenic-fw";
 
+/// SYNs the card's SYN responder answered on both ports (STATS port `SYN_ANSWERED`): the
+/// hardware SYN-ACKs, which the firmware's `syn_acks_sent` does not count.
+pub fn hw_syn_acks(card: &mut Card) -> Result<u64> {
+    use splicenic_driver::datapath::Port;
+    let s = card.datapath()?.stats()?;
+    Ok(s.port(Port::Client).syn_answered + s.port(Port::Server).syn_answered)
+}
+
 /// The firmware ELF under test: `$SPLICENIC_FW_ELF`, else the default build output.
 pub fn firmware_elf() -> Result<PathBuf> {
     let p = match std::env::var_os("SPLICENIC_FW_ELF") {

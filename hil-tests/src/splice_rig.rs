@@ -10,8 +10,8 @@
 
 use crate::boot_shared;
 use crate::net::{HostId, Net, Segment, ServerId};
-use anyhow::Result;
-use splicenic_driver::Card;
+use anyhow::{ensure, Result};
+use splicenic_driver::{regs, Card};
 use splicenic_sim::{Cpu, SimConfig};
 use std::net::{Ipv4Addr, SocketAddrV4};
 
@@ -105,6 +105,23 @@ pub fn rig_with(opts: Opts) -> Result<Rig> {
         client,
         servers,
     })
+}
+
+/// Switches the card's SYN responder off: clears `DP.SYN_CTRL.VIP_MASK`, so that every SYN
+/// is punted and the firmware answers it with its own, stateful handshake (a setup entry
+/// and a flow slot from the SYN on; the path of the responder's exceptions). The firmware
+/// writes `SYN_CTRL` again only on a service change or a key rotation (every 60 s of card
+/// time), so the rig's tests call this after loading their configuration. Returns the
+/// register as it was, to write back for switching the responder on again.
+pub fn syn_responder_off(card: &mut Card) -> Result<u32> {
+    let ctrl = card.bar_mut().read32(regs::dp::SYN_CTRL)?;
+    let mask = regs::dp::syn_ctrl::VIP_MASK_MASK << regs::dp::syn_ctrl::VIP_MASK_SHIFT;
+    ensure!(
+        ctrl & mask != 0,
+        "the firmware did not enable the SYN responder (DP.SYN_CTRL {ctrl:#010x})"
+    );
+    card.bar_mut().write32(regs::dp::SYN_CTRL, ctrl & !mask)?;
+    Ok(ctrl)
 }
 
 /// The rig's configuration file (keepalived syntax, as `nicctl rules load` reads it): the

@@ -12,10 +12,10 @@ use splicenic_hil::net::{
     Segment, MIN_FRAME,
 };
 use splicenic_hil::splice_rig::{
-    configure, rig, rig_with, Opts, Rig, BUDGET, CARD_MAC_C, CARD_MAC_S, CLIENT_IP, LOCAL_IP,
-    SERVERS, SERVICE,
+    configure, rig, rig_with, syn_responder_off, Opts, Rig, BUDGET, CARD_MAC_C, CARD_MAC_S,
+    CLIENT_IP, LOCAL_IP, SERVERS, SERVICE,
 };
-use splicenic_hil::{firmware_bytes, SIM_BOOT_TIMEOUT};
+use splicenic_hil::{firmware_bytes, hw_syn_acks, SIM_BOOT_TIMEOUT};
 use std::net::{Ipv4Addr, SocketAddrV4};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -301,7 +301,12 @@ fn quiesced_server_and_full_table() {
         Ok(())
     });
     let s = stats(&mut rig.card);
-    assert_eq!(s.refused_table_full, 1, "{s:?}");
+    // The card's SYN responder answered the refused client's SYN (no state before the
+    // ACK); the firmware refuses each of its cookie ACKs that finds the table full: the
+    // handshake ACK, and the request too when the client sent it before the RST arrived.
+    assert!((1..=2).contains(&s.refused_table_full), "{s:?}");
+    assert_eq!(s.syn_acks_sent, 0, "{s:?}");
+    assert_eq!(hw_syn_acks(&mut rig.card).unwrap(), 5);
     let alpha = rig.card.flow_manager().server_stats(0).unwrap();
     assert_eq!(alpha.weight, 0);
     assert_eq!(
@@ -751,8 +756,11 @@ fn lost_handshake_ack_first_request_segment_completes_the_handshake() {
         anyhow::ensure!(server_syns(net, mark).len() == 1, "server SYNs");
         Ok(())
     });
+    // The card's SYN responder answered the SYN; the request's cookie ACK set the
+    // connection up.
     let s = stats(&mut rig.card);
-    assert_eq!(s.syn_acks_sent, 1, "{s:?}");
+    assert_eq!(hw_syn_acks(&mut rig.card).unwrap(), 1);
+    assert_eq!(s.syn_acks_sent, 0, "{s:?}");
     assert_eq!(s.cookie_syn_acks, 0, "{s:?}");
     assert_eq!(s.spliced_total, 1, "{s:?}");
     assert_eq!(s.setup_failed, 0, "{s:?}");
@@ -848,6 +856,7 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
         let old_isn = first_syn_seq(&rig.net, Segment::Client, CLIENT_IP, false)
             .context("the client's SYN")?;
         let before = rig.card.flow_manager().flow_stats()?;
+        let hw_before = hw_syn_acks(&mut rig.card)?;
         let alpha_before = rig.card.flow_manager().server_stats(0)?;
         let accepted = rig.net.server(rig.servers[0]).connections();
         let mark = rig.net.captured().len();
@@ -881,6 +890,13 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
             ) == (before.syn_acks_sent, before.slots_in_use, 0),
             "{before:?} -> {after:?}"
         );
+        // The flow table holds the 4-tuple: the SYN responder left both SYNs to the
+        // firmware.
+        let hw_after = hw_syn_acks(&mut rig.card)?;
+        anyhow::ensure!(
+            hw_after == hw_before,
+            "hardware SYN-ACKs {hw_before} -> {hw_after}"
+        );
         // The spliced connection still works, on the same server connection.
         rig.net
             .fetch_send(id, &get_request("www.example.com", "/data/200", true));
@@ -906,12 +922,17 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
     });
     let s = stats(&mut rig.card);
     assert_eq!(s.spliced_total, 1, "{s:?}");
-    assert_eq!(s.syn_acks_sent, 1, "{s:?}");
+    // The first SYN was the SYN responder's.
+    assert_eq!(s.syn_acks_sent, 0, "{s:?}");
+    assert_eq!(hw_syn_acks(&mut rig.card).unwrap(), 1);
 }
 
+/// The firmware's stateful handshake (the SYN responder off): the SYN takes a setup entry
+/// and a slot, which the client's RST gives back.
 #[test]
 fn client_rst_during_the_handshake_frees_the_flow() {
     let mut rig = rig().expect("rig");
+    syn_responder_off(&mut rig.card).expect("responder off");
     with_pcap(&mut rig, "rst-handshake", |rig| {
         let net = &mut rig.net;
         let mut c = RawPeer::client(net, RAW_CLIENT);
@@ -953,6 +974,60 @@ fn client_rst_during_the_handshake_frees_the_flow() {
     // The client ended the setup: not a failure of the card's.
     assert_eq!(s.setup_failed, 0, "{s:?}");
     assert_eq!(s.slots_in_use, 0, "{s:?}");
+    assert_eq!(hw_syn_acks(&mut rig.card).unwrap(), 0);
+}
+
+/// The SYN responder's handshake: the SYN-ACK leaves no state, so the client's RST finds
+/// nothing (no answer, nothing to the server), and a later ACK that carries the cookie
+/// still starts the connection, as with any SYN cookie: the card keeps no record of the
+/// RST. The request on it is served.
+#[test]
+fn client_rst_after_a_hardware_syn_ack_leaves_nothing_and_the_cookie_still_counts() {
+    let mut rig = rig().expect("rig");
+    let alpha = SocketAddrV4::new(SERVERS[0].1, 8080);
+    with_pcap(&mut rig, "rst-hw-synack", |rig| {
+        let net = &mut rig.net;
+        let mut c = RawPeer::client(net, RAW_CLIENT);
+        let isn = RAW_ISN;
+        let card_isn = c.syn(net, isn)?;
+        let s = rig.card.flow_manager().flow_stats()?;
+        anyhow::ensure!(s.slots_in_use == 0 && s.pending_in_use == 0, "{s:?}");
+        anyhow::ensure!(hw_syn_acks(&mut rig.card)? == 1, "hardware SYN-ACKs");
+        anyhow::ensure!(
+            rig.card.datapath()?.flow_entries()? == 0,
+            "flow-table entries"
+        );
+        let net = &mut rig.net;
+        let mark = net.captured().len();
+        c.send(net, isn.wrapping_add(1), 0, RST, &[], &[]);
+        c.expect_nothing(net, QUIET, "after the client's RST")?;
+        anyhow::ensure!(from_card(net, Segment::Server, mark).is_empty());
+        let s = rig.card.flow_manager().flow_stats()?;
+        anyhow::ensure!(s.slots_in_use == 0 && s.pending_in_use == 0, "{s:?}");
+        // The handshake ACK with the cookie: a connection waiting for its request.
+        let net = &mut rig.net;
+        let snd = card_isn.wrapping_add(1);
+        c.send(net, isn.wrapping_add(1), snd, ACK, &[], &[]);
+        c.expect_nothing(net, QUIET, "after the handshake ACK")?;
+        let s = rig.card.flow_manager().flow_stats()?;
+        anyhow::ensure!(s.slots_in_use == 1 && s.pending_in_use == 1, "{s:?}");
+        let path = "/data/700";
+        let req = get_request("www.example.com", path, true);
+        let end = isn.wrapping_add(1 + req.len() as u32);
+        let net = &mut rig.net;
+        c.send(net, isn.wrapping_add(1), snd, PSH | ACK, &[], &req);
+        let mut rcv = snd;
+        let (head, body) = c.read_response(net, end, &mut rcv)?;
+        anyhow::ensure!(head.starts_with("HTTP/1.1 200"), "response {head}");
+        anyhow::ensure!(body == body_for(path, 700), "body differs");
+        let (got, _) = stream_from_card(net, Segment::Server, alpha, mark)?;
+        anyhow::ensure!(got == req, "alpha got {:?}", String::from_utf8_lossy(&got));
+        Ok(())
+    });
+    let s = stats(&mut rig.card);
+    assert_eq!(s.syn_acks_sent, 0, "{s:?}");
+    assert_eq!(s.spliced_total, 1, "{s:?}");
+    assert_eq!(s.setup_failed, 0, "{s:?}");
 }
 
 /// A scripted client's request to gamma, up to the card's SYN to gamma. Returns the

@@ -33,7 +33,7 @@ use smoltcp::socket::tcp;
 use splicenic_driver::datapath::Port;
 use splicenic_driver::{regs, FlowStats, TcpTimeoutState};
 use splicenic_hil::net::{Direction, FetchId, Net, Segment};
-use splicenic_hil::splice_rig::{rig_with, Opts, Rig, BUDGET, SERVICE};
+use splicenic_hil::splice_rig::{rig_with, syn_responder_off, Opts, Rig, BUDGET, SERVICE};
 use splicenic_sim::{Cpu, SimCard};
 use std::time::Instant;
 
@@ -73,6 +73,8 @@ struct Dp {
     tx_bytes: u64,
     forwarded: u64,
     punted: u64,
+    /// SYNs the SYN responder answered (its SYN-ACKs are TX frames nobody injected).
+    syn_answered: u64,
     drop_full: u32,
 }
 
@@ -88,6 +90,7 @@ impl Dp {
             d.tx_bytes += c.tx_bytes;
             d.forwarded += c.forwarded;
             d.punted += c.punted;
+            d.syn_answered += c.syn_answered;
         }
         d.drop_full = drop_full(rig)?;
         Ok(d)
@@ -101,14 +104,17 @@ impl Dp {
             tx_bytes: self.tx_bytes - before.tx_bytes,
             forwarded: self.forwarded - before.forwarded,
             punted: self.punted - before.punted,
+            syn_answered: self.syn_answered - before.syn_answered,
             drop_full: self.drop_full.wrapping_sub(before.drop_full),
         }
     }
 
     /// Frames the firmware sent through the inject rings (every frame leaving a port that
-    /// the fast path did not forward).
+    /// the fast path did not forward and the SYN responder did not send).
     fn injected(&self) -> u64 {
-        self.tx_frames.saturating_sub(self.forwarded)
+        self.tx_frames
+            .saturating_sub(self.forwarded)
+            .saturating_sub(self.syn_answered)
     }
 }
 
@@ -180,6 +186,8 @@ impl Phase {
 struct Burst {
     n: usize,
     answered: usize,
+    /// SYN-ACKs the card's SYN responder sent (STATS port SYN_ANSWERED).
+    hw_syn_acks: u64,
     syn_acks: u32,
     cookie_syn_acks: u32,
     drops: u32,
@@ -190,6 +198,8 @@ struct Figures {
     seq: Phase,
     burst: Phase,
     load: Option<Phase>,
+    /// The load phase with the SYN responder off (the firmware answers every SYN).
+    load_fw: Option<Phase>,
     synburst: Option<Burst>,
     /// Card cycles per idle main-loop pass (no traffic).
     idle_pass: f64,
@@ -363,6 +373,7 @@ fn phase(
 fn syn_burst(rig: &mut Rig, n: usize) -> Result<Burst> {
     let s0 = rig.card.flow_manager().flow_stats()?;
     let d0 = drop_full(rig)?;
+    let h0 = Dp::read(rig)?.syn_answered;
     let ids: Vec<FetchId> = (0..n)
         .map(|_| rig.net.get(rig.client, SERVICE, PATH))
         .collect::<Result<_>>()?;
@@ -383,9 +394,11 @@ fn syn_burst(rig: &mut Rig, n: usize) -> Result<Burst> {
     }
     let s1 = rig.card.flow_manager().flow_stats()?;
     let d1 = drop_full(rig)?;
+    let h1 = Dp::read(rig)?.syn_answered;
     Ok(Burst {
         n,
         answered: answered(&rig.net),
+        hw_syn_acks: h1 - h0,
         syn_acks: s1.syn_acks_sent - s0.syn_acks_sent,
         cookie_syn_acks: s1.cookie_syn_acks - s0.cookie_syn_acks,
         drops: d1.wrapping_sub(d0),
@@ -472,6 +485,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
     ));
     rig.card.flow_manager().flow_profile_steps(false)?;
     let mut load_phase = None;
+    let mut load_fw = None;
     let mut synburst = None;
     if load > 0 {
         load_phase = Some(phase(
@@ -481,6 +495,18 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
             load,
             |rig| drive_load(rig, load, window),
         )?);
+        // The same load with every SYN answered by the firmware: the host clears
+        // DP.SYN_CTRL.VIP_MASK for the phase (the firmware writes SYN_CTRL again only on a
+        // service change or a key rotation, neither of which happens in it) and restores it.
+        let ctrl = syn_responder_off(&mut rig.card)?;
+        load_fw = Some(phase(
+            &mut rig,
+            format!("load{load}fw"),
+            format!("closed loop, {window} in setup at a time, SYNs answered by the firmware"),
+            load,
+            |rig| drive_load(rig, load, window),
+        )?);
+        rig.card.bar_mut().write32(regs::dp::SYN_CTRL, ctrl)?;
         synburst = Some(syn_burst(&mut rig, load)?);
     }
     Ok(Figures {
@@ -488,6 +514,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
         seq,
         burst,
         load: load_phase,
+        load_fw,
         synburst,
         idle_pass,
         wall,
@@ -601,10 +628,15 @@ fn main() -> Result<()> {
             "measured",
             "wall clock of the simulation on the bench machine".into(),
         ));
-        let phases: Vec<&Phase> = [Some(&f.seq), Some(&f.burst), f.load.as_ref()]
-            .into_iter()
-            .flatten()
-            .collect();
+        let phases: Vec<&Phase> = [
+            Some(&f.seq),
+            Some(&f.burst),
+            f.load.as_ref(),
+            f.load_fw.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         for p in phases {
             let pk = format!("setup.{ck}.{}", p.key);
             let fw = p.fw_setup() + p.fw_teardown();
@@ -779,11 +811,12 @@ fn main() -> Result<()> {
         }
         if let Some(b) = &f.synburst {
             println!(
-                "flow manager   {:<8} synburst{:<3} {} SYNs back to back: {} answered ({} SYN-ACKs, {} of them cookies), {} punted frames dropped (punt ring full, 16 slots){}",
+                "flow manager   {:<8} synburst{:<3} {} SYNs back to back: {} answered ({} SYN-ACKs by the card's SYN responder, {} by the firmware, {} of them cookies), {} punted frames dropped (punt ring full, 16 slots){}",
                 f.cpu.to_string(),
                 b.n,
                 b.n,
                 b.answered,
+                b.hw_syn_acks,
                 b.syn_acks,
                 b.cookie_syn_acks,
                 b.drops,
@@ -804,8 +837,22 @@ fn main() -> Result<()> {
                 how.into(),
             ));
             figs.push(figure(
+                format!("{bk}.hw_syn_acks"),
+                format!(
+                    "{cpu} SYN-ACKs of the card's SYN responder for a burst of {} SYNs",
+                    b.n
+                ),
+                b.hw_syn_acks as f64,
+                "frames",
+                "exact",
+                "STATS port SYN_ANSWERED delta".into(),
+            ));
+            figs.push(figure(
                 format!("{bk}.syn_acks"),
-                format!("{cpu} SYN-ACKs sent for a burst of {} SYNs", b.n),
+                format!(
+                    "{cpu} SYN-ACKs the firmware sent for a burst of {} SYNs",
+                    b.n
+                ),
                 f64::from(b.syn_acks),
                 "frames",
                 "exact",
