@@ -73,7 +73,9 @@ always @(posedge clk) begin
     if (s_valid && s_ready) begin
         mem[wr_ptr_reg[AW-1:0]] <= s_data;
     end
-    if (ram_read) begin
+    // Loaded whenever the read stage is free, empty RAM or not (rd_valid_reg says whether it
+    // holds a record): the WIDTH-bit enable then does not wait for the pointer compare.
+    if (rd_room) begin
         rd_data_reg <= mem[rd_ptr_reg[AW-1:0]];
     end
 end

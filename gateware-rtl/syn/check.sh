@@ -71,7 +71,7 @@ step "icarus tb_card_top" tb_run
 # card_top with the data path as a black box (synthesised below on its own).
 DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_mem.v
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
-    rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v)
+    rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
@@ -198,7 +198,9 @@ step "yosys synth (tcp_opt_decoder)" yosys -q -p "read_verilog ${INC[*]} rtl/tcp
 synth -top tcp_opt_decoder -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
-# SYN responder (in the data path): lint at both widths, Icarus compile on its own.
+# SYN responder (in the data path): lint at both widths, Icarus compile and Yosys generic
+# synthesis on its own (its cookie units and option decoder, synthesised above, as black
+# boxes; the data path's glue synthesis above has the responder as a black box).
 SR=(rtl/syn_responder.v rtl/syn_cookie.v rtl/tcp_opt_decoder.v rtl/dp_fifo.v)
 step "verilator lint (syn_responder)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module syn_responder "${SR[@]}"
@@ -207,5 +209,9 @@ step "verilator lint (syn_responder, DATA_WIDTH=512, UNITS=8)" \
     --top-module syn_responder "${SR[@]}"
 step "iverilog compile (syn_responder)" \
     iverilog -g2012 "${INC[@]}" -s syn_responder -o "$LOG/syn_responder.vvp" "${SR[@]}"
+step "yosys synth (syn_responder)" yosys -q -p "read_verilog ${INC[*]} rtl/syn_responder.v \
+rtl/dp_fifo.v; read_verilog -lib ${INC[*]} rtl/syn_cookie.v rtl/tcp_opt_decoder.v; \
+synth -top syn_responder -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
 
 exit $failed
