@@ -11,7 +11,7 @@ use splicenic_driver::regs;
 use splicenic_layout::stats as idx;
 use splicenic_layout::{
     event_type, flow_half, flow_state, frame_class, http_method, parser_reason, punt_why,
-    rule_word_index, tcp_kind, EvtHead, EvtPuntReady, EvtRequestMatched, PuntHead, PuntMeta,
+    rule_word_index, tcp_kind, EvtHead, EvtPuntReady, EvtRequestMatched,
 };
 use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
