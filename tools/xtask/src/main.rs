@@ -211,6 +211,7 @@ const DATAPATH_BENCHES: &[(&str, &str)] = &[
     ("splicenic-tb-rewriter", "throughput"),
     ("splicenic-tb-l7", "random"),
     ("splicenic-tb-datapath", "throughput"),
+    ("splicenic-tb-datapath", "synresp"),
 ];
 
 /// Options of `cargo xtask bench`.

@@ -548,24 +548,29 @@ pub fn summary(r: &Results, p: &BuildParams) -> Vec<Row> {
         }
     }
     // Connection setup.
-    let load_key = |core: &str, leaf: &str| {
+    // `load<N>` (the SYN responder on) and `load<N>fw` (off: the firmware answers the SYNs),
+    // measured in the same run.
+    let load_key_of = |core: &str, leaf: &str, fw: bool| {
         r.with_prefix(&format!("setup.{core}.load"))
-            .find(|f| f.key.ends_with(leaf))
+            .find(|f| f.key.ends_with(leaf) && f.key.contains("fw.") == fw)
             .map(|f| f.key.clone())
     };
+    let load_key = |core: &str, leaf: &str| load_key_of(core, leaf, false);
     for core in ["picorv32", "vexriscv"] {
-        for leaf in [
-            ".card_cycles_per_conn",
-            ".fw_setup_cycles",
-            ".fw_teardown_cycles",
-        ] {
-            if let Some(k) = load_key(core, leaf) {
-                let f = r.get(&k).expect("listed");
-                rows.push(fig_row(
-                    r,
-                    &k,
-                    &format!("connection setup under load, {core}: {}", f.label),
-                ));
+        for fw in [false, true] {
+            for leaf in [
+                ".card_cycles_per_conn",
+                ".fw_setup_cycles",
+                ".fw_teardown_cycles",
+            ] {
+                if let Some(k) = load_key_of(core, leaf, fw) {
+                    let f = r.get(&k).expect("listed");
+                    rows.push(fig_row(
+                        r,
+                        &k,
+                        &format!("connection setup under load, {core}: {}", f.label),
+                    ));
+                }
             }
         }
     }
@@ -1143,6 +1148,28 @@ pub fn report(root: &Path, results_dir: &Path, out_md: &Path) -> Result<()> {
                     f.kind.clone()
                 },
                 cell(&how)
+            );
+        }
+        md.push('\n');
+    }
+    let _ = writeln!(md, "## SYN flood at wire rate (hardware SYN responder)\n");
+    let flood: Vec<&Figure> = r.with_prefix("synflood.").collect();
+    if flood.is_empty() {
+        let _ = writeln!(md, "Not measured in this run.\n");
+    } else {
+        let _ = writeln!(
+            md,
+            "| figure | value | unit | kind | how |\n|---|---:|---|---|---|"
+        );
+        for f in flood {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} |",
+                cell(&f.label),
+                f.value.map_or("not measured".into(), num),
+                f.unit,
+                f.kind,
+                cell(&f.how)
             );
         }
         md.push('\n');
