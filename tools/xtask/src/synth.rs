@@ -1421,7 +1421,7 @@ pub fn synth(out_dir: &Path, only: Option<&str>, reuse_stale: bool) -> Result<()
         .collect();
     figures.extend(fast);
     let command = match only {
-        Some(f) => format!("cargo xtask bench (ECP5 synthesis, jobs matching {f:?})"),
+        Some(f) => format!("cargo xtask bench --synth-jobs {f}"),
         None => "cargo xtask bench (ECP5 synthesis)".to_string(),
     };
     let file = BenchFile {

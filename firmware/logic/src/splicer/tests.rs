@@ -395,6 +395,26 @@ impl World {
     }
 }
 
+/// SYNs from spoofed ports (0x0b00_0001:1000..) to VIP:80 until every setup entry is busy.
+fn flood_setup_entries(sp: &mut Splicer, hw: &mut Fake) {
+    for port in 0..(PENDING - sp.pending()) as u16 {
+        hw.arrive(
+            Port::Client,
+            seg(
+                (0x0b00_0001, 1000 + port),
+                (VIP, 80),
+                1,
+                0,
+                tf::SYN,
+                &[],
+                &[],
+                CMAC,
+            ),
+        );
+        sp.poll(hw);
+    }
+}
+
 fn world() -> World {
     World {
         free: Box::new(SlotList::empty()),
@@ -1002,22 +1022,7 @@ fn syn_flood_falls_back_to_cookies_and_real_clients_still_connect() {
     let mut sp = Splicer::new(CLK, 256, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     // A flood from spoofed ports fills every setup entry.
-    for port in 0..PENDING as u16 {
-        hw.arrive(
-            Port::Client,
-            seg(
-                (0x0b00_0001, 1000 + port),
-                (VIP, 80),
-                1,
-                0,
-                tf::SYN,
-                &[],
-                &[],
-                CMAC,
-            ),
-        );
-        sp.poll(&mut hw);
-    }
+    flood_setup_entries(&mut sp, &mut hw);
     hw.take_sent();
     assert_eq!(sp.pending(), PENDING);
     assert_eq!(sp.slots_in_use(), PENDING);
@@ -3174,22 +3179,7 @@ fn resets_challenge_acks_cookies_and_tagged_syns_read_back_with_etherparse() {
         }
     );
     // Every setup entry busy: the SYN-ACK is a cookie offering only the MSS.
-    for port in 0..PENDING as u16 - sp.pending() as u16 {
-        hw.arrive(
-            Port::Client,
-            seg(
-                (0x0b00_0001, 1000 + port),
-                (VIP, 80),
-                1,
-                0,
-                tf::SYN,
-                &[],
-                &[],
-                CMAC,
-            ),
-        );
-        sp.poll(&mut hw);
-    }
+    flood_setup_entries(&mut sp, &mut hw);
     assert_eq!(sp.pending(), PENDING);
     hw.take_wire();
     hw.arrive(
@@ -3847,22 +3837,7 @@ fn the_firmwares_own_cookies_still_check_beside_the_cards() {
     let mut sp = Splicer::new(CLK, 256, w.tables(), 1, 2);
     sp.syn_start(&mut hw);
     configure(&mut sp, &mut hw, 2);
-    for port in 0..PENDING as u16 {
-        hw.arrive(
-            Port::Client,
-            seg(
-                (0x0b00_0001, 1000 + port),
-                (VIP, 80),
-                1,
-                0,
-                tf::SYN,
-                &[],
-                &[],
-                CMAC,
-            ),
-        );
-        sp.poll(&mut hw);
-    }
+    flood_setup_entries(&mut sp, &mut hw);
     hw.arrive(
         Port::Client,
         seg(
