@@ -809,11 +809,20 @@ fn punt_drop_full(stats: &str) -> u64 {
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
-/// A SYN flood in miniature: 48 SYNs from as many spoofed clients put on the wire back to
-/// back, three times the punt ring's 16 slots, far faster than the firmware takes frames
-/// off the ring. The ring drops the ones it has no room for (`PUNT.DROP_FULL`, which also
-/// counts SYNs refused the 4 reserved slots), and `nicctl stats` shows that count in its
-/// drops section, as text and as JSON.
+/// The client port's `SynAnswered` count of `nicctl stats --json`.
+fn syn_answered(sim: &Sim) -> u64 {
+    let v: serde_json::Value = serde_json::from_str(&sim.ok(&["stats", "--json"])).unwrap();
+    v["ports"][0]["syn_answered"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no client-port syn_answered in {v}"))
+}
+
+/// A SYN flood in miniature, then an ACK flood: 48 SYNs from as many spoofed clients put on
+/// the wire back to back are answered by the card's SYN responder (`SynAnswered`, nothing
+/// punted, nothing dropped); 48 ACKs of no connection, three times the punt ring's 16 slots
+/// and far faster than the firmware takes frames off the ring, overflow it. The ring drops
+/// the ones it has no room for (`PUNT.DROP_FULL`), and `nicctl stats` shows that count in
+/// its drops section, as text and as JSON.
 #[test]
 fn stats_shows_the_punt_ring_drops_of_a_syn_burst() {
     let sim = Sim::start("drops");
@@ -821,6 +830,7 @@ fn stats_shows_the_punt_ring_drops_of_a_syn_burst() {
     sim.ok(&["rules", "load", "-q", conf.to_str().unwrap()]);
     let before = sim.ok(&["stats"]);
     assert!(before.contains("\nDrops\n"), "{before}");
+    assert!(before.contains("SynAnswered"), "{before}");
     for reason in [
         "MAC_ERR ",
         "DROP_NOMATCH ",
@@ -836,24 +846,40 @@ fn stats_shows_the_punt_ring_drops_of_a_syn_burst() {
         );
     }
     let d0 = punt_drop_full(&before);
+    let a0 = syn_answered(&sim);
 
     let mut bar = sim.bar();
     let vip = SocketAddrV4::new(VIP, 80);
-    for i in 0..48u16 {
-        let syn = Seg {
-            src: SocketAddrV4::new(Ipv4Addr::new(10, 1, 0, 1 + i as u8), 30_000 + i),
-            dst: vip,
-            dst_mac: CARD_MAC_C,
-            seq: u32::from(i) * 0x0101_0101,
-            ack: 0,
-            syn: true,
-            fin: false,
-            payload: vec![],
-        };
-        bar.send_frame(0, &frame(CLIENT_MAC, CARD_MAC_C, &syn))
-            .unwrap();
+    let burst = |bar: &mut SocketBar, syn: bool| {
+        for i in 0..48u16 {
+            let s = Seg {
+                src: SocketAddrV4::new(Ipv4Addr::new(10, 1, 0, 1 + i as u8), 30_000 + i),
+                dst: vip,
+                dst_mac: CARD_MAC_C,
+                seq: u32::from(i) * 0x0101_0101,
+                ack: if syn { 0 } else { 0x5eed_0001 + u32::from(i) },
+                syn,
+                fin: false,
+                payload: vec![],
+            };
+            bar.send_frame(0, &frame(CLIENT_MAC, CARD_MAC_C, &s))
+                .unwrap();
+        }
+    };
+    burst(&mut bar, true);
+    let end = Instant::now() + scaled(&mut bar, Duration::from_secs(60));
+    while syn_answered(&sim) < a0 + 48 && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(200));
     }
+    let text = sim.ok(&["stats"]);
+    assert_eq!(syn_answered(&sim), a0 + 48, "{text}");
+    assert_eq!(
+        punt_drop_full(&text),
+        d0,
+        "SYNs reached the punt ring: {text}"
+    );
 
+    burst(&mut bar, false);
     // The card takes the frames as its clock runs: wait until the drops show.
     let end = Instant::now() + scaled(&mut bar, Duration::from_secs(60));
     let text = loop {
@@ -864,10 +890,10 @@ fn stats_shows_the_punt_ring_drops_of_a_syn_burst() {
         std::thread::sleep(Duration::from_millis(200));
     };
     let d1 = punt_drop_full(&text);
-    assert!(d1 > d0, "no punt-ring drops after 48 SYNs: {text}");
+    assert!(d1 > d0, "no punt-ring drops after 48 ACKs: {text}");
     assert!(
         d1 - d0 <= 48,
-        "more drops than SYNs sent: {d0} -> {d1}: {text}"
+        "more drops than ACKs sent: {d0} -> {d1}: {text}"
     );
 
     let v: serde_json::Value = serde_json::from_str(&sim.ok(&["stats", "--json"])).unwrap();
