@@ -1624,7 +1624,7 @@ mod tests {
         .map(|s| s.to_string())
         .collect();
         // The connection-engine blocks are placed on the target board's part.
-        let engine = ["syn_cookie", "tcp_opt_decoder"];
+        let engine = ["syn_cookie", "tcp_opt_decoder", "syn_responder"];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);
             assert_eq!(pnr_args("d", j.part), before, "{}", j.key);
