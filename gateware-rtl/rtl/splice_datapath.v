@@ -18,7 +18,8 @@
  * taken only when its port's decision FIFO has room for it and everything in flight):
  *   S0 round-robin header pick -> tcp_classifier (1 cycle) -> S1 flow_table lookup
  *   (4 cycles) -> S5 flow_state_mem read (1 cycle) -> S6 decide -> S7 push the decision,
- *   count (stats_counters), update the flow's counters, raise FIN/RST events.
+ *   count (stats_counters), update the flow's counters, raise FIN events (SYNs and RSTs
+ *   of spliced flows are punted).
  * Per port dispatch: the next decision takes the next frame from the frame FIFO to the
  * port's splice_rewriter (FORWARD, out of the other port), the punt arbiter (PUNT) or
  * nowhere (DROP). Punted request segments are also fed to the l7_matcher with the bytes
@@ -793,7 +794,7 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
         fe_h = port ? `SNIC_FLOW_STATIC_CLIENT(fe) : `SNIC_FLOW_STATIC_SERVER(fe);
         is_tcp_cls = cls == `SNIC_FRAME_CLASS_VIP || cls == `SNIC_FRAME_CLASS_SERVER;
         spliced = fe_state == `SNIC_FLOW_STATE_SPLICED || fe_state == `SNIC_FLOW_STATE_CLOSING;
-        fwd = fastpath && is_tcp_cls && hit && dir == port && spliced && !flags[1];
+        fwd = fastpath && is_tcp_cls && hit && dir == port && spliced && !flags[1] && !flags[2];
         // a pure SYN to a VIP the SYN responder serves, on no flow, untagged
         syn_hw = !port && syn_cand(hd[H_REASON +: 4], hd[H_PROTO +: 8], flags)
                  && !flags[0] && !flags[2] && cls == `SNIC_FRAME_CLASS_VIP && !hit
@@ -873,7 +874,8 @@ always @(posedge clk) begin
                       (d6_flags[0] || d6_flags[2]);
         d7_evt_data_reg <= snic_evt_fin_rst_pack(`SNIC_EVENT_TYPE_FIN_RST, d6_port,
                                                  d6_flags[7:0], d6_slot_reg,
-                                                 h6[H_SEQ +: 32], h6[H_ACK +: 32]);
+                                                 h6[H_PLEN +: 16], h6[H_SEQ +: 32],
+                                                 h6[H_ACK +: 32]);
         d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
         d7_syn_rec_reg <= {h6[H_SRC +: 32], h6[H_DST +: 32], h6[H_SPORT +: 16],
                            h6[H_DPORT +: 16], h6[H_SEQ +: 32]};
@@ -1891,7 +1893,7 @@ always @(posedge clk) begin
             rdata_reg <= ra[2] ? {local_en_reg[ra[4:3]], 31'd0}
                                : local_addr_reg[32*ra[4:3] +: 32];
         end
-        if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * 13) begin
+        if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * `SNIC_FLOW_STATE_STATIC_COUNT) begin
             rdata_reg <= fs_static_reg[32*(ra[5:2]) +: 32];
         end
         if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * 6) begin
@@ -2086,7 +2088,7 @@ always @(posedge clk) begin
                 local_addr_reg[32*ra[4:3] +: 32] <= csr_wdata;
             end
         end
-        if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * 13) begin
+        if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * `SNIC_FLOW_STATE_STATIC_COUNT) begin
             fs_static_reg[32*(ra[5:2]) +: 32] <= csr_wdata;
         end
         if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * 6) begin

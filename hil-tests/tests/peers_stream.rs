@@ -16,8 +16,8 @@ use splicenic_driver::datapath::FlowState;
 use splicenic_driver::flowmgr::FlowInfo;
 use splicenic_driver::{Card, TcpTimeoutState};
 use splicenic_hil::peer::{
-    self, curl_exit_code, first_line, log_errors, peer_tools, sha256_hex, spawn_in, wait_child,
-    SetupOpts, Tally, EXEC_TIMEOUT, PY_HTTP,
+    self, first_line, log_errors, peer_tools, sha256_hex, spawn_in, wait_child, SetupOpts, Tally,
+    EXEC_TIMEOUT, PY_HTTP,
 };
 use splicenic_hil::topo::{python, Topology};
 use splicenic_hil::wait::{self, CardSpeed};
@@ -29,14 +29,15 @@ use std::time::{Duration, Instant};
 const UPLOAD_PORT: u16 = 8081;
 /// Port of the python3 websocket echo server (pool api).
 const WS_PORT: u16 = 8082;
+/// The card's CLOSE timeout (the RST-pending time) for the blind-RST case, in ms of card
+/// time (`DP.NOW`): seconds of wall time on the simulated card.
+const SHORT_CLOSE_MS: u32 = 50;
 /// Index of backend `static1` (pool static, `/static/`) in [`Opts::three_pools`].
 const STATIC1: usize = 2;
 /// Index of backend `api1` (pool api, Host `api.example.com`) in [`Opts::three_pools`].
 const API1: usize = 3;
 /// The api pool's number in [`Opts::three_pools`].
 const POOL_API: u8 = 3;
-/// The card's TIME_WAIT timeout for the 4-tuple reuse case, in ms of card time (`DP.NOW`).
-const SHORT_TIME_WAIT_MS: u32 = 30;
 /// Keepalive probes the idle connection of the keepalive case waits for: one more than its
 /// `TCP_KEEPCNT`, so that at least one was answered.
 const KEEPALIVE_PROBES: u64 = 4;
@@ -815,27 +816,30 @@ while not os.path.exists(sys.argv[3]):
 print(*get(), flush=True)
 "#;
 
-/// A SYN with the 4-tuple of an existing connection, sent with scapy on the card link
-/// (argv: iface, card MAC, VIP, port, client IP, client port, release file); prints every
-/// TCP frame the card sent to that port from before the SYN until the release file exists
-/// ("answer FLAGS seq=.. ack=.. len=..") and "answers N". The frames are read from an
-/// AF_PACKET socket bound before the SYN is sent, so none is missed.
-const SPOOF_SYN_PY: &str = r#"
+/// A segment with the 4-tuple of an existing connection, sent with scapy on the card link
+/// (argv: iface, card MAC, VIP, port, client IP, client port, flags "S" or "R", release
+/// file): a SYN with MSS, SACK-permitted and window scale, or a bare RST, at a random
+/// sequence number (blind); prints every TCP frame the card sent to that port from before
+/// the segment until the release file exists ("answer FLAGS seq=.. ack=.. len=..") and
+/// "answers N". The frames are read from an AF_PACKET socket bound before the segment is
+/// sent, so none is missed.
+const SPOOF_PY: &str = r#"
 import os, socket, sys, time, random, logging
 logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
 from scapy.all import Ether, IP, TCP, sendp, conf
 conf.verb = 0
-iface, dmac, vip, vport, client, cport, release = sys.argv[1:8]
+iface, dmac, vip, vport, client, cport, flags, release = sys.argv[1:9]
 vport, cport = int(vport), int(cport)
 def ours(p):
     return IP in p and TCP in p and p[IP].src == vip and p[TCP].dport == cport
 rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
 rx.bind((iface, 0))
 seq = random.Random(3).getrandbits(32)
+opts = [("MSS", 1460), ("SAckOK", b""), ("WScale", 7)] if flags == "S" else []
 sendp(Ether(dst=dmac) / IP(src=client, dst=vip) /
-      TCP(sport=cport, dport=vport, flags="S", seq=seq, window=64240,
-          options=[("MSS", 1460), ("SAckOK", b""), ("WScale", 7)]), iface=iface)
-print("sent SYN seq=%d" % seq, flush=True)
+      TCP(sport=cport, dport=vport, flags=flags, seq=seq, window=64240 if flags == "S" else 0,
+          options=opts), iface=iface)
+print("sent %s seq=%d" % (flags, seq), flush=True)
 t0 = time.time()
 while not os.path.exists(release):
     if time.time() - t0 > 300:
@@ -1032,18 +1036,22 @@ fn websocket_upgrade(t: &mut Topology) {
     t.finish(name, &tally, t0);
 }
 
-/// f) A SYN with an established connection's 4-tuple (scapy, from the client namespace):
-///    the card neither resets the connection nor passes the SYN to the server (the backend
-///    counts no SYN challenge); the connection's next request still works. What the card
-///    sent back is printed.
-fn syn_on_established(t: &mut Topology) -> String {
-    let name = "SYN on an established 4-tuple";
-    let t0 = Instant::now();
-    let mut tally = Tally::default();
+/// A keep-alive connection from the client namespace held open after its first request
+/// (HOLD_PY), its second request sent when `release` exists.
+struct Held {
+    child: Child,
+    release: std::path::PathBuf,
+    cport: u16,
+    backend: String,
+    /// The backend's network namespace.
+    bns: String,
+}
+
+fn hold(t: &mut Topology, tag: &str) -> Held {
     let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
-    let release = t.dir().join("release-hold");
+    let release = t.dir().join(format!("release-hold-{tag}"));
     let cns = t.client_ns.clone();
-    let mut hold = spawn_in(
+    let mut child = spawn_in(
         &cns,
         &[
             python(),
@@ -1054,20 +1062,35 @@ fn syn_on_established(t: &mut Topology) -> String {
             release.to_str().expect("utf-8"),
         ],
     );
-    let line = first_line(&mut hold);
+    let line = first_line(&mut child);
     let f: Vec<&str> = line.split_whitespace().collect();
     assert!(f.len() == 3 && f[0] == "port", "holder: {line:?}");
     let cport: u16 = f[1].parse().expect("port");
     let backend = f[2].to_string();
     let bns = t.backend(&backend).expect("backend").ns.clone();
-    let chal0 = t.counter(&bns, "TcpExtTCPSYNChallenge");
-    let rst0 = t.counter(&cns, "TcpEstabResets");
-    let s0 = card(t).flow_manager().flow_stats().expect("FLOW_STATS");
-    let flow0 = flow_of(t, cport).expect("the held connection's flow");
-    assert_eq!(flow0.flow_state, FlowState::Spliced, "{flow0:?}");
-    // The card has handled the SYN once it counts it as an ignored punt
-    // (docs/tcp-cases.md); whatever it sent back was sent by then.
-    let (client_if, mac, client) = (
+    Held {
+        child,
+        release,
+        cport,
+        backend,
+        bns,
+    }
+}
+
+/// Sends a blind segment (`flags` "S" or "R") with the held connection's 4-tuple from the
+/// client namespace (SPOOF_PY), waits until `handled` says the card has handled it, and
+/// returns the card's answers seen on the client link ("nothing" or their lines) and the
+/// script's output.
+fn spoof(
+    t: &mut Topology,
+    h: &Held,
+    flags: &str,
+    what: &str,
+    handled: impl FnMut(&mut Topology) -> Result<(), String>,
+) -> (String, String) {
+    let (vip, port) = (t.addrs.vip.to_string(), t.addrs.vip_port.to_string());
+    let (cns, client_if, mac, client) = (
+        t.client_ns.clone(),
         t.client_if.clone(),
         t.card_mac_client(),
         t.addrs.client.to_string(),
@@ -1075,20 +1098,18 @@ fn syn_on_established(t: &mut Topology) -> String {
     let (ok, text, stderr) = run_paused(
         t,
         &cns,
-        SPOOF_SYN_PY,
-        &[&client_if, &mac, &vip, &port, &client, &cport.to_string()],
-        "the card ignoring the spoofed SYN",
-        |t| {
-            let s = card(t).flow_manager().flow_stats().expect("FLOW_STATS");
-            if s.punts_ignored > s0.punts_ignored {
-                Ok(())
-            } else {
-                Err(format!(
-                    "punts ignored +0, SYN-ACKs +{}",
-                    s.syn_acks_sent - s0.syn_acks_sent
-                ))
-            }
-        },
+        SPOOF_PY,
+        &[
+            &client_if,
+            &mac,
+            &vip,
+            &port,
+            &client,
+            &h.cport.to_string(),
+            flags,
+        ],
+        what,
+        handled,
     );
     assert!(ok, "scapy failed: {stderr}");
     let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("answer ")).collect();
@@ -1097,20 +1118,101 @@ fn syn_on_established(t: &mut Topology) -> String {
     } else {
         answers.join("; ")
     };
+    (seen, text)
+}
+
+/// Releases the held connection: its second request is served by the same backend and
+/// neither end counted a reset of an established connection since `resets` (client,
+/// backend `TcpEstabResets`).
+fn finish_held(t: &mut Topology, h: Held, resets: (u64, u64), tally: &mut Tally) {
+    let cns = t.client_ns.clone();
+    std::fs::write(&h.release, b"").expect("release file");
+    let (ok, so, se) = wait_child(h.child, EXEC_TIMEOUT);
+    eprint!("  second request: {so}");
+    assert!(ok, "the held connection's second request failed: {so} {se}");
+    let f: Vec<&str> = so.split_whitespace().collect();
+    assert_eq!(f, ["200", &h.backend, &h.backend], "second request");
+    assert_eq!(
+        (
+            t.counter(&cns, "TcpEstabResets"),
+            t.counter(&h.bns, "TcpEstabResets")
+        ),
+        resets,
+        "the client or the backend saw a reset"
+    );
+    tally.connections += 1;
+    tally.bytes += 2 * (h.backend.len() + 1);
+}
+
+/// `TcpEstabResets` of the client and the held connection's backend.
+fn estab_resets(t: &mut Topology, h: &Held) -> (u64, u64) {
+    let cns = t.client_ns.clone();
+    (
+        t.counter(&cns, "TcpEstabResets"),
+        t.counter(&h.bns, "TcpEstabResets"),
+    )
+}
+
+/// f) A SYN with an established connection's 4-tuple (scapy, from the client namespace)
+///    (RFC 5961 §4): the card passes it to the server translated, the backend's kernel
+///    counts a SYN challenge and its challenge ACK reaches the client through the splice;
+///    nothing is reset, no new connection starts, and the connection's next request still
+///    works. What the card sent back is printed.
+fn syn_on_established(t: &mut Topology) -> String {
+    let name = "SYN on an established 4-tuple";
+    let t0 = Instant::now();
+    let mut tally = Tally::default();
+    let h = hold(t, "syn");
+    let (cport, backend) = (h.cport, h.backend.clone());
+    let chal0 = t.counter(&h.bns, "TcpExtTCPSYNChallenge");
+    let resets = estab_resets(t, &h);
+    let s0 = card(t).flow_manager().flow_stats().expect("FLOW_STATS");
+    let tcp0 = card(t).flow_manager().tcp_stats().expect("TCP_STATS");
+    let flow0 = flow_of(t, cport).expect("the held connection's flow");
+    assert_eq!(flow0.flow_state, FlowState::Spliced, "{flow0:?}");
+    // The card has handled the SYN once it counts it as passed to the server
+    // (docs/flowmgr.md, "Resets and SYNs on spliced flows"); the backend's challenge ACK
+    // comes back through the splice.
+    let bns = h.bns.clone();
+    let (seen, text) = spoof(
+        t,
+        &h,
+        "S",
+        "the backend's challenge ACK to the spoofed SYN",
+        |t| {
+            let s = card(t).flow_manager().tcp_stats().expect("TCP_STATS");
+            let chal = t.counter(&bns, "TcpExtTCPSYNChallenge") - chal0;
+            if s.syn_challenged > tcp0.syn_challenged && chal > 0 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "SYNs passed +{}, dropped +{}, {backend} SYN challenges +{chal}",
+                    s.syn_challenged - tcp0.syn_challenged,
+                    s.syn_dropped - tcp0.syn_dropped
+                ))
+            }
+        },
+    );
     let s1 = card(t).flow_manager().flow_stats().expect("FLOW_STATS");
+    let tcp1 = card(t).flow_manager().tcp_stats().expect("TCP_STATS");
     let flow1 = flow_of(t, cport);
-    let chal = t.counter(&bns, "TcpExtTCPSYNChallenge") - chal0;
+    let chal = t.counter(&h.bns, "TcpExtTCPSYNChallenge") - chal0;
     eprintln!(
-        "  client port {cport} ({backend}): card answered the SYN with {seen}; punts ignored +{}, SYN-ACKs +{}, {backend} SYN challenges +{chal}, flow {:?}",
-        s1.punts_ignored - s0.punts_ignored,
+        "  client port {cport} ({backend}): the client link saw {seen}; SYNs passed +{}, SYN-ACKs +{}, {backend} SYN challenges +{chal}, flow {:?}",
+        tcp1.syn_challenged - tcp0.syn_challenged,
         s1.syn_acks_sent - s0.syn_acks_sent,
         flow1.as_ref().map(|f| f.flow_state),
     );
+    let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("answer ")).collect();
     assert!(
-        answers.iter().all(|a| !a.contains('R')),
-        "the card reset the connection: {text}"
+        answers.iter().all(|a| !a.contains('R') && !a.contains('S')),
+        "the card reset the connection or answered the SYN: {text}"
     );
-    assert_eq!(chal, 0, "the SYN reached {backend}");
+    assert!(
+        answers.iter().any(|a| a.starts_with("answer A ")),
+        "no challenge ACK reached the client: {text}"
+    );
+    assert_eq!(chal, 1, "SYN challenges at {backend}");
     assert_eq!(
         s1.syn_acks_sent, s0.syn_acks_sent,
         "the card answered the SYN as a new connection"
@@ -1120,31 +1222,90 @@ fn syn_on_established(t: &mut Topology) -> String {
         Some(FlowState::Spliced),
         "the flow left SPLICED"
     );
-    std::fs::write(&release, b"").expect("release file");
-    let (ok, so, se) = wait_child(hold, EXEC_TIMEOUT);
-    eprint!("  second request: {so}");
-    assert!(ok, "the held connection's second request failed: {so} {se}");
-    let f: Vec<&str> = so.split_whitespace().collect();
-    assert_eq!(f, ["200", &backend, &backend], "second request");
-    assert_eq!(
-        t.counter(&cns, "TcpEstabResets"),
-        rst0,
-        "the client saw a reset"
-    );
-    tally.connections += 1;
-    tally.bytes += 2 * (backend.len() + 1);
+    finish_held(t, h, resets, &mut tally);
     t.finish(name, &tally, t0);
     seen
 }
 
-/// e) Reuse of a closed connection's 4-tuple. The server closes first (the client keeps no
-///    TIME_WAIT); the card keeps the flow in CLOSING (TIME_WAIT class, 120 s of card time by
-///    default) and ignores a SYN on it: no SYN-ACK, no RST, counted as an ignored punt; curl
-///    from the same port with a 4 s connect timeout fails after retransmitting its SYN.
-///    With the card's TIME_WAIT set to [`SHORT_TIME_WAIT_MS`] the flow ages out and curl
-///    from that port gets through (after SYN retransmissions while the flow was still
-///    there). Also printed: the card clock's rate against the wall clock, and whether the
-///    ignored SYNs refresh the flow's last-seen time. The default timeout is restored.
+/// g) A blind RST (scapy, from the client namespace, a random sequence number) on an idle
+///    keep-alive connection (RFC 5961 §3; before RST-pending it cut the connection once the
+///    flow's CLOSE time ran out). The card sends it on translated and probes the backend,
+///    which drops the RST (outside its window) and answers the probe with a duplicate ACK;
+///    when the pending time ends the flow is SPLICED again, nobody saw a reset, and the
+///    connection's next request is served. The card's CLOSE timeout (the pending time) is
+///    [`SHORT_CLOSE_MS`] of card time here and restored after.
+fn blind_rst_on_idle(t: &mut Topology) -> String {
+    let name = "blind RST on an idle connection";
+    let t0 = Instant::now();
+    let mut tally = Tally::default();
+    card(t)
+        .flow_manager()
+        .timeout_set_ms(TcpTimeoutState::Close, SHORT_CLOSE_MS)
+        .expect("TIMEOUT_SET");
+    let h = hold(t, "rst");
+    let (cport, backend) = (h.cport, h.backend.clone());
+    let resets = estab_resets(t, &h);
+    let tcp0 = card(t).flow_manager().tcp_stats().expect("TCP_STATS");
+    let (seen, _) = spoof(
+        t,
+        &h,
+        "R",
+        "the card ending the blind RST's pending time",
+        |t| {
+            let s = card(t).flow_manager().tcp_stats().expect("TCP_STATS");
+            let ended = (s.rst_restored + s.rst_freed_silent + s.rst_freed_receiver)
+                - (tcp0.rst_restored + tcp0.rst_freed_silent + tcp0.rst_freed_receiver);
+            if ended > 0 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "RSTs pending +{}",
+                    s.rst_pending - tcp0.rst_pending
+                ))
+            }
+        },
+    );
+    let tcp1 = card(t).flow_manager().tcp_stats().expect("TCP_STATS");
+    let flow1 = flow_of(t, cport);
+    let text = format!(
+        "client port {cport} ({backend}): RST-pending +{}, probes +{}, restored +{}, freed +{}; the client link saw {seen}; flow {:?}",
+        tcp1.rst_pending - tcp0.rst_pending,
+        tcp1.probes - tcp0.probes,
+        tcp1.rst_restored - tcp0.rst_restored,
+        (tcp1.rst_freed_silent + tcp1.rst_freed_receiver)
+            - (tcp0.rst_freed_silent + tcp0.rst_freed_receiver),
+        flow1.as_ref().map(|f| f.flow_state),
+    );
+    eprintln!("  {text}");
+    card(t)
+        .flow_manager()
+        .timeout_set(TcpTimeoutState::Close, 10)
+        .expect("TIMEOUT_SET");
+    assert_eq!(
+        (
+            tcp1.rst_pending - tcp0.rst_pending,
+            tcp1.probes - tcp0.probes,
+            tcp1.rst_restored - tcp0.rst_restored
+        ),
+        (1, 1, 1),
+        "{text}"
+    );
+    assert_eq!(
+        flow1.map(|f| f.flow_state),
+        Some(FlowState::Spliced),
+        "{text}"
+    );
+    finish_held(t, h, resets, &mut tally);
+    t.finish(name, &tally, t0);
+    text
+}
+
+/// e) Reuse of a closed connection's 4-tuple (RFC 6191). The server closes first (the client
+///    keeps no TIME_WAIT); the card keeps the flow in CLOSING (TIME_WAIT class, 120 s of card
+///    time by default) with the client's last sequence number. curl from the same port at
+///    once gets through: Linux's ISN for the same 4-tuple lies beyond the old connection's
+///    numbers, so the card replaces the old flow (TCP_STATS `tw_replaced`) and sets up a new
+///    one. Also printed: the card clock's rate against the wall clock.
 fn tuple_reuse(t: &mut Topology) -> String {
     let name = "4-tuple reuse";
     let t0 = Instant::now();
@@ -1215,99 +1376,44 @@ fn tuple_reuse(t: &mut Topology) -> String {
         clk_hz / 1e6
     );
 
-    // Same 4-tuple at once: the card ignores the SYN.
-    let (syn0, s0) = (
+    // Same 4-tuple at once: the newer ISN replaces the TIME_WAIT flow.
+    let (syn0, s0, tcp0) = (
         t.counter(&cns, "TcpExtTCPSynRetrans"),
         card(t).flow_manager().flow_stats().expect("FLOW_STATS"),
+        card(t).flow_manager().tcp_stats().expect("TCP_STATS"),
     );
-    let r = t
-        .curl(
-            &vip,
-            "/id",
-            &["--local-port", &lp, "--connect-timeout", "4"],
-        )
-        .expect("curl");
-    let (syn1, s1) = (
-        t.counter(&cns, "TcpExtTCPSynRetrans"),
-        card(t).flow_manager().flow_stats().expect("FLOW_STATS"),
-    );
-    let still = flow_of(t, lport);
-    // Did the ignored SYNs refresh the flow's last-seen time? (4 s wall without them would
-    // add to its idle time.)
-    let i2 = still.as_ref().map_or(Duration::ZERO, |f| f.idle);
-    let refreshed = i2 < i1;
-    let code = curl_exit_code(&r.stderr);
-    let (syn_at_once, ignored_at_once) = (syn1 - syn0, s1.punts_ignored - s0.punts_ignored);
-    eprintln!(
-        "  at once: curl rc {code} after {:.1?} ({}), SYN retransmissions +{}, punts ignored +{}, SYN-ACKs +{}, flow {:?}",
-        r.wall,
-        r.stderr.lines().next().unwrap_or(""),
-        syn_at_once,
-        ignored_at_once,
-        s1.syn_acks_sent - s0.syn_acks_sent,
-        still.as_ref().map(|f| (f.flow_state, f.state)),
-    );
-    eprintln!(
-        "  flow idle {i1:.3?} before the SYNs, {i2:.3?} after: the ignored SYNs {} its last-seen time",
-        if refreshed { "refresh" } else { "do not refresh" }
-    );
-    assert!(
-        !r.ok && code == 28,
-        "a SYN on the CLOSING flow was answered: rc {code} {}",
-        r.stderr
-    );
-    assert!(syn1 > syn0, "the client did not retransmit its SYN");
-    assert!(
-        s1.punts_ignored > s0.punts_ignored,
-        "the card did not count the SYNs as ignored"
-    );
-    assert_eq!(
-        s1.syn_acks_sent, s0.syn_acks_sent,
-        "the card sent a SYN-ACK"
-    );
-    assert_eq!(
-        still.map(|f| f.flow_state),
-        Some(FlowState::Closing),
-        "the old flow is still CLOSING"
-    );
-
-    // A short TIME_WAIT: the flow ages out and the same port connects again. The timeout
-    // is card time (DP.NOW), which the simulated card runs far slower than the wall clock:
-    // 30 ms of card time is seconds of wall time there.
-    card(t)
-        .flow_manager()
-        .timeout_set_ms(TcpTimeoutState::TimeWait, SHORT_TIME_WAIT_MS)
-        .expect("TIMEOUT_SET");
-    let (syn0, s0) = (syn1, s1);
     let r = t.curl(&vip, "/id", &["--local-port", &lp]).expect("curl");
-    let (syn1, s1) = (
+    let (syn1, s1, tcp1) = (
         t.counter(&cns, "TcpExtTCPSynRetrans"),
         card(t).flow_manager().flow_stats().expect("FLOW_STATS"),
+        card(t).flow_manager().tcp_stats().expect("TCP_STATS"),
     );
-    card(t)
-        .flow_manager()
-        .timeout_set(TcpTimeoutState::TimeWait, 120)
-        .expect("TIMEOUT_SET");
     let seen = format!(
-        "the CLOSING flow (TIME_WAIT class) ignores SYNs on its 4-tuple: no SYN-ACK, no RST, punts ignored +{ignored_at_once}, curl --connect-timeout 4 from port {lport} failed (rc {code}) after {syn_at_once} SYN retransmissions; the ignored SYNs {} the flow's last-seen time; with TIME_WAIT {SHORT_TIME_WAIT_MS} ms of card time ({:.1} s of wall time at {card_per_wall:.4} card s per wall s) curl from the same port got status {} after {:.1?} and {} SYN retransmissions (aged out +{}, spliced +{})",
-        if refreshed { "refresh" } else { "do not refresh" },
-        f64::from(SHORT_TIME_WAIT_MS) / 1000.0 / card_per_wall.max(1e-9),
+        "a SYN on the TIME_WAIT flow's 4-tuple with a newer ISN replaces it (RFC 6191): curl from port {lport} at once got status {} after {:.1?} and {} SYN retransmissions (TIME_WAIT replaced +{}, SYNs dropped +{}, spliced +{}, aged out +{})",
         r.status,
         r.wall,
         syn1 - syn0,
-        s1.aged_out - s0.aged_out,
+        tcp1.tw_replaced - tcp0.tw_replaced,
+        tcp1.syn_dropped - tcp0.syn_dropped,
         s1.spliced_total - s0.spliced_total,
+        s1.aged_out - s0.aged_out,
     );
     eprintln!("  {seen}");
     assert!(
         r.ok && r.status == 200,
-        "reconnect from port {lport} after aging failed after {:.1?}: {}",
+        "reconnect from port {lport} failed after {:.1?}: {}",
         r.wall,
         r.stderr
     );
     let body = String::from_utf8_lossy(&r.body);
     assert_eq!(body.trim(), r.backend, "body");
-    assert!(s1.aged_out > s0.aged_out, "the old flow did not age out");
+    assert_eq!(
+        tcp1.tw_replaced,
+        tcp0.tw_replaced + 1,
+        "the old flow was not replaced"
+    );
+    assert_eq!(tcp1.syn_dropped, tcp0.syn_dropped, "a SYN was dropped");
+    assert_eq!(s1.aged_out, s0.aged_out, "the old flow aged out instead");
     assert_eq!(s1.spliced_total, s0.spliced_total + 1, "one new splice");
     tally.connections += 1;
     tally.bytes += r.body.len();
@@ -1315,8 +1421,8 @@ fn tuple_reuse(t: &mut Topology) -> String {
     seen
 }
 
-/// b) to f) on one topology: zero window, keepalive probes, websocket upgrade, a SYN on an
-/// established 4-tuple, reuse of a closed 4-tuple.
+/// b) to g) on one topology: zero window, keepalive probes, websocket upgrade, a SYN on an
+/// established 4-tuple, a blind RST on an idle connection, reuse of a closed 4-tuple.
 #[test]
 fn window_keepalive_upgrade_and_tuple_reuse() {
     let name = "stream cases";
@@ -1334,10 +1440,12 @@ fn window_keepalive_upgrade_and_tuple_reuse() {
         .is_ok_and(|s| s.success());
     if scapy {
         let seen = syn_on_established(&mut t);
-        eprintln!("{name}: SYN on an established 4-tuple: the card answered with {seen}");
+        eprintln!("{name}: SYN on an established 4-tuple: the client link saw {seen}");
+        let seen = blind_rst_on_idle(&mut t);
+        eprintln!("{name}: blind RST on an idle connection: {seen}");
     } else {
         splicenic_sim::prereq::skip(
-            "the SYN on an established 4-tuple",
+            "the SYN on an established 4-tuple and the blind RST",
             &format!("{} cannot import scapy (cargo xtask setup)", python()),
         );
     }

@@ -234,7 +234,16 @@ fn split_request_resets_both_ways_and_aging() {
         Ok(())
     });
     let s = stats(&mut rig.card);
-    assert_eq!(s.aged_out, 3, "{s:?}");
+    let t = rig.card.flow_manager().tcp_stats().expect("TCP_STATS");
+    // The FIN-closed flow aged out; each RST'ed one was RST-pending, and its receiver had
+    // reset (it answered the card's probe with a RST, or nothing).
+    assert_eq!(s.aged_out, 1, "{s:?}");
+    assert_eq!(
+        (t.rst_pending, t.probes, t.rst_restored),
+        (2, 2, 0),
+        "{t:?}"
+    );
+    assert_eq!(t.rst_freed_receiver + t.rst_freed_silent, 2, "{t:?}");
     // Nothing is left in the data path's flow table either.
     assert_eq!(rig.card.datapath().unwrap().flow_entries().unwrap(), 0);
 }
@@ -841,8 +850,11 @@ fn out_of_order_request_segments_are_not_spliced_until_the_head_is_whole() {
     assert_eq!(s.setup_failed, 0, "{s:?}");
 }
 
+/// RFC 5961 §4: a SYN on a spliced 4-tuple goes to the server translated, one per flow per
+/// 500 ms (the server's challenge ACK is the answer; smoltcp's servers drop such a SYN, the
+/// Linux peers of `peers_stream` answer it); no SYN-ACK, no setup, the flow keeps working.
 #[test]
-fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
+fn new_syn_on_a_spliced_four_tuple_goes_to_the_server_and_the_flow_keeps_working() {
     let mut rig = rig().expect("rig");
     with_pcap(&mut rig, "syn-on-spliced", |rig| {
         let c = rig.client;
@@ -856,6 +868,7 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
         let old_isn = first_syn_seq(&rig.net, Segment::Client, CLIENT_IP, false)
             .context("the client's SYN")?;
         let before = rig.card.flow_manager().flow_stats()?;
+        let tcp_before = rig.card.flow_manager().tcp_stats()?;
         let hw_before = hw_syn_acks(&mut rig.card)?;
         let alpha_before = rig.card.flow_manager().server_stats(0)?;
         let accepted = rig.net.server(rig.servers[0]).connections();
@@ -870,15 +883,29 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
         }
         let client_side = from_card(&rig.net, Segment::Client, mark);
         let server_side = from_card(&rig.net, Segment::Server, mark);
+        // The first SYN reaches alpha with the client's delta (0: the server SYN reused the
+        // client's ISN), from the card's server-side address; the second one, 200K cycles
+        // later, is within the flow's 500 ms.
+        let alpha = SocketAddrV4::new(SERVERS[0].1, 8080);
         anyhow::ensure!(
-            client_side.is_empty() && server_side.is_empty(),
+            client_side.is_empty()
+                && server_side.len() == 1
+                && server_side[0].flags == SYN
+                && server_side[0].seq == old_isn.wrapping_add(0x4000_0000)
+                && server_side[0].dst == alpha
+                && server_side[0].opts.is_empty(),
             "the card answered the SYNs with {client_side:?} and sent {server_side:?} to \
              the server side"
         );
         let after = rig.card.flow_manager().flow_stats()?;
+        let tcp_after = rig.card.flow_manager().tcp_stats()?;
         anyhow::ensure!(
-            after.punts_ignored == before.punts_ignored + 2,
-            "ignored punts {} -> {}",
+            (
+                tcp_after.syn_challenged - tcp_before.syn_challenged,
+                tcp_after.challenge_limited - tcp_before.challenge_limited,
+                after.punts_ignored
+            ) == (1, 1, before.punts_ignored),
+            "{tcp_before:?} -> {tcp_after:?}, ignored punts {} -> {}",
             before.punts_ignored,
             after.punts_ignored
         );
@@ -925,6 +952,77 @@ fn new_syn_on_a_spliced_four_tuple_is_ignored_and_the_flow_keeps_working() {
     // The first SYN was the SYN responder's.
     assert_eq!(s.syn_acks_sent, 0, "{s:?}");
     assert_eq!(hw_syn_acks(&mut rig.card).unwrap(), 1);
+}
+
+/// RFC 5961 §3 on an idle spliced connection: a blind RST from the client's address (out of
+/// the server's window) goes to the server translated and the flow becomes RST-pending; the
+/// card probes the server, whose answer (smoltcp sends a challenge ACK for the RST or for
+/// the probe) restores the flow when the pending time (the CLOSE timeout, shortened here)
+/// ends. The connection's next request is served on the same server connection, and more
+/// than a CLOSE timeout later the flow is still spliced.
+#[test]
+fn blind_rst_on_an_idle_spliced_connection_leaves_it_working() {
+    let mut rig = rig().expect("rig");
+    // 20 ms of card time: 3.1M cycles of the simulated card.
+    rig.card
+        .flow_manager()
+        .timeout_set_ms(TcpTimeoutState::Close, 20)
+        .expect("TIMEOUT_SET");
+    with_pcap(&mut rig, "blind-rst", |rig| {
+        let c = rig.client;
+        let id = rig.net.open_fetch(c, SERVICE)?;
+        rig.net
+            .fetch_send(id, &get_request("www.example.com", "/data/100", false));
+        rig.net.wait_responses(id, 1, BUDGET)?;
+        rig.net.run_for(4_000_000)?;
+        let port = rig.net.fetch(id).local_port();
+        let isn = first_syn_seq(&rig.net, Segment::Client, CLIENT_IP, false)
+            .context("the client's SYN")?;
+        let t0 = rig.card.flow_manager().tcp_stats()?;
+        let mark = rig.net.captured().len();
+        let mut raw = RawPeer::client(&rig.net, SocketAddrV4::new(CLIENT_IP, port));
+        raw.mac = rig.net.host(c).mac();
+        // Half the number space away from anything the client sent.
+        let blind = isn.wrapping_add(0x8000_0000);
+        raw.send(&rig.net, blind, 0, RST, &[], &[]);
+        rig.net.run_for(8_000_000)?;
+        let server_side = from_card(&rig.net, Segment::Server, mark);
+        let alpha = SocketAddrV4::new(SERVERS[0].1, 8080);
+        anyhow::ensure!(
+            server_side.len() == 2
+                && server_side[0].flags == RST
+                && server_side[0].seq == blind
+                && server_side[1].flags == ACK
+                && server_side[1].seq == blind.wrapping_add(1 << 31)
+                && server_side[1].payload.len() == 1
+                && server_side.iter().all(|t| t.dst == alpha),
+            "to the server: {server_side:?}"
+        );
+        let t1 = rig.card.flow_manager().tcp_stats()?;
+        anyhow::ensure!(
+            (
+                t1.rst_pending - t0.rst_pending,
+                t1.rst_restored - t0.rst_restored,
+                t1.rst_pending_now
+            ) == (1, 1, 0),
+            "{t0:?} -> {t1:?}"
+        );
+        let f = rig.card.flow_manager().flow_stats()?;
+        anyhow::ensure!(f.slots_in_use == 1, "{f:?}");
+        rig.net
+            .fetch_send(id, &get_request("www.example.com", "/data/200", true));
+        rig.net.wait_responses(id, 2, BUDGET)?;
+        let f = rig.net.fetch(id);
+        let (r1, r2) = (&f.responses()[0], &f.responses()[1]);
+        anyhow::ensure!(r2.body == body_for("/data/200", 200), "body differs");
+        anyhow::ensure!(
+            r2.header("x-conn") == r1.header("x-conn"),
+            "second request on {:?}, first on {:?}",
+            r2.header("x-conn"),
+            r1.header("x-conn")
+        );
+        Ok(())
+    });
 }
 
 /// The firmware's stateful handshake (the SYN responder off): the SYN takes a setup entry

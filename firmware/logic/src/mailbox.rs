@@ -400,7 +400,7 @@ mod tests {
             (0, 1, 2, 3)
         );
         assert_eq!(&PONG.to_be_bytes(), b"PONG");
-        assert_eq!(API_VERSION, 4);
+        assert_eq!(API_VERSION, 5);
         assert_eq!(cmd::name(0x10), Some("BENCH"));
         assert_eq!(status::name(3), Some("BAD_ARGUMENT"));
         assert_eq!(cmd::name(0x99), None);
@@ -422,6 +422,7 @@ mod tests {
             "CAPTURE_INFO",
             "FLOW_PROFILE",
             "HEAD_STATS",
+            "TCP_STATS",
         ];
         for (i, name) in control.iter().enumerate() {
             assert_eq!(cmd::name(cmd::SERVER_STATS + 1 + i as u32), Some(*name));
@@ -429,7 +430,8 @@ mod tests {
         assert_eq!(cmd::CAPTURE_INFO, 0x36);
         assert_eq!(cmd::FLOW_PROFILE, 0x37);
         assert_eq!(cmd::HEAD_STATS, 0x38);
-        assert_eq!(cmd::name(0x39), None);
+        assert_eq!(cmd::TCP_STATS, 0x39);
+        assert_eq!(cmd::name(0x3a), None);
         assert_eq!(cmd::name(cmd::DEBUG_HANG), Some("DEBUG_HANG"));
     }
 

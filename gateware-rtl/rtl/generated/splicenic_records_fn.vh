@@ -66,6 +66,7 @@ function [127:0] snic_evt_fin_rst_pack;
     input [0:0] fld_port;
     input [7:0] fld_tcp_flags;
     input [15:0] fld_flow_slot;
+    input [15:0] fld_plen;
     input [31:0] fld_seq;
     input [31:0] fld_ack;
     begin
@@ -74,6 +75,7 @@ function [127:0] snic_evt_fin_rst_pack;
         snic_evt_fin_rst_pack[8 +: 1] = fld_port;
         snic_evt_fin_rst_pack[16 +: 8] = fld_tcp_flags;
         snic_evt_fin_rst_pack[32 +: 16] = fld_flow_slot;
+        snic_evt_fin_rst_pack[48 +: 16] = fld_plen;
         snic_evt_fin_rst_pack[64 +: 32] = fld_seq;
         snic_evt_fin_rst_pack[96 +: 32] = fld_ack;
     end
@@ -145,7 +147,7 @@ function [143:0] snic_flow_half_entry_pack;
     end
 endfunction
 
-function [415:0] snic_flow_static_pack;
+function [447:0] snic_flow_static_pack;
     input [7:0] fld_state;
     input [7:0] fld_flags;
     input [7:0] fld_wscale_diff;
@@ -155,8 +157,9 @@ function [415:0] snic_flow_static_pack;
     input [31:0] fld_seq_delta_sc;
     input [143:0] fld_client;
     input [143:0] fld_server;
+    input [31:0] fld_fw_word;
     begin
-        snic_flow_static_pack = {416{1'b0}};
+        snic_flow_static_pack = {448{1'b0}};
         snic_flow_static_pack[0 +: 8] = fld_state;
         snic_flow_static_pack[8 +: 8] = fld_flags;
         snic_flow_static_pack[16 +: 8] = fld_wscale_diff;
@@ -166,6 +169,7 @@ function [415:0] snic_flow_static_pack;
         snic_flow_static_pack[96 +: 32] = fld_seq_delta_sc;
         snic_flow_static_pack[128 +: 144] = fld_client;
         snic_flow_static_pack[272 +: 144] = fld_server;
+        snic_flow_static_pack[416 +: 32] = fld_fw_word;
     end
 endfunction
 

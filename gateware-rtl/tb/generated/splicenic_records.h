@@ -40,9 +40,9 @@
 #define SPLICENIC_L7_BUFFER_BYTES 1024u
 /* Mailbox API version the firmware reports in VERSION word 1: 2 adds the control-plane
  * commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE`
- * 0x37; 4 adds `HEAD_STATS` 0x38.
+ * 0x37; 4 adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39.
  */
-#define SPLICENIC_MAILBOX_API_VERSION 4u
+#define SPLICENIC_MAILBOX_API_VERSION 5u
 /* First response word of PING: "PONG" in ASCII (big endian). */
 #define SPLICENIC_MAILBOX_PONG 0x504F4E47u
 /* SYN cookie MSS class 0 (also any client MSS below it). */
@@ -241,6 +241,7 @@
 #define SPLICENIC_MAILBOX_CMD_CAPTURE_INFO 0x36u
 #define SPLICENIC_MAILBOX_CMD_FLOW_PROFILE 0x37u
 #define SPLICENIC_MAILBOX_CMD_HEAD_STATS 0x38u
+#define SPLICENIC_MAILBOX_CMD_TCP_STATS 0x39u
 #define SPLICENIC_MAILBOX_CMD_DEBUG_HANG 0xF0u
 
 /* MailboxStatus: Mailbox status codes (`RSP_STATUS`). */
@@ -267,12 +268,13 @@
 #define SPLICENIC_POOL_FLAGS_EXPIRE_QUIESCENT 0x4u
 
 /* EntryFlags: Flags byte of a flow entry (`FlowStatic.flags`), bit masks: bits 2:0 steer
- * the data path, bits 7:4 belong to the firmware. (bit masks)
+ * the data path, bits 7:3 belong to the firmware. (bit masks)
  */
 #define SPLICENIC_ENTRY_FLAGS_WIDTH 8
 #define SPLICENIC_ENTRY_FLAGS_SACK 0x1u
 #define SPLICENIC_ENTRY_FLAGS_TIMESTAMPS 0x2u
 #define SPLICENIC_ENTRY_FLAGS_WINDOW_RESCALE 0x4u
+#define SPLICENIC_ENTRY_FLAGS_RST_SERVER 0x8u
 #define SPLICENIC_ENTRY_FLAGS_FIN_CLIENT 0x10u
 #define SPLICENIC_ENTRY_FLAGS_FIN_SERVER 0x20u
 #define SPLICENIC_ENTRY_FLAGS_RST 0x40u
@@ -516,8 +518,8 @@ static inline uint64_t splicenic_evt_head_kind(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_EVT_HEAD_KIND_LSB, SPLICENIC_EVT_HEAD_KIND_WIDTH);
 }
 
-/* EvtFinRst: Event FIN_RST: a segment the fast path forwarded carried FIN or RST. 128
- * bits, 4 words.
+/* EvtFinRst: Event FIN_RST: a segment the fast path forwarded carried FIN (the data path
+ * punts RSTs of spliced flows to the firmware). 128 bits, 4 words.
  */
 #define SPLICENIC_EVT_FIN_RST_BITS 128
 #define SPLICENIC_EVT_FIN_RST_WORDS 4
@@ -529,6 +531,8 @@ static inline uint64_t splicenic_evt_head_kind(const uint32_t* w) {
 #define SPLICENIC_EVT_FIN_RST_TCP_FLAGS_WIDTH 8
 #define SPLICENIC_EVT_FIN_RST_FLOW_SLOT_LSB 32
 #define SPLICENIC_EVT_FIN_RST_FLOW_SLOT_WIDTH 16
+#define SPLICENIC_EVT_FIN_RST_PLEN_LSB 48
+#define SPLICENIC_EVT_FIN_RST_PLEN_WIDTH 16
 #define SPLICENIC_EVT_FIN_RST_SEQ_LSB 64
 #define SPLICENIC_EVT_FIN_RST_SEQ_WIDTH 32
 #define SPLICENIC_EVT_FIN_RST_ACK_LSB 96
@@ -544,6 +548,9 @@ static inline uint64_t splicenic_evt_fin_rst_tcp_flags(const uint32_t* w) {
 }
 static inline uint64_t splicenic_evt_fin_rst_flow_slot(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_EVT_FIN_RST_FLOW_SLOT_LSB, SPLICENIC_EVT_FIN_RST_FLOW_SLOT_WIDTH);
+}
+static inline uint64_t splicenic_evt_fin_rst_plen(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_EVT_FIN_RST_PLEN_LSB, SPLICENIC_EVT_FIN_RST_PLEN_WIDTH);
 }
 static inline uint64_t splicenic_evt_fin_rst_seq(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_EVT_FIN_RST_SEQ_LSB, SPLICENIC_EVT_FIN_RST_SEQ_WIDTH);
@@ -682,10 +689,10 @@ static inline uint64_t splicenic_flow_half_entry_local_port(const uint32_t* w) {
 }
 
 /* FlowStatic: Static part of a flow-state slot (`flow_state_mem`; FLOW.STATE_STATIC
- * words): written by the firmware, read by the data path. 416 bits, 13 words.
+ * words): written by the firmware, read by the data path. 448 bits, 14 words.
  */
-#define SPLICENIC_FLOW_STATIC_BITS 416
-#define SPLICENIC_FLOW_STATIC_WORDS 13
+#define SPLICENIC_FLOW_STATIC_BITS 448
+#define SPLICENIC_FLOW_STATIC_WORDS 14
 #define SPLICENIC_FLOW_STATIC_STATE_LSB 0
 #define SPLICENIC_FLOW_STATIC_STATE_WIDTH 8
 #define SPLICENIC_FLOW_STATIC_FLAGS_LSB 8
@@ -704,6 +711,8 @@ static inline uint64_t splicenic_flow_half_entry_local_port(const uint32_t* w) {
 #define SPLICENIC_FLOW_STATIC_CLIENT_WIDTH 144
 #define SPLICENIC_FLOW_STATIC_SERVER_LSB 272
 #define SPLICENIC_FLOW_STATIC_SERVER_WIDTH 144
+#define SPLICENIC_FLOW_STATIC_FW_WORD_LSB 416
+#define SPLICENIC_FLOW_STATIC_FW_WORD_WIDTH 32
 #define SPLICENIC_FLOW_STATIC_CLIENT_PEER_MAC_LSB 128
 #define SPLICENIC_FLOW_STATIC_CLIENT_PEER_MAC_WIDTH 48
 #define SPLICENIC_FLOW_STATIC_CLIENT_PEER_IP_LSB 176
@@ -774,6 +783,9 @@ static inline uint64_t splicenic_flow_static_server_local_ip(const uint32_t* w) 
 }
 static inline uint64_t splicenic_flow_static_server_local_port(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_FLOW_STATIC_SERVER_LOCAL_PORT_LSB, SPLICENIC_FLOW_STATIC_SERVER_LOCAL_PORT_WIDTH);
+}
+static inline uint64_t splicenic_flow_static_fw_word(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_FLOW_STATIC_FW_WORD_LSB, SPLICENIC_FLOW_STATIC_FW_WORD_WIDTH);
 }
 
 /* FlowDyn: Dynamic part of a flow-state slot (FLOW.STATE_DYN words): updated by the data

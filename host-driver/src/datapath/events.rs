@@ -64,11 +64,13 @@ pub use splicenic_layout::event_type;
 /// An event queue record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
-    /// A forwarded segment carried FIN or RST (seq and ack as on the wire).
+    /// A forwarded segment carried FIN or RST (seq and ack as on the wire; `plen` payload
+    /// bytes).
     FinRst {
         port: Port,
         tcp_flags: u8,
         flow_slot: u32,
+        plen: u16,
         seq: u32,
         ack: u32,
     },
@@ -91,6 +93,7 @@ impl Event {
                     port: Port::from_bit(e.port != 0),
                     tcp_flags: e.tcp_flags,
                     flow_slot: e.flow_slot.into(),
+                    plen: e.plen,
                     seq: e.seq,
                     ack: e.ack,
                 }

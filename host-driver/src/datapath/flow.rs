@@ -135,7 +135,7 @@ impl HalfEntry {
 }
 
 impl FlowEntry {
-    /// The 13 `FLOW.STATE_STATIC` words (record `FlowStatic`, docs/records.md).
+    /// The `FLOW.STATE_STATIC` words (record `FlowStatic`, docs/records.md).
     pub fn to_words(&self) -> [u32; FLOW_STATIC_WORDS] {
         use layout::entry_flags as ef;
         let flag = |on: bool, f: u8| if on { f } else { 0 };
@@ -151,12 +151,14 @@ impl FlowEntry {
             seq_delta_sc: self.seq_delta_sc,
             client: self.client.to_layout(),
             server: self.server.to_layout(),
+            // firmware-owned (RFC 5961/6191 bookkeeping), never read by the data path
+            fw_word: 0,
         }
         .pack()
     }
 
-    /// Decode the 13 `FLOW.STATE_STATIC` words (flag bits the data path does not use are
-    /// ignored); a state code the data path does not define is an error.
+    /// Decode the `FLOW.STATE_STATIC` words (flag bits and the word the data path does not
+    /// use are ignored); a state code the data path does not define is an error.
     pub fn from_words(w: &[u32; FLOW_STATIC_WORDS]) -> Result<FlowEntry, DatapathError> {
         use layout::entry_flags as ef;
         let f = layout::FlowStatic::unpack(w);

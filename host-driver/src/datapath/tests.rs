@@ -145,11 +145,12 @@ fn punt_meta_decodes_every_field() {
 #[test]
 fn events_decode() {
     assert_eq!(
-        Event::decode([4 | 1 << 8 | 0x11 << 16, 77, 1000, 2000]),
+        Event::decode([4 | 1 << 8 | 0x11 << 16, 77 | 1460 << 16, 1000, 2000]),
         Event::FinRst {
             port: Port::Server,
             tcp_flags: 0x11,
             flow_slot: 77,
+            plen: 1460,
             seq: 1000,
             ack: 2000
         }

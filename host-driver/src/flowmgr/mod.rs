@@ -107,6 +107,7 @@ mod control;
 mod cycles;
 mod heads;
 mod readback;
+mod resets;
 mod ruleset;
 mod setup;
 #[cfg(test)]
@@ -118,5 +119,6 @@ pub use control::*;
 pub use cycles::*;
 pub use heads::*;
 pub use readback::*;
+pub use resets::*;
 pub use ruleset::*;
 pub use setup::*;

@@ -485,7 +485,7 @@ fn profile_cycles(i: usize) -> u64 {
 #[test]
 fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(cmd::FLOW_PROFILE, 0x37);
-    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 4);
+    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 5);
     assert_eq!(
         (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
         (28, 17, 5)
@@ -1230,4 +1230,34 @@ fn firmware_refusals_name_the_status() {
             format!("mailbox command POOL_DEL failed: status {code} ({name})")
         );
     }
+}
+
+#[test]
+fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
+    let (mut card, log) = card_with(|c, req| {
+        assert_eq!((c, req.len()), (cmd::TCP_STATS, 0));
+        (status::OK, (1..=12).collect())
+    });
+    let t = card.flow_manager().tcp_stats().unwrap();
+    assert_eq!(
+        t,
+        TcpStats {
+            rst_pending: 1,
+            rst_restored: 2,
+            rst_freed_silent: 3,
+            rst_freed_receiver: 4,
+            rst_untracked: 5,
+            probes: 6,
+            syn_challenged: 7,
+            challenge_limited: 8,
+            syn_dropped: 9,
+            tw_replaced: 10,
+            hw_cookie_acks: 11,
+            rst_pending_now: 12,
+        }
+    );
+    assert_eq!(log.lock().unwrap().len(), 1);
+    let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 11]));
+    let e = card.flow_manager().tcp_stats().unwrap_err();
+    assert!(e.to_string().contains("TCP_STATS"), "{e}");
 }

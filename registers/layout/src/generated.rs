@@ -42,8 +42,8 @@ pub const L7_BUFFER_BYTES: u32 = 1_024;
 
 /// Mailbox API version the firmware reports in VERSION word 1: 2 adds the control-plane
 /// commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37; 4
-/// adds `HEAD_STATS` 0x38.
-pub const MAILBOX_API_VERSION: u32 = 4;
+/// adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39.
+pub const MAILBOX_API_VERSION: u32 = 5;
 
 /// First response word of PING: "PONG" in ASCII (big endian).
 pub const MAILBOX_PONG: u32 = 0x504F_4E47;
@@ -235,7 +235,8 @@ pub mod flow_state {
     pub const CONNECTING: u8 = 0x3;
     /// Forwarded by the data path.
     pub const SPLICED: u8 = 0x4;
-    /// Forwarded by the data path; a FIN or RST went through.
+    /// Forwarded by the data path; a FIN or RST went through (a RST: RST-pending,
+    /// docs/flowmgr.md).
     pub const CLOSING: u8 = 0x5;
     /// Width of the code in bits.
     pub const WIDTH: u32 = 8;
@@ -268,7 +269,8 @@ pub enum FlowState {
     Connecting = flow_state::CONNECTING,
     /// Forwarded by the data path.
     Spliced = flow_state::SPLICED,
-    /// Forwarded by the data path; a FIN or RST went through.
+    /// Forwarded by the data path; a FIN or RST went through (a RST: RST-pending,
+    /// docs/flowmgr.md).
     Closing = flow_state::CLOSING,
 }
 
@@ -811,7 +813,8 @@ pub mod event_type {
     pub const REQUEST_MATCHED: u8 = 0x2;
     /// A server's SYN-ACK (reserved).
     pub const SERVER_SYNACK: u8 = 0x3;
-    /// A forwarded segment carried FIN or RST (`EvtFinRst`).
+    /// A forwarded segment carried FIN (`EvtFinRst`; the data path punts RSTs of spliced
+    /// flows).
     pub const FIN_RST: u8 = 0x4;
     /// The flow table was full (reserved).
     pub const TABLE_FULL: u8 = 0x5;
@@ -849,7 +852,8 @@ pub enum EventType {
     RequestMatched = event_type::REQUEST_MATCHED,
     /// A server's SYN-ACK (reserved).
     ServerSynack = event_type::SERVER_SYNACK,
-    /// A forwarded segment carried FIN or RST (`EvtFinRst`).
+    /// A forwarded segment carried FIN (`EvtFinRst`; the data path punts RSTs of spliced
+    /// flows).
     FinRst = event_type::FIN_RST,
     /// The flow table was full (reserved).
     TableFull = event_type::TABLE_FULL,
@@ -1469,6 +1473,13 @@ pub mod mailbox_cmd {
     /// (default pool), canonicalisation cycles lo, hi, then up to 11 refusal counts from the
     /// reason code asked for].
     pub const HEAD_STATS: u32 = 0x38;
+    /// RFC 5961/6191 handling of spliced flows (docs/flowmgr.md, "Resets and SYNs on spliced
+    /// flows"): [] -> [RSTs put in RST-pending, restored, freed after silence, freed by the
+    /// receiver's RST, not tracked (pending table full), probes sent, SYNs passed to the server
+    /// as challenges, challenges rate-limited, SYNs dropped, TIME_WAIT flows replaced by a new
+    /// SYN, handshake ACKs accepted with the hardware SYN responder's cookie, flows RST-pending
+    /// now].
+    pub const TCP_STATS: u32 = 0x39;
     /// Fault injection for watchdog tests: the firmware stops (no answer, heartbeat frozen)
     /// until the core is reset. The data path keeps forwarding.
     pub const DEBUG_HANG: u32 = 0xF0;
@@ -1508,6 +1519,7 @@ pub mod mailbox_cmd {
             CAPTURE_INFO => Some("CAPTURE_INFO"),
             FLOW_PROFILE => Some("FLOW_PROFILE"),
             HEAD_STATS => Some("HEAD_STATS"),
+            TCP_STATS => Some("TCP_STATS"),
             DEBUG_HANG => Some("DEBUG_HANG"),
             _ => None,
         }
@@ -1606,6 +1618,13 @@ pub enum MailboxCmd {
     /// (default pool), canonicalisation cycles lo, hi, then up to 11 refusal counts from the
     /// reason code asked for].
     HeadStats = mailbox_cmd::HEAD_STATS,
+    /// RFC 5961/6191 handling of spliced flows (docs/flowmgr.md, "Resets and SYNs on spliced
+    /// flows"): [] -> [RSTs put in RST-pending, restored, freed after silence, freed by the
+    /// receiver's RST, not tracked (pending table full), probes sent, SYNs passed to the server
+    /// as challenges, challenges rate-limited, SYNs dropped, TIME_WAIT flows replaced by a new
+    /// SYN, handshake ACKs accepted with the hardware SYN responder's cookie, flows RST-pending
+    /// now].
+    TcpStats = mailbox_cmd::TCP_STATS,
     /// Fault injection for watchdog tests: the firmware stops (no answer, heartbeat frozen)
     /// until the core is reset. The data path keeps forwarding.
     DebugHang = mailbox_cmd::DEBUG_HANG,
@@ -1613,7 +1632,7 @@ pub enum MailboxCmd {
 
 impl MailboxCmd {
     /// Every value, in code order of the declaration.
-    pub const ALL: [MailboxCmd; 32] = [
+    pub const ALL: [MailboxCmd; 33] = [
         MailboxCmd::Ping,
         MailboxCmd::Version,
         MailboxCmd::Echo,
@@ -1645,6 +1664,7 @@ impl MailboxCmd {
         MailboxCmd::CaptureInfo,
         MailboxCmd::FlowProfile,
         MailboxCmd::HeadStats,
+        MailboxCmd::TcpStats,
         MailboxCmd::DebugHang,
     ];
     /// The code.
@@ -1685,6 +1705,7 @@ impl MailboxCmd {
             mailbox_cmd::CAPTURE_INFO => Some(MailboxCmd::CaptureInfo),
             mailbox_cmd::FLOW_PROFILE => Some(MailboxCmd::FlowProfile),
             mailbox_cmd::HEAD_STATS => Some(MailboxCmd::HeadStats),
+            mailbox_cmd::TCP_STATS => Some(MailboxCmd::TcpStats),
             mailbox_cmd::DEBUG_HANG => Some(MailboxCmd::DebugHang),
             _ => None,
         }
@@ -1723,6 +1744,7 @@ impl MailboxCmd {
             MailboxCmd::CaptureInfo => "CAPTURE_INFO",
             MailboxCmd::FlowProfile => "FLOW_PROFILE",
             MailboxCmd::HeadStats => "HEAD_STATS",
+            MailboxCmd::TcpStats => "TCP_STATS",
             MailboxCmd::DebugHang => "DEBUG_HANG",
         }
     }
@@ -1763,6 +1785,7 @@ impl core::fmt::Display for MailboxCmd {
             MailboxCmd::CaptureInfo => "capture_info",
             MailboxCmd::FlowProfile => "flow_profile",
             MailboxCmd::HeadStats => "head_stats",
+            MailboxCmd::TcpStats => "tcp_stats",
             MailboxCmd::DebugHang => "debug_hang",
         })
     }
@@ -1972,7 +1995,7 @@ pub mod pool_flags {
 }
 
 /// Flags byte of a flow entry (`FlowStatic.flags`), bit masks: bits 2:0 steer the data path,
-/// bits 7:4 belong to the firmware. Codes as constants.
+/// bits 7:3 belong to the firmware. Codes as constants.
 pub mod entry_flags {
     /// Translate SACK edges with the ack delta.
     pub const SACK: u8 = 0x1;
@@ -1980,6 +2003,8 @@ pub mod entry_flags {
     pub const TIMESTAMPS: u8 = 0x2;
     /// Rescale the window by `wscale_diff`.
     pub const WINDOW_RESCALE: u8 = 0x4;
+    /// Firmware: with RST, the server sent the RST (RST-pending: its receiver is the client).
+    pub const RST_SERVER: u8 = 0x8;
     /// Firmware: the client sent FIN.
     pub const FIN_CLIENT: u8 = 0x10;
     /// Firmware: the server sent FIN.
@@ -1991,7 +2016,7 @@ pub mod entry_flags {
     /// Width of the code in bits.
     pub const WIDTH: u32 = 8;
     /// Every flag.
-    pub const ALL: u8 = 0xF7;
+    pub const ALL: u8 = 0xFF;
 }
 
 /// L7 matcher result flags (`L7Flags` in REQUEST_MATCHED and L7.RESULT), bit masks. Codes as
@@ -2668,7 +2693,8 @@ impl EvtHead {
     }
 }
 
-/// Event FIN_RST: a segment the fast path forwarded carried FIN or RST.
+/// Event FIN_RST: a segment the fast path forwarded carried FIN (the data path punts RSTs of
+/// spliced flows to the firmware).
 ///
 /// | bits | field | |
 /// |---|---|---|
@@ -2676,6 +2702,7 @@ impl EvtHead {
 /// | 8..9 | `port` | [`Port`] |
 /// | 16..24 | `tcp_flags` |  |
 /// | 32..48 | `flow_slot` |  |
+/// | 48..64 | `plen` |  |
 /// | 64..96 | `seq` |  |
 /// | 96..128 | `ack` |  |
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -2688,6 +2715,8 @@ pub struct EvtFinRst {
     pub tcp_flags: u8,
     /// Flow slot.
     pub flow_slot: u16,
+    /// TCP payload bytes of the segment (a FIN's sequence number is seq + plen).
+    pub plen: u16,
     /// Sequence number as on the wire.
     pub seq: u32,
     /// Acknowledgement number as on the wire.
@@ -2700,7 +2729,7 @@ impl EvtFinRst {
     /// Width in 32-bit words.
     pub const WORDS: usize = 4;
     /// Leaf fields (nested records flattened).
-    pub const LEAVES: usize = 6;
+    pub const LEAVES: usize = 7;
     /// Position of `kind`.
     pub const KIND: Field = Field::new(0, 8);
     /// Position of `port`.
@@ -2709,6 +2738,8 @@ impl EvtFinRst {
     pub const TCP_FLAGS: Field = Field::new(16, 8);
     /// Position of `flow_slot`.
     pub const FLOW_SLOT: Field = Field::new(32, 16);
+    /// Position of `plen`.
+    pub const PLEN: Field = Field::new(48, 16);
     /// Position of `seq`.
     pub const SEQ: Field = Field::new(64, 32);
     /// Position of `ack`.
@@ -2720,6 +2751,7 @@ impl EvtFinRst {
             port: get_bits(w, base + Self::PORT.lsb, Self::PORT.width) as u8,
             tcp_flags: get_bits(w, base + Self::TCP_FLAGS.lsb, Self::TCP_FLAGS.width) as u8,
             flow_slot: get_bits(w, base + Self::FLOW_SLOT.lsb, Self::FLOW_SLOT.width) as u16,
+            plen: get_bits(w, base + Self::PLEN.lsb, Self::PLEN.width) as u16,
             seq: get_bits(w, base + Self::SEQ.lsb, Self::SEQ.width) as u32,
             ack: get_bits(w, base + Self::ACK.lsb, Self::ACK.width) as u32,
         }
@@ -2754,6 +2786,12 @@ impl EvtFinRst {
         );
         put_bits(
             w,
+            base + Self::PLEN.lsb,
+            Self::PLEN.width,
+            u64::from(self.plen),
+        );
+        put_bits(
+            w,
             base + Self::SEQ.lsb,
             Self::SEQ.width,
             u64::from(self.seq),
@@ -2777,12 +2815,13 @@ impl EvtFinRst {
     }
     /// Leaf values in declaration order, nested records flattened (the round-trip
     /// test compares them with the RTL's unpacked fields).
-    pub fn leaves(&self) -> [u64; 6] {
+    pub fn leaves(&self) -> [u64; 7] {
         [
             u64::from(self.kind),
             u64::from(self.port),
             u64::from(self.tcp_flags),
             u64::from(self.flow_slot),
+            u64::from(self.plen),
             u64::from(self.seq),
             u64::from(self.ack),
         ]
@@ -3244,6 +3283,7 @@ impl FlowHalfEntry {
 /// | 96..128 | `seq_delta_sc` |  |
 /// | 128..272 | `client` | [`FlowHalfEntry`] |
 /// | 272..416 | `server` | [`FlowHalfEntry`] |
+/// | 416..448 | `fw_word` |  |
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct FlowStatic {
     /// Flow state.
@@ -3265,15 +3305,20 @@ pub struct FlowStatic {
     pub client: FlowHalfEntry,
     /// Server half.
     pub server: FlowHalfEntry,
+    /// Firmware-owned, never read by the data path; its meaning follows the flags: without
+    /// FIN_CLIENT, the DP.NOW tick of the last SYN passed to the server as a challenge (RFC
+    /// 5961 §4, one per flow per 500 ms; 0 none); with FIN_CLIENT, the client's sequence
+    /// number after its FIN (RFC 6191).
+    pub fw_word: u32,
 }
 
 impl FlowStatic {
     /// Width in bits.
-    pub const BITS: usize = 416;
+    pub const BITS: usize = 448;
     /// Width in 32-bit words.
-    pub const WORDS: usize = 13;
+    pub const WORDS: usize = 14;
     /// Leaf fields (nested records flattened).
-    pub const LEAVES: usize = 17;
+    pub const LEAVES: usize = 18;
     /// Position of `state`.
     pub const STATE: Field = Field::new(0, 8);
     /// Position of `flags`.
@@ -3292,6 +3337,8 @@ impl FlowStatic {
     pub const CLIENT: Field = Field::new(128, 144);
     /// Position of `server`.
     pub const SERVER: Field = Field::new(272, 144);
+    /// Position of `fw_word`.
+    pub const FW_WORD: Field = Field::new(416, 32);
     /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
     pub fn unpack_at(w: &[u32], base: usize) -> FlowStatic {
         FlowStatic {
@@ -3306,6 +3353,7 @@ impl FlowStatic {
                 as u32,
             client: FlowHalfEntry::unpack_at(w, base + Self::CLIENT.lsb),
             server: FlowHalfEntry::unpack_at(w, base + Self::SERVER.lsb),
+            fw_word: get_bits(w, base + Self::FW_WORD.lsb, Self::FW_WORD.width) as u32,
         }
     }
     /// Writes the record at bit `base` of `w` (every bit is a field;
@@ -3355,20 +3403,26 @@ impl FlowStatic {
         );
         self.client.pack_at(w, base + Self::CLIENT.lsb);
         self.server.pack_at(w, base + Self::SERVER.lsb);
+        put_bits(
+            w,
+            base + Self::FW_WORD.lsb,
+            Self::FW_WORD.width,
+            u64::from(self.fw_word),
+        );
     }
     /// Reads the record from its words.
-    pub fn unpack(w: &[u32; 13]) -> FlowStatic {
+    pub fn unpack(w: &[u32; 14]) -> FlowStatic {
         Self::unpack_at(w, 0)
     }
     /// The record's words.
-    pub fn pack(&self) -> [u32; 13] {
-        let mut w = [0u32; 13];
+    pub fn pack(&self) -> [u32; 14] {
+        let mut w = [0u32; 14];
         self.pack_at(&mut w, 0);
         w
     }
     /// Leaf values in declaration order, nested records flattened (the round-trip
     /// test compares them with the RTL's unpacked fields).
-    pub fn leaves(&self) -> [u64; 17] {
+    pub fn leaves(&self) -> [u64; 18] {
         [
             u64::from(self.state),
             u64::from(self.flags),
@@ -3387,6 +3441,7 @@ impl FlowStatic {
             u64::from(self.server.peer_port),
             u64::from(self.server.local_ip),
             u64::from(self.server.local_port),
+            u64::from(self.fw_word),
         ]
     }
 }
@@ -3948,9 +4003,9 @@ pub struct RecordInfo {
 }
 
 /// Words of the largest record.
-pub const MAX_RECORD_WORDS: usize = 13;
+pub const MAX_RECORD_WORDS: usize = 14;
 /// Leaf fields of the record with the most.
-pub const MAX_RECORD_LEAVES: usize = 17;
+pub const MAX_RECORD_LEAVES: usize = 18;
 
 /// Every record in declaration order; the index is the round-trip module's `sel`.
 pub const RECORDS: [RecordInfo; 13] = [

@@ -533,11 +533,12 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops, heads) = {
+        let (mut snap, fs, ports, drops, heads, tcp) = {
             let mut card = open_card(spec)?;
             let table = Table::read(&mut card)?;
             let fs = card.flow_manager().flow_stats()?;
             let heads = card.flow_manager().head_stats()?;
+            let tcp = card.flow_manager().tcp_stats()?;
             let (st, dc) = {
                 let mut dp = card.datapath()?;
                 (dp.stats()?, dp.drop_counters()?)
@@ -549,6 +550,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 [st.port(Port::Client), st.port(Port::Server)],
                 drop_rows(&st, &dc, &fs),
                 heads,
+                tcp,
             )
         };
         let refusals = heads
@@ -574,6 +576,13 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                           "not_http": heads.not_http, "refused": heads.refused_total(),
                           "cycles_per_head": heads.cycles_per_head(),
                           "refused_by_reason": refusals.iter().map(|(r, c)| json!({"reason": r, "count": c})).collect::<Vec<_>>()},
+                "resets": {"rst_pending": tcp.rst_pending, "restored": tcp.rst_restored,
+                          "freed_silent": tcp.rst_freed_silent, "freed_by_receiver": tcp.rst_freed_receiver,
+                          "untracked": tcp.rst_untracked, "probes": tcp.probes,
+                          "pending_now": tcp.rst_pending_now},
+                "spliced_syns": {"challenged": tcp.syn_challenged, "rate_limited": tcp.challenge_limited,
+                          "dropped": tcp.syn_dropped, "time_wait_replaced": tcp.tw_replaced},
+                "hw_cookie_acks": tcp.hw_cookie_acks,
             });
             println!("{}", serde_json::to_string(&v)?);
         } else {
@@ -636,6 +645,24 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                     )
                 },
                 heads.cycles_per_head()
+            );
+            out += &format!(
+                "Spliced RSTs: {} pending ({} now), {} restored, {} freed after silence, {} freed by the receiver's RST, {} untracked; {} probes\n",
+                tcp.rst_pending,
+                tcp.rst_pending_now,
+                tcp.rst_restored,
+                tcp.rst_freed_silent,
+                tcp.rst_freed_receiver,
+                tcp.rst_untracked,
+                tcp.probes
+            );
+            out += &format!(
+                "Spliced SYNs: {} challenged through the server, {} rate-limited, {} dropped, {} TIME_WAIT replaced; {} handshake ACKs with the hardware cookie\n",
+                tcp.syn_challenged,
+                tcp.challenge_limited,
+                tcp.syn_dropped,
+                tcp.tw_replaced,
+                tcp.hw_cookie_acks
             );
             out += &format_drops(&drops);
             let mut o = std::io::stdout().lock();

@@ -17,6 +17,7 @@ mod control;
 pub mod frame;
 pub mod profile;
 pub mod record;
+mod resets;
 mod synresp;
 
 use crate::canon::{self, Outcome, Reason};
@@ -37,6 +38,8 @@ pub use control::{FLOW_GET_WORDS, FLOW_LIST_BUDGET, FLOW_LIST_DONE, FLOW_LIST_MA
 use frame::{tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
 use profile::{Handler, Profile, Step};
 use record::RulesetStore;
+use resets::RstPending;
+pub use resets::{TcpStats, CHALLENGE_MS, RST_PENDING_MS, RST_PENDING_SLOTS};
 use splicenic_layout::{
     flow_half, l7_flag, mac_from_u64, mac_to_u64, pool_flags, port, service_mode, EventType,
     EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic, PuntMeta, PuntWhy,
@@ -183,8 +186,10 @@ pub struct Stats {
     pub closed: u32,
     pub cookie_syn_acks: u32,
     /// Handshake ACKs accepted by the hardware SYN responder's cookie (the card answered
-    /// their SYN; not in FLOW_STATS, whose 16 words are taken).
+    /// their SYN; in TCP_STATS, FLOW_STATS's 16 words are taken).
     pub hw_cookie_acks: u32,
+    /// RSTs and SYNs on spliced flows (TCP_STATS).
+    pub tcp: TcpStats,
     pub setup_cycles: u64,
     pub teardown_cycles: u64,
     pub ignored: u32,
@@ -565,6 +570,8 @@ pub struct Splicer<'a> {
     /// The hardware SYN responder: its keys, SYN_CTRL, the rotation deadline.
     syn: SynResp,
     aging: AgingScan,
+    /// Flows RST-pending (`resets`).
+    rst_pend: RstPending,
     services: [Service; MAX_SERVICES],
     /// Created by the first POOL_SET (so boot does not initialise eight schedulers); never
     /// dropped again, so a deleted pool's draining servers keep their counts.
@@ -623,10 +630,12 @@ impl<'a> Splicer<'a> {
             free,
             bufs,
             isn: IsnGen::new(k0, k1),
-            timeouts: Timeouts::new(clk_hz).unwrap_or_else(|_| {
-                // ID.CLK_HZ of 0: count in ticks of a 1 MHz clock rather than fail.
-                Timeouts::new(1_000_000).expect("1 MHz is a valid clock")
-            }),
+            // ID.CLK_HZ of 0: count in ticks of a 1 MHz clock rather than fail. (No
+            // `expect` on these results: formatting their errors would cost IMEM.)
+            timeouts: match Timeouts::new(clk_hz).or_else(|_| Timeouts::new(1_000_000)) {
+                Ok(t) => t,
+                Err(_) => unreachable!("1 MHz is a valid clock"),
+            },
             setup: SetupTimers::DEFAULT,
             timeout_ms: {
                 let mut ms = [0; STATES];
@@ -637,7 +646,11 @@ impl<'a> Splicer<'a> {
             },
             policy: OptionsPolicy::DEFAULT,
             syn: SynResp::default(),
-            aging: AgingScan::new(slots).expect("1..=16384 slots"),
+            aging: match AgingScan::new(slots) {
+                Ok(a) => a,
+                Err(_) => unreachable!("1..=16384 slots"),
+            },
+            rst_pend: RstPending::default(),
             services: [NO_SERVICE; MAX_SERVICES],
             pools,
             rs: [NO_RS; MAX_RS],
@@ -810,6 +823,7 @@ impl<'a> Splicer<'a> {
             }
         }
         work |= self.syn_rotate_step(hw, now);
+        work |= self.rst_pending_step(hw, now);
         work |= self.aging_step(hw, now);
         work
     }
@@ -918,8 +932,15 @@ impl<'a> Splicer<'a> {
                 .flatten()
         });
         let Some(i) = pi else {
-            if seg.has(tf::SYN) && !seg.has(tf::ACK) && hit.is_none() {
-                return self.on_syn(hw, seg);
+            if let (true, Some((slot, false))) = (seg.has(tf::RST), hit) {
+                self.on_spliced_rst(hw, seg, slot, false);
+                return None;
+            }
+            if seg.has(tf::SYN) && !seg.has(tf::ACK) {
+                return match hit {
+                    None => self.on_syn(hw, seg),
+                    Some((slot, _)) => self.on_spliced_syn(hw, seg, slot),
+                };
             }
             if hit.is_none() && seg.flags & (tf::SYN | tf::RST | tf::ACK) == tf::ACK {
                 if let Some(i) = self.cookie_accept(hw, seg) {
@@ -1526,8 +1547,7 @@ impl<'a> Splicer<'a> {
                 let start = hw.cycles();
                 let from_server = field(&ev, EvtFinRst::PORT) == u32::from(port::SERVER);
                 let slot = field(&ev, EvtFinRst::FLOW_SLOT) as Slot;
-                let tcpf = field(&ev, EvtFinRst::TCP_FLAGS) as u8;
-                self.on_fin_rst(hw, slot, from_server, tcpf);
+                self.on_fin_rst(hw, slot, from_server, &ev);
                 let spent = hw.cycles().wrapping_sub(start);
                 self.stats.teardown_cycles += spent;
                 self.profile.handler(Handler::FinRst, spent);
@@ -1831,6 +1851,10 @@ impl<'a> Splicer<'a> {
             _ => None,
         };
         let Some(i) = i else {
+            if let (true, Some((slot, true))) = (seg.has(tf::RST), hit) {
+                self.on_spliced_rst(hw, seg, slot, true);
+                return None;
+            }
             if hit.is_none()
                 && ours
                 && !seg.has(tf::RST)
@@ -2026,58 +2050,6 @@ impl<'a> Splicer<'a> {
 
     // ----- teardown -------------------------------------------------------------------
 
-    fn on_fin_rst(&mut self, hw: &mut impl Hw, slot: Slot, from_server: bool, tcpf: u8) {
-        if usize::from(slot) >= self.slots || self.slot_is_free(slot) {
-            self.stats.ignored += 1;
-            return;
-        }
-        let mut w = [0u32; STATIC_WORDS];
-        self.entry_read(hw, slot, &mut w);
-        let state = entry_state(w[0]);
-        if !matches!(state, Some(FlowState::Spliced | FlowState::Closing)) {
-            return;
-        }
-        let mut flags = entry_flag_bits(w[0]);
-        let before = flags;
-        if tcpf & tf::RST != 0 {
-            flags |= entry_flags::RST;
-        }
-        if tcpf & tf::FIN != 0 {
-            flags |= if from_server {
-                entry_flags::FIN_SERVER
-            } else {
-                entry_flags::FIN_CLIENT
-            };
-        }
-        if flags & entry_flags::ACTIVE != 0 {
-            // IPVS counts a connection active only while ESTABLISHED.
-            let rs = entry_rs(w[0]);
-            if rs < MAX_RS {
-                let r = self.rs[rs];
-                if let Some(pool) = self.pool_any_mut(usize::from(r.pool)) {
-                    let _ = pool.servers.on_leave_established(usize::from(r.sid));
-                }
-            }
-            flags &= !entry_flags::ACTIVE;
-        }
-        if flags == before && state == Some(FlowState::Closing) {
-            return;
-        }
-        if state == Some(FlowState::Spliced) {
-            self.stats.closed += 1;
-        }
-        w[0] = with_field(w[0], FlowStatic::FLAGS, flags.into());
-        w[0] = with_field(w[0], FlowStatic::STATE, FlowState::Closing.raw().into());
-        self.entry_write(hw, slot, &w, None);
-        fw_log!(
-            debug,
-            "slot {=u16}: {=str} from the {=str}",
-            slot,
-            if tcpf & tf::RST != 0 { "RST" } else { "FIN" },
-            if from_server { "server" } else { "client" }
-        );
-    }
-
     fn timeout_class(w0: u32) -> Option<TcpState> {
         let flags = entry_flag_bits(w0);
         match entry_state(w0)? {
@@ -2144,18 +2116,7 @@ impl<'a> Splicer<'a> {
         if !crate::flowmgr::aging::is_expired(now, last_seen, self.timeouts.ticks(class)) {
             return;
         }
-        let client = decode_half(&w, CLIENT_HALF);
-        let server = decode_half(&w, SERVER_HALF);
-        self.key_delete(hw, &client.key());
-        self.key_delete(hw, &server.key());
-        self.entry_write(hw, slot, &[0; STATIC_WORDS], Some(0));
-        self.free_slot(slot);
-        let rs = entry_rs(w[0]);
-        let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;
-        if rs < MAX_RS {
-            let r = self.rs[rs];
-            self.close_on_server(r.pool, rs as u8, client.peer_ip, active);
-        }
+        self.release_flow(hw, slot, &w);
         self.stats.aged_out += 1;
         fw_log!(
             debug,
@@ -2201,6 +2162,7 @@ impl<'a> Splicer<'a> {
             cmd::CAPTURE_INFO => self.cmd_capture_info(req, rsp),
             cmd::FLOW_PROFILE => self.profile.command(hw, req, rsp),
             cmd::HEAD_STATS => self.cmd_head_stats(req, rsp),
+            cmd::TCP_STATS => len(req, 0).map(|()| self.tcp_stats(rsp)),
             _ => return None,
         };
         Some(r.unwrap_or_else(Response::error))

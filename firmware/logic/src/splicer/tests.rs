@@ -3937,3 +3937,367 @@ fn keys_rotate_every_60_s_the_idle_slot_first_then_the_epoch() {
     ));
     assert_eq!(sp.syn.keys, hw.syn_keys());
 }
+
+// ----- RSTs and SYNs on spliced flows (resets.rs) ------------------------------------------
+
+/// A FIN_RST event for a forwarded segment of `slot` from `port` with these numbers.
+fn ev_seg(slot: Slot, port: Port, flags: u8, seq: u32, ack: u32, plen: u16) -> [u32; 4] {
+    EvtFinRst {
+        kind: event_type::FIN_RST,
+        port: port.raw(),
+        tcp_flags: flags,
+        flow_slot: slot,
+        plen,
+        seq,
+        ack,
+    }
+    .pack()
+}
+
+/// A spliced L4 flow from client port `cport` (its slot), with the splicer and fake set up.
+fn spliced_world(w: &mut World, cport: u16) -> (Splicer<'_>, Fake, Slot) {
+    let mut hw = Fake {
+        now: 1000,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    let slot = splice_l4(&mut sp, &mut hw, cport);
+    (sp, hw, slot)
+}
+
+/// The flow's server counts (active, inactive) from SERVER_STATS.
+fn server_counts(sp: &mut Splicer, hw: &mut Fake, slot: Slot) -> (u32, u32) {
+    let rs = FlowStatic::REAL_SERVER.get32(hw.entry(slot)[0]);
+    let w = ok_words(sp, hw, cmd::SERVER_STATS, &[rs]);
+    (w[0], w[1])
+}
+
+/// One segment the RST's receiver sent, forwarded by the data path (its FlowDyn counter).
+fn receiver_sends(hw: &mut Fake, slot: Slot, dir: splicenic_layout::Field) {
+    hw.counters.entry(slot).or_default()[dir.lsb / 32] += 1;
+}
+
+/// A RST of the spliced flow from client port `cport` arriving on `port` (punted).
+fn rst_from(hw: &mut Fake, port: Port, cport: u16, slot: Slot, seq: u32, ack: u32) {
+    let frame = match port {
+        Port::Client => seg(
+            (CLIENT, cport),
+            (VIP, 80),
+            seq,
+            ack,
+            tf::RST | tf::ACK,
+            &[],
+            &[],
+            CMAC,
+        ),
+        Port::Server => {
+            let s = decode_half(&hw.entry(slot), SERVER_HALF);
+            let mut f = seg(
+                (s.peer_ip, s.peer_port),
+                (s.local_ip, s.local_port),
+                seq,
+                ack,
+                tf::RST | tf::ACK,
+                &[],
+                &[],
+                s.peer_mac,
+            );
+            f[0..6].copy_from_slice(&CARD_S);
+            f
+        }
+    };
+    hw.arrive(port, frame);
+}
+
+#[test]
+fn a_rst_on_a_spliced_flow_probes_its_receiver_and_only_silence_or_its_rst_frees_the_flow() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7200);
+    let e = hw.entry(slot);
+    let (dcs, dsc) = (e[2], e[3]);
+    let server = decode_half(&e, SERVER_HALF);
+    assert_eq!(server_counts(&mut sp, &mut hw, slot), (1, 0));
+    let pending = ms_to_ticks(RST_PENDING_MS, CLK);
+
+    // A client RST (blind: any number) goes to the server translated; the flow is
+    // RST-pending and the server gets a probe half the number space away from the RST.
+    let (seq, ack) = (0x1234_5678, 0x9abc_def0);
+    rst_from(&mut hw, Port::Client, 7200, slot, seq, ack);
+    sp.poll(&mut hw);
+    let e = hw.entry(slot);
+    assert_eq!(state_of(e[0]), u32::from(FlowState::Closing.raw()));
+    assert_eq!(
+        entry_flag_bits(e[0]) & (entry_flags::RST | entry_flags::RST_SERVER),
+        entry_flags::RST
+    );
+    let out = hw.take_wire();
+    assert_eq!(out.len(), 2, "{out:?}");
+    let (rst, probe) = (out[0].1.clone().tcp(), out[1].1.clone().tcp());
+    assert!(out.iter().all(|(p, _)| *p == Port::Server));
+    for t in [&rst, &probe] {
+        assert_eq!(
+            (t.src_ip, t.src_port, t.dst_ip, t.dst_port),
+            (
+                server.local_ip,
+                server.local_port,
+                server.peer_ip,
+                server.peer_port
+            )
+        );
+        assert_eq!((t.dst_mac, t.src_mac), (server.peer_mac, CARD_S));
+        assert_eq!(t.ack, ack.wrapping_sub(dsc));
+        assert_eq!(t.options_len, 0);
+    }
+    assert_eq!(rst.flags, tf::RST | tf::ACK);
+    assert_eq!(rst.seq, seq.wrapping_add(dcs));
+    assert!(rst.payload.is_empty());
+    assert_eq!(probe.flags, tf::ACK);
+    assert_eq!(probe.seq, seq.wrapping_add(dcs).wrapping_add(1 << 31));
+    assert_eq!(probe.payload.len(), 1);
+    assert_eq!(server_counts(&mut sp, &mut hw, slot), (0, 1));
+    assert_eq!((sp.stats.closed, sp.rst_pending()), (1, 1));
+    // More RSTs from the sender are dropped; not yet at the end of the pending time.
+    rst_from(&mut hw, Port::Client, 7200, slot, seq + 1, ack);
+    hw.now += pending - 1;
+    sp.poll(&mut hw);
+    assert!(hw.take_wire().is_empty());
+    assert_eq!(sp.rst_pending(), 1);
+    // The server answered (a challenge or duplicate ACK through the splice): restored.
+    receiver_sends(&mut hw, slot, FlowDyn::PACKETS_SC);
+    hw.now += 2;
+    sp.poll(&mut hw);
+    let e = hw.entry(slot);
+    assert_eq!(state_of(e[0]), u32::from(FlowState::Spliced.raw()));
+    assert_eq!(entry_flag_bits(e[0]) & entry_flags::RST, 0);
+    assert_ne!(entry_flag_bits(e[0]) & entry_flags::ACTIVE, 0);
+    assert_eq!(server_counts(&mut sp, &mut hw, slot), (1, 0));
+    assert_eq!((sp.stats.closed, sp.rst_pending()), (0, 0));
+    assert_eq!(sp.stats.tcp.rst_restored, 1);
+
+    // A RST the server accepted: it answers nothing (the client's own segments do not
+    // count). Freed when the time is up.
+    rst_from(&mut hw, Port::Client, 7200, slot, 77, 0);
+    sp.poll(&mut hw);
+    assert_eq!(hw.take_wire().len(), 2);
+    receiver_sends(&mut hw, slot, FlowDyn::PACKETS_CS);
+    hw.now += pending + 1;
+    sp.poll(&mut hw);
+    assert_eq!(hw.entry(slot), [0; STATIC_WORDS], "freed");
+    assert!(hw.table.is_empty(), "both keys deleted");
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(sp.stats.tcp.rst_freed_silent, 1);
+    assert_eq!(sp.stats.closed, 1);
+    assert_eq!(server_counts_of(&mut sp, &mut hw, e), (0, 0));
+
+    // A server RST: the client gets it and the probe; the client's RST (it had no
+    // connection) frees the flow at once and goes on to the server.
+    let slot = splice_l4(&mut sp, &mut hw, 7201);
+    let e = hw.entry(slot);
+    let client = decode_half(&e, CLIENT_HALF);
+    rst_from(&mut hw, Port::Server, 7201, slot, 500, 600);
+    sp.poll(&mut hw);
+    let out = hw.take_wire();
+    assert_eq!(out.len(), 2, "{out:?}");
+    let (port, probe) = (out[1].0, out[1].1.clone().tcp());
+    assert_eq!((out[0].0, port), (Port::Client, Port::Client));
+    assert_eq!(out[0].1.clone().tcp().seq, 500u32.wrapping_add(e[3]));
+    assert_eq!(
+        (probe.src_ip, probe.src_port, probe.dst_ip, probe.dst_port),
+        (VIP, 80, client.peer_ip, client.peer_port)
+    );
+    assert_eq!(probe.seq, 500u32.wrapping_add(e[3]).wrapping_add(1 << 31));
+    assert_eq!(probe.ack, 600u32.wrapping_sub(e[2]));
+    assert_ne!(
+        entry_flag_bits(hw.entry(slot)[0]) & entry_flags::RST_SERVER,
+        0
+    );
+    rst_from(&mut hw, Port::Client, 7201, slot, 1, 0);
+    sp.poll(&mut hw);
+    assert_eq!(hw.entry(slot), [0; STATIC_WORDS]);
+    assert_eq!(sp.stats.tcp.rst_freed_receiver, 1);
+    let (port, fwd) = hw.one_tcp();
+    assert_eq!((port, fwd.flags & tf::RST), (Port::Server, tf::RST));
+    // Its pending entry ends later without touching the slot's next flow.
+    let next = splice_l4(&mut sp, &mut hw, 7202);
+    hw.now += pending + 1;
+    sp.poll(&mut hw);
+    assert_eq!(
+        state_of(hw.entry(next)[0]),
+        u32::from(FlowState::Spliced.raw())
+    );
+    let t = ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[]);
+    assert_eq!(t, [3, 1, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0]);
+}
+
+/// The server counts (active, inactive) of the real server of entry `e`.
+fn server_counts_of(sp: &mut Splicer, hw: &mut Fake, e: [u32; STATIC_WORDS]) -> (u32, u32) {
+    let w = ok_words(
+        sp,
+        hw,
+        cmd::SERVER_STATS,
+        &[FlowStatic::REAL_SERVER.get32(e[0])],
+    );
+    (w[0], w[1])
+}
+
+#[test]
+fn a_full_pending_table_leaves_the_rst_to_the_close_timeout() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7210);
+    for _ in 0..RST_PENDING_SLOTS {
+        sp.rst_pend_fill(slot, hw.now.wrapping_add(1 << 30));
+    }
+    rst_from(&mut hw, Port::Client, 7210, slot, 1, 0);
+    sp.poll(&mut hw);
+    let (port, rst) = hw.one_tcp();
+    assert_eq!(
+        (port, rst.flags & tf::RST),
+        (Port::Server, tf::RST),
+        "the RST, no probe"
+    );
+    assert_eq!(sp.stats.tcp.rst_untracked, 1);
+    let e = hw.entry(slot);
+    assert_eq!(state_of(e[0]), u32::from(FlowState::Closing.raw()));
+    assert_ne!(entry_flag_bits(e[0]) & entry_flags::RST, 0);
+}
+
+#[test]
+fn a_syn_on_a_spliced_flow_goes_to_the_server_at_most_once_per_interval() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7220);
+    let e = hw.entry(slot);
+    let server = decode_half(&e, SERVER_HALF);
+    let syn_acks = sp.stats.syn_acks;
+    let syn = |isn| {
+        seg(
+            (CLIENT, 7220),
+            (VIP, 80),
+            isn,
+            0,
+            tf::SYN,
+            &TS_SYN,
+            &[],
+            CMAC,
+        )
+    };
+    hw.arrive(Port::Client, syn(0x5000_0000));
+    sp.poll(&mut hw);
+    let (port, s) = hw.one_tcp();
+    assert_eq!(port, Port::Server);
+    assert_eq!(s.flags, tf::SYN);
+    assert_eq!(s.seq, 0x5000_0000u32.wrapping_add(e[2]));
+    assert_eq!(
+        (s.src_ip, s.src_port, s.dst_ip, s.dst_port),
+        (
+            server.local_ip,
+            server.local_port,
+            server.peer_ip,
+            server.peer_port
+        )
+    );
+    assert_eq!((s.options_len, s.payload.len()), (0, 0));
+    assert_eq!(sp.stats.tcp.syn_challenged, 1);
+    // Within the interval: not passed; after it: passed again. No setup, no SYN-ACK.
+    hw.now += ms_to_ticks(CHALLENGE_MS, CLK) / 2;
+    hw.arrive(Port::Client, syn(0x5000_0001));
+    sp.poll(&mut hw);
+    assert!(hw.take_wire().is_empty());
+    assert_eq!(sp.stats.tcp.challenge_limited, 1);
+    hw.now += ms_to_ticks(CHALLENGE_MS, CLK);
+    hw.arrive(Port::Client, syn(0x5000_0002));
+    sp.poll(&mut hw);
+    assert_eq!(hw.one_tcp().0, Port::Server);
+    assert_eq!(sp.stats.tcp.syn_challenged, 2);
+    assert_eq!((sp.pending(), sp.stats.syn_acks), (0, syn_acks));
+    // A flow limited is limited alone: another flow's SYN passes at once.
+    let other = splice_l4(&mut sp, &mut hw, 7221);
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 7221), (VIP, 80), 9, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(hw.one_tcp().0, Port::Server);
+    assert_eq!(sp.stats.tcp.syn_challenged, 3);
+    // RST-pending: dropped.
+    rst_from(&mut hw, Port::Server, 7221, other, 1, 0);
+    sp.poll(&mut hw);
+    hw.take_wire();
+    hw.now += ms_to_ticks(CHALLENGE_MS, CLK) * 2;
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 7221), (VIP, 80), 10, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    assert!(hw.take_wire().is_empty());
+    assert_eq!(sp.stats.tcp.syn_dropped, 1);
+}
+
+#[test]
+fn a_time_wait_flow_is_replaced_only_by_a_syn_beyond_its_sequence_space() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7230);
+    let fin_seq = 0xffff_fff0;
+    hw.events.push_back(ev_seg(
+        slot,
+        Port::Client,
+        tf::FIN | tf::ACK,
+        fin_seq,
+        5,
+        20,
+    ));
+    sp.poll(&mut hw);
+    let end = fin_seq.wrapping_add(21);
+    assert_eq!(hw.entry(slot)[FlowStatic::FW_WORD.lsb / 32], end);
+    // Client FIN only: the server may have gone; the SYN is dropped.
+    let syn = |isn| seg((CLIENT, 7230), (VIP, 80), isn, 0, tf::SYN, &[], &[], CMAC);
+    hw.arrive(Port::Client, syn(end.wrapping_add(1000)));
+    sp.poll(&mut hw);
+    assert!(hw.take_wire().is_empty());
+    assert_eq!(sp.stats.tcp.syn_dropped, 1);
+    hw.events
+        .push_back(ev_seg(slot, Port::Server, tf::FIN | tf::ACK, 7, end, 0));
+    sp.poll(&mut hw);
+    // TIME_WAIT: an ISN at or before the client's end is an old duplicate.
+    hw.arrive(Port::Client, syn(end));
+    sp.poll(&mut hw);
+    assert!(hw.take_wire().is_empty());
+    assert_eq!(sp.stats.tcp.syn_dropped, 2);
+    assert_eq!(sp.slots_in_use(), 1);
+    // Beyond it (across 2^32): the old flow goes and the SYN starts a new connection.
+    let isn = end.wrapping_add(0x10_0000);
+    hw.arrive(Port::Client, syn(isn));
+    sp.poll(&mut hw);
+    let (port, sa) = hw.one_tcp();
+    assert_eq!(port, Port::Client);
+    assert_eq!(sa.flags, tf::SYN | tf::ACK);
+    assert_eq!(sa.ack, isn.wrapping_add(1));
+    assert_eq!(sp.stats.tcp.tw_replaced, 1);
+    assert_eq!((sp.pending(), sp.slots_in_use()), (1, 1));
+    assert_eq!(sp.stats.aged_out, 0);
+}
+
+#[test]
+fn the_pending_time_is_the_close_timeout_when_that_is_shorter() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7240);
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::TIMEOUT_SET,
+        &[TcpState::Close as u32, 5, 1],
+    );
+    rst_from(&mut hw, Port::Client, 7240, slot, 1, 0);
+    sp.poll(&mut hw);
+    assert_eq!(sp.rst_pending(), 1);
+    let wait = ms_to_ticks(5, CLK);
+    assert!(wait < ms_to_ticks(RST_PENDING_MS, CLK));
+    hw.now += wait - 1;
+    sp.poll(&mut hw);
+    assert_eq!(sp.rst_pending(), 1, "not yet");
+    hw.now += 2;
+    sp.poll(&mut hw);
+    assert_eq!(sp.rst_pending(), 0);
+    assert_eq!(hw.entry(slot), [0; STATIC_WORDS]);
+    assert_eq!(sp.stats.tcp.rst_freed_silent, 1);
+}

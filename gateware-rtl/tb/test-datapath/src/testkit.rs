@@ -138,6 +138,8 @@ impl Flow {
                 local_ip: a(LOCAL),
                 local_port: self.local_port,
             },
+            // firmware-owned: never read by the data path, so any value must do
+            fw_word: self.d_cs ^ 0x5a5a_5a5a,
         }
     }
 

@@ -79,7 +79,11 @@ fn driver_api_on_the_rtl() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let f = Flow::sample(21);
     let e = entry(&f);
-    assert_eq!(e.to_words(), f.static_words(), "flow entry layout");
+    // the host writes 0 into the firmware's word (the sample flow sets it to show the data
+    // path ignores it)
+    let mut want = f.static_words();
+    want[splicenic_layout::FlowStatic::FW_WORD.lsb / 32] = 0;
+    assert_eq!(e.to_words(), want, "flow entry layout");
     {
         let mut d = Api::new(&mut bar).expect("data path parameters");
         d.set_port_mac(ApiPort::Client, MAC_C).unwrap();
@@ -150,6 +154,19 @@ fn driver_api_on_the_rtl() {
         false,
     );
     bar.0.push(Port::Client, &syn, false);
+    // a RST of the spliced flow is punted with its flow, never forwarded
+    let (rst, ..) = flow_frame(
+        &mut rng,
+        &f,
+        Port::Server,
+        b"",
+        Flags {
+            rst: true,
+            ..Flags::default()
+        },
+        false,
+    );
+    bar.0.push(Port::Server, &rst, false);
     assert!(bar.0.settle(300, 1_000_000));
     for port in [Port::Client, Port::Server] {
         let got: Vec<Vec<u8>> = bar.0.drain(port).into_iter().map(|t| t.data).collect();
@@ -160,11 +177,22 @@ fn driver_api_on_the_rtl() {
     let (back, counters) = d.state_read(f.slot).unwrap();
     assert_eq!(back, e);
     assert_eq!((counters.packets_cs, counters.packets_sc), (2, 2));
-    let p = d.punt_next().unwrap().expect("SYN punted");
+    // the two punted frames, in the order the punt arbiter took them
+    let mut punts = [
+        d.punt_next().unwrap().expect("SYN punted"),
+        d.punt_next().unwrap().expect("RST punted"),
+    ];
+    punts.sort_by_key(|p| p.port() != ApiPort::Client);
+    let [p, r] = punts;
     assert_eq!(p.data, syn);
     assert_eq!(p.port(), ApiPort::Client);
     assert_eq!(p.meta.tcp_kind, TcpKind::Syn);
     assert!(!p.meta.flow_hit);
+    let p = r;
+    assert_eq!(p.data, rst);
+    assert_eq!(p.port(), ApiPort::Server);
+    assert!(p.meta.flow_hit);
+    assert_eq!(u32::from(p.meta.flow_slot), f.slot as u32);
     assert!(d.punt_next().unwrap().is_none());
     let mut fin = None;
     let mut punt_ready = 0;
@@ -174,20 +202,22 @@ fn driver_api_on_the_rtl() {
                 port,
                 flow_slot,
                 tcp_flags,
+                plen,
                 ..
-            } => fin = Some((port, flow_slot, tcp_flags)),
+            } => fin = Some((port, flow_slot, tcp_flags, plen)),
             Event::PuntReady { .. } => punt_ready += 1,
             other => panic!("unexpected event {other:?}"),
         }
     }
     assert_eq!(
         fin,
-        Some((ApiPort::Client, f.slot as u32, 0x19)),
-        "FIN+PSH+ACK from the client"
+        Some((ApiPort::Client, f.slot as u32, 0x19, 7)),
+        "FIN+PSH+ACK from the client with its 7 payload bytes"
     );
-    assert_eq!(punt_ready, 1);
+    assert_eq!(punt_ready, 2, "one PUNT_READY per punted frame");
     let s = d.stats_snapshot().unwrap();
-    assert_eq!((s[0], s[8], s[4], s[12], s[5]), (3, 2, 2, 2, 1));
+    // rx C 3 (2 spliced + SYN), rx S 3 (2 spliced + RST), forwarded 2 and 2, punted 1 and 1
+    assert_eq!((s[0], s[8], s[4], s[12], s[5], s[13]), (3, 3, 2, 2, 1, 1));
     // the same snapshot decoded: the flow's real server per direction agrees with the flow's
     // own counters (same frame-length measure)
     let t = d.stats().unwrap();

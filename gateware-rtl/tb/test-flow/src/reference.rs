@@ -212,6 +212,8 @@ pub struct FlowEntry {
     pub ts_offset: u32,
     pub seq_delta_c2s: u32,
     pub seq_delta_s2c: u32,
+    /// Firmware-owned word (`FlowStatic.fw_word`): stored, never read by the data path.
+    pub fw_word: u32,
     pub client: Half,
     pub server: Half,
     pub last_seen: u32,
@@ -260,6 +262,7 @@ impl FlowEntry {
             seq_delta_sc: self.seq_delta_s2c,
             client: self.client.record(),
             server: self.server.record(),
+            fw_word: self.fw_word,
         }
         .pack()
     }
@@ -286,6 +289,7 @@ impl FlowEntry {
             ts_offset: s.ts_offset,
             seq_delta_c2s: s.seq_delta_cs,
             seq_delta_s2c: s.seq_delta_sc,
+            fw_word: s.fw_word,
             client: Half::from_record(&s.client),
             server: Half::from_record(&s.server),
             last_seen: d.last_seen,
@@ -387,6 +391,7 @@ mod tests {
             ts_offset: 0x1234_5678,
             seq_delta_c2s: 0xdead_beef,
             seq_delta_s2c: 0x0bad_f00d,
+            fw_word: 0x5eed_0fad,
             client: Half {
                 peer_mac: 0x0200_0000_0001,
                 peer_ip: 0x0a00_0001,

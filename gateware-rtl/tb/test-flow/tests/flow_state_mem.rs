@@ -23,6 +23,7 @@ fn rand_entry(rng: &mut ChaCha8Rng) -> FlowEntry {
         ts_offset: rng.gen(),
         seq_delta_c2s: rng.gen(),
         seq_delta_s2c: rng.gen(),
+        fw_word: rng.gen(),
         client: rand_half(rng),
         server: rand_half(rng),
         last_seen: rng.gen(),

@@ -18,19 +18,19 @@ module records_rt #
 )
 (
     input  wire [7:0]              sel,
-    input  wire [415:0]            rec_in,
+    input  wire [447:0]            rec_in,
     input  wire [7:0]              beat,
-    output reg  [1087:0]           leaves_out,
+    output reg  [1151:0]           leaves_out,
     output wire [DATA_WIDTH-1:0]   beat_out
 );
 
 `include "splicenic_records_fn.vh"
 
-localparam PAD_W = (((416 + DATA_WIDTH - 1) / DATA_WIDTH) * DATA_WIDTH);
+localparam PAD_W = (((448 + DATA_WIDTH - 1) / DATA_WIDTH) * DATA_WIDTH);
 reg [PAD_W-1:0] rt;
 
 always @* begin
-    leaves_out = {1088{1'b0}};
+    leaves_out = {1152{1'b0}};
     rt = {PAD_W{1'b0}};
     case (sel)
     8'd0: begin
@@ -67,9 +67,10 @@ always @* begin
         leaves_out[64 +: 1] = `SNIC_EVT_FIN_RST_PORT(rec_in);
         leaves_out[128 +: 8] = `SNIC_EVT_FIN_RST_TCP_FLAGS(rec_in);
         leaves_out[192 +: 16] = `SNIC_EVT_FIN_RST_FLOW_SLOT(rec_in);
-        leaves_out[256 +: 32] = `SNIC_EVT_FIN_RST_SEQ(rec_in);
-        leaves_out[320 +: 32] = `SNIC_EVT_FIN_RST_ACK(rec_in);
-        rt[127:0] = snic_evt_fin_rst_pack(`SNIC_EVT_FIN_RST_KIND(rec_in), `SNIC_EVT_FIN_RST_PORT(rec_in), `SNIC_EVT_FIN_RST_TCP_FLAGS(rec_in), `SNIC_EVT_FIN_RST_FLOW_SLOT(rec_in), `SNIC_EVT_FIN_RST_SEQ(rec_in), `SNIC_EVT_FIN_RST_ACK(rec_in));
+        leaves_out[256 +: 16] = `SNIC_EVT_FIN_RST_PLEN(rec_in);
+        leaves_out[320 +: 32] = `SNIC_EVT_FIN_RST_SEQ(rec_in);
+        leaves_out[384 +: 32] = `SNIC_EVT_FIN_RST_ACK(rec_in);
+        rt[127:0] = snic_evt_fin_rst_pack(`SNIC_EVT_FIN_RST_KIND(rec_in), `SNIC_EVT_FIN_RST_PORT(rec_in), `SNIC_EVT_FIN_RST_TCP_FLAGS(rec_in), `SNIC_EVT_FIN_RST_FLOW_SLOT(rec_in), `SNIC_EVT_FIN_RST_PLEN(rec_in), `SNIC_EVT_FIN_RST_SEQ(rec_in), `SNIC_EVT_FIN_RST_ACK(rec_in));
     end
     8'd4: begin
         leaves_out[0 +: 8] = `SNIC_EVT_REQUEST_MATCHED_KIND(rec_in);
@@ -122,7 +123,8 @@ always @* begin
         leaves_out[896 +: 16] = `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in);
         leaves_out[960 +: 32] = `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in);
         leaves_out[1024 +: 16] = `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in);
-        rt[415:0] = snic_flow_static_pack(`SNIC_FLOW_STATIC_STATE(rec_in), `SNIC_FLOW_STATIC_FLAGS(rec_in), `SNIC_FLOW_STATIC_WSCALE_DIFF(rec_in), `SNIC_FLOW_STATIC_REAL_SERVER(rec_in), `SNIC_FLOW_STATIC_TS_OFFSET(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_CS(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_SC(rec_in), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_CLIENT_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_PORT(rec_in)), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_SERVER_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in)));
+        leaves_out[1088 +: 32] = `SNIC_FLOW_STATIC_FW_WORD(rec_in);
+        rt[447:0] = snic_flow_static_pack(`SNIC_FLOW_STATIC_STATE(rec_in), `SNIC_FLOW_STATIC_FLAGS(rec_in), `SNIC_FLOW_STATIC_WSCALE_DIFF(rec_in), `SNIC_FLOW_STATIC_REAL_SERVER(rec_in), `SNIC_FLOW_STATIC_TS_OFFSET(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_CS(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_SC(rec_in), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_CLIENT_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_PORT(rec_in)), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_SERVER_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in)), `SNIC_FLOW_STATIC_FW_WORD(rec_in));
     end
     8'd9: begin
         leaves_out[0 +: 32] = `SNIC_FLOW_DYN_LAST_SEEN(rec_in);

@@ -1,0 +1,491 @@
+//! RSTs and SYNs on spliced flows (RFC 5961, RFC 6191; docs/flowmgr.md, "Resets and SYNs
+//! on spliced flows").
+//!
+//! The data path forwards every RST of a spliced flow, translated into the receiver's
+//! sequence space, and raises a FIN_RST event. The receiver applies RFC 5961 §3.2 itself
+//! (Linux does): a RST exactly at its next expected number resets it, one elsewhere in its
+//! window gets a challenge ACK, one outside it is dropped. The card cannot tell which
+//! happened from the RST alone (it keeps no per-flow window), so the flow enters
+//! *RST-pending* for [`RST_PENDING_MS`] or the CLOSE timeout if shorter (the data path keeps forwarding it, state CLOSING with
+//! the RST flag) and the card sends the receiver a *probe*: one byte at a sequence number
+//! half the number space away from the RST's, so outside every window. A receiver that is
+//! still connected answers it with a duplicate ACK (RFC 793; Linux does not rate-limit
+//! that for segments with data); one that accepted the RST has no connection and answers
+//! with a RST. Any non-RST segment from the receiver forwarded after the probe restores the
+//! flow (SPLICED, or CLOSING with its FIN flags); a RST from the receiver frees it at once;
+//! silence frees it when the pending time ends. A blind RST therefore never costs a live
+//! connection its flow, idle or not.
+//!
+//! A SYN on a spliced 4-tuple is never a new connection (RFC 5961 §4): while the server has a
+//! connection (no FIN from the client yet) the SYN goes to the server translated, and the
+//! server's own challenge ACK reaches the client through the splice, at most one per flow per
+//! [`CHALLENGE_MS`] (a per-flow limit in the entry's `fw_word`, no global counter:
+//! CVE-2016-5696). After both FINs (TIME_WAIT) a SYN whose ISN lies beyond the client's last
+//! sequence number replaces the old flow (RFC 6191) and starts a new connection; other SYNs
+//! (RST-pending, client FIN only, TIME_WAIT with an old ISN) are dropped and counted.
+
+use super::*;
+
+/// How long a flow stays RST-pending at most (ms): the CLOSE timeout (IPVS's state after a
+/// RST, TIMEOUT_SET) when that is shorter.
+pub const RST_PENDING_MS: u32 = 1000;
+/// Flows RST-pending at once; beyond, a RST leaves its flow CLOSING until the CLOSE timeout
+/// (counted in [`TcpStats::rst_untracked`]).
+pub const RST_PENDING_SLOTS: usize = 1024;
+/// Shortest time between two SYNs of one flow passed to its server (ms), as Linux's
+/// `tcp_invalid_ratelimit`.
+pub const CHALLENGE_MS: u32 = 500;
+
+/// Counters of TCP_STATS (mailbox word order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpStats {
+    /// RSTs that put a flow in RST-pending.
+    pub rst_pending: u32,
+    /// RST-pending flows restored by a segment from the receiver.
+    pub rst_restored: u32,
+    /// RST-pending flows freed when the pending time ended in silence.
+    pub rst_freed_silent: u32,
+    /// RST-pending flows freed by the receiver's RST.
+    pub rst_freed_receiver: u32,
+    /// RSTs that found the pending table full (the flow waits for the CLOSE timeout).
+    pub rst_untracked: u32,
+    /// Probes sent to a RST's receiver.
+    pub probes: u32,
+    /// SYNs passed to the server as a challenge.
+    pub syn_challenged: u32,
+    /// SYNs not passed because the flow's last one was passed less than [`CHALLENGE_MS`] ago.
+    pub challenge_limited: u32,
+    /// SYNs dropped (RST-pending, client FIN only, TIME_WAIT with an old ISN).
+    pub syn_dropped: u32,
+    /// TIME_WAIT flows replaced by a SYN with a newer ISN (RFC 6191).
+    pub tw_replaced: u32,
+}
+
+/// One RST-pending flow: its slot, the receiver's packet count when the probe left, the end
+/// of the pending time.
+#[derive(Clone, Copy, Debug, Default)]
+struct PendingRst {
+    slot: Slot,
+    packets: u32,
+    deadline: u32,
+}
+
+/// RST-pending flows in the order they entered (all wait the same time, so the oldest is
+/// always the next to end).
+#[derive(Debug)]
+pub struct RstPending {
+    ring: [PendingRst; RST_PENDING_SLOTS],
+    head: usize,
+    len: usize,
+}
+
+impl Default for RstPending {
+    fn default() -> Self {
+        Self {
+            ring: [PendingRst::default(); RST_PENDING_SLOTS],
+            head: 0,
+            len: 0,
+        }
+    }
+}
+
+impl RstPending {
+    fn push(&mut self, e: PendingRst) -> bool {
+        if self.len == RST_PENDING_SLOTS {
+            return false;
+        }
+        self.ring[(self.head + self.len) % RST_PENDING_SLOTS] = e;
+        self.len += 1;
+        true
+    }
+
+    /// The oldest entry when its time is up at `now`.
+    fn pop_due(&mut self, now: u32) -> Option<PendingRst> {
+        let e = self.ring[self.head];
+        if self.len == 0 || !tick_after(now, e.deadline) {
+            return None;
+        }
+        self.head = (self.head + 1) % RST_PENDING_SLOTS;
+        self.len -= 1;
+        Some(e)
+    }
+
+    /// A later entry holds `slot` (the entry just popped is stale).
+    fn holds(&self, slot: Slot) -> bool {
+        (0..self.len).any(|k| self.ring[(self.head + k) % RST_PENDING_SLOTS].slot == slot)
+    }
+}
+
+/// The entry's firmware word ([`FlowStatic::FW_WORD`]).
+const FW: usize = FlowStatic::FW_WORD.lsb / 32;
+const FIN_BOTH: u8 = entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER;
+
+impl Splicer<'_> {
+    /// A forwarded FIN of slot `slot` (event FIN_RST): CLOSING with the side's FIN flag; a
+    /// client FIN also records the client's last sequence number (RFC 6191).
+    pub(super) fn on_fin_rst(
+        &mut self,
+        hw: &mut impl Hw,
+        slot: Slot,
+        from_server: bool,
+        ev: &[u32; 4],
+    ) {
+        if usize::from(slot) >= self.slots || self.slot_is_free(slot) {
+            self.stats.ignored += 1;
+            return;
+        }
+        let mut w = [0u32; STATIC_WORDS];
+        self.entry_read(hw, slot, &mut w);
+        let state = entry_state(w[0]);
+        if !matches!(state, Some(FlowState::Spliced | FlowState::Closing))
+            || field(ev, EvtFinRst::TCP_FLAGS) as u8 & tf::FIN == 0
+        {
+            return;
+        }
+        let mut flags = entry_flag_bits(w[0]);
+        let before = flags;
+        if from_server {
+            flags |= entry_flags::FIN_SERVER;
+        } else {
+            flags |= entry_flags::FIN_CLIENT;
+            let plen = field(ev, EvtFinRst::PLEN);
+            w[FW] = field(ev, EvtFinRst::SEQ).wrapping_add(plen + 1);
+        }
+        if flags == before && state == Some(FlowState::Closing) {
+            return;
+        }
+        self.leave_spliced(&mut w, flags);
+        fw_log!(
+            debug,
+            "slot {=u16}: FIN from the {=str}",
+            slot,
+            if from_server { "server" } else { "client" }
+        );
+        self.entry_write(hw, slot, &w, None);
+    }
+
+    /// Word 0 of `w` in CLOSING with `flags`, the flow no longer active on its server.
+    fn leave_spliced(&mut self, w: &mut [u32; STATIC_WORDS], mut flags: u8) {
+        if flags & entry_flags::ACTIVE != 0 {
+            // IPVS counts a connection active only while ESTABLISHED.
+            self.server_count(w, false);
+            flags &= !entry_flags::ACTIVE;
+        }
+        if entry_state(w[0]) == Some(FlowState::Spliced) {
+            self.stats.closed += 1;
+        }
+        w[0] = with_field(w[0], FlowStatic::FLAGS, flags.into());
+        w[0] = with_field(w[0], FlowStatic::STATE, FlowState::Closing.raw().into());
+    }
+
+    /// A RST of the spliced flow in `slot` (the data path punts them): the first one puts
+    /// the flow in RST-pending, goes to its receiver translated and is followed by a probe;
+    /// while pending, the receiver's RST ends the flow and more RSTs from the sender are
+    /// dropped.
+    // an exception path: one copy, not one per caller
+    #[inline(never)]
+    pub(super) fn on_spliced_rst(
+        &mut self,
+        hw: &mut impl Hw,
+        seg: &TcpSeg,
+        slot: Slot,
+        from_server: bool,
+    ) {
+        let mut w = [0u32; STATIC_WORDS];
+        self.entry_read(hw, slot, &mut w);
+        let flags = entry_flag_bits(w[0]);
+        if !matches!(
+            entry_state(w[0]),
+            Some(FlowState::Spliced | FlowState::Closing)
+        ) {
+            self.stats.ignored += 1;
+            return;
+        }
+        let ack = if seg.has(tf::ACK) { seg.ack } else { 0 };
+        if flags & entry_flags::RST != 0 {
+            if from_server == (flags & entry_flags::RST_SERVER != 0) {
+                self.stats.ignored += 1;
+                return;
+            }
+            self.stats.tcp.rst_freed_receiver += 1;
+            self.release_flow(hw, slot, &w);
+            self.send_translated(hw, &w, from_server, seg.seq, ack, seg.flags, &[]);
+            return;
+        }
+        // The receiver's count before the RST reaches it.
+        let mut st = [0u32; STATIC_WORDS];
+        let mut d = [0u32; DYN_WORDS];
+        hw.state_read_dyn(slot, &mut st, &mut d);
+        let packets = field(&d, Self::receiver_packets(from_server));
+        let wait =
+            ms_to_ticks(RST_PENDING_MS, self.clk_hz).min(self.timeouts.ticks(TcpState::Close));
+        let deadline = hw.now().wrapping_add(wait);
+        let tracked = self.rst_pend.push(PendingRst {
+            slot,
+            packets,
+            deadline,
+        });
+        let mut flags = flags | entry_flags::RST;
+        if from_server {
+            flags |= entry_flags::RST_SERVER;
+        }
+        self.leave_spliced(&mut w, flags);
+        self.entry_write(hw, slot, &w, None);
+        self.send_translated(
+            hw,
+            &w,
+            from_server,
+            seg.seq,
+            ack,
+            seg.flags & (tf::RST | tf::ACK),
+            &[],
+        );
+        if !tracked {
+            self.stats.tcp.rst_untracked += 1;
+            return;
+        }
+        self.stats.tcp.rst_pending += 1;
+        self.stats.tcp.probes += 1;
+        // Half the number space away from the RST: outside any window.
+        self.send_translated(
+            hw,
+            &w,
+            from_server,
+            seg.seq.wrapping_add(1 << 31),
+            ack,
+            tf::ACK,
+            &[0],
+        );
+    }
+
+    /// Sends a segment with the sender's numbers `seq`/`ack` translated into the receiver's
+    /// space (the data path's deltas), to the client (`to_client`) or the server.
+    #[allow(clippy::too_many_arguments)]
+    // an exception path: one copy, not one per caller
+    #[inline(never)]
+    fn send_translated(
+        &mut self,
+        hw: &mut impl Hw,
+        w: &[u32; STATIC_WORDS],
+        to_client: bool,
+        seq: u32,
+        ack: u32,
+        flags: u8,
+        payload: &[u8],
+    ) {
+        let (dcs, dsc) = (
+            field(w, FlowStatic::SEQ_DELTA_CS),
+            field(w, FlowStatic::SEQ_DELTA_SC),
+        );
+        let (port, half, seq, ack) = if to_client {
+            (
+                Port::Client,
+                CLIENT_HALF,
+                seq.wrapping_add(dsc),
+                ack.wrapping_sub(dcs),
+            )
+        } else {
+            (
+                Port::Server,
+                SERVER_HALF,
+                seq.wrapping_add(dcs),
+                ack.wrapping_sub(dsc),
+            )
+        };
+        let mac = hw.port_mac(port);
+        let out = TcpOut {
+            seq,
+            ack: if flags & tf::ACK != 0 { ack } else { 0 },
+            flags,
+            window: 0,
+            opts: &[],
+            payload,
+            ..decode_half(w, half).segment(mac)
+        };
+        self.send(hw, port, &out);
+    }
+
+    /// Moves the flow's count on its server between active and inactive (IPVS).
+    fn server_count(&mut self, w: &[u32; STATIC_WORDS], established: bool) {
+        let rs = entry_rs(w[0]);
+        if rs < MAX_RS {
+            let r = self.rs[rs];
+            if let Some(pool) = self.pool_any_mut(usize::from(r.pool)) {
+                let sid = usize::from(r.sid);
+                let _ = if established {
+                    pool.servers.on_established(sid)
+                } else {
+                    pool.servers.on_leave_established(sid)
+                };
+            }
+        }
+    }
+
+    /// The FlowDyn counter of the segments a RST's receiver sends.
+    fn receiver_packets(rst_from_server: bool) -> splicenic_layout::Field {
+        if rst_from_server {
+            FlowDyn::PACKETS_CS
+        } else {
+            FlowDyn::PACKETS_SC
+        }
+    }
+
+    /// Ends the RST-pending times that are up: restored when the receiver sent anything
+    /// since the probe, freed otherwise. Returns true when it did any work.
+    // an exception path: one copy, not one per caller
+    #[inline(never)]
+    pub(super) fn rst_pending_step(&mut self, hw: &mut impl Hw, now: u32) -> bool {
+        let mut work = false;
+        while let Some(e) = self.rst_pend.pop_due(now) {
+            work = true;
+            if self.rst_pend.holds(e.slot) || self.slot_is_free(e.slot) {
+                continue;
+            }
+            let mut w = [0u32; STATIC_WORDS];
+            let mut d = [0u32; DYN_WORDS];
+            hw.state_read_dyn(e.slot, &mut w, &mut d);
+            let flags = entry_flag_bits(w[0]);
+            if entry_state(w[0]) != Some(FlowState::Closing) || flags & entry_flags::RST == 0 {
+                continue;
+            }
+            let from_server = flags & entry_flags::RST_SERVER != 0;
+            if field(&d, Self::receiver_packets(from_server)) == e.packets {
+                self.stats.tcp.rst_freed_silent += 1;
+                self.release_flow(hw, e.slot, &w);
+                continue;
+            }
+            let mut flags = flags & !(entry_flags::RST | entry_flags::RST_SERVER);
+            let state = if flags & (entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER) == 0 {
+                flags |= entry_flags::ACTIVE;
+                self.server_count(&w, true);
+                // it had left SPLICED with the RST
+                self.stats.closed = self.stats.closed.saturating_sub(1);
+                FlowState::Spliced
+            } else {
+                FlowState::Closing
+            };
+            w[0] = with_field(w[0], FlowStatic::FLAGS, flags.into());
+            w[0] = with_field(w[0], FlowStatic::STATE, state.raw().into());
+            self.entry_write(hw, e.slot, &w, None);
+            self.stats.tcp.rst_restored += 1;
+        }
+        work
+    }
+
+    /// A client SYN on the spliced flow in `slot` (never a new connection while the flow
+    /// lives). Returns the setup a replaced TIME_WAIT flow's SYN started.
+    // an exception path: one copy, not one per caller
+    #[inline(never)]
+    pub(super) fn on_spliced_syn(
+        &mut self,
+        hw: &mut impl Hw,
+        seg: &TcpSeg,
+        slot: Slot,
+    ) -> Option<usize> {
+        let mut w = [0u32; STATIC_WORDS];
+        self.entry_read(hw, slot, &mut w);
+        let flags = entry_flag_bits(w[0]);
+        if !matches!(
+            entry_state(w[0]),
+            Some(FlowState::Spliced | FlowState::Closing)
+        ) {
+            self.stats.ignored += 1;
+            return None;
+        }
+        if flags & FIN_BOTH == FIN_BOTH && flags & entry_flags::RST == 0 {
+            if seq_after(seg.seq, w[FW]) {
+                // RFC 6191: a new incarnation of the 4-tuple.
+                self.stats.tcp.tw_replaced += 1;
+                self.release_flow(hw, slot, &w);
+                return self.on_syn(hw, seg);
+            }
+            self.stats.tcp.syn_dropped += 1;
+            return None;
+        }
+        if flags & (entry_flags::RST | entry_flags::FIN_CLIENT) != 0 {
+            self.stats.tcp.syn_dropped += 1;
+            return None;
+        }
+        // Without the client's FIN, fw_word is the tick of the last SYN passed (0: none).
+        let now = hw.now();
+        let last = w[FW];
+        if last != 0
+            && !tick_after(
+                now,
+                last.wrapping_add(ms_to_ticks(CHALLENGE_MS, self.clk_hz)),
+            )
+        {
+            self.stats.tcp.challenge_limited += 1;
+            return None;
+        }
+        w[FW] = now.max(1);
+        self.entry_write(hw, slot, &w, None);
+        let mac = hw.port_mac(Port::Server);
+        let out = TcpOut {
+            seq: seg.seq.wrapping_add(field(&w, FlowStatic::SEQ_DELTA_CS)),
+            ack: 0,
+            flags: tf::SYN,
+            window: seg.window,
+            opts: &[],
+            payload: &[],
+            ..decode_half(&w, SERVER_HALF).segment(mac)
+        };
+        self.stats.tcp.syn_challenged += 1;
+        self.send(hw, Port::Server, &out);
+        None
+    }
+
+    /// Deletes the flow's keys, frees its slot and ends its count on its server.
+    // an exception path: one copy, not one per caller
+    #[inline(never)]
+    pub(super) fn release_flow(&mut self, hw: &mut impl Hw, slot: Slot, w: &[u32; STATIC_WORDS]) {
+        let client = decode_half(w, CLIENT_HALF);
+        let server = decode_half(w, SERVER_HALF);
+        self.key_delete(hw, &client.key());
+        self.key_delete(hw, &server.key());
+        self.entry_write(hw, slot, &[0; STATIC_WORDS], Some(0));
+        self.free_slot(slot);
+        let rs = entry_rs(w[0]);
+        if rs < MAX_RS {
+            let r = self.rs[rs];
+            let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;
+            self.close_on_server(r.pool, rs as u8, client.peer_ip, active);
+        }
+    }
+
+    /// Flows RST-pending now.
+    pub fn rst_pending(&self) -> usize {
+        self.rst_pend.len
+    }
+
+    /// Test support: one more RST-pending entry (fills the table).
+    #[cfg(test)]
+    pub(super) fn rst_pend_fill(&mut self, slot: Slot, deadline: u32) {
+        assert!(self.rst_pend.push(PendingRst {
+            slot,
+            packets: 0,
+            deadline,
+        }));
+    }
+
+    /// TCP_STATS.
+    pub(super) fn tcp_stats(&self, rsp: &mut [u32; MAX_WORDS]) -> Response {
+        let t = &self.stats.tcp;
+        let words = [
+            t.rst_pending,
+            t.rst_restored,
+            t.rst_freed_silent,
+            t.rst_freed_receiver,
+            t.rst_untracked,
+            t.probes,
+            t.syn_challenged,
+            t.challenge_limited,
+            t.syn_dropped,
+            t.tw_replaced,
+            self.stats.hw_cookie_acks,
+            self.rst_pend.len as u32,
+        ];
+        rsp[..words.len()].copy_from_slice(&words);
+        Response::ok(words.len())
+    }
+}
