@@ -8,8 +8,8 @@ use splicenic_driver::{
 };
 use splicenic_fw_logic::mailbox::cmd;
 use splicenic_hil::net::{
-    body_for, first_isn, get_request, post_request, seed_for_isn, sha256_hex, Direction, Net,
-    Segment, MIN_FRAME,
+    body_for, first_isn, get_request, post_request, seed_for_isn, sha256_hex, Direction, FetchId,
+    Net, Segment, MIN_FRAME,
 };
 use splicenic_hil::splice_rig::{
     configure, rig, rig_with, syn_responder_off, Opts, Rig, BUDGET, CARD_MAC_C, CARD_MAC_S,
@@ -850,6 +850,24 @@ fn out_of_order_request_segments_are_not_spliced_until_the_head_is_whole() {
     assert_eq!(s.setup_failed, 0, "{s:?}");
 }
 
+/// A keep-alive connection with one answered request, idle (its delayed ACKs out, so the
+/// card has nothing left to forward): its fetch, the client's ISN, and a raw peer with the
+/// client's address, port and MAC to send segments on its 4-tuple.
+fn idle_spliced_fetch(rig: &mut Rig) -> Result<(FetchId, u32, RawPeer)> {
+    let c = rig.client;
+    let id = rig.net.open_fetch(c, SERVICE)?;
+    rig.net
+        .fetch_send(id, &get_request("www.example.com", "/data/100", false));
+    rig.net.wait_responses(id, 1, BUDGET)?;
+    rig.net.run_for(4_000_000)?;
+    let port = rig.net.fetch(id).local_port();
+    let isn =
+        first_syn_seq(&rig.net, Segment::Client, CLIENT_IP, false).context("the client's SYN")?;
+    let mut raw = RawPeer::client(&rig.net, SocketAddrV4::new(CLIENT_IP, port));
+    raw.mac = rig.net.host(c).mac();
+    Ok((id, isn, raw))
+}
+
 /// RFC 5961 §4: a SYN on a spliced 4-tuple goes to the server translated, one per flow per
 /// 500 ms (the server's challenge ACK is the answer; smoltcp's servers drop such a SYN, the
 /// Linux peers of `peers_stream` answer it); no SYN-ACK, no setup, the flow keeps working.
@@ -857,16 +875,7 @@ fn out_of_order_request_segments_are_not_spliced_until_the_head_is_whole() {
 fn new_syn_on_a_spliced_four_tuple_goes_to_the_server_and_the_flow_keeps_working() {
     let mut rig = rig().expect("rig");
     with_pcap(&mut rig, "syn-on-spliced", |rig| {
-        let c = rig.client;
-        let id = rig.net.open_fetch(c, SERVICE)?;
-        rig.net
-            .fetch_send(id, &get_request("www.example.com", "/data/100", false));
-        rig.net.wait_responses(id, 1, BUDGET)?;
-        // Let delayed ACKs go out, so that the card has nothing left to forward.
-        rig.net.run_for(4_000_000)?;
-        let port = rig.net.fetch(id).local_port();
-        let old_isn = first_syn_seq(&rig.net, Segment::Client, CLIENT_IP, false)
-            .context("the client's SYN")?;
+        let (id, old_isn, raw) = idle_spliced_fetch(rig)?;
         let before = rig.card.flow_manager().flow_stats()?;
         let tcp_before = rig.card.flow_manager().tcp_stats()?;
         let hw_before = hw_syn_acks(&mut rig.card)?;
@@ -875,8 +884,6 @@ fn new_syn_on_a_spliced_four_tuple_goes_to_the_server_and_the_flow_keeps_working
         let mark = rig.net.captured().len();
         // SYNs on the spliced 4-tuple, from the client's own MAC: a new connection attempt
         // (a fresh ISN) and a late duplicate of the first SYN.
-        let mut raw = RawPeer::client(&rig.net, SocketAddrV4::new(CLIENT_IP, port));
-        raw.mac = rig.net.host(c).mac();
         for isn in [old_isn.wrapping_add(0x4000_0000), old_isn] {
             raw.send(&rig.net, isn, 0, SYN, &MSS_OPT, &[]);
             rig.net.run_for(QUIET)?;
@@ -969,19 +976,9 @@ fn blind_rst_on_an_idle_spliced_connection_leaves_it_working() {
         .timeout_set_ms(TcpTimeoutState::Close, 20)
         .expect("TIMEOUT_SET");
     with_pcap(&mut rig, "blind-rst", |rig| {
-        let c = rig.client;
-        let id = rig.net.open_fetch(c, SERVICE)?;
-        rig.net
-            .fetch_send(id, &get_request("www.example.com", "/data/100", false));
-        rig.net.wait_responses(id, 1, BUDGET)?;
-        rig.net.run_for(4_000_000)?;
-        let port = rig.net.fetch(id).local_port();
-        let isn = first_syn_seq(&rig.net, Segment::Client, CLIENT_IP, false)
-            .context("the client's SYN")?;
+        let (id, isn, raw) = idle_spliced_fetch(rig)?;
         let t0 = rig.card.flow_manager().tcp_stats()?;
         let mark = rig.net.captured().len();
-        let mut raw = RawPeer::client(&rig.net, SocketAddrV4::new(CLIENT_IP, port));
-        raw.mac = rig.net.host(c).mac();
         // Half the number space away from anything the client sent.
         let blind = isn.wrapping_add(0x8000_0000);
         raw.send(&rig.net, blind, 0, RST, &[], &[]);

@@ -185,10 +185,8 @@ pub struct Stats {
     pub aged_out: u32,
     pub closed: u32,
     pub cookie_syn_acks: u32,
-    /// Handshake ACKs accepted by the hardware SYN responder's cookie (the card answered
-    /// their SYN; in TCP_STATS, FLOW_STATS's 16 words are taken).
-    pub hw_cookie_acks: u32,
-    /// RSTs and SYNs on spliced flows (TCP_STATS).
+    /// RSTs and SYNs on spliced flows, and the handshake ACKs accepted by the hardware SYN
+    /// responder's cookie (TCP_STATS: FLOW_STATS's 16 words are taken).
     pub tcp: TcpStats,
     pub setup_cycles: u64,
     pub teardown_cycles: u64,
@@ -1246,7 +1244,7 @@ impl<'a> Splicer<'a> {
             ..NO_PENDING
         };
         if hw_cookie {
-            self.stats.hw_cookie_acks += 1;
+            self.stats.tcp.hw_cookie_acks += 1;
         }
         fw_log!(
             debug,

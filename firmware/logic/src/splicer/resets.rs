@@ -36,7 +36,8 @@ pub const RST_PENDING_SLOTS: usize = 1024;
 /// `tcp_invalid_ratelimit`.
 pub const CHALLENGE_MS: u32 = 500;
 
-/// Counters of TCP_STATS (mailbox word order).
+/// Counters of TCP_STATS, in its word order ([`TcpStats::to_words`]; the host driver decodes
+/// the answer with [`TcpStats::from_words`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TcpStats {
     /// RSTs that put a flow in RST-pending.
@@ -59,6 +60,53 @@ pub struct TcpStats {
     pub syn_dropped: u32,
     /// TIME_WAIT flows replaced by a SYN with a newer ISN (RFC 6191).
     pub tw_replaced: u32,
+    /// Handshake ACKs accepted with the hardware SYN responder's cookie.
+    pub hw_cookie_acks: u32,
+    /// Flows RST-pending now: a gauge, filled in by TCP_STATS.
+    pub rst_pending_now: u32,
+}
+
+impl TcpStats {
+    /// Words of the TCP_STATS answer.
+    pub const WORDS: usize = 12;
+
+    /// The TCP_STATS answer.
+    pub fn to_words(&self) -> [u32; Self::WORDS] {
+        [
+            self.rst_pending,
+            self.rst_restored,
+            self.rst_freed_silent,
+            self.rst_freed_receiver,
+            self.rst_untracked,
+            self.probes,
+            self.syn_challenged,
+            self.challenge_limited,
+            self.syn_dropped,
+            self.tw_replaced,
+            self.hw_cookie_acks,
+            self.rst_pending_now,
+        ]
+    }
+
+    /// Decodes a TCP_STATS answer.
+    pub fn from_words(w: &[u32; Self::WORDS]) -> TcpStats {
+        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now] =
+            *w;
+        TcpStats {
+            rst_pending,
+            rst_restored,
+            rst_freed_silent,
+            rst_freed_receiver,
+            rst_untracked,
+            probes,
+            syn_challenged,
+            challenge_limited,
+            syn_dropped,
+            tw_replaced,
+            hw_cookie_acks,
+            rst_pending_now,
+        }
+    }
 }
 
 /// One RST-pending flow: its slot, the receiver's packet count when the probe left, the end
@@ -191,16 +239,10 @@ impl Splicer<'_> {
         slot: Slot,
         from_server: bool,
     ) {
-        let mut w = [0u32; STATIC_WORDS];
-        self.entry_read(hw, slot, &mut w);
-        let flags = entry_flag_bits(w[0]);
-        if !matches!(
-            entry_state(w[0]),
-            Some(FlowState::Spliced | FlowState::Closing)
-        ) {
-            self.stats.ignored += 1;
+        let Some(mut w) = self.spliced_entry(hw, slot) else {
             return;
-        }
+        };
+        let flags = entry_flag_bits(w[0]);
         let ack = if seg.has(tf::ACK) { seg.ack } else { 0 };
         if flags & entry_flags::RST != 0 {
             if from_server == (flags & entry_flags::RST_SERVER != 0) {
@@ -256,6 +298,22 @@ impl Splicer<'_> {
             tf::ACK,
             &[0],
         );
+    }
+
+    /// The static entry of `slot` when the flow is SPLICED or CLOSING; otherwise the punted
+    /// segment is counted as ignored.
+    fn spliced_entry(&mut self, hw: &mut impl Hw, slot: Slot) -> Option<[u32; STATIC_WORDS]> {
+        let mut w = [0u32; STATIC_WORDS];
+        self.entry_read(hw, slot, &mut w);
+        if matches!(
+            entry_state(w[0]),
+            Some(FlowState::Spliced | FlowState::Closing)
+        ) {
+            Some(w)
+        } else {
+            self.stats.ignored += 1;
+            None
+        }
     }
 
     /// Sends a segment with the sender's numbers `seq`/`ack` translated into the receiver's
@@ -382,16 +440,8 @@ impl Splicer<'_> {
         seg: &TcpSeg,
         slot: Slot,
     ) -> Option<usize> {
-        let mut w = [0u32; STATIC_WORDS];
-        self.entry_read(hw, slot, &mut w);
+        let mut w = self.spliced_entry(hw, slot)?;
         let flags = entry_flag_bits(w[0]);
-        if !matches!(
-            entry_state(w[0]),
-            Some(FlowState::Spliced | FlowState::Closing)
-        ) {
-            self.stats.ignored += 1;
-            return None;
-        }
         if flags & FIN_BOTH == FIN_BOTH && flags & entry_flags::RST == 0 {
             if seq_after(seg.seq, w[FW]) {
                 // RFC 6191: a new incarnation of the 4-tuple.
@@ -470,22 +520,11 @@ impl Splicer<'_> {
 
     /// TCP_STATS.
     pub(super) fn tcp_stats(&self, rsp: &mut [u32; MAX_WORDS]) -> Response {
-        let t = &self.stats.tcp;
-        let words = [
-            t.rst_pending,
-            t.rst_restored,
-            t.rst_freed_silent,
-            t.rst_freed_receiver,
-            t.rst_untracked,
-            t.probes,
-            t.syn_challenged,
-            t.challenge_limited,
-            t.syn_dropped,
-            t.tw_replaced,
-            self.stats.hw_cookie_acks,
-            self.rst_pend.len as u32,
-        ];
-        rsp[..words.len()].copy_from_slice(&words);
-        Response::ok(words.len())
+        let t = TcpStats {
+            rst_pending_now: self.rst_pend.len as u32,
+            ..self.stats.tcp
+        };
+        rsp[..TcpStats::WORDS].copy_from_slice(&t.to_words());
+        Response::ok(TcpStats::WORDS)
     }
 }

@@ -3436,7 +3436,7 @@ fn a_card_without_the_responder_answers_no_syn_in_hardware() {
     assert_eq!(port, Port::Client);
     assert_eq!((rst.flags, rst.seq), (tf::RST, ck.wrapping_add(1)));
     assert_eq!(sp.pending(), 0);
-    assert_eq!(sp.stats.hw_cookie_acks, 0);
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 0);
 }
 
 #[test]
@@ -3520,7 +3520,7 @@ fn an_ack_of_the_cards_cookie_synack_connects_and_splices() {
     assert!(tsval <= hw.now);
     request_to_splice_reads_back_with_etherparse(&mut sp, &mut hw, cport, isn, ck, tsval);
     assert_eq!(sp.stats.spliced, 1);
-    assert_eq!(sp.stats.hw_cookie_acks, 1);
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 1);
     assert_eq!((sp.stats.syn_acks, sp.stats.cookie_syn_acks), (0, 0));
     assert_eq!(sp.profile.of_handler(Handler::CookieAck).count, 1);
 }
@@ -3658,7 +3658,7 @@ fn the_cookie_acks_handshake_is_the_one_the_clients_syn_would_have_given() {
             FlowState::Request.raw().into(),
             "case {n}: the flow entry"
         );
-        assert_eq!(sp.stats.hw_cookie_acks, n as u32 + 1);
+        assert_eq!(sp.stats.tcp.hw_cookie_acks, n as u32 + 1);
         // Done with it: the client resets.
         hw.arrive(
             Port::Client,
@@ -3705,7 +3705,7 @@ fn an_l4_cookie_ack_connects_at_once_with_the_clients_options() {
         (tf::SYN, isn, Some(1300), None, false, None)
     );
     assert_eq!(only_pending(&sp).phase, Phase::Connecting);
-    assert_eq!(sp.stats.hw_cookie_acks, 1);
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 1);
 }
 
 /// Sends the ACK of a cookie made with key slot `slot` of `keys` (`flip`: ISN bits to
@@ -3728,19 +3728,19 @@ fn try_cookie(
     ) ^ flip;
     let tsval = cookie::ts_encode(hw.now, TS_SYN_OPTS);
     hw.take_wire();
-    let before = sp.stats.hw_cookie_acks;
+    let before = sp.stats.tcp.hw_cookie_acks;
     hw.arrive(
         Port::Client,
         cookie_ack(cport, isn, ck, &ts(101, tsval), &[]),
     );
     sp.poll(hw);
     let sent = hw.take_wire();
-    let taken = sp.stats.hw_cookie_acks == before + 1;
+    let taken = sp.stats.tcp.hw_cookie_acks == before + 1;
     if taken {
         assert!(sent.is_empty(), "{sent:?}");
         assert!(sp.find_pending_tuple_of(cport).is_some());
     } else {
-        assert_eq!(sp.stats.hw_cookie_acks, before);
+        assert_eq!(sp.stats.tcp.hw_cookie_acks, before);
         assert_eq!(sent.len(), 1, "{sent:?}");
         let rst = sent[0].1.clone().tcp();
         assert_eq!((rst.flags, rst.seq), (tf::RST, ck.wrapping_add(1)));
@@ -3820,7 +3820,7 @@ fn forged_stale_and_expired_cookies_are_refused_and_the_previous_epoch_checks() 
         try_cookie(&mut sp, &mut hw, &epoch2, 0, 1202, 0),
         "current epoch"
     );
-    assert_eq!(sp.stats.hw_cookie_acks, 6);
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 6);
 }
 
 /// The connection in setup from `cport`.
@@ -3867,7 +3867,7 @@ fn the_firmwares_own_cookies_still_check_beside_the_cards() {
             ..HS_NONE
         }
     );
-    assert_eq!(sp.stats.hw_cookie_acks, 0, "not the card's cookie");
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 0, "not the card's cookie");
     assert_eq!(sp.profile.of_handler(Handler::CookieAck).count, 1);
 }
 
