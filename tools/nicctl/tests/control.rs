@@ -188,6 +188,7 @@ impl Drop for Sim {
 }
 
 /// A TCP segment on the wire.
+#[derive(Debug)]
 struct Seg {
     src: SocketAddrV4,
     dst: SocketAddrV4,
@@ -798,6 +799,48 @@ fn rule_sets_traffic_flows_stats_exporter_and_capture() {
             && s.labels.get("server") == Some("192.168.1.20")));
     let stats = sim.ok(&["stats"]);
     assert!(stats.contains("Flows: 1 in use"), "{stats}");
+    assert!(
+        stats.contains("Spliced RSTs: 0 pending (0 now)")
+            && stats.contains("Spliced SYNs: 0 challenged through the server"),
+        "{stats}"
+    );
+
+    // A RST from the client (no ACK, any number): the card sends it to the server and puts
+    // the flow in RST-pending; `nicctl stats` shows it, as text and as JSON.
+    let rst = PacketBuilder::ethernet2(CLIENT_MAC, CARD_MAC_C)
+        .ipv4(CLIENT.octets(), VIP.octets(), 64)
+        .tcp(40_000, 80, 0x0bad_5eed, 0)
+        .rst();
+    let mut f = Vec::with_capacity(rst.size(0));
+    rst.write(&mut f, &[]).unwrap();
+    let mut bar = sim.bar();
+    bar.send_frame(0, &f).unwrap();
+    // The server SYN reused the client's ISN: the client's sequence numbers pass unchanged.
+    let to_server = wait_for(&mut bar, 1, "the RST to the server", |s| {
+        s.src == local && s.seq == 0x0bad_5eed
+    });
+    assert_eq!(
+        (to_server.dst, to_server.ack, to_server.payload.len()),
+        (
+            SocketAddrV4::new(Ipv4Addr::new(192, 168, 1, 20), 8080),
+            0,
+            0
+        ),
+        "{to_server:?}"
+    );
+    let end = Instant::now() + scaled(&mut bar, Duration::from_secs(60));
+    let v = loop {
+        let v: serde_json::Value = serde_json::from_str(&sim.ok(&["stats", "--json"])).unwrap();
+        if v["resets"]["rst_pending"].as_u64() == Some(1) || Instant::now() > end {
+            break v;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(v["resets"]["rst_pending"], 1, "{v}");
+    assert_eq!(v["resets"]["probes"], 1, "{v}");
+    assert_eq!(v["spliced_syns"]["challenged"], 0, "{v}");
+    let stats = sim.ok(&["stats"]);
+    assert!(stats.contains("Spliced RSTs: 1 pending"), "{stats}");
 }
 
 /// The `PUNT.DROP_FULL` count of `nicctl stats`' drops section.
