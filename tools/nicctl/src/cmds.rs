@@ -15,8 +15,8 @@ use splicenic_driver::{Card, DriverError, RealServer};
 use crate::adm::{self, Table};
 use crate::apply::{self, neighbours, resolve_mac};
 use crate::exporter::{
-    self, DropMetrics, FirmwareHealth, FlowTable, Metrics, PortMetrics, PortSide, ServerMetrics,
-    ServiceMetrics,
+    self, DropMetrics, FirmwareHealth, FlowTable, Metrics, OutcomeMetrics, PortMetrics, PortSide,
+    ServerMetrics, ServiceMetrics,
 };
 use crate::ipvs::args::ListOptions;
 use crate::ipvs::model::Counters;
@@ -403,11 +403,33 @@ fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
         reason: "punts_ignored".into(),
         count: u64::from(fs.punts_ignored),
     });
+    let tcp = card.flow_manager().tcp_stats()?;
+    let outcomes = |list: &[(&'static str, u32)]| {
+        list.iter()
+            .map(|&(outcome, n)| OutcomeMetrics {
+                outcome,
+                count: u64::from(n),
+            })
+            .collect()
+    };
     Ok(Metrics {
         services,
         servers,
         ports,
         drops,
+        spliced_rsts: outcomes(&[
+            ("pending", tcp.rst_pending),
+            ("restored", tcp.rst_restored),
+            ("freed_silent", tcp.rst_freed_silent),
+            ("freed_by_receiver", tcp.rst_freed_receiver),
+            ("untracked", tcp.rst_untracked),
+        ]),
+        spliced_syns: outcomes(&[
+            ("challenged", tcp.syn_challenged),
+            ("rate_limited", tcp.challenge_limited),
+            ("dropped", tcp.syn_dropped),
+            ("time_wait_replaced", tcp.tw_replaced),
+        ]),
         flow_table: FlowTable {
             in_use: u64::from(fs.slots_in_use),
             capacity: u64::from(fs.slot_capacity),

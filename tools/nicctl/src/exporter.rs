@@ -18,6 +18,8 @@
 //! | `splicenic_port_rx_packets_total`, `_tx_packets_total` | counter | port (client, server) |
 //! | `splicenic_port_rx_bytes_total`, `_tx_bytes_total` | counter | port |
 //! | `splicenic_drops_total` | counter | reason |
+//! | `splicenic_spliced_rsts_total` | counter | outcome (pending, restored, freed_silent, freed_by_receiver, untracked) |
+//! | `splicenic_spliced_syns_total` | counter | outcome (challenged, rate_limited, dropped, time_wait_replaced) |
 //! | `splicenic_flow_table_entries` | gauge | |
 //! | `splicenic_flow_table_capacity` | gauge | |
 //! | `splicenic_firmware_up` | gauge (0/1) | |
@@ -48,6 +50,10 @@ pub struct Metrics {
     pub ports: Vec<PortMetrics>,
     /// Dropped packets or connections, by reason.
     pub drops: Vec<DropMetrics>,
+    /// RSTs of spliced flows, by outcome (RFC 5961; docs/flowmgr.md).
+    pub spliced_rsts: Vec<OutcomeMetrics>,
+    /// SYNs on spliced flows, by outcome (RFC 5961, RFC 6191).
+    pub spliced_syns: Vec<OutcomeMetrics>,
     /// Flow-table occupancy.
     pub flow_table: FlowTable,
     /// Firmware health.
@@ -123,6 +129,15 @@ pub struct PortMetrics {
 pub struct DropMetrics {
     /// Label `reason`, such as `flow_table_full` or `bad_checksum`.
     pub reason: String,
+    /// How many.
+    pub count: u64,
+}
+
+/// How many events of a kind ended one way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutcomeMetrics {
+    /// Label `outcome`.
+    pub outcome: &'static str,
     /// How many.
     pub count: u64,
 }
@@ -303,6 +318,23 @@ pub fn render(m: &Metrics) -> String {
     );
     for d in &m.drops {
         f.sample(&[("reason", &d.reason)], d.count);
+    }
+    for (name, help, list) in [
+        (
+            "splicenic_spliced_rsts_total",
+            "RSTs of spliced flows, by outcome (RST-pending and how it ended).",
+            &m.spliced_rsts,
+        ),
+        (
+            "splicenic_spliced_syns_total",
+            "SYNs on spliced flows, by outcome.",
+            &m.spliced_syns,
+        ),
+    ] {
+        let mut f = Family::new(&mut out, name, "counter", help);
+        for o in list {
+            f.sample(&[("outcome", o.outcome)], o.count);
+        }
     }
 
     Family::new(
@@ -594,6 +626,14 @@ mod tests {
                     count: 0,
                 },
             ],
+            spliced_rsts: vec![OutcomeMetrics {
+                outcome: "restored",
+                count: 3,
+            }],
+            spliced_syns: vec![OutcomeMetrics {
+                outcome: "time_wait_replaced",
+                count: 5,
+            }],
             flow_table: FlowTable {
                 in_use: 1234,
                 capacity: 65_536,
@@ -742,6 +782,22 @@ mod tests {
             12.0
         );
         assert_eq!(
+            value(find(
+                &scrape,
+                "splicenic_spliced_rsts_total",
+                &[("outcome", "restored")]
+            )),
+            3.0
+        );
+        assert_eq!(
+            value(find(
+                &scrape,
+                "splicenic_spliced_syns_total",
+                &[("outcome", "time_wait_replaced")]
+            )),
+            5.0
+        );
+        assert_eq!(
             value(find(&scrape, "splicenic_flow_table_entries", &[])),
             1234.0
         );
@@ -759,15 +815,16 @@ mod tests {
             2.0
         );
         assert!(scrape.docs.contains_key("splicenic_drops_total"));
-        // 2 services * 5 + 1 server * 8 + 2 ports * 4 + 2 drops + 5 single samples.
-        assert_eq!(scrape.samples.len(), 10 + 8 + 8 + 2 + 5);
+        // 2 services * 5 + 1 server * 8 + 2 ports * 4 + 2 drops + 1 spliced RST and 1
+        // spliced SYN outcome + 5 single samples.
+        assert_eq!(scrape.samples.len(), 10 + 8 + 8 + 2 + 2 + 5);
     }
 
     #[test]
     fn empty_metrics_still_announce_every_family() {
         let text = render(&Metrics::default());
         check_grammar(&text);
-        assert_eq!(text.matches("# TYPE ").count(), 5 + 5 + 3 + 4 + 1 + 5);
+        assert_eq!(text.matches("# TYPE ").count(), 5 + 5 + 3 + 4 + 1 + 2 + 5);
         assert!(text.contains("splicenic_firmware_up 0\n"));
     }
 
