@@ -710,6 +710,7 @@ impl<'a> Splicer<'a> {
                 Some(FlowState::Spliced | FlowState::Closing) => {
                     keys += 2;
                     kept += 1;
+                    self.rst_pending_resume(hw, s, w[0]);
                     let rs = entry_rs(w[0]);
                     if rs < MAX_RS {
                         let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;

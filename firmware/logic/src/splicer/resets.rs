@@ -255,18 +255,7 @@ impl Splicer<'_> {
             return;
         }
         // The receiver's count before the RST reaches it.
-        let mut st = [0u32; STATIC_WORDS];
-        let mut d = [0u32; DYN_WORDS];
-        hw.state_read_dyn(slot, &mut st, &mut d);
-        let packets = field(&d, Self::receiver_packets(from_server));
-        let wait =
-            ms_to_ticks(RST_PENDING_MS, self.clk_hz).min(self.timeouts.ticks(TcpState::Close));
-        let deadline = hw.now().wrapping_add(wait);
-        let tracked = self.rst_pend.push(PendingRst {
-            slot,
-            packets,
-            deadline,
-        });
+        let tracked = self.rst_pend_push(hw, slot, from_server);
         let mut flags = flags | entry_flags::RST;
         if from_server {
             flags |= entry_flags::RST_SERVER;
@@ -283,7 +272,6 @@ impl Splicer<'_> {
             &[],
         );
         if !tracked {
-            self.stats.tcp.rst_untracked += 1;
             return;
         }
         self.stats.tcp.rst_pending += 1;
@@ -298,6 +286,39 @@ impl Splicer<'_> {
             tf::ACK,
             &[0],
         );
+    }
+
+    /// Queues `slot` RST-pending from now with its receiver's packet count (the RST came
+    /// from the server: `from_server`); false, counted in `rst_untracked`, when the table is
+    /// full.
+    fn rst_pend_push(&mut self, hw: &mut impl Hw, slot: Slot, from_server: bool) -> bool {
+        let mut st = [0u32; STATIC_WORDS];
+        let mut d = [0u32; DYN_WORDS];
+        hw.state_read_dyn(slot, &mut st, &mut d);
+        let packets = field(&d, Self::receiver_packets(from_server));
+        let wait =
+            ms_to_ticks(RST_PENDING_MS, self.clk_hz).min(self.timeouts.ticks(TcpState::Close));
+        let deadline = hw.now().wrapping_add(wait);
+        let pushed = self.rst_pend.push(PendingRst {
+            slot,
+            packets,
+            deadline,
+        });
+        if !pushed {
+            self.stats.tcp.rst_untracked += 1;
+        }
+        pushed
+    }
+
+    /// A flow [`Splicer::rebuild`] found RST-pending (entry `w0`) when the firmware
+    /// stopped: pending again from now, without a second probe (the RST's numbers are gone,
+    /// and a probe at a guessed number could land in the window): a receiver that sends
+    /// anything in the new pending time keeps the flow; an idle one loses it.
+    pub(super) fn rst_pending_resume(&mut self, hw: &mut impl Hw, slot: Slot, w0: u32) {
+        if entry_flag_bits(w0) & entry_flags::RST != 0 {
+            let from_server = entry_flag_bits(w0) & entry_flags::RST_SERVER != 0;
+            self.rst_pend_push(hw, slot, from_server);
+        }
     }
 
     /// The static entry of `slot` when the flow is SPLICED or CLOSING; otherwise the punted

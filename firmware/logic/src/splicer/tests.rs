@@ -4301,3 +4301,35 @@ fn the_pending_time_is_the_close_timeout_when_that_is_shorter() {
     assert_eq!(hw.entry(slot), [0; STATIC_WORDS]);
     assert_eq!(sp.stats.tcp.rst_freed_silent, 1);
 }
+
+#[test]
+fn a_restart_resumes_the_pending_time_of_a_rst_pending_flow() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7250);
+    let other = splice_l4(&mut sp, &mut hw, 7251);
+    rst_from(&mut hw, Port::Client, 7250, slot, 1, 0);
+    rst_from(&mut hw, Port::Server, 7251, other, 1, 0);
+    sp.poll(&mut hw);
+    assert_eq!(sp.rst_pending(), 2);
+    hw.take_wire();
+    // The firmware restarts: new state, same data path; both flows are kept, pending again.
+    let mut w2 = world();
+    let mut sp = Splicer::new(CLK, 64, w2.tables(), 3, 4);
+    assert_eq!(sp.rebuild(&mut hw), 2);
+    configure(&mut sp, &mut hw, 1);
+    assert_eq!(sp.rst_pending(), 2);
+    assert!(hw.take_wire().is_empty(), "no second probe");
+    // The second flow's receiver (the client) sends a segment; the first one's stays silent.
+    receiver_sends(&mut hw, other, FlowDyn::PACKETS_CS);
+    hw.now += ms_to_ticks(RST_PENDING_MS, CLK) + 1;
+    sp.poll(&mut hw);
+    assert_eq!(hw.entry(slot), [0; STATIC_WORDS], "idle: freed");
+    assert_eq!(
+        state_of(hw.entry(other)[0]),
+        u32::from(FlowState::Spliced.raw())
+    );
+    assert_eq!(
+        (sp.stats.tcp.rst_freed_silent, sp.stats.tcp.rst_restored),
+        (1, 1)
+    );
+}
