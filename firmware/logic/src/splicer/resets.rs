@@ -239,7 +239,7 @@ impl Splicer<'_> {
         slot: Slot,
         from_server: bool,
     ) {
-        let Some(mut w) = self.spliced_entry(hw, slot) else {
+        let Some((mut w, d)) = self.spliced_entry(hw, slot) else {
             return;
         };
         let flags = entry_flag_bits(w[0]);
@@ -255,7 +255,7 @@ impl Splicer<'_> {
             return;
         }
         // The receiver's count before the RST reaches it.
-        let tracked = self.rst_pend_push(hw, slot, from_server);
+        let tracked = self.rst_pend_push(hw, slot, from_server, &d);
         let mut flags = flags | entry_flags::RST;
         if from_server {
             flags |= entry_flags::RST_SERVER;
@@ -288,14 +288,17 @@ impl Splicer<'_> {
         );
     }
 
-    /// Queues `slot` RST-pending from now with its receiver's packet count (the RST came
-    /// from the server: `from_server`); false, counted in `rst_untracked`, when the table is
-    /// full.
-    fn rst_pend_push(&mut self, hw: &mut impl Hw, slot: Slot, from_server: bool) -> bool {
-        let mut st = [0u32; STATIC_WORDS];
-        let mut d = [0u32; DYN_WORDS];
-        hw.state_read_dyn(slot, &mut st, &mut d);
-        let packets = field(&d, Self::receiver_packets(from_server));
+    /// Queues `slot` RST-pending from now with its receiver's packet count from the
+    /// dynamic entry `d` (the RST came from the server: `from_server`); false, counted in
+    /// `rst_untracked`, when the table is full.
+    fn rst_pend_push(
+        &mut self,
+        hw: &mut impl Hw,
+        slot: Slot,
+        from_server: bool,
+        d: &[u32; DYN_WORDS],
+    ) -> bool {
+        let packets = field(d, Self::receiver_packets(from_server));
         let wait =
             ms_to_ticks(RST_PENDING_MS, self.clk_hz).min(self.timeouts.ticks(TcpState::Close));
         let deadline = hw.now().wrapping_add(wait);
@@ -317,20 +320,27 @@ impl Splicer<'_> {
     pub(super) fn rst_pending_resume(&mut self, hw: &mut impl Hw, slot: Slot, w0: u32) {
         if entry_flag_bits(w0) & entry_flags::RST != 0 {
             let from_server = entry_flag_bits(w0) & entry_flags::RST_SERVER != 0;
-            self.rst_pend_push(hw, slot, from_server);
+            let (mut st, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
+            hw.state_read_dyn(slot, &mut st, &mut d);
+            self.rst_pend_push(hw, slot, from_server, &d);
         }
     }
 
-    /// The static entry of `slot` when the flow is SPLICED or CLOSING; otherwise the punted
-    /// segment is counted as ignored.
-    fn spliced_entry(&mut self, hw: &mut impl Hw, slot: Slot) -> Option<[u32; STATIC_WORDS]> {
+    /// The static and dynamic entry of `slot` (one read of the flow memory) when the flow is
+    /// SPLICED or CLOSING; otherwise the punted segment is counted as ignored.
+    fn spliced_entry(
+        &mut self,
+        hw: &mut impl Hw,
+        slot: Slot,
+    ) -> Option<([u32; STATIC_WORDS], [u32; DYN_WORDS])> {
         let mut w = [0u32; STATIC_WORDS];
-        self.entry_read(hw, slot, &mut w);
+        let mut d = [0u32; DYN_WORDS];
+        hw.state_read_dyn(slot, &mut w, &mut d);
         if matches!(
             entry_state(w[0]),
             Some(FlowState::Spliced | FlowState::Closing)
         ) {
-            Some(w)
+            Some((w, d))
         } else {
             self.stats.ignored += 1;
             None
@@ -461,7 +471,7 @@ impl Splicer<'_> {
         seg: &TcpSeg,
         slot: Slot,
     ) -> Option<usize> {
-        let mut w = self.spliced_entry(hw, slot)?;
+        let (mut w, _) = self.spliced_entry(hw, slot)?;
         let flags = entry_flag_bits(w[0]);
         if flags & FIN_BOTH == FIN_BOTH && flags & entry_flags::RST == 0 {
             if seq_after(seg.seq, w[FW]) {
