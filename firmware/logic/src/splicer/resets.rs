@@ -158,11 +158,23 @@ impl RstPending {
         Some(e)
     }
 
-    /// A later entry holds `slot` (the entry just popped is stale).
-    fn holds(&self, slot: Slot) -> bool {
-        (0..self.len).any(|k| self.ring[(self.head + k) % RST_PENDING_SLOTS].slot == slot)
+    /// Forgets the entries of `slot` (its flow was freed before its time was up), so they
+    /// cannot decide for a later flow in the slot.
+    fn forget(&mut self, slot: Slot) {
+        for k in 0..self.len {
+            let e = &mut self.ring[(self.head + k) % RST_PENDING_SLOTS];
+            if e.slot == slot {
+                e.slot = FORGOTTEN;
+            }
+        }
     }
 }
+
+/// The slot of a forgotten RST-pending entry (no flow slot: FW_SLOTS is below it).
+const FORGOTTEN: Slot = Slot::MAX;
+const _: () = assert!(FW_SLOTS <= Slot::MAX as usize);
+/// RST-pending times ended per main-loop pass at most (the rest wait for the next pass).
+const PENDING_STEP: usize = 32;
 
 /// The entry's firmware word ([`FlowStatic::FW_WORD`]).
 const FW: usize = FlowStatic::FW_WORD.lsb / 32;
@@ -250,6 +262,7 @@ impl Splicer<'_> {
                 return;
             }
             self.stats.tcp.rst_freed_receiver += 1;
+            self.rst_pend.forget(slot);
             self.release_flow(hw, slot, &w);
             self.send_translated(hw, &w, from_server, seg.seq, ack, seg.flags, &[]);
             return;
@@ -419,15 +432,19 @@ impl Splicer<'_> {
         }
     }
 
-    /// Ends the RST-pending times that are up: restored when the receiver sent anything
-    /// since the probe, freed otherwise. Returns true when it did any work.
+    /// Ends the RST-pending times that are up, at most [`PENDING_STEP`] per pass: restored
+    /// when the receiver sent anything since the probe, freed otherwise. Returns true when it
+    /// did any work.
     // an exception path: one copy, not one per caller
     #[inline(never)]
     pub(super) fn rst_pending_step(&mut self, hw: &mut impl Hw, now: u32) -> bool {
         let mut work = false;
-        while let Some(e) = self.rst_pend.pop_due(now) {
+        for _ in 0..PENDING_STEP {
+            let Some(e) = self.rst_pend.pop_due(now) else {
+                break;
+            };
             work = true;
-            if self.rst_pend.holds(e.slot) || self.slot_is_free(e.slot) {
+            if e.slot == FORGOTTEN || self.slot_is_free(e.slot) {
                 continue;
             }
             let mut w = [0u32; STATIC_WORDS];

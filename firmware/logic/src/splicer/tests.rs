@@ -4333,3 +4333,58 @@ fn a_restart_resumes_the_pending_time_of_a_rst_pending_flow() {
         (1, 1)
     );
 }
+
+#[test]
+fn a_freed_pending_flow_does_not_decide_for_the_next_flow_in_its_slot() {
+    // One slot: every flow takes slot 0.
+    let mut w = world();
+    let mut hw = Fake {
+        now: 1000,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 1, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    let slot = splice_l4(&mut sp, &mut hw, 7260);
+    rst_from(&mut hw, Port::Client, 7260, slot, 1, 0);
+    sp.poll(&mut hw);
+    // The server's RST frees the flow at once; its pending entry is forgotten.
+    rst_from(&mut hw, Port::Server, 7260, slot, 2, 0);
+    sp.poll(&mut hw);
+    assert_eq!(sp.slots_in_use(), 0);
+    hw.take_wire();
+    // The next flow in the slot gets a RST of its own a little later.
+    let again = splice_l4(&mut sp, &mut hw, 7261);
+    assert_eq!(again, slot);
+    hw.now += 10;
+    rst_from(&mut hw, Port::Client, 7261, slot, 3, 0);
+    sp.poll(&mut hw);
+    hw.take_wire();
+    // The first entry's time ends first and must not free the second flow, which its
+    // receiver then answers.
+    let pending = ms_to_ticks(RST_PENDING_MS, CLK);
+    hw.now += pending - 5;
+    sp.poll(&mut hw);
+    assert_eq!(sp.slots_in_use(), 1, "freed by the first flow's entry");
+    receiver_sends(&mut hw, slot, FlowDyn::PACKETS_SC);
+    hw.now += 10;
+    sp.poll(&mut hw);
+    assert_eq!(
+        state_of(hw.entry(slot)[0]),
+        u32::from(FlowState::Spliced.raw())
+    );
+    assert_eq!(sp.stats.tcp.rst_restored, 1);
+}
+
+#[test]
+fn pending_times_end_a_bounded_number_per_pass() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7270);
+    for _ in 0..40 {
+        sp.rst_pend_fill(slot, hw.now);
+    }
+    hw.now += 1;
+    sp.poll(&mut hw);
+    assert_eq!(sp.rst_pending(), 8, "32 of 40 in the first pass");
+    sp.poll(&mut hw);
+    assert_eq!(sp.rst_pending(), 0);
+}
