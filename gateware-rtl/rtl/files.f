@@ -28,4 +28,5 @@ rtl/axis_len_guard.v
 rtl/tcp_opt_decoder.v
 rtl/syn_cookie.v
 rtl/syn_responder.v
+rtl/ack_validator.v
 rtl/splice_datapath.v

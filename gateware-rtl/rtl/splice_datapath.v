@@ -49,6 +49,8 @@ module splice_datapath #
     // SYN responder cookie units (one SYN per COOKIE_INTERVAL / SYN_UNITS cycles; 2 keep up
     // with minimum-size SYNs at one frame per 10.5 cycles, 10 Gb/s at 64 bits)
     parameter SYN_UNITS = DATA_WIDTH == 64 ? 2 : 8,
+    // ACK validator: free-list slots (ack_validator FREE_DEPTH)
+    parameter FREE_DEPTH = 512,
     // longest frame taken whole (longer frames are cut and dropped as malformed)
     parameter MAX_FRAME = 2048
 )
@@ -256,7 +258,8 @@ localparam D_TSVD = 283;  // 32
 localparam D_TSED = 315;  // 32
 localparam D_WS = 347;    // 5
 localparam D_META = 352;  // META_W (PuntMeta)
-localparam DEC_W = D_META + META_W;
+localparam D_CAND = D_META + META_W;  // 1: an ACK validator candidate (its verdict joins it)
+localparam DEC_W = D_CAND + 1;
 
 // ACT_SYN: answered by the SYN responder (the frame is consumed like a drop)
 localparam [1:0] ACT_FWD = 2'd0, ACT_PUNT = 2'd1, ACT_DROP = 2'd2, ACT_SYN = 2'd3;
@@ -295,6 +298,12 @@ localparam integer   SYN_UNITS_I = SYN_UNITS;
 localparam [31:0]    SYN_PARAMS = {24'd0, SYN_UNITS_I[7:0]} << `SNIC_DP_SYN_PARAMS_UNITS_LSB;
 reg                  key_wr_reg = 1'b0;
 reg                  key_slot_reg = 1'b0;
+// ACK validator (DP.ACK_CTRL, FREE_*)
+reg                  ack_en_reg = 1'b0;
+wire [VIP_N-1:0]     ack_mask_w = syn_mask_reg & {VIP_N{ack_en_reg}};
+reg                  free_push_reg = 1'b0;
+reg [23:0]           free_data_reg = 24'd0;
+reg                  free_flush_reg = 1'b0;
 reg [47:0]           cycles_reg = 48'd0;
 wire [31:0]          now = cycles_reg[47:16];
 
@@ -603,6 +612,32 @@ wire [WAY_BITS-1:0]    ft_rsp_way;
 wire                   ft_init_done;
 wire [31:0]            ft_entries, ft_inserts, ft_deletes, ft_exists, ft_full, ft_nf;
 
+// The flow table's command port is shared by the firmware (FLOW.CMD) and the ACK
+// validator: one command at a time; when both wait, the firmware's goes first. A response
+// goes to the master whose command was taken (ft_own_reg: 1 firmware, 2 engine).
+wire                   av_ft_valid;
+wire [1:0]             av_ft_op;
+wire [`SNIC_FLOW_KEY_W-1:0] av_ft_key;
+wire [15:0]            av_ft_value;
+wire                   ft_m_ready;
+reg  [1:0]             ft_own_reg = 2'd0;
+wire                   ft_idle = ft_own_reg == 2'd0;
+wire                   ft_eng_sel = ft_idle && !ft_cmd_valid_reg && av_ft_valid;
+wire                   ft_m_valid = ft_idle && (ft_cmd_valid_reg || av_ft_valid);
+assign                 ft_cmd_ready = ft_idle && !ft_eng_sel && ft_m_ready;
+wire                   ft_rsp_fw = ft_rsp_valid && ft_own_reg == 2'd1;
+wire                   ft_rsp_eng = ft_rsp_valid && ft_own_reg == 2'd2;
+always @(posedge clk) begin
+    if (ft_m_valid && ft_m_ready) begin
+        ft_own_reg <= ft_eng_sel ? 2'd2 : 2'd1;
+    end else if (ft_rsp_valid) begin
+        ft_own_reg <= 2'd0;
+    end
+    if (rst) begin
+        ft_own_reg <= 2'd0;
+    end
+end
+
 // verilator lint_off PINCONNECTEMPTY
 flow_table #(
     .BUCKETS(FLOW_BUCKETS),
@@ -622,12 +657,12 @@ flow_table_inst (
     .m_lookup_value(lk_value),
     .m_lookup_dir(lk_dir),
     .m_lookup_bucket(),
-    .cmd_valid(ft_cmd_valid_reg),
-    .cmd_ready(ft_cmd_ready),
-    .cmd_op(ft_cmd_op_reg),
-    .cmd_key(ft_key_reg),
-    .cmd_value(ft_value_reg[15:0]),
-    .cmd_dir(ft_value_reg[16]),
+    .cmd_valid(ft_m_valid),
+    .cmd_ready(ft_m_ready),
+    .cmd_op(ft_eng_sel ? av_ft_op : ft_cmd_op_reg),
+    .cmd_key(ft_eng_sel ? av_ft_key : ft_key_reg),
+    .cmd_value(ft_eng_sel ? av_ft_value : ft_value_reg[15:0]),
+    .cmd_dir(ft_eng_sel ? 1'b0 : ft_value_reg[16]),
     .rsp_valid(ft_rsp_valid),
     .rsp_status(ft_rsp_status),
     .rsp_value(ft_rsp_value),
@@ -693,6 +728,29 @@ wire [FS_W-1:0]         st;
 wire                    upd_valid, upd_ready;
 wire [SLOT_BITS+1+16+32-1:0] upd_data;
 
+// The flow-state command port, shared like the flow table's (fs_own_reg).
+wire                    av_fs_valid;
+wire [SLOT_BITS-1:0]    av_fs_slot;
+wire [FS_W-1:0]         av_fs_static;
+wire                    fs_m_ready;
+reg  [1:0]              fs_own_reg = 2'd0;
+wire                    fs_idle = fs_own_reg == 2'd0;
+wire                    fs_eng_sel = fs_idle && !fs_cmd_valid_reg && av_fs_valid;
+wire                    fs_m_valid = fs_idle && (fs_cmd_valid_reg || av_fs_valid);
+assign                  fs_cmd_ready = fs_idle && !fs_eng_sel && fs_m_ready;
+wire                    fs_rsp_fw = fs_rsp_valid && fs_own_reg == 2'd1;
+wire                    fs_rsp_eng = fs_rsp_valid && fs_own_reg == 2'd2;
+always @(posedge clk) begin
+    if (fs_m_valid && fs_m_ready) begin
+        fs_own_reg <= fs_eng_sel ? 2'd2 : 2'd1;
+    end else if (fs_rsp_valid) begin
+        fs_own_reg <= 2'd0;
+    end
+    if (rst) begin
+        fs_own_reg <= 2'd0;
+    end
+end
+
 flow_state_mem #(
     .SLOTS(FLOW_SLOTS),
     .BYTES_WIDTH(16)
@@ -710,11 +768,11 @@ flow_state_inst (
     .upd_dir(upd_data[48]),
     .upd_bytes(upd_data[32 +: 16]),
     .upd_time(upd_data[0 +: 32]),
-    .cmd_valid(fs_cmd_valid_reg),
-    .cmd_ready(fs_cmd_ready),
-    .cmd_op(fs_cmd_op_reg),
-    .cmd_slot(fs_slot_reg),
-    .cmd_wdata_static(fs_static_reg),
+    .cmd_valid(fs_m_valid),
+    .cmd_ready(fs_m_ready),
+    .cmd_op(fs_eng_sel ? `SNIC_FLOW_OP_WRITE_STATIC : fs_cmd_op_reg),
+    .cmd_slot(fs_eng_sel ? av_fs_slot : fs_slot_reg),
+    .cmd_wdata_static(fs_eng_sel ? av_fs_static : fs_static_reg),
     .cmd_wdata_dyn(fs_dyn_reg),
     .rsp_valid(fs_rsp_valid),
     .rsp_rdata_static(fs_rsp_static),
@@ -755,7 +813,7 @@ wire [15:0] d6_flen = h6[H_FLEN +: 16];
 function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:0] slot,
                             input [FS_W-1:0] st_rd, input fastpath, input [47:0] mac_c,
                             input [47:0] mac_s, input [31:0] t_now,
-                            input [VIP_N-1:0] syn_mask);
+                            input [VIP_N-1:0] syn_mask, input [VIP_N-1:0] ack_mask);
     reg [HDR_W-1:0] hd;
     reg         port;
     reg [1:0]   cls;
@@ -773,7 +831,7 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
     // destination half (record FlowHalfEntry): server half for port C, client half for
     // port S
     reg [HALF_W-1:0] fe_h;
-    reg         is_tcp_cls, spliced, fwd, l7, syn_hw;
+    reg         is_tcp_cls, spliced, fwd, l7, syn_hw, ack_hw;
     reg [1:0]   act;
     reg [META_W-1:0] meta;
     begin
@@ -799,6 +857,12 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
         syn_hw = !port && syn_cand(hd[H_REASON +: 4], hd[H_PROTO +: 8], flags)
                  && !flags[0] && !flags[2] && cls == `SNIC_FRAME_CLASS_VIP && !hit
                  && !hd[H_VLAN] && syn_mask[index[VIP_B-1:0]];
+        // a pure ACK (no SYN, RST or FIN) to a VIP the ACK validator serves, on no flow,
+        // untagged: punted with the validator's verdict
+        ack_hw = !port && hd[H_REASON +: 4] == `SNIC_PARSER_REASON_OK && hd[H_PROTO +: 8] == 8'd6
+                 && flags[4] && !flags[0] && !flags[1] && !flags[2]
+                 && cls == `SNIC_FRAME_CLASS_VIP && !hit && !hd[H_VLAN]
+                 && ack_mask[index[VIP_B-1:0]];
         act = fwd ? ACT_FWD : syn_hw ? ACT_SYN
               : (cls == `SNIC_FRAME_CLASS_DROP ? ACT_DROP : ACT_PUNT);
         l7 = !fwd && is_tcp_cls && hit && !dir && !port && fe_state == `SNIC_FLOW_STATE_REQUEST
@@ -806,8 +870,11 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
         wsd_neg = {`SNIC_FLOW_STATIC_WSCALE_DIFF_W{1'b0}} - fe_wsd;
         meta = snic_punt_meta_pack(port, hd[H_REASON +: 4], cls, why, kind, index, hit, dir, l7,
                                    fe_state, slot, hd[H_PLEN +: 16], hd[H_L3 +: 8],
-                                   hd[H_L4 +: 8], hd[H_PAY +: 8], flags[7:0], t_now);
+                                   hd[H_L4 +: 8], hd[H_PAY +: 8], flags[7:0], t_now,
+                                   `SNIC_ENGINE_VERDICT_NONE, {`SNIC_COOKIE_MSS_CLASS_BITS{1'b0}},
+                                   8'd0);
         decide = {
+            ack_hw,
             meta,
             port ? wsd_neg[4:0] : fe_wsd[4:0],
             port ? 32'd0 : 32'd0 - fe_ts,
@@ -851,6 +918,8 @@ reg [SLOT_BITS+48:0] d7_upd_reg = {SLOT_BITS+49{1'b0}};
 // the SYN responder's verdict for a client-port SYN candidate: {client IP, VIP, ports, ISN}
 reg               d7_syn_reg = 1'b0;
 reg [127:0]       d7_syn_rec_reg = 128'd0;
+// an ACK validator candidate's ack number (the rest of its record is d7_syn_rec_reg)
+reg [31:0]        d7_ack_reg = 32'd0;
 
 always @(posedge clk) begin
     d7_valid_reg <= d6_valid;
@@ -858,19 +927,19 @@ always @(posedge clk) begin
     if (d6_valid) begin
         d7_port_reg <= d6_port;
         d7_dec_reg <= decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st, fastpath_reg,
-                             mac_c_reg, mac_s_reg, now, syn_mask_reg);
+                             mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w);
         d7_flen_reg <= d6_flen;
         d7_vip_reg <= d6_class == `SNIC_FRAME_CLASS_VIP;
         d7_vipidx_reg <= d6_index;
         d7_rs_reg <= d6_hit_reg ? `SNIC_FLOW_STATIC_REAL_SERVER(st) : {RS_W{1'b0}};
         d7_reason_reg <= h6[H_REASON +: 4] != `SNIC_PARSER_REASON_OK ||
                          act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
-                                       fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg)) == ACT_DROP;
+                                       fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w)) == ACT_DROP;
         d7_reason_idx_reg <= h6[H_REASON +: 4] != `SNIC_PARSER_REASON_OK ?
                              SI_REASON | {{STAT_IB-REASON_W{1'b0}}, h6[H_REASON +: 4]} :
                              SI_CLS_DROP | {{STAT_IB-`SNIC_PUNT_WHY_W{1'b0}}, d6_why};
         d7_evt_reg <= act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
-                                    fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg)) == ACT_FWD &&
+                                    fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w)) == ACT_FWD &&
                       (d6_flags[0] || d6_flags[2]);
         d7_evt_data_reg <= snic_evt_fin_rst_pack(`SNIC_EVENT_TYPE_FIN_RST, d6_port,
                                                  d6_flags[7:0], d6_slot_reg,
@@ -879,6 +948,7 @@ always @(posedge clk) begin
         d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
         d7_syn_rec_reg <= {h6[H_SRC +: 32], h6[H_DST +: 32], h6[H_SPORT +: 16],
                            h6[H_DPORT +: 16], h6[H_SEQ +: 32]};
+        d7_ack_reg <= h6[H_ACK +: 32];
     end
     d7_syn_reg <= d6_valid && !d6_port && syn_cand(h6[H_REASON +: 4], h6[H_PROTO +: 8], d6_flags);
     if (rst) begin
@@ -996,6 +1066,101 @@ syn_resp_inst (
 );
 // verilator lint_on PINCONNECTEMPTY
 
+// ---------------------------------------------------------------------------------------
+// ACK validator: a candidate (decide's D_CAND, client port) goes to it at S7; its verdict
+// joins the decision at dispatch (the dispatch of a candidate waits for it), in order.
+localparam FREE_AW = $clog2(FREE_DEPTH);
+wire                    av_res_valid, av_res_ready;
+wire [`SNIC_ENGINE_VERDICT_W-1:0] av_res_verdict;
+wire [15:0]             av_res_slot;
+wire [7:0]              av_res_gen;
+wire [`SNIC_COOKIE_MSS_CLASS_BITS-1:0] av_res_mss;
+wire [FREE_AW+1:0]      av_free_level;
+wire [31:0]             av_new, av_found, av_bad, av_stale, av_noslot, av_full, av_refused,
+                        av_lost;
+
+// verilator lint_off PINCONNECTEMPTY
+ack_validator #(
+    .SLOT_BITS(SLOT_BITS),
+    .GEN_BITS(8),
+    .FREE_DEPTH(FREE_DEPTH),
+    .CAND_DEPTH(32),
+    .UNITS(2),
+    .FS_W(FS_W)
+)
+ack_valid_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_cand_valid(d7_valid_reg && d7_dec_reg[D_CAND]),
+    .s_cand_ready(),
+    .s_cand_client_ip(d7_syn_rec_reg[127:96]),
+    .s_cand_vip(d7_syn_rec_reg[95:64]),
+    .s_cand_client_port(d7_syn_rec_reg[63:48]),
+    .s_cand_vip_port(d7_syn_rec_reg[47:32]),
+    .s_cand_seq(d7_syn_rec_reg[31:0]),
+    .s_cand_ack(d7_ack_reg),
+    .m_res_valid(av_res_valid),
+    .m_res_ready(av_res_ready),
+    .m_res_verdict(av_res_verdict),
+    .m_res_slot(av_res_slot),
+    .m_res_gen(av_res_gen),
+    .m_res_mss(av_res_mss),
+    .m_ft_valid(av_ft_valid),
+    .m_ft_ready(ft_m_ready && ft_eng_sel),
+    .m_ft_op(av_ft_op),
+    .m_ft_key(av_ft_key),
+    .m_ft_value(av_ft_value),
+    .ft_rsp_valid(ft_rsp_eng),
+    .ft_rsp_status(ft_rsp_status),
+    .ft_rsp_value(ft_rsp_value),
+    .m_fs_valid(av_fs_valid),
+    .m_fs_ready(fs_m_ready && fs_eng_sel),
+    .m_fs_slot(av_fs_slot),
+    .m_fs_static(av_fs_static),
+    .fs_rsp_valid(fs_rsp_eng),
+    .free_push_valid(free_push_reg),
+    .free_push_data(free_data_reg),
+    .free_flush(free_flush_reg),
+    .free_level(av_free_level),
+    .key_wr_en(key_wr_reg),
+    .key_wr_slot(key_slot_reg),
+    .key_wr_data(key_stage_reg),
+    .cfg_cur_epoch(syn_epoch_reg),
+    .cfg_prev_valid(syn_prev_reg),
+    .stat_new(av_new),
+    .stat_found(av_found),
+    .stat_bad_cookie(av_bad),
+    .stat_stale(av_stale),
+    .stat_no_slot(av_noslot),
+    .stat_table_full(av_full),
+    .stat_push_refused(av_refused),
+    .stat_cand_lost(av_lost)
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// A candidate's punt record with its verdict: NEW and FOUND name the slot (a hit on the
+// client half; NEW: state HANDSHAKE, as the validator wrote it).
+function [META_W-1:0] with_verdict(input [META_W-1:0] m, input [`SNIC_ENGINE_VERDICT_W-1:0] v,
+                                   input [15:0] slot, input [7:0] gen,
+                                   input [`SNIC_COOKIE_MSS_CLASS_BITS-1:0] mss);
+    reg has_slot;
+    begin
+        has_slot = v == `SNIC_ENGINE_VERDICT_NEW || v == `SNIC_ENGINE_VERDICT_FOUND;
+        with_verdict = m;
+        with_verdict[`SNIC_PUNT_META_ENGINE_LSB +: `SNIC_PUNT_META_ENGINE_W] = v;
+        with_verdict[`SNIC_PUNT_META_MSS_CLASS_LSB +: `SNIC_PUNT_META_MSS_CLASS_W] = mss;
+        with_verdict[`SNIC_PUNT_META_SLOT_GEN_LSB +: `SNIC_PUNT_META_SLOT_GEN_W] = gen;
+        if (has_slot) begin
+            with_verdict[`SNIC_PUNT_META_FLOW_HIT_LSB] = 1'b1;
+            with_verdict[`SNIC_PUNT_META_FLOW_HALF_LSB] = 1'b0;
+            with_verdict[`SNIC_PUNT_META_FLOW_SLOT_LSB +: 16] = slot;
+        end
+        if (v == `SNIC_ENGINE_VERDICT_NEW) begin
+            with_verdict[`SNIC_PUNT_META_FLOW_STATE_LSB +: 8] = `SNIC_FLOW_STATE_HANDSHAKE;
+        end
+    end
+endfunction
+
 // flow counter updates (one per forwarded frame)
 reg  [31:0] upd_drops_reg = 32'd0;
 wire        updq_ready;
@@ -1083,7 +1248,10 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
     wire [DEC_W-1:0] d = gp ? dq_data1 : dq_data0;
     wire [1:0] a = d[D_ACT +: 2];
     reg first_reg = 1'b1;
-    wire v = df_tvalid[gp] && dq_valid[gp];
+    // a candidate waits for its verdict (the client port only has candidates)
+    wire av_cand = gp == 0 && d[D_CAND];
+    wire hold = av_cand && !av_res_valid;
+    wire v = df_tvalid[gp] && dq_valid[gp] && !hold;
     wire r_in_valid = v && a == ACT_FWD;
     wire r_in_ready;
     wire desc_ready;
@@ -1092,11 +1260,18 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
     assign pa_tdata[gp*DW +: DW] = df_tdata[gp*DW +: DW];
     assign pa_tkeep[gp*KW +: KW] = df_tkeep[gp*KW +: KW];
     assign pa_tlast[gp] = df_tlast[gp];
-    assign pa_tuser[gp*PA_UW +: PA_UW] = {d[D_META +: META_W], d[D_L7], df_tuser[gp]};
+    assign pa_tuser[gp*PA_UW +: PA_UW] = {av_cand ? with_verdict(d[D_META +: META_W], av_res_verdict,
+                                                             av_res_slot, av_res_gen,
+                                                             av_res_mss)
+                                               : d[D_META +: META_W],
+                                          d[D_L7], df_tuser[gp]};
 
-    assign df_tready[gp] = dq_valid[gp] && (a == ACT_FWD ? r_in_ready :
+    assign df_tready[gp] = dq_valid[gp] && !hold && (a == ACT_FWD ? r_in_ready :
                                             a == ACT_PUNT ? pa_tready[gp] : 1'b1);
     assign dq_ready[gp] = df_tvalid[gp] && df_tready[gp] && df_tlast[gp];
+    if (gp == 0) begin : g_verdict
+        assign av_res_ready = dq_ready[gp] && av_cand;
+    end
 
     always @(posedge clk) begin
         if (df_tvalid[gp] && df_tready[gp]) begin
@@ -1809,6 +1984,17 @@ always @(posedge clk) begin
             `SNIC_DP_SYN_CTRL: rdata_reg <= syn_ctrl_rd;
             `SNIC_DP_SYN_MSS: rdata_reg <= {16'd0, syn_mss_reg};
             `SNIC_DP_SYN_PARAMS: rdata_reg <= SYN_PARAMS;
+            `SNIC_DP_ACK_CTRL: rdata_reg <= {31'd0, ack_en_reg} << `SNIC_DP_ACK_CTRL_ENABLE_LSB;
+            `SNIC_DP_FREE_STATUS: rdata_reg <= (u32(FREE_DEPTH) << `SNIC_DP_FREE_STATUS_DEPTH_LSB)
+                                             | {{30-FREE_AW{1'b0}}, av_free_level};
+            `SNIC_DP_ACK_NEW: rdata_reg <= av_new;
+            `SNIC_DP_ACK_FOUND: rdata_reg <= av_found;
+            `SNIC_DP_ACK_BAD_COOKIE: rdata_reg <= av_bad;
+            `SNIC_DP_ACK_STALE: rdata_reg <= av_stale;
+            `SNIC_DP_ACK_NO_SLOT: rdata_reg <= av_noslot;
+            `SNIC_DP_ACK_TABLE_FULL: rdata_reg <= av_full;
+            `SNIC_DP_FREE_REFUSED: rdata_reg <= av_refused;
+            `SNIC_DP_ACK_LOST: rdata_reg <= av_lost;
 
             `SNIC_FLOW_BLKID: rdata_reg <= `SNIC_FLOW_BLKID_RESET;
             `SNIC_FLOW_KEY_SRC_IP: rdata_reg <= ft_key_reg[95:64];
@@ -1918,12 +2104,14 @@ always @(posedge clk) begin
     st_snap_reg <= 1'b0;
     st_clear_all_reg <= 1'b0;
     key_wr_reg <= 1'b0;
+    free_push_reg <= 1'b0;
+    free_flush_reg <= 1'b0;
 
     // command completions
     if (ft_cmd_valid_reg && ft_cmd_ready) begin
         ft_cmd_valid_reg <= 1'b0;
     end
-    if (ft_rsp_valid) begin
+    if (ft_rsp_fw) begin
         flow_busy_reg <= 1'b0;
         flow_status_reg <= ft_rsp_status;
         flow_result_reg <= {ft_rsp_dir, ft_rsp_value};
@@ -1933,7 +2121,7 @@ always @(posedge clk) begin
     if (fs_cmd_valid_reg && fs_cmd_ready) begin
         fs_cmd_valid_reg <= 1'b0;
     end
-    if (fs_rsp_valid) begin
+    if (fs_rsp_fw) begin
         fs_busy_reg <= 1'b0;
         if (fs_cmd_op_reg == 2'd0 || fs_cmd_op_reg == 2'd3) begin
             fs_static_reg <= fs_rsp_static;
@@ -1978,6 +2166,12 @@ always @(posedge clk) begin
                 syn_prev_reg <= csr_wdata[`SNIC_DP_SYN_CTRL_PREV_VALID_LSB];
             end
             `SNIC_DP_SYN_MSS: syn_mss_reg <= csr_wdata[15:0];
+            `SNIC_DP_ACK_CTRL: ack_en_reg <= csr_wdata[`SNIC_DP_ACK_CTRL_ENABLE_LSB];
+            `SNIC_DP_FREE_PUSH: begin
+                free_push_reg <= 1'b1;
+                free_data_reg <= csr_wdata[23:0];
+            end
+            `SNIC_DP_FREE_CTRL: free_flush_reg <= csr_wdata[`SNIC_DP_FREE_CTRL_FLUSH_LSB];
             `SNIC_DP_COOKIE_KEY_LO: key_stage_reg[31:0] <= csr_wdata;
             `SNIC_DP_COOKIE_KEY_HI: key_stage_reg[63:32] <= csr_wdata;
             `SNIC_DP_COOKIE_KEY_WR: begin
@@ -2115,6 +2309,9 @@ always @(posedge clk) begin
         st_clear_on_snap_reg <= 1'b0;
         l7_commands_reg <= 32'd0;
         l7c_start_reg <= 1'b0;
+        ack_en_reg <= 1'b0;
+        free_push_reg <= 1'b0;
+        free_flush_reg <= 1'b0;
     end
 end
 

@@ -71,7 +71,7 @@ step "icarus tb_card_top" tb_run
 # card_top with the data path as a black box (synthesised below on its own).
 DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_mem.v
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
-    rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v)
+    rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
@@ -212,6 +212,20 @@ step "iverilog compile (syn_responder)" \
 step "yosys synth (syn_responder)" yosys -q -p "read_verilog ${INC[*]} rtl/syn_responder.v \
 rtl/dp_fifo.v; read_verilog -lib ${INC[*]} rtl/syn_cookie.v rtl/tcp_opt_decoder.v; \
 synth -top syn_responder -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
+
+# ACK validator (in the data path): lint, Icarus compile, Yosys generic synthesis on its own
+# (its cookie units as black boxes; the data path's glue synthesis has it as a black box).
+AV=(rtl/ack_validator.v rtl/syn_cookie.v rtl/dp_fifo.v)
+step "verilator lint (ack_validator)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module ack_validator "${AV[@]}"
+step "verilator lint (ack_validator, UNITS=1, SLOT_BITS=14)" \
+    verilator --lint-only -Wall "${INC[@]}" -GUNITS=1 -GSLOT_BITS=14 --top-module ack_validator "${AV[@]}"
+step "iverilog compile (ack_validator)" \
+    iverilog -g2012 "${INC[@]}" -s ack_validator -o "$LOG/ack_validator.vvp" "${AV[@]}"
+step "yosys synth (ack_validator)" yosys -q -p "read_verilog ${INC[*]} rtl/ack_validator.v \
+rtl/dp_fifo.v; read_verilog -lib ${INC[*]} rtl/syn_cookie.v; \
+synth -top ack_validator -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
 exit $failed

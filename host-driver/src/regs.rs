@@ -634,6 +634,114 @@ pub mod dp {
         /// Mask of UNITS (unshifted).
         pub const UNITS_MASK: u32 = 0xff;
     }
+    /// Hardware ACK validator (docs/engine.md) (rw)
+    pub const ACK_CTRL: u64 = BASE + 0x068;
+    /// Reset value and fields of ACK_CTRL.
+    pub mod ack_ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Check flowless client ACKs to the VIPs in SYN_CTRL.VIP_MASK against the card's cookie and allocate their slot from the free list in hardware; 0 punts them unchecked (PuntMeta.engine NONE)
+        pub const ENABLE_SHIFT: u32 = 0;
+        /// Mask of ENABLE (unshifted).
+        pub const ENABLE_MASK: u32 = 0x1;
+    }
+    /// Push a free slot to the engine's free list (a push to a full list is refused and counted in FREE_REFUSED) (wo)
+    pub const FREE_PUSH: u64 = BASE + 0x06c;
+    /// Reset value and fields of FREE_PUSH.
+    pub mod free_push {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Flow slot
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xffff;
+        /// The slot's generation, handed back with it in PuntMeta.slot_gen
+        pub const GEN_SHIFT: u32 = 16;
+        /// Mask of GEN (unshifted).
+        pub const GEN_MASK: u32 = 0xff;
+    }
+    /// Free-list control (wo)
+    pub const FREE_CTRL: u64 = BASE + 0x070;
+    /// Reset value and fields of FREE_CTRL.
+    pub mod free_ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Empty the free list: its slots go back to the firmware
+        pub const FLUSH_SHIFT: u32 = 0;
+        /// Mask of FLUSH (unshifted).
+        pub const FLUSH_MASK: u32 = 0x1;
+    }
+    /// Free-list state (ro)
+    pub const FREE_STATUS: u64 = BASE + 0x074;
+    /// Reset value and fields of FREE_STATUS.
+    pub mod free_status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Slots in the list
+        pub const LEVEL_SHIFT: u32 = 0;
+        /// Mask of LEVEL (unshifted).
+        pub const LEVEL_MASK: u32 = 0xffff;
+        /// Slots the list holds at most (build parameter)
+        pub const DEPTH_SHIFT: u32 = 16;
+        /// Mask of DEPTH (unshifted).
+        pub const DEPTH_MASK: u32 = 0xffff;
+    }
+    /// Candidate ACKs that checked and got a new slot (verdict NEW) (ro)
+    pub const ACK_NEW: u64 = BASE + 0x078;
+    /// Reset value and fields of ACK_NEW.
+    pub mod ack_new {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Candidate ACKs that checked and found their key inserted (verdict FOUND) (ro)
+    pub const ACK_FOUND: u64 = BASE + 0x07c;
+    /// Reset value and fields of ACK_FOUND.
+    pub mod ack_found {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Candidate ACKs whose cookie did not check (verdict BAD_COOKIE) (ro)
+    pub const ACK_BAD_COOKIE: u64 = BASE + 0x080;
+    /// Reset value and fields of ACK_BAD_COOKIE.
+    pub mod ack_bad_cookie {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Candidate ACKs whose cookie named an expired key slot (verdict STALE) (ro)
+    pub const ACK_STALE: u64 = BASE + 0x084;
+    /// Reset value and fields of ACK_STALE.
+    pub mod ack_stale {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Candidate ACKs that checked with the free list empty (verdict NO_SLOT) (ro)
+    pub const ACK_NO_SLOT: u64 = BASE + 0x088;
+    /// Reset value and fields of ACK_NO_SLOT.
+    pub mod ack_no_slot {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Candidate ACKs that checked with their flow-table bucket full (verdict TABLE_FULL) (ro)
+    pub const ACK_TABLE_FULL: u64 = BASE + 0x08c;
+    /// Reset value and fields of ACK_TABLE_FULL.
+    pub mod ack_table_full {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// FREE_PUSH writes refused (the list was full or being flushed) (ro)
+    pub const FREE_REFUSED: u64 = BASE + 0x090;
+    /// Reset value and fields of FREE_REFUSED.
+    pub mod free_refused {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Candidates the validator could not take (always 0 by construction; a nonzero value is a design fault) (ro)
+    pub const ACK_LOST: u64 = BASE + 0x094;
+    /// Reset value and fields of ACK_LOST.
+    pub mod ack_lost {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
     /// Virtual service IPv4 address (host order) (rw)
     pub const VIP_ADDR: u64 = BASE + 0x100;
     /// Number of VIP_ADDR elements.
@@ -1116,7 +1224,7 @@ pub mod punt {
         pub const SLOT_SHIFT: u32 = 16;
         /// Mask of SLOT (unshifted).
         pub const SLOT_MASK: u32 = 0xff;
-        /// 1 reads the slot's descriptor (word 0 length and flag, words 1-4 punt record), 0 the frame data
+        /// 1 reads the slot's descriptor (word 0 length and flag, words 1-5 punt record), 0 the frame data
         pub const DESC_SHIFT: u32 = 31;
         /// Mask of DESC (unshifted).
         pub const DESC_MASK: u32 = 0x1;

@@ -27,13 +27,25 @@ pub struct RegisterBlock {
     cookie_key_hi: CookieKeyHi,
     cookie_key_wr: CookieKeyWr,
     syn_params: SynParams,
-    _reserved25: [u8; 0x98],
+    ack_ctrl: AckCtrl,
+    free_push: FreePush,
+    free_ctrl: FreeCtrl,
+    free_status: FreeStatus,
+    ack_new: AckNew,
+    ack_found: AckFound,
+    ack_bad_cookie: AckBadCookie,
+    ack_stale: AckStale,
+    ack_no_slot: AckNoSlot,
+    ack_table_full: AckTableFull,
+    free_refused: FreeRefused,
+    ack_lost: AckLost,
+    _reserved37: [u8; 0x68],
     vip_addr: (),
-    _reserved26: [u8; 0x04],
+    _reserved38: [u8; 0x04],
     vip_port: (),
-    _reserved27: [u8; 0x7c],
+    _reserved39: [u8; 0x7c],
     local_addr: (),
-    _reserved28: [u8; 0x04],
+    _reserved40: [u8; 0x04],
     local_ctrl: (),
 }
 impl RegisterBlock {
@@ -161,6 +173,66 @@ impl RegisterBlock {
     #[inline(always)]
     pub const fn syn_params(&self) -> &SynParams {
         &self.syn_params
+    }
+    #[doc = "0x68 - Hardware ACK validator (docs/engine.md)"]
+    #[inline(always)]
+    pub const fn ack_ctrl(&self) -> &AckCtrl {
+        &self.ack_ctrl
+    }
+    #[doc = "0x6c - Push a free slot to the engine's free list (a push to a full list is refused and counted in FREE_REFUSED)"]
+    #[inline(always)]
+    pub const fn free_push(&self) -> &FreePush {
+        &self.free_push
+    }
+    #[doc = "0x70 - Free-list control"]
+    #[inline(always)]
+    pub const fn free_ctrl(&self) -> &FreeCtrl {
+        &self.free_ctrl
+    }
+    #[doc = "0x74 - Free-list state"]
+    #[inline(always)]
+    pub const fn free_status(&self) -> &FreeStatus {
+        &self.free_status
+    }
+    #[doc = "0x78 - Candidate ACKs that checked and got a new slot (verdict NEW)"]
+    #[inline(always)]
+    pub const fn ack_new(&self) -> &AckNew {
+        &self.ack_new
+    }
+    #[doc = "0x7c - Candidate ACKs that checked and found their key inserted (verdict FOUND)"]
+    #[inline(always)]
+    pub const fn ack_found(&self) -> &AckFound {
+        &self.ack_found
+    }
+    #[doc = "0x80 - Candidate ACKs whose cookie did not check (verdict BAD_COOKIE)"]
+    #[inline(always)]
+    pub const fn ack_bad_cookie(&self) -> &AckBadCookie {
+        &self.ack_bad_cookie
+    }
+    #[doc = "0x84 - Candidate ACKs whose cookie named an expired key slot (verdict STALE)"]
+    #[inline(always)]
+    pub const fn ack_stale(&self) -> &AckStale {
+        &self.ack_stale
+    }
+    #[doc = "0x88 - Candidate ACKs that checked with the free list empty (verdict NO_SLOT)"]
+    #[inline(always)]
+    pub const fn ack_no_slot(&self) -> &AckNoSlot {
+        &self.ack_no_slot
+    }
+    #[doc = "0x8c - Candidate ACKs that checked with their flow-table bucket full (verdict TABLE_FULL)"]
+    #[inline(always)]
+    pub const fn ack_table_full(&self) -> &AckTableFull {
+        &self.ack_table_full
+    }
+    #[doc = "0x90 - FREE_PUSH writes refused (the list was full or being flushed)"]
+    #[inline(always)]
+    pub const fn free_refused(&self) -> &FreeRefused {
+        &self.free_refused
+    }
+    #[doc = "0x94 - Candidates the validator could not take (always 0 by construction; a nonzero value is a design fault)"]
+    #[inline(always)]
+    pub const fn ack_lost(&self) -> &AckLost {
+        &self.ack_lost
     }
     #[doc = "0x100..0x120 - Virtual service IPv4 address (host order)"]
     #[inline(always)]
@@ -388,6 +460,66 @@ pub mod cookie_key_wr;
 pub type SynParams = crate::Reg<syn_params::SynParamsSpec>;
 #[doc = "Hardware SYN responder build parameters"]
 pub mod syn_params;
+#[doc = "ACK_CTRL (rw) register accessor: Hardware ACK validator (docs/engine.md)\n\nYou can [`read`](crate::Reg::read) this register and get [`ack_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`ack_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ack_ctrl`] module"]
+#[doc(alias = "ACK_CTRL")]
+pub type AckCtrl = crate::Reg<ack_ctrl::AckCtrlSpec>;
+#[doc = "Hardware ACK validator (docs/engine.md)"]
+pub mod ack_ctrl;
+#[doc = "FREE_PUSH (w) register accessor: Push a free slot to the engine's free list (a push to a full list is refused and counted in FREE_REFUSED)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`free_push::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@free_push`] module"]
+#[doc(alias = "FREE_PUSH")]
+pub type FreePush = crate::Reg<free_push::FreePushSpec>;
+#[doc = "Push a free slot to the engine's free list (a push to a full list is refused and counted in FREE_REFUSED)"]
+pub mod free_push;
+#[doc = "FREE_CTRL (w) register accessor: Free-list control\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`free_ctrl::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@free_ctrl`] module"]
+#[doc(alias = "FREE_CTRL")]
+pub type FreeCtrl = crate::Reg<free_ctrl::FreeCtrlSpec>;
+#[doc = "Free-list control"]
+pub mod free_ctrl;
+#[doc = "FREE_STATUS (r) register accessor: Free-list state\n\nYou can [`read`](crate::Reg::read) this register and get [`free_status::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@free_status`] module"]
+#[doc(alias = "FREE_STATUS")]
+pub type FreeStatus = crate::Reg<free_status::FreeStatusSpec>;
+#[doc = "Free-list state"]
+pub mod free_status;
+#[doc = "ACK_NEW (r) register accessor: Candidate ACKs that checked and got a new slot (verdict NEW)\n\nYou can [`read`](crate::Reg::read) this register and get [`ack_new::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ack_new`] module"]
+#[doc(alias = "ACK_NEW")]
+pub type AckNew = crate::Reg<ack_new::AckNewSpec>;
+#[doc = "Candidate ACKs that checked and got a new slot (verdict NEW)"]
+pub mod ack_new;
+#[doc = "ACK_FOUND (r) register accessor: Candidate ACKs that checked and found their key inserted (verdict FOUND)\n\nYou can [`read`](crate::Reg::read) this register and get [`ack_found::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ack_found`] module"]
+#[doc(alias = "ACK_FOUND")]
+pub type AckFound = crate::Reg<ack_found::AckFoundSpec>;
+#[doc = "Candidate ACKs that checked and found their key inserted (verdict FOUND)"]
+pub mod ack_found;
+#[doc = "ACK_BAD_COOKIE (r) register accessor: Candidate ACKs whose cookie did not check (verdict BAD_COOKIE)\n\nYou can [`read`](crate::Reg::read) this register and get [`ack_bad_cookie::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ack_bad_cookie`] module"]
+#[doc(alias = "ACK_BAD_COOKIE")]
+pub type AckBadCookie = crate::Reg<ack_bad_cookie::AckBadCookieSpec>;
+#[doc = "Candidate ACKs whose cookie did not check (verdict BAD_COOKIE)"]
+pub mod ack_bad_cookie;
+#[doc = "ACK_STALE (r) register accessor: Candidate ACKs whose cookie named an expired key slot (verdict STALE)\n\nYou can [`read`](crate::Reg::read) this register and get [`ack_stale::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ack_stale`] module"]
+#[doc(alias = "ACK_STALE")]
+pub type AckStale = crate::Reg<ack_stale::AckStaleSpec>;
+#[doc = "Candidate ACKs whose cookie named an expired key slot (verdict STALE)"]
+pub mod ack_stale;
+#[doc = "ACK_NO_SLOT (r) register accessor: Candidate ACKs that checked with the free list empty (verdict NO_SLOT)\n\nYou can [`read`](crate::Reg::read) this register and get [`ack_no_slot::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ack_no_slot`] module"]
+#[doc(alias = "ACK_NO_SLOT")]
+pub type AckNoSlot = crate::Reg<ack_no_slot::AckNoSlotSpec>;
+#[doc = "Candidate ACKs that checked with the free list empty (verdict NO_SLOT)"]
+pub mod ack_no_slot;
+#[doc = "ACK_TABLE_FULL (r) register accessor: Candidate ACKs that checked with their flow-table bucket full (verdict TABLE_FULL)\n\nYou can [`read`](crate::Reg::read) this register and get [`ack_table_full::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ack_table_full`] module"]
+#[doc(alias = "ACK_TABLE_FULL")]
+pub type AckTableFull = crate::Reg<ack_table_full::AckTableFullSpec>;
+#[doc = "Candidate ACKs that checked with their flow-table bucket full (verdict TABLE_FULL)"]
+pub mod ack_table_full;
+#[doc = "FREE_REFUSED (r) register accessor: FREE_PUSH writes refused (the list was full or being flushed)\n\nYou can [`read`](crate::Reg::read) this register and get [`free_refused::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@free_refused`] module"]
+#[doc(alias = "FREE_REFUSED")]
+pub type FreeRefused = crate::Reg<free_refused::FreeRefusedSpec>;
+#[doc = "FREE_PUSH writes refused (the list was full or being flushed)"]
+pub mod free_refused;
+#[doc = "ACK_LOST (r) register accessor: Candidates the validator could not take (always 0 by construction; a nonzero value is a design fault)\n\nYou can [`read`](crate::Reg::read) this register and get [`ack_lost::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@ack_lost`] module"]
+#[doc(alias = "ACK_LOST")]
+pub type AckLost = crate::Reg<ack_lost::AckLostSpec>;
+#[doc = "Candidates the validator could not take (always 0 by construction; a nonzero value is a design fault)"]
+pub mod ack_lost;
 #[doc = "VIP_ADDR (rw) register accessor: Virtual service IPv4 address (host order)\n\nYou can [`read`](crate::Reg::read) this register and get [`vip_addr::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`vip_addr::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@vip_addr`] module"]
 #[doc(alias = "VIP_ADDR")]
 pub type VipAddr = crate::Reg<vip_addr::VipAddrSpec>;

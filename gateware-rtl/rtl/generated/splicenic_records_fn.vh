@@ -13,7 +13,7 @@ function [31:0] snic_punt_head_pack;
     end
 endfunction
 
-function [127:0] snic_punt_meta_pack;
+function [159:0] snic_punt_meta_pack;
     input [0:0] fld_port;
     input [3:0] fld_parser_reason;
     input [1:0] fld_class;
@@ -31,8 +31,11 @@ function [127:0] snic_punt_meta_pack;
     input [7:0] fld_payload_offset;
     input [7:0] fld_tcp_flags;
     input [31:0] fld_time;
+    input [2:0] fld_engine;
+    input [1:0] fld_mss_class;
+    input [7:0] fld_slot_gen;
     begin
-        snic_punt_meta_pack = {128{1'b0}};
+        snic_punt_meta_pack = {160{1'b0}};
         snic_punt_meta_pack[0 +: 1] = fld_port;
         snic_punt_meta_pack[4 +: 4] = fld_parser_reason;
         snic_punt_meta_pack[8 +: 2] = fld_class;
@@ -50,6 +53,9 @@ function [127:0] snic_punt_meta_pack;
         snic_punt_meta_pack[80 +: 8] = fld_payload_offset;
         snic_punt_meta_pack[88 +: 8] = fld_tcp_flags;
         snic_punt_meta_pack[96 +: 32] = fld_time;
+        snic_punt_meta_pack[128 +: 3] = fld_engine;
+        snic_punt_meta_pack[131 +: 2] = fld_mss_class;
+        snic_punt_meta_pack[136 +: 8] = fld_slot_gen;
     end
 endfunction
 

@@ -297,6 +297,18 @@
 #define SPLICENIC_COOKIE_OP_MAKE 0x0u
 #define SPLICENIC_COOKIE_OP_CHECK 0x1u
 
+/* EngineVerdict: The ACK validator's verdict on a flowless client ACK to a VIP in
+ * SYN_CTRL.VIP_MASK (`ack_validator`, PuntMeta.engine).
+ */
+#define SPLICENIC_ENGINE_VERDICT_WIDTH 3
+#define SPLICENIC_ENGINE_VERDICT_NONE 0x0u
+#define SPLICENIC_ENGINE_VERDICT_NEW 0x1u
+#define SPLICENIC_ENGINE_VERDICT_FOUND 0x2u
+#define SPLICENIC_ENGINE_VERDICT_BAD_COOKIE 0x3u
+#define SPLICENIC_ENGINE_VERDICT_STALE 0x4u
+#define SPLICENIC_ENGINE_VERDICT_NO_SLOT 0x5u
+#define SPLICENIC_ENGINE_VERDICT_TABLE_FULL 0x6u
+
 /* CookieStatus: Result of a syn_cookie request. */
 #define SPLICENIC_COOKIE_STATUS_WIDTH 2
 #define SPLICENIC_COOKIE_STATUS_OK 0x0u
@@ -418,11 +430,11 @@ static inline uint64_t splicenic_punt_head_bad(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_PUNT_HEAD_BAD_LSB, SPLICENIC_PUNT_HEAD_BAD_WIDTH);
 }
 
-/* PuntMeta: Punt record: punt ring descriptor words 1-4, the data path's decision metadata
- * of a punted frame. 128 bits, 4 words.
+/* PuntMeta: Punt record: punt ring descriptor words 1-5, the data path's decision metadata
+ * of a punted frame. 160 bits, 5 words.
  */
-#define SPLICENIC_PUNT_META_BITS 128
-#define SPLICENIC_PUNT_META_WORDS 4
+#define SPLICENIC_PUNT_META_BITS 160
+#define SPLICENIC_PUNT_META_WORDS 5
 #define SPLICENIC_PUNT_META_PORT_LSB 0
 #define SPLICENIC_PUNT_META_PORT_WIDTH 1
 #define SPLICENIC_PUNT_META_PARSER_REASON_LSB 4
@@ -457,6 +469,12 @@ static inline uint64_t splicenic_punt_head_bad(const uint32_t* w) {
 #define SPLICENIC_PUNT_META_TCP_FLAGS_WIDTH 8
 #define SPLICENIC_PUNT_META_TIME_LSB 96
 #define SPLICENIC_PUNT_META_TIME_WIDTH 32
+#define SPLICENIC_PUNT_META_ENGINE_LSB 128
+#define SPLICENIC_PUNT_META_ENGINE_WIDTH 3
+#define SPLICENIC_PUNT_META_MSS_CLASS_LSB 131
+#define SPLICENIC_PUNT_META_MSS_CLASS_WIDTH 2
+#define SPLICENIC_PUNT_META_SLOT_GEN_LSB 136
+#define SPLICENIC_PUNT_META_SLOT_GEN_WIDTH 8
 static inline uint64_t splicenic_punt_meta_port(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_PUNT_META_PORT_LSB, SPLICENIC_PUNT_META_PORT_WIDTH);
 }
@@ -507,6 +525,15 @@ static inline uint64_t splicenic_punt_meta_tcp_flags(const uint32_t* w) {
 }
 static inline uint64_t splicenic_punt_meta_time(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_PUNT_META_TIME_LSB, SPLICENIC_PUNT_META_TIME_WIDTH);
+}
+static inline uint64_t splicenic_punt_meta_engine(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_PUNT_META_ENGINE_LSB, SPLICENIC_PUNT_META_ENGINE_WIDTH);
+}
+static inline uint64_t splicenic_punt_meta_mss_class(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_PUNT_META_MSS_CLASS_LSB, SPLICENIC_PUNT_META_MSS_CLASS_WIDTH);
+}
+static inline uint64_t splicenic_punt_meta_slot_gen(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_PUNT_META_SLOT_GEN_LSB, SPLICENIC_PUNT_META_SLOT_GEN_WIDTH);
 }
 
 /* EvtHead: The part every event record shares: its type. 8 bits, 1 words. */

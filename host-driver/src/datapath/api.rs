@@ -510,7 +510,7 @@ impl<'a> Datapath<'a> {
         Ok(Some(PuntedFrame {
             slot,
             tuser: head.bad,
-            meta: PuntMeta::decode([desc[1], desc[2], desc[3], desc[4]]),
+            meta: PuntMeta::decode(std::array::from_fn(|i| desc[1 + i])),
             data,
         }))
     }

@@ -50,7 +50,9 @@ const fn put(value: u32, shift: u32, mask: u32) -> u32 {
 
 // ----- basic types ---------------------------------------------------------------------
 
-pub use splicenic_layout::{FlowHalf, FlowState, FrameClass, HttpMethod, Port, PuntWhy, TcpKind};
+pub use splicenic_layout::{
+    EngineVerdict, FlowHalf, FlowState, FrameClass, HttpMethod, Port, PuntWhy, TcpKind,
+};
 pub use splicenic_layout::{HostKind, PathKind};
 
 /// `DP.PUNT_POLICY`: which non-service frames go to the firmware (`true`) or are dropped.

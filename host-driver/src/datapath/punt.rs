@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// Punt record (punt ring descriptor words 1-4).
+/// Punt record (punt ring descriptor words 1-5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PuntMeta {
     pub port: Port,
@@ -31,11 +31,17 @@ pub struct PuntMeta {
     pub tcp_flags: u8,
     /// `DP.NOW` when the frame was decided.
     pub time: u32,
+    /// The ACK validator's verdict (`None` for a code the data path does not define).
+    pub engine: Option<EngineVerdict>,
+    /// MSS class the cookie carried (verdicts other than NONE, BAD_COOKIE and STALE).
+    pub mss_class: u8,
+    /// Generation of the slot handed over with verdict NEW.
+    pub slot_gen: u8,
 }
 
 impl PuntMeta {
-    /// Decode descriptor words 1-4 (record `PuntMeta`, docs/records.md).
-    pub fn decode(w: [u32; 4]) -> PuntMeta {
+    /// Decode descriptor words 1-5 (record `PuntMeta`, docs/records.md).
+    pub fn decode(w: [u32; layout::PuntMeta::WORDS]) -> PuntMeta {
         let m = layout::PuntMeta::unpack(&w);
         PuntMeta {
             port: Port::from_bit(m.port != 0),
@@ -56,6 +62,9 @@ impl PuntMeta {
             payload_offset: m.payload_offset,
             tcp_flags: m.tcp_flags,
             time: m.time,
+            engine: EngineVerdict::from_raw(m.engine),
+            mss_class: m.mss_class,
+            slot_gen: m.slot_gen,
         }
     }
 }

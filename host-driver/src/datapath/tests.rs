@@ -111,7 +111,9 @@ fn punt_meta_decodes_every_field() {
         | 1 << 21 // server half
         | 1 << 22 // to L7
         | 2 << 24; // state REQUEST
-    let m = PuntMeta::decode([w1, 0x05dc_1234, 0x1236_2214, 0xdead_beef]);
+                   // word 5: verdict NEW, MSS class 2, slot generation 0xa7
+    let w5 = 1 | 2 << 3 | 0xa7 << 8;
+    let m = PuntMeta::decode([w1, 0x05dc_1234, 0x1236_2214, 0xdead_beef, w5]);
     assert_eq!(
         m,
         PuntMeta {
@@ -132,14 +134,23 @@ fn punt_meta_decodes_every_field() {
             payload_offset: 0x36,
             tcp_flags: 0x12,
             time: 0xdead_beef,
+            engine: Some(EngineVerdict::New),
+            mss_class: 2,
+            slot_gen: 0xa7,
         }
     );
-    let z = PuntMeta::decode([0, 0, 0, 0]);
+    assert_eq!(
+        PuntMeta::decode([0, 0, 0, 0, 7]).engine,
+        None,
+        "verdict 7 undefined"
+    );
+    let z = PuntMeta::decode([0, 0, 0, 0, 0]);
+    assert_eq!(z.engine, Some(EngineVerdict::None));
     assert_eq!(z.port, Port::Client);
     assert_eq!(z.class, FrameClass::Vip);
     assert_eq!(z.why, Some(PuntWhy::None));
     assert_eq!(z.tcp_kind, TcpKind::None);
-    assert_eq!(PuntMeta::decode([3 << 8 | 7 << 10, 0, 0, 0]).why, None);
+    assert_eq!(PuntMeta::decode([3 << 8 | 7 << 10, 0, 0, 0, 0]).why, None);
 }
 
 #[test]

@@ -2104,6 +2104,122 @@ impl core::fmt::Display for CookieOp {
     }
 }
 
+/// The ACK validator's verdict on a flowless client ACK to a VIP in SYN_CTRL.VIP_MASK
+/// (`ack_validator`, PuntMeta.engine). Codes as constants.
+pub mod engine_verdict {
+    /// Not a candidate (validation off, or another kind of frame).
+    pub const NONE: u8 = 0x0;
+    /// The cookie checked; a slot was taken from the free list, the client key inserted, the
+    /// entry written (state HANDSHAKE): the slot is the firmware's now.
+    pub const NEW: u8 = 0x1;
+    /// The cookie checked and the key was already inserted (a segment decided before an earlier
+    /// candidate's insert): flow_slot is its slot.
+    pub const FOUND: u8 = 0x2;
+    /// The ACK does not acknowledge a cookie of the card's keys.
+    pub const BAD_COOKIE: u8 = 0x3;
+    /// The cookie names a key slot that is no longer valid.
+    pub const STALE: u8 = 0x4;
+    /// The cookie checked; the free list was empty (the firmware may allocate itself).
+    pub const NO_SLOT: u8 = 0x5;
+    /// The cookie checked; every way of the key's flow-table bucket is in use.
+    pub const TABLE_FULL: u8 = 0x6;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 3;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            NONE => Some("NONE"),
+            NEW => Some("NEW"),
+            FOUND => Some("FOUND"),
+            BAD_COOKIE => Some("BAD_COOKIE"),
+            STALE => Some("STALE"),
+            NO_SLOT => Some("NO_SLOT"),
+            TABLE_FULL => Some("TABLE_FULL"),
+            _ => None,
+        }
+    }
+}
+
+/// The ACK validator's verdict on a flowless client ACK to a VIP in SYN_CTRL.VIP_MASK
+/// (`ack_validator`, PuntMeta.engine).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum EngineVerdict {
+    /// Not a candidate (validation off, or another kind of frame).
+    None = engine_verdict::NONE,
+    /// The cookie checked; a slot was taken from the free list, the client key inserted, the
+    /// entry written (state HANDSHAKE): the slot is the firmware's now.
+    New = engine_verdict::NEW,
+    /// The cookie checked and the key was already inserted (a segment decided before an earlier
+    /// candidate's insert): flow_slot is its slot.
+    Found = engine_verdict::FOUND,
+    /// The ACK does not acknowledge a cookie of the card's keys.
+    BadCookie = engine_verdict::BAD_COOKIE,
+    /// The cookie names a key slot that is no longer valid.
+    Stale = engine_verdict::STALE,
+    /// The cookie checked; the free list was empty (the firmware may allocate itself).
+    NoSlot = engine_verdict::NO_SLOT,
+    /// The cookie checked; every way of the key's flow-table bucket is in use.
+    TableFull = engine_verdict::TABLE_FULL,
+}
+
+impl EngineVerdict {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [EngineVerdict; 7] = [
+        EngineVerdict::None,
+        EngineVerdict::New,
+        EngineVerdict::Found,
+        EngineVerdict::BadCookie,
+        EngineVerdict::Stale,
+        EngineVerdict::NoSlot,
+        EngineVerdict::TableFull,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<EngineVerdict> {
+        match code {
+            engine_verdict::NONE => Some(EngineVerdict::None),
+            engine_verdict::NEW => Some(EngineVerdict::New),
+            engine_verdict::FOUND => Some(EngineVerdict::Found),
+            engine_verdict::BAD_COOKIE => Some(EngineVerdict::BadCookie),
+            engine_verdict::STALE => Some(EngineVerdict::Stale),
+            engine_verdict::NO_SLOT => Some(EngineVerdict::NoSlot),
+            engine_verdict::TABLE_FULL => Some(EngineVerdict::TableFull),
+            _ => None,
+        }
+    }
+    /// The declared name (`NONE`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            EngineVerdict::None => "NONE",
+            EngineVerdict::New => "NEW",
+            EngineVerdict::Found => "FOUND",
+            EngineVerdict::BadCookie => "BAD_COOKIE",
+            EngineVerdict::Stale => "STALE",
+            EngineVerdict::NoSlot => "NO_SLOT",
+            EngineVerdict::TableFull => "TABLE_FULL",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for EngineVerdict {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            EngineVerdict::None => "none",
+            EngineVerdict::New => "new",
+            EngineVerdict::Found => "found",
+            EngineVerdict::BadCookie => "bad_cookie",
+            EngineVerdict::Stale => "stale",
+            EngineVerdict::NoSlot => "no_slot",
+            EngineVerdict::TableFull => "table_full",
+        })
+    }
+}
+
 /// Result of a syn_cookie request. Codes as constants.
 pub mod cookie_status {
     /// Made, or a valid cookie.
@@ -2370,7 +2486,7 @@ impl PuntHead {
     }
 }
 
-/// Punt record: punt ring descriptor words 1-4, the data path's decision metadata of a punted
+/// Punt record: punt ring descriptor words 1-5, the data path's decision metadata of a punted
 /// frame.
 ///
 /// | bits | field | |
@@ -2392,6 +2508,9 @@ impl PuntHead {
 /// | 80..88 | `payload_offset` |  |
 /// | 88..96 | `tcp_flags` |  |
 /// | 96..128 | `time` |  |
+/// | 128..131 | `engine` | [`EngineVerdict`] |
+/// | 131..133 | `mss_class` |  |
+/// | 136..144 | `slot_gen` |  |
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct PuntMeta {
     /// Port the frame arrived on.
@@ -2428,15 +2547,23 @@ pub struct PuntMeta {
     pub tcp_flags: u8,
     /// DP.NOW when the frame was decided.
     pub time: u32,
+    /// The ACK validator's verdict on a flowless client ACK (docs/engine.md); NONE for every
+    /// other frame.
+    pub engine: u8,
+    /// MSS class the cookie carried (verdicts NEW, FOUND, NO_SLOT, TABLE_FULL).
+    pub mss_class: u8,
+    /// Generation of the slot the engine handed over (verdict NEW): the one the firmware pushed
+    /// with it.
+    pub slot_gen: u8,
 }
 
 impl PuntMeta {
     /// Width in bits.
-    pub const BITS: usize = 128;
+    pub const BITS: usize = 160;
     /// Width in 32-bit words.
-    pub const WORDS: usize = 4;
+    pub const WORDS: usize = 5;
     /// Leaf fields (nested records flattened).
-    pub const LEAVES: usize = 17;
+    pub const LEAVES: usize = 20;
     /// Position of `port`.
     pub const PORT: Field = Field::new(0, 1);
     /// Position of `parser_reason`.
@@ -2471,6 +2598,12 @@ impl PuntMeta {
     pub const TCP_FLAGS: Field = Field::new(88, 8);
     /// Position of `time`.
     pub const TIME: Field = Field::new(96, 32);
+    /// Position of `engine`.
+    pub const ENGINE: Field = Field::new(128, 3);
+    /// Position of `mss_class`.
+    pub const MSS_CLASS: Field = Field::new(131, 2);
+    /// Position of `slot_gen`.
+    pub const SLOT_GEN: Field = Field::new(136, 8);
     /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
     pub fn unpack_at(w: &[u32], base: usize) -> PuntMeta {
         PuntMeta {
@@ -2496,6 +2629,9 @@ impl PuntMeta {
             ) as u8,
             tcp_flags: get_bits(w, base + Self::TCP_FLAGS.lsb, Self::TCP_FLAGS.width) as u8,
             time: get_bits(w, base + Self::TIME.lsb, Self::TIME.width) as u32,
+            engine: get_bits(w, base + Self::ENGINE.lsb, Self::ENGINE.width) as u8,
+            mss_class: get_bits(w, base + Self::MSS_CLASS.lsb, Self::MSS_CLASS.width) as u8,
+            slot_gen: get_bits(w, base + Self::SLOT_GEN.lsb, Self::SLOT_GEN.width) as u8,
         }
     }
     /// Writes the record at bit `base` of `w` (its reserved bits cleared;
@@ -2604,20 +2740,38 @@ impl PuntMeta {
             Self::TIME.width,
             u64::from(self.time),
         );
+        put_bits(
+            w,
+            base + Self::ENGINE.lsb,
+            Self::ENGINE.width,
+            u64::from(self.engine),
+        );
+        put_bits(
+            w,
+            base + Self::MSS_CLASS.lsb,
+            Self::MSS_CLASS.width,
+            u64::from(self.mss_class),
+        );
+        put_bits(
+            w,
+            base + Self::SLOT_GEN.lsb,
+            Self::SLOT_GEN.width,
+            u64::from(self.slot_gen),
+        );
     }
     /// Reads the record from its words.
-    pub fn unpack(w: &[u32; 4]) -> PuntMeta {
+    pub fn unpack(w: &[u32; 5]) -> PuntMeta {
         Self::unpack_at(w, 0)
     }
     /// The record's words.
-    pub fn pack(&self) -> [u32; 4] {
-        let mut w = [0u32; 4];
+    pub fn pack(&self) -> [u32; 5] {
+        let mut w = [0u32; 5];
         self.pack_at(&mut w, 0);
         w
     }
     /// Leaf values in declaration order, nested records flattened (the round-trip
     /// test compares them with the RTL's unpacked fields).
-    pub fn leaves(&self) -> [u64; 17] {
+    pub fn leaves(&self) -> [u64; 20] {
         [
             u64::from(self.port),
             u64::from(self.parser_reason),
@@ -2636,6 +2790,9 @@ impl PuntMeta {
             u64::from(self.payload_offset),
             u64::from(self.tcp_flags),
             u64::from(self.time),
+            u64::from(self.engine),
+            u64::from(self.mss_class),
+            u64::from(self.slot_gen),
         ]
     }
 }
@@ -4005,7 +4162,7 @@ pub struct RecordInfo {
 /// Words of the largest record.
 pub const MAX_RECORD_WORDS: usize = 14;
 /// Leaf fields of the record with the most.
-pub const MAX_RECORD_LEAVES: usize = 18;
+pub const MAX_RECORD_LEAVES: usize = 20;
 
 /// Every record in declaration order; the index is the round-trip module's `sel`.
 pub const RECORDS: [RecordInfo; 13] = [

@@ -297,6 +297,20 @@ const JOBS: &[Job] = &[
         cost: 40,
         part: LFE5UM5G_45F,
     },
+    Job {
+        key: "ack_validator",
+        label: "ack_validator (ACK validator and slot allocator, 2 cookie units, 512-slot free list)",
+        top: "ack_validator",
+        params: &[],
+        src: Src::Files(&[
+            "gateware-rtl/rtl/ack_validator.v",
+            "gateware-rtl/rtl/syn_cookie.v",
+            "gateware-rtl/rtl/dp_fifo.v",
+        ]),
+        fast_path: false,
+        cost: 30,
+        part: LFE5UM5G_45F,
+    },
 ];
 
 /// What a job produced (also the cached record, `result.json`).
@@ -1624,7 +1638,12 @@ mod tests {
         .map(|s| s.to_string())
         .collect();
         // The connection-engine blocks are placed on the target board's part.
-        let engine = ["syn_cookie", "tcp_opt_decoder", "syn_responder"];
+        let engine = [
+            "syn_cookie",
+            "tcp_opt_decoder",
+            "syn_responder",
+            "ack_validator",
+        ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);
             assert_eq!(pnr_args("d", j.part), before, "{}", j.key);

@@ -97,8 +97,8 @@ pub use splicenic_layout::Port;
 pub struct PuntInfo {
     /// Frame length in bytes (copied into the caller's buffer).
     pub len: usize,
-    /// Punt record words 1-4 (`splicenic_layout::PuntMeta`; `docs/datapath.md`).
-    pub meta: [u32; 4],
+    /// Punt record words 1-5 (`splicenic_layout::PuntMeta`; `docs/datapath.md`).
+    pub meta: [u32; PuntMeta::WORDS],
 }
 
 /// Result of a flow-table command.

@@ -55,7 +55,7 @@ struct Fake {
     now: u32,
     table: HashMap<FourTuple, (Slot, bool)>,
     mem: HashMap<Slot, ([u32; STATIC_WORDS], u32)>,
-    punts: VecDeque<(Vec<u8>, [u32; 4])>,
+    punts: VecDeque<(Vec<u8>, [u32; PuntMeta::WORDS])>,
     events: VecDeque<[u32; 4]>,
     sent: Vec<(Port, Vec<u8>)>,
     /// etherparse's view of every sent frame (`wirecheck`), in sending order.
@@ -898,11 +898,21 @@ fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer() {
 #[test]
 fn fields_decode_as_the_records_unpack() {
     for w in [
-        [0x9abc_def0u32, 0x1234_5678, 0xfedc_ba98, 0x0bad_f00d],
-        [u32::MAX; 4],
-        [0x0070_0001, 0xffff, 0xffff_0000, 0],
+        [
+            0x9abc_def0u32,
+            0x1234_5678,
+            0xfedc_ba98,
+            0x0bad_f00d,
+            0x0000_a711,
+        ],
+        [u32::MAX; 5],
+        [0x0070_0001, 0xffff, 0xffff_0000, 0, 0],
     ] {
         let m = PuntMeta::unpack(&w);
+        assert_eq!(field(&w, PuntMeta::ENGINE), u32::from(m.engine));
+        assert_eq!(field(&w, PuntMeta::SLOT_GEN), u32::from(m.slot_gen));
+        // The event records are 4 words.
+        let w = [w[0], w[1], w[2], w[3]];
         assert_eq!(field(&w, PuntMeta::PORT), u32::from(m.port));
         assert_eq!(field(&w, PuntMeta::FLOW_HIT) != 0, m.flow_hit);
         assert_eq!(field(&w, PuntMeta::FLOW_HALF), u32::from(m.flow_half));

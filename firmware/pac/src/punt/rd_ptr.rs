@@ -10,9 +10,9 @@ pub type WordW<'a, REG> = crate::FieldWriter<'a, REG, 10, u16>;
 pub type SlotR = crate::FieldReader;
 #[doc = "Field `SLOT` writer - Slot"]
 pub type SlotW<'a, REG> = crate::FieldWriter<'a, REG, 8>;
-#[doc = "Field `DESC` reader - 1 reads the slot's descriptor (word 0 length and flag, words 1-4 punt record), 0 the frame data"]
+#[doc = "Field `DESC` reader - 1 reads the slot's descriptor (word 0 length and flag, words 1-5 punt record), 0 the frame data"]
 pub type DescR = crate::BitReader;
-#[doc = "Field `DESC` writer - 1 reads the slot's descriptor (word 0 length and flag, words 1-4 punt record), 0 the frame data"]
+#[doc = "Field `DESC` writer - 1 reads the slot's descriptor (word 0 length and flag, words 1-5 punt record), 0 the frame data"]
 pub type DescW<'a, REG> = crate::BitWriter<'a, REG>;
 impl R {
     #[doc = "Bits 0:9 - Word index within the slot or descriptor"]
@@ -25,7 +25,7 @@ impl R {
     pub fn slot(&self) -> SlotR {
         SlotR::new(((self.bits >> 16) & 0xff) as u8)
     }
-    #[doc = "Bit 31 - 1 reads the slot's descriptor (word 0 length and flag, words 1-4 punt record), 0 the frame data"]
+    #[doc = "Bit 31 - 1 reads the slot's descriptor (word 0 length and flag, words 1-5 punt record), 0 the frame data"]
     #[inline(always)]
     pub fn desc(&self) -> DescR {
         DescR::new(((self.bits >> 31) & 1) != 0)
@@ -42,7 +42,7 @@ impl W {
     pub fn slot(&mut self) -> SlotW<'_, RdPtrSpec> {
         SlotW::new(self, 16)
     }
-    #[doc = "Bit 31 - 1 reads the slot's descriptor (word 0 length and flag, words 1-4 punt record), 0 the frame data"]
+    #[doc = "Bit 31 - 1 reads the slot's descriptor (word 0 length and flag, words 1-5 punt record), 0 the frame data"]
     #[inline(always)]
     pub fn desc(&mut self) -> DescW<'_, RdPtrSpec> {
         DescW::new(self, 31)

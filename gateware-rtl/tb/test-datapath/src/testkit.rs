@@ -271,7 +271,7 @@ fn wait_state(dp: &mut Datapath) {
 }
 
 /// Read a flow entry: (static words, dynamic words).
-fn read_state(dp: &mut Datapath, slot: u16) -> (Vec<u32>, Vec<u32>) {
+pub fn read_state(dp: &mut Datapath, slot: u16) -> (Vec<u32>, Vec<u32>) {
     dp.write(r(regs::flow::STATE_SLOT), slot as u32);
     dp.write(r(regs::flow::STATE_CMD), flow_op::READ.into());
     wait_state(dp);

@@ -664,3 +664,266 @@ fn flood(width: u32, name: &str, minimal: bool) -> Vec<serde_json::Value> {
         ),
     ]
 }
+
+// ----- ACK validator (docs/engine.md) ---------------------------------------------------
+
+use splicenic_layout::{engine_verdict as ev, flow_state, FlowStatic};
+
+/// Push `slot` of generation `gen` to the engine's free list (DP.FREE_PUSH).
+fn free_push(dp: &mut Datapath, slot: u16, gen: u8) {
+    dp.write(
+        r(regs::dp::FREE_PUSH),
+        u32::from(gen) << 16 | u32::from(slot),
+    );
+}
+
+fn free_level(dp: &mut Datapath) -> u32 {
+    dp.read(r(regs::dp::FREE_STATUS)) & 0xffff
+}
+
+/// The client's handshake-completing ACK of SYN `s` acknowledging `cookie`, with `payload`.
+fn hs_ack(s: &Syn, cookie: u32, seq_off: u32, payload: &[u8]) -> Vec<u8> {
+    let mut tcp = TcpHeader::new(s.port, VIP_PORT, s.isn.wrapping_add(1 + seq_off), 502);
+    tcp.ack = true;
+    tcp.psh = !payload.is_empty();
+    tcp.acknowledgment_number = cookie.wrapping_add(1);
+    segment(s.mac, s.ip, tcp, payload, false)
+}
+
+/// What the validator must say of a candidate, from an independent model: the firmware's
+/// cookie check, a FIFO of pushed slots and a set of inserted keys.
+#[derive(Default)]
+struct Model {
+    free: std::collections::VecDeque<(u16, u8)>,
+    keys: std::collections::HashMap<(u32, u16), u16>,
+}
+
+impl Model {
+    /// `cookie`: what the ACK acknowledges, minus one; `off`: its sequence number past the
+    /// SYN's plus one (the hardware takes seq - 1 as the client's ISN).
+    fn verdict(
+        &mut self,
+        keys: &CookieKeys,
+        s: &Syn,
+        cookie: u32,
+        off: u32,
+    ) -> (u8, Option<(u16, u8)>, u8) {
+        let tuple = CookieTuple {
+            client_ip: u32::from_be_bytes(s.ip),
+            vip: u32::from_be_bytes(VIP),
+            client_port: s.port,
+            vip_port: VIP_PORT,
+        };
+        let k = (tuple.client_ip, s.port);
+        if let Some(&slot) = self.keys.get(&k) {
+            // already inserted: the frame hits (FOUND, or NONE when its lookup saw the key)
+            return (ev::FOUND, Some((slot, 0)), 0);
+        }
+        match cookie_check(keys, &tuple, s.isn.wrapping_add(off), cookie) {
+            Err(splicenic_fw_logic::cookie::CookieError::BadHash) => (ev::BAD_COOKIE, None, 0),
+            Err(_) => (ev::STALE, None, 0),
+            Ok(class) => match self.free.pop_front() {
+                None => (ev::NO_SLOT, None, class),
+                Some((slot, gen)) => {
+                    self.keys.insert(k, slot);
+                    (ev::NEW, Some((slot, gen)), class)
+                }
+            },
+        }
+    }
+}
+
+fn ack_validator(width: u32) {
+    let mut dp = Datapath::new(width).expect("model");
+    configure(&mut dp);
+    let mut rng = ChaCha8Rng::seed_from_u64(0xac4 + u64::from(width));
+    let offer = (true, true, true);
+    let keys = enable(&mut dp, &mut rng, offer);
+    let depth = dp.read(r(regs::dp::FREE_STATUS)) >> 16;
+    assert_eq!(depth, 512, "FREE_STATUS.DEPTH");
+
+    // Off (ACK_CTRL reset value): a handshake ACK is punted unchecked.
+    let s = Syn::random(&mut rng);
+    dp.push(Port::Client, &s.frame(false, false), false);
+    assert!(dp.settle(200, 100_000));
+    let cookie = check_synack(&s, &dp.drain(Port::Client)[0].data, &keys, offer);
+    dp.push(Port::Client, &hs_ack(&s, cookie, 0, &[]), false);
+    assert!(dp.settle(200, 100_000));
+    let p = punts(&mut dp);
+    assert_eq!(p.len(), 1);
+    assert_eq!(meta(&p[0].0).engine, ev::NONE, "validation off");
+    assert!(!meta(&p[0].0).flow_hit);
+
+    dp.write(r(regs::dp::ACK_CTRL), 1);
+    assert_eq!(dp.read(r(regs::dp::ACK_CTRL)), 1);
+    let mut model = Model::default();
+    let mut gen: u8 = 1;
+    let mut next_slot: u16 = 40;
+    let mut push = |dp: &mut Datapath, model: &mut Model, n: usize| {
+        for _ in 0..n {
+            free_push(dp, next_slot, gen);
+            model.free.push_back((next_slot, gen));
+            next_slot += 3;
+            gen = gen.wrapping_add(1).max(1);
+        }
+    };
+    push(&mut dp, &mut model, 20);
+    assert_eq!(free_level(&mut dp), 20);
+
+    // Rounds of 4 clients: SYN -> cookie; then, interleaved, each client's ACK with the
+    // request right behind it, a forged ACK (a wrong cookie) and a retransmitted ACK.
+    // The free list runs dry on the way (NO_SLOT) and is refilled.
+    let mut counts = [0u64; 8];
+    let mut entries = 0u32;
+    for round in 0..12 {
+        let clients: Vec<Syn> = (0..4).map(|_| Syn::random(&mut rng)).collect();
+        for c in &clients {
+            dp.push(Port::Client, &c.frame(false, false), false);
+        }
+        assert!(dp.settle(300, 500_000));
+        let out = dp.drain(Port::Client);
+        assert_eq!(out.len(), clients.len());
+        let cookies: Vec<u32> = clients
+            .iter()
+            .zip(&out)
+            .map(|(c, f)| check_synack(c, &f.data, &keys, offer))
+            .collect();
+        let mut sent = Vec::new();
+        for (c, &ck) in clients.iter().zip(&cookies) {
+            let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+            let forged = ck ^ (1 << rng.gen_range(3..32));
+            for (ack, off, pay) in [
+                (ck, 0, &[][..]),
+                (ck, 0, &req[..]),
+                (forged, 0, &[][..]),
+                (ck, req.len() as u32, &[][..]),
+            ] {
+                let f = hs_ack(c, ack, off, pay);
+                dp.push(Port::Client, &f, false);
+                sent.push((*c, ack, off, f));
+            }
+        }
+        assert!(dp.settle(400, 2_000_000), "round {round} drains");
+        let got = punts(&mut dp);
+        assert_eq!(
+            got.len(),
+            sent.len(),
+            "every candidate punted (round {round})"
+        );
+        for ((d, b), (c, ack, off, f)) in got.iter().zip(&sent) {
+            assert_eq!(b, f, "punted frame");
+            let m = meta(d);
+            let (v, slot, class) = model.verdict(&keys, c, *ack, *off);
+            if v == ev::FOUND {
+                // Decided before the insert (FOUND) or after it (a plain hit, NONE).
+                assert!(
+                    m.engine == ev::FOUND || m.engine == ev::NONE,
+                    "verdict {}",
+                    m.engine
+                );
+                assert!(m.flow_hit && m.flow_slot == slot.unwrap().0 && m.flow_half == 0);
+                counts[usize::from(m.engine)] += 1;
+                continue;
+            }
+            assert_eq!(m.engine, v, "verdict (round {round})");
+            counts[usize::from(v)] += 1;
+            match slot {
+                Some((s, g)) => {
+                    assert!(m.flow_hit, "NEW names its slot");
+                    assert_eq!((m.flow_slot, m.slot_gen), (s, g), "slot and generation");
+                    assert_eq!(m.flow_state, flow_state::HANDSHAKE);
+                    assert_eq!(m.mss_class, class, "MSS class");
+                    entries += 1;
+                    // The entry the validator wrote: HANDSHAKE with the client half.
+                    let (st, _) = read_state(&mut dp, s);
+                    let e = FlowStatic::unpack_at(&st, 0);
+                    assert_eq!(e.state, flow_state::HANDSHAKE);
+                    assert_eq!(e.client.peer_ip, u32::from_be_bytes(c.ip));
+                    assert_eq!(e.client.peer_port, c.port);
+                    assert_eq!(e.client.local_ip, a(VIP));
+                    assert_eq!(e.client.local_port, VIP_PORT);
+                }
+                None => {
+                    assert!(!m.flow_hit, "no slot for verdict {v}");
+                    if v == ev::NO_SLOT {
+                        assert_eq!(m.mss_class, class, "MSS class");
+                    }
+                }
+            }
+        }
+        assert_eq!(dp.read(r(regs::flow::ENTRIES)), entries, "one key per NEW");
+        if round % 4 == 3 {
+            push(&mut dp, &mut model, 6);
+        }
+    }
+    // Counters match the verdicts; nothing lost; every slot pushed is either handed out
+    // (NEW) or still in the list.
+    for (reg, v) in [
+        (regs::dp::ACK_NEW, ev::NEW),
+        (regs::dp::ACK_FOUND, ev::FOUND),
+        (regs::dp::ACK_BAD_COOKIE, ev::BAD_COOKIE),
+        (regs::dp::ACK_NO_SLOT, ev::NO_SLOT),
+    ] {
+        assert_eq!(
+            u64::from(dp.read(r(reg))),
+            counts[usize::from(v)],
+            "counter of verdict {v}"
+        );
+    }
+    assert!(counts[usize::from(ev::NO_SLOT)] > 0, "the list ran dry");
+    // A forged ACK of a client not yet inserted is refused; one behind an inserted key
+    // finds that flow (FOUND), as any segment of it.
+    assert!(
+        counts[usize::from(ev::BAD_COOKIE)] > 0,
+        "forged ACKs refused"
+    );
+    assert!(
+        counts[usize::from(ev::FOUND)] > 0,
+        "segments behind an insert found"
+    );
+    assert_eq!(dp.read(r(regs::dp::ACK_LOST)), 0);
+    assert_eq!(free_level(&mut dp) as usize, model.free.len());
+
+    // A cookie of a key slot no longer valid: STALE. The current slot flips to 1 without
+    // a previous epoch; a cookie made under slot 0 names slot 0.
+    let s = Syn::random(&mut rng);
+    dp.push(Port::Client, &s.frame(false, false), false);
+    assert!(dp.settle(200, 100_000));
+    let cookie = check_synack(&s, &dp.drain(Port::Client)[0].data, &keys, offer);
+    let mut k2 = keys;
+    k2.current = 1;
+    k2.previous_valid = false;
+    write_ctrl(&mut dp, 1, offer, &k2);
+    dp.push(Port::Client, &hs_ack(&s, cookie, 0, &[]), false);
+    assert!(dp.settle(200, 100_000));
+    let p = punts(&mut dp);
+    assert_eq!(meta(&p[0].0).engine, ev::STALE);
+    assert_eq!(dp.read(r(regs::dp::ACK_STALE)), 1);
+
+    // Flush: the list empties; a push to it works again after.
+    dp.write(r(regs::dp::FREE_CTRL), 1);
+    assert!(dp.settle(20, 1000));
+    assert_eq!(free_level(&mut dp), 0, "flushed");
+    free_push(&mut dp, 7, 1);
+    assert_eq!(free_level(&mut dp), 1);
+    // A full list refuses pushes and counts them.
+    for i in 0..(depth + 3) {
+        free_push(&mut dp, i as u16, 1);
+    }
+    assert_eq!(
+        free_level(&mut dp),
+        depth + 2,
+        "the list's RAM and its two output stages"
+    );
+    assert_eq!(dp.read(r(regs::dp::FREE_REFUSED)), 2);
+}
+
+#[test]
+fn ack_validator_64() {
+    ack_validator(64);
+}
+
+#[test]
+fn ack_validator_512() {
+    ack_validator(512);
+}

@@ -20,7 +20,7 @@ module records_rt #
     input  wire [7:0]              sel,
     input  wire [447:0]            rec_in,
     input  wire [7:0]              beat,
-    output reg  [1151:0]           leaves_out,
+    output reg  [1279:0]           leaves_out,
     output wire [DATA_WIDTH-1:0]   beat_out
 );
 
@@ -30,7 +30,7 @@ localparam PAD_W = (((448 + DATA_WIDTH - 1) / DATA_WIDTH) * DATA_WIDTH);
 reg [PAD_W-1:0] rt;
 
 always @* begin
-    leaves_out = {1152{1'b0}};
+    leaves_out = {1280{1'b0}};
     rt = {PAD_W{1'b0}};
     case (sel)
     8'd0: begin
@@ -56,7 +56,10 @@ always @* begin
         leaves_out[896 +: 8] = `SNIC_PUNT_META_PAYLOAD_OFFSET(rec_in);
         leaves_out[960 +: 8] = `SNIC_PUNT_META_TCP_FLAGS(rec_in);
         leaves_out[1024 +: 32] = `SNIC_PUNT_META_TIME(rec_in);
-        rt[127:0] = snic_punt_meta_pack(`SNIC_PUNT_META_PORT(rec_in), `SNIC_PUNT_META_PARSER_REASON(rec_in), `SNIC_PUNT_META_CLASS(rec_in), `SNIC_PUNT_META_WHY(rec_in), `SNIC_PUNT_META_TCP_KIND(rec_in), `SNIC_PUNT_META_INDEX(rec_in), `SNIC_PUNT_META_FLOW_HIT(rec_in), `SNIC_PUNT_META_FLOW_HALF(rec_in), `SNIC_PUNT_META_TO_L7(rec_in), `SNIC_PUNT_META_FLOW_STATE(rec_in), `SNIC_PUNT_META_FLOW_SLOT(rec_in), `SNIC_PUNT_META_PAYLOAD_LEN(rec_in), `SNIC_PUNT_META_L3_OFFSET(rec_in), `SNIC_PUNT_META_L4_OFFSET(rec_in), `SNIC_PUNT_META_PAYLOAD_OFFSET(rec_in), `SNIC_PUNT_META_TCP_FLAGS(rec_in), `SNIC_PUNT_META_TIME(rec_in));
+        leaves_out[1088 +: 3] = `SNIC_PUNT_META_ENGINE(rec_in);
+        leaves_out[1152 +: 2] = `SNIC_PUNT_META_MSS_CLASS(rec_in);
+        leaves_out[1216 +: 8] = `SNIC_PUNT_META_SLOT_GEN(rec_in);
+        rt[159:0] = snic_punt_meta_pack(`SNIC_PUNT_META_PORT(rec_in), `SNIC_PUNT_META_PARSER_REASON(rec_in), `SNIC_PUNT_META_CLASS(rec_in), `SNIC_PUNT_META_WHY(rec_in), `SNIC_PUNT_META_TCP_KIND(rec_in), `SNIC_PUNT_META_INDEX(rec_in), `SNIC_PUNT_META_FLOW_HIT(rec_in), `SNIC_PUNT_META_FLOW_HALF(rec_in), `SNIC_PUNT_META_TO_L7(rec_in), `SNIC_PUNT_META_FLOW_STATE(rec_in), `SNIC_PUNT_META_FLOW_SLOT(rec_in), `SNIC_PUNT_META_PAYLOAD_LEN(rec_in), `SNIC_PUNT_META_L3_OFFSET(rec_in), `SNIC_PUNT_META_L4_OFFSET(rec_in), `SNIC_PUNT_META_PAYLOAD_OFFSET(rec_in), `SNIC_PUNT_META_TCP_FLAGS(rec_in), `SNIC_PUNT_META_TIME(rec_in), `SNIC_PUNT_META_ENGINE(rec_in), `SNIC_PUNT_META_MSS_CLASS(rec_in), `SNIC_PUNT_META_SLOT_GEN(rec_in));
     end
     8'd2: begin
         leaves_out[0 +: 8] = `SNIC_EVT_HEAD_KIND(rec_in);
