@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * Punt buffer: frames the data path hands to the firmware, stored with their metadata in
  * a ring of SLOTS fixed-size slots (SLOT_BYTES each, default 2 KiB) that the firmware reads.
@@ -47,8 +49,8 @@ module pkt_punt_buf #
     parameter SLOTS = 16,
     // Bytes per slot (power of two, multiple of KEEP_WIDTH, at most 16384)
     parameter SLOT_BYTES = 2048,
-    // Metadata width (multiple of 32)
-    parameter META_WIDTH = 128,
+    // Metadata width (multiple of 32; the data path's punt record PuntMeta by default)
+    parameter META_WIDTH = `SNIC_PUNT_META_W,
     // Slots low-priority frames (s_axis_tlow) may not take (0 .. SLOTS-1)
     parameter RESERVE = 0,
     parameter SLOT_BITS = $clog2(SLOTS),

@@ -96,6 +96,14 @@ fn url_and_host_route_to_pools_and_transfers_are_byte_exact() {
     assert_eq!(s.spliced_total, 4);
     assert_eq!(s.setup_failed, 0);
     assert_eq!(s.refused_table_full, 0);
+    // Every connection was set up by the ACK validator (docs/engine.md): the cookie checked,
+    // the slot taken and the key inserted in hardware, handed over to the firmware.
+    let av = rig.card.datapath().unwrap().ack_validator().unwrap();
+    let tcp = rig.card.flow_manager().tcp_stats().unwrap();
+    assert!(av.enabled);
+    assert_eq!((av.new, tcp.engine_new), (4, 4), "{av:?}");
+    assert_eq!((av.bad_cookie, av.no_slot, av.lost), (0, 0, 0), "{av:?}");
+    assert_eq!((tcp.engine_lost, tcp.engine_stale), (0, 0));
     if let Some(c) = s.setup_cycles_per_connection() {
         eprintln!("setup: {c:.0} soft-core cycles per connection");
     }

@@ -390,4 +390,23 @@ impl Hw for DataPath {
             .cookie_key_wr()
             .write(|w| w.slot().bit(slot & 1 != 0));
     }
+
+    fn free_depth(&mut self) -> usize {
+        usize::from(self.dp.free_status().read().depth().bits())
+    }
+
+    fn ack_ctrl_write(&mut self, enable: bool) {
+        self.dp.ack_ctrl().write(|w| w.enable().bit(enable));
+    }
+
+    fn free_push(&mut self, slot: Slot, gen: u8) {
+        // SAFETY: SLOT is 16 bits and GEN 8 bits wide: every u16 and u8 is a valid value.
+        self.dp
+            .free_push()
+            .write(|w| unsafe { w.slot().bits(slot).gen_().bits(gen) });
+    }
+
+    fn free_flush(&mut self) {
+        self.dp.free_ctrl().write(|w| w.flush().set_bit());
+    }
 }

@@ -40,9 +40,10 @@
 #define SPLICENIC_L7_BUFFER_BYTES 1024u
 /* Mailbox API version the firmware reports in VERSION word 1: 2 adds the control-plane
  * commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE`
- * 0x37; 4 adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39.
+ * 0x37; 4 adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39; 6 grows the `TCP_STATS` answer
+ * to 15 words (the ACK validator's hand-overs).
  */
-#define SPLICENIC_MAILBOX_API_VERSION 5u
+#define SPLICENIC_MAILBOX_API_VERSION 6u
 /* First response word of PING: "PONG" in ASCII (big endian). */
 #define SPLICENIC_MAILBOX_PONG 0x504F4E47u
 /* SYN cookie MSS class 0 (also any client MSS below it). */

@@ -4,7 +4,7 @@
 //! low-priority frames), and compiles them with the C++ shim (which reads the punt ring
 //! descriptor with the generated C view of the shared records, `splicenic_records.h`).
 
-use splicenic_verilate::{records_c_include, repo_root, Build, Model};
+use splicenic_verilate::{records_c_include, regs_include, repo_root, Build, Model};
 
 fn main() {
     let root = repo_root();
@@ -61,6 +61,8 @@ fn main() {
             ),
         ],
         shims: vec![manifest.join("csrc/shim.cpp")],
+        // pkt_punt_buf's META_WIDTH defaults to the punt record's width (splicenic_records.vh)
+        includes: vec![regs_include(&root)],
         shim_includes: vec![c_view],
         trace: false,
         lib_name: "splicenic_tb_queues".into(),

@@ -200,6 +200,9 @@ struct Figures {
     load: Option<Phase>,
     /// The load phase with the SYN responder off (the firmware answers every SYN).
     load_fw: Option<Phase>,
+    /// The load with the SYN responder on and the ACK validator off (the firmware checks
+    /// the cookie, allocates and inserts).
+    load_nv: Option<Phase>,
     synburst: Option<Burst>,
     /// Card cycles per idle main-loop pass (no traffic).
     idle_pass: f64,
@@ -486,6 +489,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
     rig.card.flow_manager().flow_profile_steps(false)?;
     let mut load_phase = None;
     let mut load_fw = None;
+    let mut load_nv = None;
     let mut synburst = None;
     if load > 0 {
         load_phase = Some(phase(
@@ -495,6 +499,24 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
             load,
             |rig| drive_load(rig, load, window),
         )?);
+        // The same load with the ACK validator off (DP.ACK_CTRL, which the firmware writes
+        // only at bring-up): the card answers the SYNs, the firmware takes the ACKs.
+        let ack_ctrl = rig.card.bar_mut().read32(regs::dp::ACK_CTRL)?;
+        ensure!(
+            ack_ctrl & 1 != 0,
+            "the firmware did not enable the ACK validator (DP.ACK_CTRL {ack_ctrl:#x})"
+        );
+        rig.card.bar_mut().write32(regs::dp::ACK_CTRL, 0)?;
+        load_nv = Some(phase(
+            &mut rig,
+            format!("load{load}nv"),
+            format!(
+                "closed loop, {window} in setup at a time, handshake ACKs checked by the firmware"
+            ),
+            load,
+            |rig| drive_load(rig, load, window),
+        )?);
+        rig.card.bar_mut().write32(regs::dp::ACK_CTRL, ack_ctrl)?;
         // The same load with every SYN answered by the firmware: the host clears
         // DP.SYN_CTRL.VIP_MASK for the phase (the firmware writes SYN_CTRL again only on a
         // service change or a key rotation, neither of which happens in it) and restores it.
@@ -515,6 +537,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
         burst,
         load: load_phase,
         load_fw,
+        load_nv,
         synburst,
         idle_pass,
         wall,
@@ -632,6 +655,7 @@ fn main() -> Result<()> {
             Some(&f.seq),
             Some(&f.burst),
             f.load.as_ref(),
+            f.load_nv.as_ref(),
             f.load_fw.as_ref(),
         ]
         .into_iter()

@@ -668,6 +668,37 @@ impl<'a> Datapath<'a> {
 
     // ----- drop counters outside STATS --------------------------------------------------
 
+    /// Read the ACK validator's state and counters ([`AckValidator`]); nothing is written.
+    pub fn ack_validator(&mut self) -> Result<AckValidator, DriverError> {
+        use regs::dp;
+        let st = self.bar.read32(dp::FREE_STATUS)?;
+        Ok(AckValidator {
+            enabled: field(
+                self.bar.read32(dp::ACK_CTRL)?,
+                dp::ack_ctrl::ENABLE_SHIFT,
+                dp::ack_ctrl::ENABLE_MASK,
+            ) != 0,
+            free_level: field(
+                st,
+                dp::free_status::LEVEL_SHIFT,
+                dp::free_status::LEVEL_MASK,
+            ) as u16,
+            free_depth: field(
+                st,
+                dp::free_status::DEPTH_SHIFT,
+                dp::free_status::DEPTH_MASK,
+            ) as u16,
+            new: self.bar.read32(dp::ACK_NEW)?,
+            found: self.bar.read32(dp::ACK_FOUND)?,
+            bad_cookie: self.bar.read32(dp::ACK_BAD_COOKIE)?,
+            stale: self.bar.read32(dp::ACK_STALE)?,
+            no_slot: self.bar.read32(dp::ACK_NO_SLOT)?,
+            table_full: self.bar.read32(dp::ACK_TABLE_FULL)?,
+            push_refused: self.bar.read32(dp::FREE_REFUSED)?,
+            lost: self.bar.read32(dp::ACK_LOST)?,
+        })
+    }
+
     /// Read every loss counter outside the STATS block ([`DropCounters`]) with plain
     /// register reads: nothing is written, so this is safe while the firmware runs. The
     /// registers are read one after the other, not as one snapshot.

@@ -140,3 +140,31 @@ impl DropCounters {
         ]
     }
 }
+
+/// The hardware ACK validator's state and counters (docs/engine.md), read with
+/// [`Datapath::ack_validator`]: plain register reads, one after the other. The counters are
+/// 32-bit, start at 0 when the card is reset and wrap.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AckValidator {
+    /// `DP.ACK_CTRL.ENABLE`.
+    pub enabled: bool,
+    /// `DP.FREE_STATUS`: slots in the free list, and its size (0: no validator).
+    pub free_level: u16,
+    pub free_depth: u16,
+    /// `DP.ACK_NEW`: connections set up (slot taken, key inserted).
+    pub new: u32,
+    /// `DP.ACK_FOUND`: candidates whose key was already inserted.
+    pub found: u32,
+    /// `DP.ACK_BAD_COOKIE`: ACKs of no cookie of the card's.
+    pub bad_cookie: u32,
+    /// `DP.ACK_STALE`: cookies of an expired key slot.
+    pub stale: u32,
+    /// `DP.ACK_NO_SLOT`: good cookies with the free list empty.
+    pub no_slot: u32,
+    /// `DP.ACK_TABLE_FULL`: good cookies whose flow-table bucket was full.
+    pub table_full: u32,
+    /// `DP.FREE_REFUSED`: pushes to a full list.
+    pub push_refused: u32,
+    /// `DP.ACK_LOST`: candidates the validator could not take (0 by construction).
+    pub lost: u32,
+}

@@ -1041,3 +1041,45 @@ fn addresses_set_again_never_disappear() {
     assert_eq!(moved.first(), Some(&(false, a.into())), "{moved:?}");
     assert_eq!(moved.last(), Some(&(true, b.into())), "{moved:?}");
 }
+
+#[test]
+fn ack_validator_reads_each_register() {
+    use regs::dp;
+    let mut m = Model::new();
+    m.mem.set(dp::ACK_CTRL, 1);
+    m.mem.set(dp::FREE_STATUS, 512 << 16 | 40);
+    for (i, r) in [
+        dp::ACK_NEW,
+        dp::ACK_FOUND,
+        dp::ACK_BAD_COOKIE,
+        dp::ACK_STALE,
+        dp::ACK_NO_SLOT,
+        dp::ACK_TABLE_FULL,
+        dp::FREE_REFUSED,
+        dp::ACK_LOST,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        m.mem.set(r, 100 + i as u32);
+    }
+    let mut d = Datapath::new(&mut m).unwrap();
+    let a = d.ack_validator().unwrap();
+    assert_eq!(
+        a,
+        AckValidator {
+            enabled: true,
+            free_level: 40,
+            free_depth: 512,
+            new: 100,
+            found: 101,
+            bad_cookie: 102,
+            stale: 103,
+            no_slot: 104,
+            table_full: 105,
+            push_refused: 106,
+            lost: 107,
+        }
+    );
+    assert!(m.writes.is_empty(), "{:?}", m.writes);
+}

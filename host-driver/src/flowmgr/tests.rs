@@ -1236,7 +1236,7 @@ fn firmware_refusals_name_the_status() {
 fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
     let (mut card, log) = card_with(|c, req| {
         assert_eq!((c, req.len()), (cmd::TCP_STATS, 0));
-        (status::OK, (1..=12).collect())
+        (status::OK, (1..=15).collect())
     });
     let t = card.flow_manager().tcp_stats().unwrap();
     assert_eq!(
@@ -1254,10 +1254,13 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
             tw_replaced: 10,
             hw_cookie_acks: 11,
             rst_pending_now: 12,
+            engine_new: 13,
+            engine_lost: 14,
+            engine_stale: 15,
         }
     );
     assert_eq!(log.lock().unwrap().len(), 1);
-    let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 11]));
+    let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 14]));
     let e = card.flow_manager().tcp_stats().unwrap_err();
     assert!(e.to_string().contains("TCP_STATS"), "{e}");
 }

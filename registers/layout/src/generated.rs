@@ -42,8 +42,9 @@ pub const L7_BUFFER_BYTES: u32 = 1_024;
 
 /// Mailbox API version the firmware reports in VERSION word 1: 2 adds the control-plane
 /// commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37; 4
-/// adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39.
-pub const MAILBOX_API_VERSION: u32 = 5;
+/// adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39; 6 grows the `TCP_STATS` answer to 15 words
+/// (the ACK validator's hand-overs).
+pub const MAILBOX_API_VERSION: u32 = 6;
 
 /// First response word of PING: "PONG" in ASCII (big endian).
 pub const MAILBOX_PONG: u32 = 0x504F_4E47;

@@ -555,15 +555,15 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops, heads, tcp) = {
+        let (mut snap, fs, ports, drops, heads, tcp, av) = {
             let mut card = open_card(spec)?;
             let table = Table::read(&mut card)?;
             let fs = card.flow_manager().flow_stats()?;
             let heads = card.flow_manager().head_stats()?;
             let tcp = card.flow_manager().tcp_stats()?;
-            let (st, dc) = {
+            let (st, dc, av) = {
                 let mut dp = card.datapath()?;
-                (dp.stats()?, dp.drop_counters()?)
+                (dp.stats()?, dp.drop_counters()?, dp.ack_validator()?)
             };
             let snap = table.snapshot(Some(&st), fs.slot_capacity);
             (
@@ -573,6 +573,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 drop_rows(&st, &dc, &fs),
                 heads,
                 tcp,
+                av,
             )
         };
         let refusals = heads
@@ -605,6 +606,12 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 "spliced_syns": {"challenged": tcp.syn_challenged, "rate_limited": tcp.challenge_limited,
                           "dropped": tcp.syn_dropped, "time_wait_replaced": tcp.tw_replaced},
                 "hw_cookie_acks": tcp.hw_cookie_acks,
+                "ack_validator": {"enabled": av.enabled, "free_level": av.free_level,
+                          "free_depth": av.free_depth, "new": av.new, "found": av.found,
+                          "bad_cookie": av.bad_cookie, "stale": av.stale, "no_slot": av.no_slot,
+                          "table_full": av.table_full, "push_refused": av.push_refused,
+                          "lost": av.lost, "handed_over": tcp.engine_new,
+                          "handover_lost": tcp.engine_lost, "not_ours": tcp.engine_stale},
             });
             println!("{}", serde_json::to_string(&v)?);
         } else {
@@ -685,6 +692,21 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 tcp.syn_dropped,
                 tcp.tw_replaced,
                 tcp.hw_cookie_acks
+            );
+            out += &format!(
+                "ACK validator: {}; {} set up, {} found, {} bad cookies, {} stale, {} without a slot, {} bucket full; free list {} of {}; firmware took {} ({} lost, {} not its own)\n",
+                if av.enabled { "on" } else { "off" },
+                av.new,
+                av.found,
+                av.bad_cookie,
+                av.stale,
+                av.no_slot,
+                av.table_full,
+                av.free_level,
+                av.free_depth,
+                tcp.engine_new,
+                tcp.engine_lost,
+                tcp.engine_stale
             );
             out += &format_drops(&drops);
             let mut o = std::io::stdout().lock();

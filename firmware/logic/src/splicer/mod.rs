@@ -14,6 +14,7 @@
 
 pub mod capture;
 mod control;
+mod engine;
 pub mod frame;
 pub mod profile;
 pub mod record;
@@ -35,14 +36,16 @@ use crate::mailbox::{cmd, status, Response, MAX_WORDS};
 use crate::sched::{Kind, SchedConfig, Scheduler, ServerConfig, ServerSet, MAX_WEIGHT};
 use capture::CaptureRing;
 pub use control::{FLOW_GET_WORDS, FLOW_LIST_BUDGET, FLOW_LIST_DONE, FLOW_LIST_MAX};
+use engine::Engine;
 use frame::{tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
 use profile::{Handler, Profile, Step};
 use record::RulesetStore;
 use resets::RstPending;
 pub use resets::{TcpStats, CHALLENGE_MS, RST_PENDING_MS, RST_PENDING_SLOTS};
 use splicenic_layout::{
-    flow_half, l7_flag, mac_from_u64, mac_to_u64, pool_flags, port, service_mode, EventType,
-    EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic, PuntMeta, PuntWhy,
+    engine_verdict, flow_half, l7_flag, mac_from_u64, mac_to_u64, pool_flags, port, service_mode,
+    EventType, EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic, PuntMeta,
+    PuntWhy,
 };
 use synresp::SynResp;
 pub use synresp::{SynCtrl, ROTATE_MS};
@@ -172,6 +175,14 @@ pub trait Hw {
     /// Load `key` (`[k0, k1]`) into cookie key slot `slot` (0 or 1): `DP.COOKIE_KEY_LO`,
     /// `DP.COOKIE_KEY_HI`, then `DP.COOKIE_KEY_WR`.
     fn cookie_key_write(&mut self, slot: u8, key: [u32; 2]);
+    /// `DP.FREE_STATUS.DEPTH`: the ACK validator's free-list size (0: no validator).
+    fn free_depth(&mut self) -> usize;
+    /// Write `DP.ACK_CTRL.ENABLE`.
+    fn ack_ctrl_write(&mut self, enable: bool);
+    /// `DP.FREE_PUSH`: hand `slot` of generation `gen` to the ACK validator.
+    fn free_push(&mut self, slot: Slot, gen: u8);
+    /// `DP.FREE_CTRL.FLUSH`: empty the validator's free list.
+    fn free_flush(&mut self);
 }
 
 /// Counters reported by FLOW_STATS (mailbox word order).
@@ -567,6 +578,7 @@ pub struct Splicer<'a> {
     policy: OptionsPolicy,
     /// The hardware SYN responder: its keys, SYN_CTRL, the rotation deadline.
     syn: SynResp,
+    engine: Engine,
     aging: AgingScan,
     /// Flows RST-pending (`resets`).
     rst_pend: RstPending,
@@ -644,6 +656,7 @@ impl<'a> Splicer<'a> {
             },
             policy: OptionsPolicy::DEFAULT,
             syn: SynResp::default(),
+            engine: Engine::new(),
             aging: match AgingScan::new(slots) {
                 Ok(a) => a,
                 Err(_) => unreachable!("1..=16384 slots"),
@@ -690,6 +703,9 @@ impl<'a> Splicer<'a> {
     /// (their clients retransmit or reset). The scan stops once every lookup key in the table
     /// is accounted for, so a cold boot (empty table) costs nothing. Returns the flows kept.
     pub fn rebuild(&mut self, hw: &mut impl Hw) -> usize {
+        // The ACK validator hands out no slot of the scan from here (its list may hold the
+        // previous firmware's pushes; `engine_start` enables it again).
+        hw.free_flush();
         let entries = hw.flow_entries() as usize;
         let mut keys = 0;
         let mut kept = 0;
@@ -744,8 +760,13 @@ impl<'a> Splicer<'a> {
         kept
     }
 
-    /// Slots in use.
+    /// Slots in use (by flows: those in the ACK validator's free list are not).
     pub fn slots_in_use(&self) -> usize {
+        self.slots_taken() - self.engine.len()
+    }
+
+    /// Slots out of the free list: in use, or in the ACK validator's free list.
+    fn slots_taken(&self) -> usize {
         self.fresh - self.free.free_count()
     }
 
@@ -763,7 +784,7 @@ impl<'a> Splicer<'a> {
     }
 
     fn alloc_slot(&mut self) -> Option<Slot> {
-        if self.slots_in_use() >= self.limit {
+        if self.slots_taken() >= self.limit {
             return None;
         }
         if self.fresh < self.slots {
@@ -822,6 +843,7 @@ impl<'a> Splicer<'a> {
             }
         }
         work |= self.syn_rotate_step(hw, now);
+        work |= self.engine_refill(hw);
         work |= self.rst_pending_step(hw, now);
         work |= self.aging_step(hw, now);
         work
@@ -859,7 +881,14 @@ impl<'a> Splicer<'a> {
                 let hit = hit.then_some((slot, server_half));
                 self.cur = Handler::Other;
                 let setup = match port {
-                    Port::Client => self.on_client_seg(hw, &seg, hit),
+                    Port::Client => {
+                        let v = Verdict {
+                            kind: field(m, PuntMeta::ENGINE) as u8,
+                            gen: field(m, PuntMeta::SLOT_GEN) as u8,
+                            class: field(m, PuntMeta::MSS_CLASS) as u8,
+                        };
+                        self.on_client_seg(hw, &seg, hit, v)
+                    }
                     Port::Server => {
                         // The classifier matched a card-owned address (not NOMATCH).
                         let ours = field(m, PuntMeta::WHY) != u32::from(PuntWhy::NoMatch.raw());
@@ -919,7 +948,17 @@ impl<'a> Splicer<'a> {
         hw: &mut impl Hw,
         seg: &TcpSeg,
         hit: Option<(Slot, bool)>,
+        v: Verdict,
     ) -> Option<usize> {
+        if let (engine_verdict::NEW, Some((slot, _))) = (v.kind, hit) {
+            // A connection the ACK validator set up (docs/engine.md).
+            if self.engine_take(hw, slot, Some(v.gen)) {
+                self.stats.tcp.engine_new += 1;
+                return self.cookie_accept(hw, seg, Given::Slot(slot, v.class));
+            }
+            self.engine_stale(hw, slot, &client_tuple(seg));
+            return self.cookie_accept(hw, seg, Given::Nothing);
+        }
         let pi = match hit {
             Some((slot, false)) => self.find_pending(slot),
             _ => None,
@@ -931,6 +970,13 @@ impl<'a> Splicer<'a> {
                 .flatten()
         });
         let Some(i) = pi else {
+            // A segment of a connection the ACK validator set up whose NEW punt was lost:
+            // the slot is reclaimed and the segment taken as flowless (a handshake ACK
+            // still connects).
+            let hit = match hit {
+                Some((slot, false)) if self.engine_take(hw, slot, None) => None,
+                h => h,
+            };
             if let (true, Some((slot, false))) = (seg.has(tf::RST), hit) {
                 self.on_spliced_rst(hw, seg, slot, false);
                 return None;
@@ -942,7 +988,13 @@ impl<'a> Splicer<'a> {
                 };
             }
             if hit.is_none() && seg.flags & (tf::SYN | tf::RST | tf::ACK) == tf::ACK {
-                if let Some(i) = self.cookie_accept(hw, seg) {
+                // The validator's refusal of the card's cookie stands; the firmware's own
+                // cookie (every setup entry was busy) is still checked.
+                let given = match v.kind {
+                    engine_verdict::BAD_COOKIE | engine_verdict::STALE => Given::NotCard,
+                    _ => Given::Nothing,
+                };
+                if let Some(i) = self.cookie_accept(hw, seg, given) {
                     return Some(i);
                 }
             }
@@ -1157,22 +1209,31 @@ impl<'a> Splicer<'a> {
     /// SYN-ACK, the hardware SYN responder's ([`synresp::hw_cookie`]) or the firmware's own
     /// ([`Splicer::send_cookie_synack`]); the connection then starts in REQUEST like any
     /// other.
-    fn cookie_accept(&mut self, hw: &mut impl Hw, seg: &TcpSeg) -> Option<usize> {
-        let svc = self.find_service(seg.dst_ip, seg.dst_port)?;
+    fn cookie_accept(&mut self, hw: &mut impl Hw, seg: &TcpSeg, given: Given) -> Option<usize> {
+        let engine = match given {
+            Given::Slot(slot, _) => Some(slot),
+            _ => None,
+        };
+        let Some(svc) = self.find_service(seg.dst_ip, seg.dst_port) else {
+            if let Some(slot) = engine {
+                self.engine_refuse(hw, seg, slot);
+            }
+            return None;
+        };
         let now = hw.now();
         let tuple = client_tuple(seg);
-        // The hardware SYN responder's cookie first (the card answered the SYN), then the
-        // firmware's own cookie SYN-ACK (every setup entry was busy). Either gives the
-        // client SYN's options as far as the SYN-ACK kept them; the firmware's cookie keeps
-        // the MSS class only.
-        let syn = self.profile.time(hw, Step::Isn, |_| {
-            synresp::hw_cookie(
-                &self.syn,
-                &self.policy,
-                seg,
-                &self.frame[seg.opts.0..seg.opts.1],
-            )
-        });
+        // The hardware SYN responder's cookie first (the card answered the SYN; the ACK
+        // validator may have checked it already), then the firmware's own cookie SYN-ACK
+        // (every setup entry was busy). Either gives the client SYN's options as far as the
+        // SYN-ACK kept them; the firmware's cookie keeps the MSS class only.
+        let opts = &self.frame[seg.opts.0..seg.opts.1];
+        let syn = match given {
+            Given::Slot(_, class) => Some(synresp::hw_options(&self.policy, class, opts)),
+            Given::NotCard => None,
+            Given::Nothing => self.profile.time(hw, Step::Isn, |_| {
+                synresp::hw_cookie(&self.syn, &self.policy, seg, opts)
+            }),
+        };
         let hw_cookie = syn.is_some();
         let syn = match syn {
             Some(syn) => syn,
@@ -1193,19 +1254,20 @@ impl<'a> Splicer<'a> {
         self.cur = Handler::CookieAck;
         // A verified ACK proves a real client: if every setup entry is taken, the oldest one
         // still waiting for its handshake ACK (likely a flood SYN) makes room.
-        let free = self.pend.iter().position(|p| !p.used).or_else(|| {
+        // The flow limit counts flows: a slot from the ACK validator's list (not counted
+        // while there) may not take the flows past it.
+        let over = engine.is_some() && self.slots_in_use() > self.limit;
+        let free = self.pend.iter().position(|p| !p.used && !over).or_else(|| {
             let j = (0..PENDING)
-                .filter(|&j| self.pend[j].phase == Phase::Handshake)
+                .filter(|&j| !over && self.pend[j].phase == Phase::Handshake)
                 .min_by_key(|&j| self.pend[j].deadline.wrapping_sub(now) as i32)?;
             self.abort(hw, j, false);
             Some(j)
         });
         let Some(i) = free else {
-            self.stats.refused_full += 1;
-            self.send_rst_reply(hw, Port::Client, seg);
-            return None;
-        };
-        let Some(slot) = self.alloc_slot() else {
+            if let Some(slot) = engine {
+                self.engine_refuse(hw, seg, slot);
+            }
             self.stats.refused_full += 1;
             self.send_rst_reply(hw, Port::Client, seg);
             return None;
@@ -1217,12 +1279,24 @@ impl<'a> Splicer<'a> {
             local_ip: seg.dst_ip,
             local_port: seg.dst_port,
         };
-        if self.key_insert(hw, &client.key(), slot, false) != FlowStatus::Ok {
-            self.free_slot(slot);
-            self.stats.refused_full += 1;
-            self.send_rst_reply(hw, Port::Client, seg);
-            return None;
-        }
+        // The validator took the slot and inserted the key already.
+        let slot = match engine {
+            Some(slot) => slot,
+            None => {
+                let Some(slot) = self.alloc_slot() else {
+                    self.stats.refused_full += 1;
+                    self.send_rst_reply(hw, Port::Client, seg);
+                    return None;
+                };
+                if self.key_insert(hw, &client.key(), slot, false) != FlowStatus::Ok {
+                    self.free_slot(slot);
+                    self.stats.refused_full += 1;
+                    self.send_rst_reply(hw, Port::Client, seg);
+                    return None;
+                }
+                slot
+            }
+        };
         // One function negotiates, as for a SYN the firmware answered itself.
         let hs = Handshake::from_client_syn(&self.policy, &syn).unwrap_or(HS_NONE);
         let ts = syn.timestamps.unwrap_or_default();
@@ -2501,6 +2575,28 @@ fn reply_to(seg: &TcpSeg, card_mac: [u8; 6]) -> TcpOut<'static> {
         local_port: seg.dst_port,
     }
     .segment(card_mac)
+}
+
+/// The ACK validator's verdict on a client segment (`PuntMeta` word 5).
+#[derive(Clone, Copy, Debug)]
+struct Verdict {
+    /// `EngineVerdict` code.
+    kind: u8,
+    /// Slot generation (NEW).
+    gen: u8,
+    /// MSS class of the cookie.
+    class: u8,
+}
+
+/// What [`Splicer::cookie_accept`] is told about a flowless ACK.
+#[derive(Clone, Copy, Debug)]
+enum Given {
+    /// Nothing: check the card's cookie, then the firmware's.
+    Nothing,
+    /// The ACK validator refused the card's cookie: check the firmware's only.
+    NotCard,
+    /// The ACK validator checked the cookie (MSS class) and set up the slot.
+    Slot(Slot, u8),
 }
 
 fn client_tuple(seg: &TcpSeg) -> FourTuple {

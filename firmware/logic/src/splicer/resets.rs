@@ -64,11 +64,17 @@ pub struct TcpStats {
     pub hw_cookie_acks: u32,
     /// Flows RST-pending now: a gauge, filled in by TCP_STATS.
     pub rst_pending_now: u32,
+    /// Connections the hardware ACK validator handed over (verdict NEW, docs/engine.md).
+    pub engine_new: u32,
+    /// Slots the validator handed over whose NEW punt never arrived (reclaimed).
+    pub engine_lost: u32,
+    /// NEW verdicts for a slot the firmware had not pushed (its key deleted).
+    pub engine_stale: u32,
 }
 
 impl TcpStats {
     /// Words of the TCP_STATS answer.
-    pub const WORDS: usize = 12;
+    pub const WORDS: usize = 15;
 
     /// The TCP_STATS answer.
     pub fn to_words(&self) -> [u32; Self::WORDS] {
@@ -85,12 +91,15 @@ impl TcpStats {
             self.tw_replaced,
             self.hw_cookie_acks,
             self.rst_pending_now,
+            self.engine_new,
+            self.engine_lost,
+            self.engine_stale,
         ]
     }
 
     /// Decodes a TCP_STATS answer.
     pub fn from_words(w: &[u32; Self::WORDS]) -> TcpStats {
-        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now] =
+        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale] =
             *w;
         TcpStats {
             rst_pending,
@@ -105,6 +114,9 @@ impl TcpStats {
             tw_replaced,
             hw_cookie_acks,
             rst_pending_now,
+            engine_new,
+            engine_lost,
+            engine_stale,
         }
     }
 }

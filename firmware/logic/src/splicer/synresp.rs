@@ -98,15 +98,22 @@ pub(super) fn hw_cookie(
         seg.ack.wrapping_sub(1),
     )
     .ok()?;
+    Some(hw_options(policy, class, opts))
+}
+
+/// The options of the client's SYN as far as the card's cookie SYN-ACK kept them, for an ACK
+/// whose cookie checked with MSS class `class` (in the firmware, [`hw_cookie`], or in the
+/// ACK validator, `PuntMeta.mss_class`). `opts` is the ACK's options area.
+pub(super) fn hw_options(policy: &OptionsPolicy, class: u8, opts: &[u8]) -> SynOptions {
     let ts = find_timestamps(opts).filter(|_| policy.timestamps);
     let carried = ts.map(|t| cookie::ts_decode(t.tsecr)).unwrap_or_default();
-    Some(SynOptions {
-        mss: Some(MSS_TABLE[usize::from(class)]),
+    SynOptions {
+        mss: Some(MSS_TABLE[usize::from(class) % MSS_TABLE.len()]),
         wscale: carried.wscale,
         sack_permitted: carried.sack_ok,
         timestamps: ts,
         ignored: 0,
-    })
+    }
 }
 
 impl Splicer<'_> {
@@ -142,6 +149,7 @@ impl Splicer<'_> {
         hw.syn_mss_write(p.mss);
         self.syn.rotate_at = hw.now().wrapping_add(ms_to_ticks(ROTATE_MS, self.clk_hz));
         self.syn_mask_update(hw);
+        self.engine_start(hw);
         units
     }
 

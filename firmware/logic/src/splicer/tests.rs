@@ -79,6 +79,19 @@ struct Fake {
     syn_units: u8,
     /// The SYN responder's register writes, in order.
     syn_writes: Vec<SynWrite>,
+    /// DP.FREE_STATUS.DEPTH (0: no ACK validator).
+    free_depth: usize,
+    /// DP.ACK_CTRL.ENABLE as last written.
+    ack_enabled: bool,
+    /// A fake of `ack_validator` for these unit tests (the RTL is tested against its own
+    /// model in `splicenic-tb-datapath`): its free list; a flowless client ACK to a VIP in
+    /// the mask has the card's cookie checked with the firmware's model, pops a slot,
+    /// inserts the key and writes the entry as the RTL does.
+    free_list: VecDeque<(Slot, u8)>,
+    /// FREE_CTRL.FLUSH writes.
+    free_flushes: u32,
+    /// The next NEW punt is lost (the punt ring was full).
+    drop_next_new: bool,
 }
 
 /// A write to the hardware SYN responder's registers.
@@ -126,6 +139,9 @@ impl Fake {
         if !vip && (self.local_hidden || s.dst_ip != LOCAL) {
             m.why = PuntWhy::NoMatch.raw();
         }
+        if !self.validate(port, &s, &key, &mut m) {
+            return;
+        }
         if let Some(&(slot, half)) = self.table.get(&key) {
             let state = self.mem.get(&slot).map_or(0, |e| e.0[0]);
             m.flow_hit = true;
@@ -136,6 +152,67 @@ impl Fake {
             m.flow_slot = slot;
         }
         self.punts.push_back((frame, m.pack()));
+    }
+
+    /// The fake ACK validator (see `free_list`): sets the verdict; false when the punt is
+    /// lost (`drop_next_new`).
+    fn validate(&mut self, port: Port, s: &TcpSeg, key: &FourTuple, m: &mut PuntMeta) -> bool {
+        let vip = self
+            .vips
+            .iter()
+            .position(|&(ip, p, en)| en && ip == s.dst_ip && p == s.dst_port);
+        let Some(i) = vip.filter(|&i| {
+            port == Port::Client
+                && self.ack_enabled
+                && self.syn_ctrl().vip_mask & 1 << i != 0
+                && s.flags & (tf::SYN | tf::RST | tf::FIN | tf::ACK) == tf::ACK
+                && !self.table.contains_key(key)
+        }) else {
+            return true;
+        };
+        let _ = i;
+        let tuple = cookie::CookieTuple {
+            client_ip: s.src_ip,
+            vip: s.dst_ip,
+            client_port: s.src_port,
+            vip_port: s.dst_port,
+        };
+        let check = cookie::cookie_check(
+            &self.syn_keys(),
+            &tuple,
+            s.seq.wrapping_sub(1),
+            s.ack.wrapping_sub(1),
+        );
+        m.engine = match check {
+            Err(cookie::CookieError::BadHash) => engine_verdict::BAD_COOKIE,
+            Err(_) => engine_verdict::STALE,
+            Ok(class) => {
+                m.mss_class = class;
+                match self.free_list.pop_front() {
+                    None => engine_verdict::NO_SLOT,
+                    Some((slot, gen)) => {
+                        self.table.insert(*key, (slot, false));
+                        let mut w = [0u32; STATIC_WORDS];
+                        w[0] = FlowStatic::STATE.place32(flow_state::HANDSHAKE.into());
+                        let h = Half {
+                            peer_mac: [0; 6],
+                            peer_ip: s.src_ip,
+                            peer_port: s.src_port,
+                            local_ip: s.dst_ip,
+                            local_port: s.dst_port,
+                        };
+                        encode_half(&mut w, CLIENT_HALF, &h);
+                        self.mem.insert(slot, (w, 0));
+                        m.slot_gen = gen;
+                        if std::mem::take(&mut self.drop_next_new) {
+                            return false;
+                        }
+                        engine_verdict::NEW
+                    }
+                }
+            }
+        };
+        true
     }
 
     /// The TCP frames sent since the last `take_sent` or `take_wire`.
@@ -318,6 +395,23 @@ impl Hw for Fake {
     fn cookie_key_write(&mut self, slot: u8, key: [u32; 2]) {
         assert!(slot < 2, "key slot {slot}");
         self.syn_writes.push(SynWrite::Key(slot, key));
+    }
+    fn free_depth(&mut self) -> usize {
+        self.free_depth
+    }
+    fn ack_ctrl_write(&mut self, enable: bool) {
+        self.ack_enabled = enable;
+    }
+    fn free_push(&mut self, slot: Slot, gen: u8) {
+        assert!(
+            self.free_list.len() < self.free_depth,
+            "push to a full list"
+        );
+        self.free_list.push_back((slot, gen));
+    }
+    fn free_flush(&mut self) {
+        self.free_list.clear();
+        self.free_flushes += 1;
     }
 }
 
@@ -4137,7 +4231,7 @@ fn a_rst_on_a_spliced_flow_probes_its_receiver_and_only_silence_or_its_rst_frees
         u32::from(FlowState::Spliced.raw())
     );
     let t = ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[]);
-    assert_eq!(t, [3, 1, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(t, [3, 1, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 }
 
 /// The server counts (active, inactive) of the real server of entry `e`.
@@ -4397,4 +4491,238 @@ fn pending_times_end_a_bounded_number_per_pass() {
     assert_eq!(sp.rst_pending(), 8, "32 of 40 in the first pass");
     sp.poll(&mut hw);
     assert_eq!(sp.rst_pending(), 0);
+}
+
+// ----- the hardware ACK validator (engine.rs; docs/engine.md) ---------------------------
+
+/// A card with the SYN responder and the ACK validator (the fake's).
+fn validator_card(now: u32) -> Fake {
+    Fake {
+        free_depth: 512,
+        ..responder_card(now)
+    }
+}
+
+#[test]
+fn the_validator_is_enabled_flushed_and_kept_filled() {
+    let mut w = world();
+    let mut hw = validator_card(5000);
+    hw.free_list.push_back((9, 9));
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    assert!(hw.ack_enabled);
+    assert_eq!(hw.free_flushes, 1);
+    assert!(
+        hw.free_list.is_empty(),
+        "the previous firmware's pushes are gone"
+    );
+    configure(&mut sp, &mut hw, 2);
+    // 8 a pass, up to 64 but leaving the firmware a quarter of its 64 slots: 48.
+    while sp.poll(&mut hw) {}
+    assert_eq!(hw.free_list.len(), 48);
+    assert_eq!(sp.engine.len(), 48);
+    assert_eq!(sp.slots_taken(), 48);
+    assert_eq!(sp.slots_in_use(), 0, "the list's slots hold no flow");
+    let gens: Vec<u8> = hw.free_list.iter().map(|&(_, g)| g).collect();
+    assert_eq!(gens, (1..=48).collect::<Vec<u8>>(), "a generation per push");
+    // A restart of the responder takes the list back.
+    sp.syn_start(&mut hw);
+    assert_eq!(hw.free_flushes, 2);
+    assert_eq!(sp.engine.len(), 0);
+    assert_eq!(sp.slots_taken(), 0);
+    // Without a validator (DEPTH 0) the firmware pushes nothing and leaves it off.
+    let mut w2 = world();
+    let mut hw2 = responder_card(5000);
+    let mut sp2 = Splicer::new(CLK, 64, w2.tables(), 1, 2);
+    sp2.syn_start(&mut hw2);
+    configure(&mut sp2, &mut hw2, 2);
+    sp2.poll(&mut hw2);
+    assert!(!hw2.ack_enabled);
+    assert!(hw2.free_list.is_empty());
+}
+
+#[test]
+fn a_connection_the_validator_set_up_splices_without_a_firmware_cookie_check_or_insert() {
+    let mut w = world();
+    let mut hw = validator_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    while sp.poll(&mut hw) {}
+    hw.take_wire();
+    let first = hw.free_list[0].0;
+    let (cport, isn) = (41000, 0xffff_ff00_u32);
+    let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
+    let inserts = hw.ops.flow_cmd;
+    request_to_splice_reads_back_with_etherparse(&mut sp, &mut hw, cport, isn, ck, tsval);
+    assert_eq!(sp.stats.spliced, 1);
+    assert_eq!(sp.stats.tcp.engine_new, 1);
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 1);
+    assert_eq!(
+        (sp.stats.tcp.engine_lost, sp.stats.tcp.engine_stale),
+        (0, 0)
+    );
+    // The flow is in the slot the engine handed over; the firmware inserted only the
+    // server half's key (one command), never the client's.
+    let client = FourTuple {
+        src_ip: CLIENT,
+        dst_ip: VIP,
+        src_port: cport,
+        dst_port: 80,
+    };
+    assert_eq!(hw.table.get(&client), Some(&(first, false)));
+    assert_eq!(
+        hw.ops.flow_cmd - inserts,
+        1,
+        "the server half's insert only"
+    );
+    assert_eq!(sp.engine.len(), 47);
+    assert_eq!(sp.slots_in_use(), 1);
+}
+
+#[test]
+fn a_lost_handover_is_reclaimed_at_the_next_one_and_a_foreign_one_undone() {
+    let mut w = world();
+    let mut hw = validator_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    while sp.poll(&mut hw) {}
+    hw.take_wire();
+    let lost = hw.free_list[0].0;
+    let next = hw.free_list[1].0;
+    let ack_of = |hw: &Fake, cport: u16| {
+        let (ck, tsval) = card_cookie(hw, cport, 7, 1460, Some(TS_SYN_OPTS));
+        cookie_ack(cport, 7, ck, &ts(101, tsval), &[])
+    };
+    // The first client's NEW punt is lost: its slot and key stay the engine's ...
+    hw.drop_next_new = true;
+    let f = ack_of(&hw, 41001);
+    hw.arrive(Port::Client, f);
+    sp.poll(&mut hw);
+    assert_eq!(sp.pending(), 0);
+    let lost_key = FourTuple {
+        src_ip: CLIENT,
+        dst_ip: VIP,
+        src_port: 41001,
+        dst_port: 80,
+    };
+    assert!(hw.table.contains_key(&lost_key));
+    // ... until the next NEW names a later push: the lost slot is reclaimed.
+    let f = ack_of(&hw, 41002);
+    hw.arrive(Port::Client, f);
+    sp.poll(&mut hw);
+    assert_eq!(sp.stats.tcp.engine_lost, 1);
+    assert_eq!(sp.stats.tcp.engine_new, 1);
+    assert_eq!(only_pending(&sp).slot, next);
+    assert!(
+        !hw.table.contains_key(&lost_key),
+        "the lost flow's key is deleted"
+    );
+    assert_eq!(hw.mem[&lost].0, [0; STATIC_WORDS], "and its entry cleared");
+    assert!(sp.slot_is_free(lost));
+    // A NEW the firmware never pushed (e.g. the list a previous firmware filled): its key
+    // goes, and the ACK is taken the firmware's own way, in a slot of its own.
+    hw.free_list.push_front((60, 200));
+    let f = ack_of(&hw, 41003);
+    hw.arrive(Port::Client, f);
+    sp.poll(&mut hw);
+    assert_eq!(sp.stats.tcp.engine_stale, 1);
+    assert_eq!(sp.stats.tcp.engine_new, 1);
+    assert_eq!(sp.pending(), 2, "accepted by the firmware's cookie check");
+    let k3 = FourTuple {
+        src_port: 41003,
+        ..lost_key
+    };
+    let (slot3, _) = hw.table[&k3];
+    assert_ne!(
+        slot3, 60,
+        "the firmware inserted the key for a slot of its own"
+    );
+    assert!(sp.slot_is_free(60) || slot3 != 60);
+}
+
+#[test]
+fn a_forged_ack_the_validator_refused_is_reset_without_a_second_check() {
+    let mut w = world();
+    let mut hw = validator_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    while sp.poll(&mut hw) {}
+    hw.take_wire();
+    let (ck, tsval) = card_cookie(&hw, 41000, 7, 1460, Some(TS_SYN_OPTS));
+    let held = hw.free_list.len();
+    hw.arrive(
+        Port::Client,
+        cookie_ack(41000, 7, ck ^ 0x100, &ts(101, tsval), &[]),
+    );
+    sp.poll(&mut hw);
+    let (port, rst) = hw.one_tcp();
+    assert_eq!(port, Port::Client);
+    assert_eq!(rst.flags, tf::RST);
+    assert_eq!(sp.pending(), 0);
+    assert_eq!(hw.free_list.len(), held, "no slot taken");
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 0);
+}
+
+#[test]
+fn a_retransmission_into_a_lost_handover_reclaims_it_and_connects() {
+    let mut w = world();
+    let mut hw = validator_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    while sp.poll(&mut hw) {}
+    hw.take_wire();
+    let (ck, tsval) = card_cookie(&hw, 41001, 7, 1460, Some(TS_SYN_OPTS));
+    let ack = cookie_ack(41001, 7, ck, &ts(101, tsval), &[]);
+    hw.drop_next_new = true;
+    hw.arrive(Port::Client, ack.clone());
+    sp.poll(&mut hw);
+    assert_eq!(sp.pending(), 0);
+    // The client sends its ACK again: it finds the slot (no verdict: the key is in).
+    hw.arrive(Port::Client, ack);
+    sp.poll(&mut hw);
+    assert_eq!(sp.stats.tcp.engine_lost, 1);
+    assert_eq!(sp.pending(), 1, "connected by the firmware's cookie check");
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 1);
+    let key = FourTuple {
+        src_ip: CLIENT,
+        dst_ip: VIP,
+        src_port: 41001,
+        dst_port: 80,
+    };
+    assert_eq!(hw.table[&key].0, only_pending(&sp).slot);
+    assert!(
+        hw.take_sent().iter().all(|(_, s, _)| !s.has(tf::RST)),
+        "no RST"
+    );
+}
+
+#[test]
+fn a_handover_past_the_flow_limit_is_refused_and_its_slot_freed() {
+    let mut w = world();
+    let mut hw = validator_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    while sp.poll(&mut hw) {}
+    hw.take_wire();
+    // The limit: no flow (the slots in the validator's list are not flows).
+    sp.limit = 0;
+    let slot = hw.free_list[0].0;
+    let (ck, tsval) = card_cookie(&hw, 41001, 7, 1460, Some(TS_SYN_OPTS));
+    hw.arrive(Port::Client, cookie_ack(41001, 7, ck, &ts(101, tsval), &[]));
+    sp.poll(&mut hw);
+    let (port, rst) = hw.one_tcp();
+    assert_eq!((port, rst.flags), (Port::Client, tf::RST));
+    assert_eq!(sp.pending(), 0);
+    assert_eq!(sp.stats.refused_full, 1);
+    assert!(
+        sp.slot_is_free(slot),
+        "the slot is back in the firmware's list"
+    );
+    assert!(hw.table.is_empty(), "the engine's key is deleted");
+    assert_eq!(hw.mem[&slot].0, [0; STATIC_WORDS], "and its entry cleared");
 }

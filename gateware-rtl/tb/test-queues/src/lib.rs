@@ -336,7 +336,7 @@ pub fn evt_run(
 // ---------------------------------------------------------------------------------------
 // pkt_punt_buf
 
-/// Slots of the punt test models (`SLOTS` 8, `SLOT_BYTES` 2048, `META_WIDTH` 128: a punt
+/// Slots of the punt test models (`SLOTS` 8, `SLOT_BYTES` 2048, `META_WIDTH` the default: a punt
 /// record, PuntMeta).
 pub const PUNT_SLOTS: usize = 8;
 /// Bytes per slot.
