@@ -4503,6 +4503,17 @@ fn validator_card(now: u32) -> Fake {
     }
 }
 
+/// A configured splicer on [`validator_card`], its free list filled, nothing sent yet.
+fn validator_world(w: &mut World) -> (Splicer<'_>, Fake) {
+    let mut hw = validator_card(5000);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 2);
+    while sp.poll(&mut hw) {}
+    hw.take_wire();
+    (sp, hw)
+}
+
 #[test]
 fn the_validator_is_enabled_flushed_and_kept_filled() {
     let mut w = world();
@@ -4544,12 +4555,7 @@ fn the_validator_is_enabled_flushed_and_kept_filled() {
 #[test]
 fn a_connection_the_validator_set_up_splices_without_a_firmware_cookie_check_or_insert() {
     let mut w = world();
-    let mut hw = validator_card(5000);
-    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
-    sp.syn_start(&mut hw);
-    configure(&mut sp, &mut hw, 2);
-    while sp.poll(&mut hw) {}
-    hw.take_wire();
+    let (mut sp, mut hw) = validator_world(&mut w);
     let first = hw.free_list[0].0;
     let (cport, isn) = (41000, 0xffff_ff00_u32);
     let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
@@ -4583,12 +4589,7 @@ fn a_connection_the_validator_set_up_splices_without_a_firmware_cookie_check_or_
 #[test]
 fn a_lost_handover_is_reclaimed_at_the_next_one_and_a_foreign_one_undone() {
     let mut w = world();
-    let mut hw = validator_card(5000);
-    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
-    sp.syn_start(&mut hw);
-    configure(&mut sp, &mut hw, 2);
-    while sp.poll(&mut hw) {}
-    hw.take_wire();
+    let (mut sp, mut hw) = validator_world(&mut w);
     let lost = hw.free_list[0].0;
     let next = hw.free_list[1].0;
     let ack_of = |hw: &Fake, cport: u16| {
@@ -4645,12 +4646,7 @@ fn a_lost_handover_is_reclaimed_at_the_next_one_and_a_foreign_one_undone() {
 #[test]
 fn a_forged_ack_the_validator_refused_is_reset_without_a_second_check() {
     let mut w = world();
-    let mut hw = validator_card(5000);
-    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
-    sp.syn_start(&mut hw);
-    configure(&mut sp, &mut hw, 2);
-    while sp.poll(&mut hw) {}
-    hw.take_wire();
+    let (mut sp, mut hw) = validator_world(&mut w);
     let (ck, tsval) = card_cookie(&hw, 41000, 7, 1460, Some(TS_SYN_OPTS));
     let held = hw.free_list.len();
     hw.arrive(
@@ -4669,12 +4665,7 @@ fn a_forged_ack_the_validator_refused_is_reset_without_a_second_check() {
 #[test]
 fn a_retransmission_into_a_lost_handover_reclaims_it_and_connects() {
     let mut w = world();
-    let mut hw = validator_card(5000);
-    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
-    sp.syn_start(&mut hw);
-    configure(&mut sp, &mut hw, 2);
-    while sp.poll(&mut hw) {}
-    hw.take_wire();
+    let (mut sp, mut hw) = validator_world(&mut w);
     let (ck, tsval) = card_cookie(&hw, 41001, 7, 1460, Some(TS_SYN_OPTS));
     let ack = cookie_ack(41001, 7, ck, &ts(101, tsval), &[]);
     hw.drop_next_new = true;
@@ -4703,12 +4694,7 @@ fn a_retransmission_into_a_lost_handover_reclaims_it_and_connects() {
 #[test]
 fn a_handover_past_the_flow_limit_is_refused_and_its_slot_freed() {
     let mut w = world();
-    let mut hw = validator_card(5000);
-    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
-    sp.syn_start(&mut hw);
-    configure(&mut sp, &mut hw, 2);
-    while sp.poll(&mut hw) {}
-    hw.take_wire();
+    let (mut sp, mut hw) = validator_world(&mut w);
     // The limit: no flow (the slots in the validator's list are not flows).
     sp.limit = 0;
     let slot = hw.free_list[0].0;
