@@ -315,9 +315,9 @@ fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
     let up = card.mailbox().ping().is_ok();
     let table = Table::read(card)?;
     let fs = card.flow_manager().flow_stats()?;
-    let (st, dc) = {
+    let (st, dc, av) = {
         let mut dp = card.datapath()?;
-        (dp.stats()?, dp.drop_counters()?)
+        (dp.stats()?, dp.drop_counters()?, dp.ack_validator()?)
     };
     let snap = table.snapshot(Some(&st), fs.slot_capacity);
     let ctr = |c: &Counters| Counters {
@@ -429,6 +429,15 @@ fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
             ("rate_limited", tcp.challenge_limited),
             ("dropped", tcp.syn_dropped),
             ("time_wait_replaced", tcp.tw_replaced),
+        ]),
+        ack_validator: outcomes(&[
+            ("new", av.new),
+            ("found", av.found),
+            ("bad_cookie", av.bad_cookie),
+            ("stale", av.stale),
+            ("no_slot", av.no_slot),
+            ("table_full", av.table_full),
+            ("handover_lost", tcp.engine_lost),
         ]),
         flow_table: FlowTable {
             in_use: u64::from(fs.slots_in_use),

@@ -20,6 +20,7 @@
 //! | `splicenic_drops_total` | counter | reason |
 //! | `splicenic_spliced_rsts_total` | counter | outcome (pending, restored, freed_silent, freed_by_receiver, untracked) |
 //! | `splicenic_spliced_syns_total` | counter | outcome (challenged, rate_limited, dropped, time_wait_replaced) |
+//! | `splicenic_ack_validator_total` | counter | outcome (new, found, bad_cookie, stale, no_slot, table_full, handover_lost) |
 //! | `splicenic_flow_table_entries` | gauge | |
 //! | `splicenic_flow_table_capacity` | gauge | |
 //! | `splicenic_firmware_up` | gauge (0/1) | |
@@ -54,6 +55,9 @@ pub struct Metrics {
     pub spliced_rsts: Vec<OutcomeMetrics>,
     /// SYNs on spliced flows, by outcome (RFC 5961, RFC 6191).
     pub spliced_syns: Vec<OutcomeMetrics>,
+    /// Handshake ACKs the hardware ACK validator judged, by verdict (docs/engine.md), and
+    /// the hand-overs whose punt was lost.
+    pub ack_validator: Vec<OutcomeMetrics>,
     /// Flow-table occupancy.
     pub flow_table: FlowTable,
     /// Firmware health.
@@ -329,6 +333,11 @@ pub fn render(m: &Metrics) -> String {
             "splicenic_spliced_syns_total",
             "SYNs on spliced flows, by outcome.",
             &m.spliced_syns,
+        ),
+        (
+            "splicenic_ack_validator_total",
+            "Handshake ACKs the hardware ACK validator judged, by verdict.",
+            &m.ack_validator,
         ),
     ] {
         let mut f = Family::new(&mut out, name, "counter", help);
@@ -634,6 +643,10 @@ mod tests {
                 outcome: "time_wait_replaced",
                 count: 5,
             }],
+            ack_validator: vec![OutcomeMetrics {
+                outcome: "bad_cookie",
+                count: 7,
+            }],
             flow_table: FlowTable {
                 in_use: 1234,
                 capacity: 65_536,
@@ -798,6 +811,14 @@ mod tests {
             5.0
         );
         assert_eq!(
+            value(find(
+                &scrape,
+                "splicenic_ack_validator_total",
+                &[("outcome", "bad_cookie")]
+            )),
+            7.0
+        );
+        assert_eq!(
             value(find(&scrape, "splicenic_flow_table_entries", &[])),
             1234.0
         );
@@ -815,16 +836,16 @@ mod tests {
             2.0
         );
         assert!(scrape.docs.contains_key("splicenic_drops_total"));
-        // 2 services * 5 + 1 server * 8 + 2 ports * 4 + 2 drops + 1 spliced RST and 1
-        // spliced SYN outcome + 5 single samples.
-        assert_eq!(scrape.samples.len(), 10 + 8 + 8 + 2 + 2 + 5);
+        // 2 services * 5 + 1 server * 8 + 2 ports * 4 + 2 drops + 1 spliced RST, 1 spliced
+        // SYN and 1 ACK validator outcome + 5 single samples.
+        assert_eq!(scrape.samples.len(), 10 + 8 + 8 + 2 + 3 + 5);
     }
 
     #[test]
     fn empty_metrics_still_announce_every_family() {
         let text = render(&Metrics::default());
         check_grammar(&text);
-        assert_eq!(text.matches("# TYPE ").count(), 5 + 5 + 3 + 4 + 1 + 2 + 5);
+        assert_eq!(text.matches("# TYPE ").count(), 5 + 5 + 3 + 4 + 1 + 3 + 5);
         assert!(text.contains("splicenic_firmware_up 0\n"));
     }
 

@@ -804,6 +804,9 @@ fn rule_sets_traffic_flows_stats_exporter_and_capture() {
             && stats.contains("Spliced SYNs: 0 challenged through the server"),
         "{stats}"
     );
+    // The firmware enabled the ACK validator and keeps its free list filled.
+    assert!(stats.contains("ACK validator: on;"), "{stats}");
+    assert!(stats.contains(" of 512; firmware took "), "{stats}");
 
     // A RST from the client (no ACK, any number): the card sends it to the server and puts
     // the flow in RST-pending; `nicctl stats` shows it, as text and as JSON.
@@ -839,6 +842,15 @@ fn rule_sets_traffic_flows_stats_exporter_and_capture() {
     assert_eq!(v["resets"]["rst_pending"], 1, "{v}");
     assert_eq!(v["resets"]["probes"], 1, "{v}");
     assert_eq!(v["spliced_syns"]["challenged"], 0, "{v}");
+    let av = &v["ack_validator"];
+    assert_eq!(av["enabled"], true, "{v}");
+    assert_eq!(av["free_depth"], 512, "{v}");
+    assert_eq!(av["new"], av["handed_over"], "{v}");
+    assert_eq!(
+        (av["lost"].as_u64(), av["handover_lost"].as_u64()),
+        (Some(0), Some(0)),
+        "{v}"
+    );
     let stats = sim.ok(&["stats"]);
     assert!(stats.contains("Spliced RSTs: 1 pending"), "{stats}");
 }
