@@ -902,6 +902,12 @@ fn stats_shows_the_punt_ring_drops_of_a_syn_burst() {
     }
     let d0 = punt_drop_full(&before);
     let a0 = syn_answered(&sim);
+    let bad_cookies = |sim: &Sim| {
+        let v: serde_json::Value = serde_json::from_str(&sim.ok(&["stats", "--json"])).unwrap();
+        let av = &v["ack_validator"];
+        av["bad_cookie"].as_u64().unwrap() + av["stale"].as_u64().unwrap()
+    };
+    let b0 = bad_cookies(&sim);
 
     let mut bar = sim.bar();
     let vip = SocketAddrV4::new(VIP, 80);
@@ -946,6 +952,10 @@ fn stats_shows_the_punt_ring_drops_of_a_syn_burst() {
     };
     let d1 = punt_drop_full(&text);
     assert!(d1 > d0, "no punt-ring drops after 48 ACKs: {text}");
+    // The ACK validator judged every one before the punt ring (none acknowledges a cookie
+    // of the card's: a bad hash, or, with the cookie's bit 0 set, the key slot of no valid
+    // epoch), and took no slot for them.
+    assert_eq!(bad_cookies(&sim) - b0, 48, "{text}");
     assert!(
         d1 - d0 <= 48,
         "more drops than ACKs sent: {d0} -> {d1}: {text}"
