@@ -8,7 +8,9 @@
 //!
 //! `flood_at_wire_rate` is the flood benchmark: 10,000 SYNs from spoofed sources paced at
 //! wire rate (preamble and inter-frame gap counted), legitimate clients interleaved whose
-//! handshake-completing ACKs must reach the firmware; it prints exact cycle figures and,
+//! handshake-completing ACKs must reach the firmware, each set up by the ACK validator (a
+//! slot and a flow entry per legitimate client, none for the flood); it prints exact cycle
+//! figures and,
 //! with `$SPLICENIC_BENCH_DIR` set, writes them to `<dir>/synflood.json`.
 
 use etherparse::{
@@ -487,6 +489,12 @@ fn flood(width: u32, name: &str, minimal: bool) -> Vec<serde_json::Value> {
     let mut rng = ChaCha8Rng::seed_from_u64(0xf100d);
     let offer = (true, true, true);
     let keys = enable(&mut dp, &mut rng, offer);
+    // The ACK validator on, with a slot for every legitimate client and some to spare.
+    dp.write(r(regs::dp::ACK_CTRL), 1);
+    let free = FLOOD / LEGIT_EVERY + 28;
+    for slot in 0..free {
+        free_push(&mut dp, slot as u16, 1);
+    }
     dp.set_wire_pace(true);
     // the flood with one legitimate client's SYN every LEGIT_EVERY frames
     let mut sent = Vec::new();
@@ -575,18 +583,31 @@ fn flood(width: u32, name: &str, minimal: bool) -> Vec<serde_json::Value> {
         legit,
         "only the legitimate clients' ACKs reach the firmware"
     );
+    let mut slots = std::collections::HashSet::new();
     for (d, _) in &punted {
         let m = meta(d);
         assert!(
             m.tcp_flags & 0x10 != 0 && m.tcp_flags & 0x02 == 0,
             "a punted frame is an ACK"
         );
+        // each one set up by the ACK validator, in a slot of its own
+        assert_eq!(m.engine, splicenic_layout::engine_verdict::NEW, "verdict");
+        assert!(
+            m.flow_hit && slots.insert(m.flow_slot),
+            "slot {}",
+            m.flow_slot
+        );
     }
     assert_eq!(acks, legit);
     assert_eq!(
         dp.read(r(regs::flow::ENTRIES)),
-        0,
-        "no flow-table entry for the flood"
+        legit as u32,
+        "a flow-table entry per legitimate client, none for the flood"
+    );
+    assert_eq!(
+        free_level(&mut dp) as usize,
+        free - legit,
+        "a slot per legitimate client, none for the flood"
     );
     assert_eq!(dp.read(r(regs::punt::DROP_FULL)), 0, "no punt lost");
     assert_eq!(
@@ -601,7 +622,8 @@ fn flood(width: u32, name: &str, minimal: bool) -> Vec<serde_json::Value> {
     let latency = synacks[0] - start;
     println!(
         "SYN flood, {name} SYNs (DATA_WIDTH {width}, wire rate {} Gb/s at 156.25 MHz): {syns} SYNs \
-         ({legit} legitimate), {} SYN-ACKs, {} punted (the legitimate ACKs), 0 flow entries; \
+         ({legit} legitimate), {} SYN-ACKs, {} punted (the legitimate ACKs, each set up by the \
+         ACK validator: {legit} slots taken, {legit} flow entries, none for the flood); \
          RX {rx_cycles} cycles for {wire_cycles} cycles of wire time ({:.3}), \
          first SYN-ACK after {latency} cycles, {} cycles in all",
         width as f64 * 156.25e6 / 1e9,
