@@ -56,8 +56,34 @@ fn firmware_cmd(target_dir: &Path) -> Result<Command> {
         );
     }
     cmd.current_dir(root().join("firmware/app"))
-        .env("CARGO_TARGET_DIR", target_dir);
+        .env("CARGO_TARGET_DIR", target_dir)
+        .arg("--config")
+        .arg(remap_config());
     Ok(cmd)
+}
+
+/// `--config` value adding `--remap-path-prefix` to the firmware's rustflags (config arrays
+/// are joined, so `.cargo/config.toml`'s linker scripts stay): the source paths panic
+/// locations carry into IMEM are then the same wherever the repository and the cargo home
+/// are, so the image's size does not depend on the checkout's path (a longer path could
+/// otherwise push it past the 64 KiB IMEM).
+fn remap_config() -> String {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .unwrap_or_else(|| PathBuf::from("/root/.cargo"));
+    // Each prefix is removed (paths become relative): the repository, the crates' sources,
+    // and the standard library's sources that -Zbuild-std compiles.
+    let prefixes = [
+        root(),
+        cargo_home.join("registry/src"),
+        PathBuf::from("/usr/lib/rustlib/src/rust"),
+    ];
+    let flags: Vec<String> = prefixes
+        .iter()
+        .map(|from| format!("\"--remap-path-prefix={}/=\"", from.display()))
+        .collect();
+    format!("target.{TARGET}.rustflags=[{}]", flags.join(", "))
 }
 
 /// Seals a linked firmware ELF in place (docs/interfaces.md, "Firmware image format"):
