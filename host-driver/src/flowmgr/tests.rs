@@ -485,7 +485,7 @@ fn profile_cycles(i: usize) -> u64 {
 #[test]
 fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(cmd::FLOW_PROFILE, 0x37);
-    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 5);
+    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 6);
     assert_eq!(
         (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
         (28, 17, 5)
