@@ -48,7 +48,14 @@ fn firmware_cmd(target_dir: &Path) -> Result<Command> {
         cmd.env("RUSTC_BOOTSTRAP", "1")
             .env("RUSTC", "/usr/bin/rustc")
             .args(["build", "--release", "--target", TARGET])
-            .arg("-Zbuild-std=core");
+            .arg("-Zbuild-std=core")
+            // Panic locations keep no file, line or column: their strings and tables do not
+            // take IMEM (a panic still sets FW_STATE PANIC and logs; the location reads
+            // `<redacted>`).
+            .arg("--config")
+            .arg(format!(
+                "target.{TARGET}.rustflags=[\"-Zlocation-detail=none\"]"
+            ));
     } else {
         bail!(
             "no toolchain for {TARGET}: either `rustup target add {TARGET}` or run `cargo xtask setup` \
