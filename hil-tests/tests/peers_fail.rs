@@ -55,10 +55,11 @@ fn setup(name: &str) -> Option<(MutexGuard<'static, ()>, Topology, Instant)> {
     peer::setup(name, &peer_tools(), &opts)
 }
 
-/// HTTP helper: `GET /slow` sends `/static/blob` four times (4 MiB) in 16 KiB writes 20 ms
-/// apart, so a download is in flight for seconds; another GET answers its name; POST answers
-/// the body's sha256 and length. `http.server` answers `Expect: 100-continue` with
-/// `100 Continue` before it reads the body (HTTP/1.1 handlers do).
+/// HTTP helper: `GET /slow` sends `/static/blob` four times (4 MiB) in 16 KiB writes, 20 ms
+/// apart for the first 512 KiB and 500 ms apart after it, so a download is in flight for
+/// minutes however long the test takes to look at it before killing the helper; another GET
+/// answers its name; POST answers the body's sha256 and length. `http.server` answers
+/// `Expect: 100-continue` with `100 Continue` before it reads the body (HTTP/1.1 handlers do).
 const HELPER_PY: &str = r#"
 import http.server, hashlib, sys, time
 ip, port, blob_path, name = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
@@ -73,10 +74,12 @@ class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/slow":
             self.head(4 * len(blob))
+            sent = 0
             for _ in range(4):
                 for i in range(0, len(blob), 16384):
                     self.wfile.write(blob[i:i + 16384])
-                    time.sleep(0.02)
+                    sent += 16384
+                    time.sleep(0.02 if sent < 512 * 1024 else 0.5)
         else:
             b = (name + "\n").encode()
             self.head(len(b))
