@@ -262,4 +262,5 @@ impl Drop for Datapath {
     }
 }
 
+pub mod engine;
 pub mod testkit;

@@ -13,22 +13,18 @@
 //! figures and,
 //! with `$SPLICENIC_BENCH_DIR` set, writes them to `<dir>/synflood.json`.
 
-use etherparse::{
-    EtherType, Ethernet2Header, IpNumber, Ipv4Header, SingleVlanHeader, TcpHeader,
-    TcpOptionElement, VlanId, VlanPcp,
-};
+use etherparse::{Ipv4Header, TcpHeader, TcpOptionElement};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use splicenic_driver::regs;
-use splicenic_fw_logic::cookie::{cookie_check, mss_class, ts_decode, CookieKeys, CookieTuple};
+use splicenic_fw_logic::cookie::{cookie_check, CookieKeys, CookieTuple};
+use splicenic_layout::frame_class;
 use splicenic_layout::stats as idx;
-use splicenic_layout::{frame_class, L7_BUFFER_BYTES};
+use splicenic_tb_datapath::engine::*;
 use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 
-/// The MSS the card announces (DP.SYN_MSS).
-const CARD_MSS: u16 = 1400;
 /// Flood size of the benchmark.
 const FLOOD: usize = 10_000;
 /// One legitimate client per this many flood SYNs.
@@ -36,223 +32,8 @@ const LEGIT_EVERY: usize = 100;
 /// The command that prints the flood figures (recorded in the JSON).
 const COMMAND: &str = "cargo test --release -p splicenic-tb-datapath --test synresp -- --nocapture";
 
-/// The client's SYN as sent: what its SYN-ACK must answer.
-#[derive(Clone, Copy, Debug)]
-struct Syn {
-    mac: [u8; 6],
-    ip: [u8; 4],
-    port: u16,
-    isn: u32,
-    mss: Option<u16>,
-    ws: Option<u8>,
-    sack: bool,
-    ts: Option<u32>,
-}
-
-impl Syn {
-    fn random(rng: &mut ChaCha8Rng) -> Syn {
-        let ts = rng.gen_bool(0.8).then(|| rng.gen());
-        Syn {
-            mac: [0x02, rng.gen(), rng.gen(), rng.gen(), rng.gen(), rng.gen()],
-            ip: [
-                rng.gen_range(1..224),
-                rng.gen(),
-                rng.gen(),
-                rng.gen_range(1..255),
-            ],
-            port: rng.gen_range(1024..=65535),
-            isn: rng.gen(),
-            mss: match rng.gen_range(0..6) {
-                0 => None,
-                1 => Some(0),
-                2 => Some(rng.gen()),
-                3 => Some(1460),
-                4 => Some(1440),
-                _ => Some(rng.gen_range(1200..1500)),
-            },
-            ws: rng.gen_bool(0.7).then(|| rng.gen_range(0..=16)),
-            sack: rng.gen_bool(0.7),
-            ts,
-        }
-    }
-
-    /// The frame, options in Linux's order, optionally 802.1Q tagged.
-    fn frame(&self, vlan: bool, flags_ack: bool) -> Vec<u8> {
-        let mut opts = Vec::new();
-        if let Some(m) = self.mss {
-            opts.push(TcpOptionElement::MaximumSegmentSize(m));
-        }
-        if self.sack {
-            opts.push(TcpOptionElement::SelectiveAcknowledgementPermitted);
-        }
-        if let Some(t) = self.ts {
-            opts.push(TcpOptionElement::Timestamp(t, 0));
-        }
-        if let Some(w) = self.ws {
-            opts.push(TcpOptionElement::Noop);
-            opts.push(TcpOptionElement::WindowScale(w));
-        }
-        let mut tcp = TcpHeader::new(self.port, VIP_PORT, self.isn, 64240);
-        tcp.syn = true;
-        tcp.ack = flags_ack;
-        tcp.set_options(&opts).expect("options");
-        segment(self.mac, self.ip, tcp, &[], vlan)
-    }
-}
-
-/// A client segment to the VIP, checksums set, padded to 60 bytes.
-fn segment(mac: [u8; 6], ip: [u8; 4], mut tcp: TcpHeader, payload: &[u8], vlan: bool) -> Vec<u8> {
-    let mut b = Vec::new();
-    Ethernet2Header {
-        source: mac,
-        destination: MAC_C,
-        ether_type: if vlan {
-            EtherType::VLAN_TAGGED_FRAME
-        } else {
-            EtherType::IPV4
-        },
-    }
-    .write(&mut b)
-    .expect("eth");
-    if vlan {
-        SingleVlanHeader {
-            pcp: VlanPcp::try_new(0).expect("pcp"),
-            drop_eligible_indicator: false,
-            vlan_id: VlanId::try_new(7).expect("vid"),
-            ether_type: EtherType::IPV4,
-        }
-        .write(&mut b)
-        .expect("vlan");
-    }
-    let mut iph = Ipv4Header::new(0, 64, IpNumber::TCP, ip, VIP).expect("ip");
-    iph.set_payload_len(tcp.header_len() + payload.len())
-        .expect("len");
-    tcp.checksum = tcp.calc_checksum_ipv4(&iph, payload).expect("csum");
-    iph.header_checksum = iph.calc_header_checksum();
-    iph.write(&mut b).expect("ip");
-    tcp.write(&mut b).expect("tcp");
-    b.extend(payload);
-    b.resize(b.len().max(60), 0);
-    b
-}
-
-/// What the SYN-ACK of a SYN must carry; panics naming the first difference. Returns the
-/// cookie.
-fn check_synack(syn: &Syn, frame: &[u8], keys: &CookieKeys, offer: (bool, bool, bool)) -> u32 {
-    let (ip_ok, tcp_ok) = checksums_ok(frame);
-    assert!(
-        ip_ok && tcp_ok,
-        "SYN-ACK checksums (ip {ip_ok}, tcp {tcp_ok}): {frame:02x?}"
-    );
-    let p = etherparse::SlicedPacket::from_ethernet(frame).expect("SYN-ACK parses");
-    let Some(etherparse::LinkSlice::Ethernet2(eth)) = p.link else {
-        panic!("not Ethernet II")
-    };
-    assert_eq!(eth.destination(), syn.mac, "eth dst");
-    assert_eq!(eth.source(), MAC_C, "eth src");
-    let Some(etherparse::NetSlice::Ipv4(ip)) = p.net else {
-        panic!("not IPv4")
-    };
-    let iph = ip.header();
-    assert_eq!(iph.source(), VIP, "ip src");
-    assert_eq!(iph.destination(), syn.ip, "ip dst");
-    assert_eq!(iph.ttl(), 64, "ttl");
-    assert!(iph.dont_fragment(), "DF");
-    let Some(etherparse::TransportSlice::Tcp(tcp)) = p.transport else {
-        panic!("not TCP")
-    };
-    assert_eq!(tcp.source_port(), VIP_PORT, "sport");
-    assert_eq!(tcp.destination_port(), syn.port, "dport");
-    assert!(
-        tcp.syn() && tcp.ack() && !tcp.fin() && !tcp.rst() && !tcp.psh(),
-        "flags"
-    );
-    assert_eq!(tcp.acknowledgment_number(), syn.isn.wrapping_add(1), "ack");
-    assert_eq!(u32::from(tcp.window_size()), L7_BUFFER_BYTES, "window");
-    let cookie = tcp.sequence_number();
-    let tuple = CookieTuple {
-        client_ip: u32::from_be_bytes(syn.ip),
-        vip: u32::from_be_bytes(VIP),
-        client_port: syn.port,
-        vip_port: VIP_PORT,
-    };
-    let class = cookie_check(keys, &tuple, syn.isn, cookie).expect("the cookie checks");
-    let client_mss = match syn.mss {
-        None | Some(0) => 536,
-        Some(m) => m,
-    };
-    assert_eq!(class, mss_class(client_mss), "MSS class");
-    let (offer_ws, offer_sack, offer_ts) = offer;
-    let mut mss = None;
-    let mut sack = false;
-    let mut ts = None;
-    let mut ws = None;
-    for o in tcp.options_iterator() {
-        match o.expect("option") {
-            TcpOptionElement::MaximumSegmentSize(m) => mss = Some(m),
-            TcpOptionElement::SelectiveAcknowledgementPermitted => sack = true,
-            TcpOptionElement::Timestamp(v, e) => ts = Some((v, e)),
-            TcpOptionElement::WindowScale(w) => ws = Some(w),
-            TcpOptionElement::Noop => {}
-            other => panic!("unexpected option {other:?}"),
-        }
-    }
-    assert_eq!(mss, Some(CARD_MSS), "MSS announced");
-    match (syn.ts, offer_ts) {
-        (Some(tsval), true) => {
-            let (v, e) = ts.expect("timestamps");
-            assert_eq!(e, tsval, "TSecr echoes the client's TSval");
-            let want_ws = syn.ws.filter(|_| offer_ws).map(|w| w.min(14));
-            let want_sack = syn.sack && offer_sack;
-            let d = ts_decode(v);
-            assert_eq!(d.wscale, want_ws, "window scale in the TSval");
-            assert_eq!(d.sack_ok, want_sack, "SACK in the TSval");
-            assert_eq!(ws, want_ws, "window scale option");
-            assert_eq!(sack, want_sack, "SACK-permitted option");
-        }
-        _ => {
-            assert!(
-                ts.is_none() && ws.is_none() && !sack,
-                "MSS only without timestamps"
-            );
-        }
-    }
-    cookie
-}
-
-/// Keys into both slots, the SYN responder on for VIP entry 0 with `offer`.
-fn enable(dp: &mut Datapath, rng: &mut ChaCha8Rng, offer: (bool, bool, bool)) -> CookieKeys {
-    let mut keys = CookieKeys::default();
-    for slot in 0..2u32 {
-        let k: [u32; 2] = [rng.gen(), rng.gen()];
-        dp.write(r(regs::dp::COOKIE_KEY_LO), k[0]);
-        dp.write(r(regs::dp::COOKIE_KEY_HI), k[1]);
-        dp.write(r(regs::dp::COOKIE_KEY_WR), slot);
-        keys.slots[slot as usize] = k;
-    }
-    dp.write(r(regs::dp::SYN_MSS), u32::from(CARD_MSS));
-    write_ctrl(dp, 1, offer, &keys);
-    keys
-}
-
-fn write_ctrl(dp: &mut Datapath, mask: u32, offer: (bool, bool, bool), keys: &CookieKeys) {
-    use regs::dp::syn_ctrl as f;
-    let v = (mask << f::VIP_MASK_SHIFT)
-        | (u32::from(offer.0) << f::OFFER_WSCALE_SHIFT)
-        | (u32::from(offer.1) << f::OFFER_SACK_SHIFT)
-        | (u32::from(offer.2) << f::OFFER_TS_SHIFT)
-        | (u32::from(keys.current & 1) << f::CUR_EPOCH_SHIFT)
-        | (u32::from(keys.previous_valid) << f::PREV_VALID_SHIFT);
-    dp.write(r(regs::dp::SYN_CTRL), v);
-    assert_eq!(dp.read(r(regs::dp::SYN_CTRL)), v, "SYN_CTRL reads back");
-}
-
 fn answered(dp: &mut Datapath) -> u64 {
     stat(dp, port_idx(Port::Client, idx::port::SYN_ANSWERED))
-}
-
-fn punts(dp: &mut Datapath) -> Vec<(Vec<u32>, Vec<u8>)> {
-    std::iter::from_fn(|| punt_pop(dp)).collect()
 }
 
 fn answers_and_exceptions(width: u32) {
@@ -393,16 +174,6 @@ fn fix_ip_checksum(b: &mut [u8]) {
     b[25] = 0;
     let h = Ipv4Header::from_slice(&b[14..]).expect("ip").0;
     b[24..26].copy_from_slice(&h.calc_header_checksum().to_be_bytes());
-}
-
-fn fix_tcp_checksum(b: &mut [u8]) {
-    let h = Ipv4Header::from_slice(&b[14..]).expect("ip").0;
-    let tl = usize::from(h.total_len) - 20;
-    b[50] = 0;
-    b[51] = 0;
-    let (t, rest) = TcpHeader::from_slice(&b[34..34 + tl]).expect("tcp");
-    let c = t.calc_checksum_ipv4(&h, rest).expect("csum");
-    b[50..52].copy_from_slice(&c.to_be_bytes());
 }
 
 #[test]
@@ -691,70 +462,6 @@ fn flood(width: u32, name: &str, minimal: bool) -> Vec<serde_json::Value> {
 
 use splicenic_layout::{engine_verdict as ev, flow_state, FlowStatic};
 
-/// Push `slot` of generation `gen` to the engine's free list (DP.FREE_PUSH).
-fn free_push(dp: &mut Datapath, slot: u16, gen: u8) {
-    dp.write(
-        r(regs::dp::FREE_PUSH),
-        u32::from(gen) << 16 | u32::from(slot),
-    );
-}
-
-fn free_level(dp: &mut Datapath) -> u32 {
-    dp.read(r(regs::dp::FREE_STATUS)) & 0xffff
-}
-
-/// The client's handshake-completing ACK of SYN `s` acknowledging `cookie`, with `payload`.
-fn hs_ack(s: &Syn, cookie: u32, seq_off: u32, payload: &[u8]) -> Vec<u8> {
-    let mut tcp = TcpHeader::new(s.port, VIP_PORT, s.isn.wrapping_add(1 + seq_off), 502);
-    tcp.ack = true;
-    tcp.psh = !payload.is_empty();
-    tcp.acknowledgment_number = cookie.wrapping_add(1);
-    segment(s.mac, s.ip, tcp, payload, false)
-}
-
-/// What the validator must say of a candidate, from an independent model: the firmware's
-/// cookie check, a FIFO of pushed slots and a set of inserted keys.
-#[derive(Default)]
-struct Model {
-    free: std::collections::VecDeque<(u16, u8)>,
-    keys: std::collections::HashMap<(u32, u16), u16>,
-}
-
-impl Model {
-    /// `cookie`: what the ACK acknowledges, minus one; `off`: its sequence number past the
-    /// SYN's plus one (the hardware takes seq - 1 as the client's ISN).
-    fn verdict(
-        &mut self,
-        keys: &CookieKeys,
-        s: &Syn,
-        cookie: u32,
-        off: u32,
-    ) -> (u8, Option<(u16, u8)>, u8) {
-        let tuple = CookieTuple {
-            client_ip: u32::from_be_bytes(s.ip),
-            vip: u32::from_be_bytes(VIP),
-            client_port: s.port,
-            vip_port: VIP_PORT,
-        };
-        let k = (tuple.client_ip, s.port);
-        if let Some(&slot) = self.keys.get(&k) {
-            // already inserted: the frame hits (FOUND, or NONE when its lookup saw the key)
-            return (ev::FOUND, Some((slot, 0)), 0);
-        }
-        match cookie_check(keys, &tuple, s.isn.wrapping_add(off), cookie) {
-            Err(splicenic_fw_logic::cookie::CookieError::BadHash) => (ev::BAD_COOKIE, None, 0),
-            Err(_) => (ev::STALE, None, 0),
-            Ok(class) => match self.free.pop_front() {
-                None => (ev::NO_SLOT, None, class),
-                Some((slot, gen)) => {
-                    self.keys.insert(k, slot);
-                    (ev::NEW, Some((slot, gen)), class)
-                }
-            },
-        }
-    }
-}
-
 fn ack_validator(width: u32) {
     let mut dp = Datapath::new(width).expect("model");
     configure(&mut dp);
@@ -778,13 +485,14 @@ fn ack_validator(width: u32) {
 
     dp.write(r(regs::dp::ACK_CTRL), 1);
     assert_eq!(dp.read(r(regs::dp::ACK_CTRL)), 1);
-    let mut model = Model::default();
+    let mut model = EngineModel::new(keys);
+    model.validate = true;
     let mut gen: u8 = 1;
     let mut next_slot: u16 = 40;
-    let mut push = |dp: &mut Datapath, model: &mut Model, n: usize| {
+    let mut push = |dp: &mut Datapath, model: &mut EngineModel, n: usize| {
         for _ in 0..n {
             free_push(dp, next_slot, gen);
-            model.free.push_back((next_slot, gen));
+            model.push(next_slot, gen);
             next_slot += 3;
             gen = gen.wrapping_add(1).max(1);
         }
@@ -822,7 +530,7 @@ fn ack_validator(width: u32) {
             ] {
                 let f = hs_ack(c, ack, off, pay);
                 dp.push(Port::Client, &f, false);
-                sent.push((*c, ack, off, f));
+                sent.push((*c, f));
             }
         }
         assert!(dp.settle(400, 2_000_000), "round {round} drains");
@@ -832,45 +540,26 @@ fn ack_validator(width: u32) {
             sent.len(),
             "every candidate punted (round {round})"
         );
-        for ((d, b), (c, ack, off, f)) in got.iter().zip(&sent) {
+        for ((d, b), (c, f)) in got.iter().zip(&sent) {
             assert_eq!(b, f, "punted frame");
             let m = meta(d);
-            let (v, slot, class) = model.verdict(&keys, c, *ack, *off);
-            if v == ev::FOUND {
-                // Decided before the insert (FOUND) or after it (a plain hit, NONE).
-                assert!(
-                    m.engine == ev::FOUND || m.engine == ev::NONE,
-                    "verdict {}",
-                    m.engine
-                );
-                assert!(m.flow_hit && m.flow_slot == slot.unwrap().0 && m.flow_half == 0);
-                counts[usize::from(m.engine)] += 1;
-                continue;
-            }
-            assert_eq!(m.engine, v, "verdict (round {round})");
-            counts[usize::from(v)] += 1;
-            match slot {
-                Some((s, g)) => {
-                    assert!(m.flow_hit, "NEW names its slot");
-                    assert_eq!((m.flow_slot, m.slot_gen), (s, g), "slot and generation");
-                    assert_eq!(m.flow_state, flow_state::HANDSHAKE);
-                    assert_eq!(m.mss_class, class, "MSS class");
-                    entries += 1;
-                    // The entry the validator wrote: HANDSHAKE with the client half.
-                    let (st, _) = read_state(&mut dp, s);
-                    let e = FlowStatic::unpack_at(&st, 0);
-                    assert_eq!(e.state, flow_state::HANDSHAKE);
-                    assert_eq!(e.client.peer_ip, u32::from_be_bytes(c.ip));
-                    assert_eq!(e.client.peer_port, c.port);
-                    assert_eq!(e.client.local_ip, a(VIP));
-                    assert_eq!(e.client.local_port, VIP_PORT);
-                }
-                None => {
-                    assert!(!m.flow_hit, "no slot for verdict {v}");
-                    if v == ev::NO_SLOT {
-                        assert_eq!(m.mss_class, class, "MSS class");
-                    }
-                }
+            let Out::Punt(want) = model.frame(f) else {
+                panic!("the model answers a handshake ACK")
+            };
+            check_punt(&want, d).unwrap_or_else(|e| panic!("round {round}: {e}"));
+            counts[usize::from(m.engine)] += 1;
+            if want.verdict == ev::NEW && !want.found_or_hit {
+                let (slot, _) = want.slot.expect("NEW names its slot");
+                assert_eq!(m.flow_state, flow_state::HANDSHAKE);
+                entries += 1;
+                // The entry the validator wrote: HANDSHAKE with the client half.
+                let (st, _) = read_state(&mut dp, slot);
+                let e = FlowStatic::unpack_at(&st, 0);
+                assert_eq!(e.state, flow_state::HANDSHAKE);
+                assert_eq!(e.client.peer_ip, u32::from_be_bytes(c.ip));
+                assert_eq!(e.client.peer_port, c.port);
+                assert_eq!(e.client.local_ip, a(VIP));
+                assert_eq!(e.client.local_port, VIP_PORT);
             }
         }
         assert_eq!(dp.read(r(regs::flow::ENTRIES)), entries, "one key per NEW");
