@@ -29,4 +29,5 @@ rtl/tcp_opt_decoder.v
 rtl/syn_cookie.v
 rtl/syn_responder.v
 rtl/ack_validator.v
+rtl/cmd_arb.v
 rtl/splice_datapath.v

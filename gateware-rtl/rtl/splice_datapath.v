@@ -613,30 +613,38 @@ wire                   ft_init_done;
 wire [31:0]            ft_entries, ft_inserts, ft_deletes, ft_exists, ft_full, ft_nf;
 
 // The flow table's command port is shared by the firmware (FLOW.CMD) and the ACK
-// validator: one command at a time; when both wait, the firmware's goes first. A response
-// goes to the master whose command was taken (ft_own_reg: 1 firmware, 2 engine).
+// validator (cmd_arb): one command at a time; when both wait, the firmware's goes first. A
+// response goes to the master whose command was taken.
 wire                   av_ft_valid;
 wire [1:0]             av_ft_op;
 wire [`SNIC_FLOW_KEY_W-1:0] av_ft_key;
 wire [15:0]            av_ft_value;
 wire                   ft_m_ready;
-reg  [1:0]             ft_own_reg = 2'd0;
-wire                   ft_idle = ft_own_reg == 2'd0;
-wire                   ft_eng_sel = ft_idle && !ft_cmd_valid_reg && av_ft_valid;
-wire                   ft_m_valid = ft_idle && (ft_cmd_valid_reg || av_ft_valid);
-assign                 ft_cmd_ready = ft_idle && !ft_eng_sel && ft_m_ready;
-wire                   ft_rsp_fw = ft_rsp_valid && ft_own_reg == 2'd1;
-wire                   ft_rsp_eng = ft_rsp_valid && ft_own_reg == 2'd2;
-always @(posedge clk) begin
-    if (ft_m_valid && ft_m_ready) begin
-        ft_own_reg <= ft_eng_sel ? 2'd2 : 2'd1;
-    end else if (ft_rsp_valid) begin
-        ft_own_reg <= 2'd0;
-    end
-    if (rst) begin
-        ft_own_reg <= 2'd0;
-    end
-end
+wire                   ft_m_valid;
+wire                   av_ft_ready;
+wire                   ft_rsp_fw, ft_rsp_eng;
+wire [1:0]             ft_m_op;
+wire [`SNIC_FLOW_KEY_W-1:0] ft_m_key;
+wire [16:0]            ft_m_value;
+cmd_arb #(
+    .WIDTH(2 + `SNIC_FLOW_KEY_W + 17)
+)
+ft_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .a_valid(ft_cmd_valid_reg),
+    .a_ready(ft_cmd_ready),
+    .a_data({ft_cmd_op_reg, ft_key_reg, ft_value_reg}),
+    .b_valid(av_ft_valid),
+    .b_ready(av_ft_ready),
+    .b_data({av_ft_op, av_ft_key, 1'b0, av_ft_value}),
+    .m_valid(ft_m_valid),
+    .m_ready(ft_m_ready),
+    .m_data({ft_m_op, ft_m_key, ft_m_value}),
+    .rsp_valid(ft_rsp_valid),
+    .rsp_a(ft_rsp_fw),
+    .rsp_b(ft_rsp_eng)
+);
 
 // verilator lint_off PINCONNECTEMPTY
 flow_table #(
@@ -659,10 +667,10 @@ flow_table_inst (
     .m_lookup_bucket(),
     .cmd_valid(ft_m_valid),
     .cmd_ready(ft_m_ready),
-    .cmd_op(ft_eng_sel ? av_ft_op : ft_cmd_op_reg),
-    .cmd_key(ft_eng_sel ? av_ft_key : ft_key_reg),
-    .cmd_value(ft_eng_sel ? av_ft_value : ft_value_reg[15:0]),
-    .cmd_dir(ft_eng_sel ? 1'b0 : ft_value_reg[16]),
+    .cmd_op(ft_m_op),
+    .cmd_key(ft_m_key),
+    .cmd_value(ft_m_value[15:0]),
+    .cmd_dir(ft_m_value[16]),
     .rsp_valid(ft_rsp_valid),
     .rsp_status(ft_rsp_status),
     .rsp_value(ft_rsp_value),
@@ -728,28 +736,37 @@ wire [FS_W-1:0]         st;
 wire                    upd_valid, upd_ready;
 wire [SLOT_BITS+1+16+32-1:0] upd_data;
 
-// The flow-state command port, shared like the flow table's (fs_own_reg).
+// The flow-state command port, shared like the flow table's (cmd_arb; the engine only
+// writes the static words; the dynamic words are the firmware's).
 wire                    av_fs_valid;
 wire [SLOT_BITS-1:0]    av_fs_slot;
 wire [FS_W-1:0]         av_fs_static;
 wire                    fs_m_ready;
-reg  [1:0]              fs_own_reg = 2'd0;
-wire                    fs_idle = fs_own_reg == 2'd0;
-wire                    fs_eng_sel = fs_idle && !fs_cmd_valid_reg && av_fs_valid;
-wire                    fs_m_valid = fs_idle && (fs_cmd_valid_reg || av_fs_valid);
-assign                  fs_cmd_ready = fs_idle && !fs_eng_sel && fs_m_ready;
-wire                    fs_rsp_fw = fs_rsp_valid && fs_own_reg == 2'd1;
-wire                    fs_rsp_eng = fs_rsp_valid && fs_own_reg == 2'd2;
-always @(posedge clk) begin
-    if (fs_m_valid && fs_m_ready) begin
-        fs_own_reg <= fs_eng_sel ? 2'd2 : 2'd1;
-    end else if (fs_rsp_valid) begin
-        fs_own_reg <= 2'd0;
-    end
-    if (rst) begin
-        fs_own_reg <= 2'd0;
-    end
-end
+wire                    fs_m_valid;
+wire                    av_fs_ready;
+wire                    fs_rsp_fw, fs_rsp_eng;
+wire [1:0]              fs_m_op;
+wire [SLOT_BITS-1:0]    fs_m_slot;
+wire [FS_W-1:0]         fs_m_static;
+cmd_arb #(
+    .WIDTH(2 + SLOT_BITS + FS_W)
+)
+fs_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .a_valid(fs_cmd_valid_reg),
+    .a_ready(fs_cmd_ready),
+    .a_data({fs_cmd_op_reg, fs_slot_reg, fs_static_reg}),
+    .b_valid(av_fs_valid),
+    .b_ready(av_fs_ready),
+    .b_data({`SNIC_FLOW_OP_WRITE_STATIC, av_fs_slot, av_fs_static}),
+    .m_valid(fs_m_valid),
+    .m_ready(fs_m_ready),
+    .m_data({fs_m_op, fs_m_slot, fs_m_static}),
+    .rsp_valid(fs_rsp_valid),
+    .rsp_a(fs_rsp_fw),
+    .rsp_b(fs_rsp_eng)
+);
 
 flow_state_mem #(
     .SLOTS(FLOW_SLOTS),
@@ -770,9 +787,9 @@ flow_state_inst (
     .upd_time(upd_data[0 +: 32]),
     .cmd_valid(fs_m_valid),
     .cmd_ready(fs_m_ready),
-    .cmd_op(fs_eng_sel ? `SNIC_FLOW_OP_WRITE_STATIC : fs_cmd_op_reg),
-    .cmd_slot(fs_eng_sel ? av_fs_slot : fs_slot_reg),
-    .cmd_wdata_static(fs_eng_sel ? av_fs_static : fs_static_reg),
+    .cmd_op(fs_m_op),
+    .cmd_slot(fs_m_slot),
+    .cmd_wdata_static(fs_m_static),
     .cmd_wdata_dyn(fs_dyn_reg),
     .rsp_valid(fs_rsp_valid),
     .rsp_rdata_static(fs_rsp_static),
@@ -1106,7 +1123,7 @@ ack_valid_inst (
     .m_res_gen(av_res_gen),
     .m_res_mss(av_res_mss),
     .m_ft_valid(av_ft_valid),
-    .m_ft_ready(ft_m_ready && ft_eng_sel),
+    .m_ft_ready(av_ft_ready),
     .m_ft_op(av_ft_op),
     .m_ft_key(av_ft_key),
     .m_ft_value(av_ft_value),
@@ -1114,7 +1131,7 @@ ack_valid_inst (
     .ft_rsp_status(ft_rsp_status),
     .ft_rsp_value(ft_rsp_value),
     .m_fs_valid(av_fs_valid),
-    .m_fs_ready(fs_m_ready && fs_eng_sel),
+    .m_fs_ready(av_fs_ready),
     .m_fs_slot(av_fs_slot),
     .m_fs_static(av_fs_static),
     .fs_rsp_valid(fs_rsp_eng),

@@ -94,7 +94,7 @@ done
 step "iverilog compile (splice_datapath)" \
     iverilog -g2012 "${INC[@]}" -s splice_datapath -o "$LOG/splice_datapath.vvp" "${DPF[@]}"
 step "yosys synth (splice_datapath glue, DATA_WIDTH=64)" yosys -q -p "read_verilog ${INC[*]} \
-rtl/splice_datapath.v rtl/dp_fifo.v rtl/axis_frame_arb.v rtl/axis_len_guard.v; \
+rtl/splice_datapath.v rtl/dp_fifo.v rtl/axis_frame_arb.v rtl/axis_len_guard.v rtl/cmd_arb.v; \
 read_verilog -lib ${INC[*]} ${DPBB[*]}; \
 chparam -set FLOW_BUCKETS 1024 -set FLOW_SLOTS 1024 splice_datapath; \
 synth -top splice_datapath -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
@@ -227,5 +227,12 @@ step "yosys synth (ack_validator)" yosys -q -p "read_verilog ${INC[*]} rtl/ack_v
 rtl/dp_fifo.v; read_verilog -lib ${INC[*]} rtl/syn_cookie.v; \
 synth -top ack_validator -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
+
+# Command-port arbiter (the flow table's and flow state's ports in the data path): lint,
+# Icarus compile, Yosys generic synthesis.
+step "verilator lint (cmd_arb)" verilator --lint-only -Wall --top-module cmd_arb rtl/cmd_arb.v
+step "iverilog compile (cmd_arb)" iverilog -g2012 -s cmd_arb -o "$LOG/cmd_arb.vvp" rtl/cmd_arb.v
+step "yosys synth (cmd_arb)" yosys -q -p "read_verilog rtl/cmd_arb.v; chparam -set WIDTH 115 cmd_arb; \
+synth -top cmd_arb -flatten; check -assert"
 
 exit $failed

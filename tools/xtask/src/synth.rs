@@ -283,6 +283,16 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "cmd_arb",
+        label: "cmd_arb (the flow table's command port: 115-bit command)",
+        top: "cmd_arb",
+        params: &[("WIDTH", "115")],
+        src: Src::Files(&["gateware-rtl/rtl/cmd_arb.v"]),
+        fast_path: false,
+        cost: 5,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "syn_responder",
         label: "syn_responder (stateless SYN responder, 2 cookie units, 64-bit)",
         top: "syn_responder",
