@@ -1653,6 +1653,7 @@ mod tests {
             "tcp_opt_decoder",
             "syn_responder",
             "ack_validator",
+            "cmd_arb",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);
