@@ -47,6 +47,9 @@
  * Free list: a FIFO of FREE_DEPTH {generation, slot} words the firmware pushes
  * (free_push_*; a push to a full list is refused and counted in stat_push_refused) and
  * flushes (free_flush: empties it; the slots in it go back to the firmware's ownership).
+ * A slot is the engine's until the allocator pops it: a flush between reading the list's
+ * head for a candidate and popping it gives the slot back, so the candidate's INSERT is
+ * undone (DELETE) and its verdict is NO_SLOT; nothing is popped or written for it.
  * free_level: words held. A slot in the list belongs to the engine until a NEW verdict
  * hands it, with its generation, to the firmware (docs/engine.md, "Slot ownership").
  *
@@ -140,7 +143,8 @@ localparam C_W = 32 + 32 + 16 + 16 + 32 + 32;   // candidate record
 localparam T_W = 96;                            // unit tag: {client IP, VIP, ports}
 localparam F_W = GEN_BITS + 16;                 // free-list word
 localparam R_W = V_W + 16 + GEN_BITS + MSS_W;   // verdict record
-localparam [1:0] FT_OK = 2'd0, FT_EXISTS = 2'd1, FT_LOOKUP = 2'd0, FT_INSERT = 2'd1;
+localparam [1:0] FT_OK = 2'd0, FT_EXISTS = 2'd1, FT_LOOKUP = 2'd0, FT_INSERT = 2'd1,
+                 FT_DELETE = 2'd2;
 
 `include "splicenic_records_fn.vh"
 
@@ -299,7 +303,7 @@ end
 // Allocator: one checked candidate at a time
 
 localparam [2:0] A_IDLE = 3'd0, A_INSERT = 3'd1, A_INS_WAIT = 3'd2, A_WRITE = 3'd3,
-                 A_WR_WAIT = 3'd4, A_OUT = 3'd5;
+                 A_WR_WAIT = 3'd4, A_OUT = 3'd5, A_UNDO = 3'd6, A_UNDO_WAIT = 3'd7;
 
 reg  [2:0]        a_state_reg = A_IDLE;
 reg  [T_W-1:0]    a_tag_reg = {T_W{1'b0}};
@@ -312,6 +316,9 @@ reg  [V_W-1:0]    a_fail_reg = {V_W{1'b0}};
 reg               ft_valid_reg = 1'b0;
 reg               fs_valid_reg = 1'b0;
 reg               pop_reg = 1'b0;
+// the list was flushed after this candidate's slot was read (before it was popped): the
+// slot went back to the firmware, so an INSERT made with it is undone
+reg               a_flushed_reg = 1'b0;
 wire              rq_ready;
 reg  [31:0]       n_new_reg = 32'd0, n_found_reg = 32'd0, n_bad_reg = 32'd0,
                   n_stale_reg = 32'd0, n_noslot_reg = 32'd0, n_full_reg = 32'd0;
@@ -347,6 +354,7 @@ always @(posedge clk) begin
                 a_tag_reg <= u_tag;
                 a_mss_reg <= u_mss;
                 a_free_reg <= fl_data;
+                a_flushed_reg <= 1'b0;
                 ft_valid_reg <= 1'b1;
                 a_state_reg <= A_INSERT;
                 // A checked cookie with a slot to give inserts; any other candidate looks
@@ -367,7 +375,13 @@ always @(posedge clk) begin
         A_INS_WAIT: begin
             if (ft_rsp_valid) begin
                 a_state_reg <= A_OUT;
-                if (a_op_reg == FT_INSERT && ft_rsp_status == FT_OK) begin
+                if (a_op_reg == FT_INSERT && ft_rsp_status == FT_OK
+                    && (a_flushed_reg || flush_reg)) begin
+                    // the slot is the firmware's again: delete the key, no slot handed out
+                    a_op_reg <= FT_DELETE;
+                    ft_valid_reg <= 1'b1;
+                    a_state_reg <= A_UNDO;
+                end else if (a_op_reg == FT_INSERT && ft_rsp_status == FT_OK) begin
                     // the slot is ours now: pop it, write its entry
                     pop_reg <= 1'b1;
                     fs_valid_reg <= 1'b1;
@@ -408,14 +422,30 @@ always @(posedge clk) begin
                 a_state_reg <= A_OUT;
             end
         end
+        A_UNDO: begin
+            if (m_ft_ready) begin
+                a_state_reg <= A_UNDO_WAIT;
+            end
+        end
+        A_UNDO_WAIT: begin
+            if (ft_rsp_valid) begin
+                a_res_reg <= res(`SNIC_ENGINE_VERDICT_NO_SLOT, 16'd0, {GEN_BITS{1'b0}}, a_mss_reg);
+                n_noslot_reg <= n_noslot_reg + 1'b1;
+                a_state_reg <= A_OUT;
+            end
+        end
         default: begin   // A_OUT
             if (rq_ready) begin
                 a_state_reg <= A_IDLE;
             end
         end
     endcase
+    if (flush_reg && (a_state_reg == A_INSERT || a_state_reg == A_INS_WAIT)) begin
+        a_flushed_reg <= 1'b1;
+    end
     if (rst) begin
         a_state_reg <= A_IDLE;
+        a_flushed_reg <= 1'b0;
         ft_valid_reg <= 1'b0;
         fs_valid_reg <= 1'b0;
         pop_reg <= 1'b0;

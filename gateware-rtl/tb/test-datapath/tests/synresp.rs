@@ -638,3 +638,99 @@ fn ack_validator_64() {
 fn ack_validator_512() {
     ack_validator(512);
 }
+
+/// A flush (DP.FREE_CTRL.FLUSH) while a candidate's insert is in flight, then a push right
+/// behind it, at every cycle offset from the ACK's arrival to its verdict: the slot handed
+/// out by NEW was popped before the flush, the slot pushed after it stays in the list, and a
+/// candidate whose slot the flush took back leaves no key (NO_SLOT). The slots' owners stay
+/// exclusive by construction, whatever the firmware's timing.
+fn flush_during_insert(width: u32) {
+    // outcomes: NEW of slot 11 (popped before the flush), NEW of slot 22 (pushed after it),
+    // NO_SLOT (the flush took the slot of an insert in flight)
+    let mut seen = [0u32; 3];
+    for offset in 0..160u64 {
+        let mut dp = Datapath::new(width).expect("model");
+        configure(&mut dp);
+        let mut rng = ChaCha8Rng::seed_from_u64(0xf1 + offset);
+        let offer = (true, true, true);
+        let keys = enable(&mut dp, &mut rng, offer);
+        dp.write(r(regs::dp::ACK_CTRL), 1);
+        free_push(&mut dp, 11, 1);
+        let s = Syn::random(&mut rng);
+        dp.push(Port::Client, &s.frame(false, false), false);
+        assert!(dp.settle(200, 100_000));
+        let cookie = check_synack(&s, &dp.drain(Port::Client)[0].data, &keys, offer);
+        dp.push(Port::Client, &hs_ack(&s, cookie, 0, &[]), false);
+        dp.tick(offset);
+        dp.write(r(regs::dp::FREE_CTRL), 1);
+        free_push(&mut dp, 22, 2);
+        assert!(dp.settle(300, 100_000));
+        let p = punts(&mut dp);
+        assert_eq!(p.len(), 1, "offset {offset}: one punt");
+        let m = meta(&p[0].0);
+        let entries = dp.read(r(regs::flow::ENTRIES));
+        let level = free_level(&mut dp);
+        // What the next candidate must get: the slot still in the list, if any.
+        let next = match (m.engine, m.flow_slot) {
+            // decided before the flush took slot 11 back (11 popped first) or after the push
+            // (22 is the list's head by then)
+            (ev::NEW, slot @ (11 | 22)) => {
+                let gen = if slot == 11 { 1 } else { 2 };
+                assert_eq!(m.slot_gen, gen, "offset {offset}: NEW's generation");
+                assert_eq!(entries, 1, "offset {offset}: NEW's key");
+                let (st, _) = read_state(&mut dp, slot);
+                assert_eq!(FlowStatic::unpack_at(&st, 0).state, flow_state::HANDSHAKE);
+                seen[if slot == 11 { 0 } else { 1 }] += 1;
+                (slot == 11).then_some(22)
+            }
+            // the flush took the candidate's slot back while its insert was in flight
+            (ev::NO_SLOT, _) => {
+                assert!(!m.flow_hit, "offset {offset}: NO_SLOT names no slot");
+                assert_eq!(entries, 0, "offset {offset}: no key without a slot");
+                let (st, _) = read_state(&mut dp, 11);
+                assert_eq!(
+                    FlowStatic::unpack_at(&st, 0).state,
+                    flow_state::FREE,
+                    "offset {offset}: the flushed slot's entry untouched"
+                );
+                seen[2] += 1;
+                Some(22)
+            }
+            (v, slot) => panic!("offset {offset}: verdict {v} slot {slot}"),
+        };
+        assert_eq!(
+            level,
+            u32::from(next.is_some()),
+            "offset {offset}: the slot pushed after the flush is in the list until handed out"
+        );
+        let s2 = Syn::random(&mut rng);
+        dp.push(Port::Client, &s2.frame(false, false), false);
+        assert!(dp.settle(200, 100_000));
+        let c2 = check_synack(&s2, &dp.drain(Port::Client)[0].data, &keys, offer);
+        dp.push(Port::Client, &hs_ack(&s2, c2, 0, &[]), false);
+        assert!(dp.settle(300, 100_000));
+        let m2 = meta(&punts(&mut dp)[0].0);
+        match next {
+            Some(slot) => assert_eq!(
+                (m2.engine, m2.flow_slot, m2.slot_gen),
+                (ev::NEW, slot, 2),
+                "offset {offset}: the next NEW"
+            ),
+            None => assert_eq!(m2.engine, ev::NO_SLOT, "offset {offset}: the list is empty"),
+        }
+    }
+    assert!(
+        seen[..3].iter().all(|&n| n > 0),
+        "every outcome over the sweep (NEW 11, NEW 22, NO_SLOT): {seen:?}"
+    );
+}
+
+#[test]
+fn flush_during_insert_64() {
+    flush_during_insert(64);
+}
+
+#[test]
+fn flush_during_insert_512() {
+    flush_during_insert(512);
+}
