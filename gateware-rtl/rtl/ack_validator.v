@@ -12,14 +12,16 @@
  * when it checks, a slot is popped from the free list, the client's key is inserted into the
  * flow table and the slot's flow-state entry is written (state HANDSHAKE, the client half
  * without its MAC), and the verdict goes back to the data path, which punts the frame to
- * the firmware with it (PuntMeta word 4: EngineVerdict, MSS class, slot generation).
+ * the firmware with it (PuntMeta word 4: EngineVerdict, MSS class, slot generation). The
+ * entry carries the slot's generation (FlowStatic.gen) as the firmware pushed it.
  *
  * Candidate (s_cand_*): client IP, VIP, client port, VIP port, seq, ack of the segment.
  * Verdict (m_res_*, one per candidate, in candidate order; record EngineVerdict):
  *   NEW        the cookie checked; slot m_res_slot of generation m_res_gen was popped,
  *              the key inserted, the entry written; m_res_mss the MSS class.
  *   FOUND      the key was already in the table (a segment decided before an earlier
- *              candidate's insert, whatever its cookie): m_res_slot is its slot; no slot popped.
+ *              candidate's insert, whatever its cookie): m_res_slot is its slot and
+ *              m_res_gen the generation its entry holds (a READ); no slot popped.
  *   BAD_COOKIE the hash does not match; STALE the cookie names a key slot no longer valid.
  *   NO_SLOT    the cookie checked and the free list is empty.
  *   TABLE_FULL the cookie checked and every way of the key's bucket is in use.
@@ -33,7 +35,7 @@
  *
  * Pipeline: candidate FIFO (CAND_DEPTH) -> UNITS syn_cookie units (CHECK) round robin, the
  * record in the unit's tag -> allocator (one candidate at a time: INSERT, then the
- * WRITE_STATIC of the entry) -> verdict FIFO (CAND_DEPTH). A candidate takes
+ * WRITE_STATIC of the entry, or a found slot's READ) -> verdict FIFO (CAND_DEPTH). A candidate takes
  * `SNIC_COOKIE_LATENCY cycles in a unit, and a NEW about 12 more in the allocator (the
  * table's 5-cycle command, the state write); the units take one candidate per
  * ceil(`SNIC_COOKIE_INTERVAL / UNITS) cycles. The data path holds at most DEC_DEPTH + 2
@@ -106,12 +108,15 @@ module ack_validator #
     input  wire [1:0]                    ft_rsp_status,
     input  wire [15:0]                   ft_rsp_value,
 
-    // flow-state command master (WRITE_STATIC)
+    // flow-state command master (WRITE_STATIC of a slot handed over, READ of a found one)
     output wire                          m_fs_valid,
     input  wire                          m_fs_ready,
+    output wire [1:0]                    m_fs_op,
     output wire [SLOT_BITS-1:0]          m_fs_slot,
     output wire [FS_W-1:0]               m_fs_static,
     input  wire                          fs_rsp_valid,
+    // the read entry's generation (FlowStatic.gen)
+    input  wire [GEN_BITS-1:0]           fs_rsp_gen,
 
     // free list
     input  wire                          free_push_valid,
@@ -302,10 +307,11 @@ end
 // ---------------------------------------------------------------------------------------
 // Allocator: one checked candidate at a time
 
-localparam [2:0] A_IDLE = 3'd0, A_INSERT = 3'd1, A_INS_WAIT = 3'd2, A_WRITE = 3'd3,
-                 A_WR_WAIT = 3'd4, A_OUT = 3'd5, A_UNDO = 3'd6, A_UNDO_WAIT = 3'd7;
+localparam [3:0] A_IDLE = 4'd0, A_INSERT = 4'd1, A_INS_WAIT = 4'd2, A_WRITE = 4'd3,
+                 A_WR_WAIT = 4'd4, A_OUT = 4'd5, A_UNDO = 4'd6, A_UNDO_WAIT = 4'd7,
+                 A_READ = 4'd8, A_RD_WAIT = 4'd9;
 
-reg  [2:0]        a_state_reg = A_IDLE;
+reg  [3:0]        a_state_reg = A_IDLE;
 reg  [T_W-1:0]    a_tag_reg = {T_W{1'b0}};
 reg  [MSS_W-1:0]  a_mss_reg = {MSS_W{1'b0}};
 reg  [F_W-1:0]    a_free_reg = {F_W{1'b0}};
@@ -315,6 +321,8 @@ reg  [1:0]        a_op_reg = FT_LOOKUP;
 reg  [V_W-1:0]    a_fail_reg = {V_W{1'b0}};
 reg               ft_valid_reg = 1'b0;
 reg               fs_valid_reg = 1'b0;
+// the flow-state command is the READ of a found slot (else the WRITE_STATIC of a new one)
+reg               fs_read_reg = 1'b0;
 reg               pop_reg = 1'b0;
 // the list was flushed after this candidate's slot was read (before it was popped): the
 // slot went back to the firmware, so an INSERT made with it is undone
@@ -384,6 +392,7 @@ always @(posedge clk) begin
                 end else if (a_op_reg == FT_INSERT && ft_rsp_status == FT_OK) begin
                     // the slot is ours now: pop it, write its entry
                     pop_reg <= 1'b1;
+                    fs_read_reg <= 1'b0;
                     fs_valid_reg <= 1'b1;
                     a_res_reg <= res(`SNIC_ENGINE_VERDICT_NEW, a_free_reg[15:0],
                                      a_free_reg[F_W-1 -: GEN_BITS], a_mss_reg);
@@ -391,9 +400,13 @@ always @(posedge clk) begin
                     a_state_reg <= A_WRITE;
                 end else if ((a_op_reg == FT_INSERT && ft_rsp_status == FT_EXISTS)
                              || (a_op_reg == FT_LOOKUP && ft_rsp_status == FT_OK)) begin
+                    // the found slot's generation comes from its entry
                     a_res_reg <= res(`SNIC_ENGINE_VERDICT_FOUND, ft_rsp_value, {GEN_BITS{1'b0}},
                                      a_mss_reg);
                     n_found_reg <= n_found_reg + 1'b1;
+                    fs_read_reg <= 1'b1;
+                    fs_valid_reg <= 1'b1;
+                    a_state_reg <= A_READ;
                 end else if (a_op_reg == FT_INSERT) begin
                     a_res_reg <= res(`SNIC_ENGINE_VERDICT_TABLE_FULL, 16'd0, {GEN_BITS{1'b0}},
                                      a_mss_reg);
@@ -419,6 +432,17 @@ always @(posedge clk) begin
         end
         A_WR_WAIT: begin
             if (fs_rsp_valid) begin
+                a_state_reg <= A_OUT;
+            end
+        end
+        A_READ: begin
+            if (m_fs_ready) begin
+                a_state_reg <= A_RD_WAIT;
+            end
+        end
+        A_RD_WAIT: begin
+            if (fs_rsp_valid) begin
+                a_res_reg[MSS_W +: GEN_BITS] <= fs_rsp_gen;
                 a_state_reg <= A_OUT;
             end
         end
@@ -448,6 +472,7 @@ always @(posedge clk) begin
         a_flushed_reg <= 1'b0;
         ft_valid_reg <= 1'b0;
         fs_valid_reg <= 1'b0;
+        fs_read_reg <= 1'b0;
         pop_reg <= 1'b0;
         n_new_reg <= 32'd0;
         n_found_reg <= 32'd0;
@@ -463,12 +488,13 @@ assign m_ft_op = a_op_reg;
 assign m_ft_key = snic_flow_key_pack(a_vport, a_cport, a_vip, a_cip);
 assign m_ft_value = a_free_reg[15:0];
 assign m_fs_valid = fs_valid_reg;
-assign m_fs_slot = a_free_reg[SLOT_BITS-1:0];
+assign m_fs_op = fs_read_reg ? `SNIC_FLOW_OP_READ : `SNIC_FLOW_OP_WRITE_STATIC;
+assign m_fs_slot = fs_read_reg ? a_res_reg[MSS_W + GEN_BITS +: SLOT_BITS] : a_free_reg[SLOT_BITS-1:0];
 assign m_fs_static = snic_flow_static_pack(`SNIC_FLOW_STATE_HANDSHAKE, 8'd0, 8'd0, 8'd0,
                                            32'd0, 32'd0, 32'd0,
                                            snic_flow_half_entry_pack(48'd0, a_cip, a_cport,
                                                                      a_vip, a_vport),
-                                           144'd0, 32'd0);
+                                           144'd0, 32'd0, a_free_reg[F_W-1 -: GEN_BITS]);
 
 // ---------------------------------------------------------------------------------------
 // Verdict FIFO

@@ -129,6 +129,7 @@ localparam EVQ_AW = $clog2(EVQ_DEPTH);
 localparam META_W = `SNIC_PUNT_META_W;
 localparam EVT_W = `SNIC_EVT_FIN_RST_W;
 localparam FS_W = `SNIC_FLOW_STATIC_W;
+localparam FSR_W = 32 * `SNIC_FLOW_STATE_STATIC_COUNT;
 localparam FD_W = `SNIC_FLOW_DYN_W;
 localparam HALF_W = `SNIC_FLOW_HALF_ENTRY_W;
 localparam PA_UW = META_W + 2;
@@ -726,7 +727,8 @@ reg                     fs_cmd_valid_reg = 1'b0;
 wire                    fs_cmd_ready;
 reg  [1:0]              fs_cmd_op_reg = 2'd0;
 reg  [SLOT_BITS-1:0]    fs_slot_reg = {SLOT_BITS{1'b0}};
-reg  [FS_W-1:0]         fs_static_reg = {FS_W{1'b0}};
+// FLOW.STATE_STATIC words (the record's FS_W bits, then the last word's unused bits)
+reg  [FSR_W-1:0]        fs_static_reg = {FSR_W{1'b0}};
 reg  [FD_W-1:0]         fs_dyn_reg = {FD_W{1'b0}};
 wire                    fs_rsp_valid;
 wire [FS_W-1:0]         fs_rsp_static;
@@ -736,11 +738,13 @@ wire [FS_W-1:0]         st;
 wire                    upd_valid, upd_ready;
 wire [SLOT_BITS+1+16+32-1:0] upd_data;
 
-// The flow-state command port, shared like the flow table's (cmd_arb; the engine only
-// writes the static words; the dynamic words are the firmware's).
+// The flow-state command port, shared like the flow table's (cmd_arb; the engine writes
+// the static words of a slot it hands over and reads a found slot's generation; the
+// dynamic words are the firmware's).
 wire                    av_fs_valid;
 wire [SLOT_BITS-1:0]    av_fs_slot;
 wire [FS_W-1:0]         av_fs_static;
+wire [1:0]              av_fs_op;
 wire                    fs_m_ready;
 wire                    fs_m_valid;
 wire                    av_fs_ready;
@@ -756,10 +760,10 @@ fs_arb_inst (
     .rst(rst),
     .a_valid(fs_cmd_valid_reg),
     .a_ready(fs_cmd_ready),
-    .a_data({fs_cmd_op_reg, fs_slot_reg, fs_static_reg}),
+    .a_data({fs_cmd_op_reg, fs_slot_reg, fs_static_reg[FS_W-1:0]}),
     .b_valid(av_fs_valid),
     .b_ready(av_fs_ready),
-    .b_data({`SNIC_FLOW_OP_WRITE_STATIC, av_fs_slot, av_fs_static}),
+    .b_data({av_fs_op, av_fs_slot, av_fs_static}),
     .m_valid(fs_m_valid),
     .m_ready(fs_m_ready),
     .m_data({fs_m_op, fs_m_slot, fs_m_static}),
@@ -889,7 +893,7 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
                                    fe_state, slot, hd[H_PLEN +: 16], hd[H_L3 +: 8],
                                    hd[H_L4 +: 8], hd[H_PAY +: 8], flags[7:0], t_now,
                                    `SNIC_ENGINE_VERDICT_NONE, {`SNIC_COOKIE_MSS_CLASS_BITS{1'b0}},
-                                   8'd0);
+                                   `SNIC_FLOW_STATIC_GEN(fe));
         decide = {
             ack_hw,
             meta,
@@ -959,7 +963,8 @@ always @(posedge clk) begin
                                     fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w)) == ACT_FWD &&
                       (d6_flags[0] || d6_flags[2]);
         d7_evt_data_reg <= snic_evt_fin_rst_pack(`SNIC_EVENT_TYPE_FIN_RST, d6_port,
-                                                 d6_flags[7:0], d6_slot_reg,
+                                                 d6_flags[7:0], `SNIC_FLOW_STATIC_GEN(st),
+                                                 d6_slot_reg,
                                                  h6[H_PLEN +: 16], h6[H_SEQ +: 32],
                                                  h6[H_ACK +: 32]);
         d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
@@ -1132,9 +1137,11 @@ ack_valid_inst (
     .ft_rsp_value(ft_rsp_value),
     .m_fs_valid(av_fs_valid),
     .m_fs_ready(av_fs_ready),
+    .m_fs_op(av_fs_op),
     .m_fs_slot(av_fs_slot),
     .m_fs_static(av_fs_static),
     .fs_rsp_valid(fs_rsp_eng),
+    .fs_rsp_gen(`SNIC_FLOW_STATIC_GEN(fs_rsp_static)),
     .free_push_valid(free_push_reg),
     .free_push_data(free_data_reg),
     .free_flush(free_flush_reg),
@@ -2141,7 +2148,7 @@ always @(posedge clk) begin
     if (fs_rsp_fw) begin
         fs_busy_reg <= 1'b0;
         if (fs_cmd_op_reg == 2'd0 || fs_cmd_op_reg == 2'd3) begin
-            fs_static_reg <= fs_rsp_static;
+            fs_static_reg <= {{FSR_W-FS_W{1'b0}}, fs_rsp_static};
             fs_dyn_reg <= fs_rsp_dyn;
         end
     end

@@ -1011,7 +1011,7 @@ pub mod flow {
     /// Static flow entry words (state, translation, both halves; layout in docs/datapath.md) (rw)
     pub const STATE_STATIC: u64 = BASE + 0x100;
     /// Number of STATE_STATIC elements.
-    pub const STATE_STATIC_COUNT: usize = 14;
+    pub const STATE_STATIC_COUNT: usize = 15;
     /// Byte distance between STATE_STATIC elements.
     pub const STATE_STATIC_STRIDE: u64 = 4;
     /// Reset value and fields of STATE_STATIC.

@@ -21,8 +21,8 @@ pub struct RegisterBlock {
     state_cmd: StateCmd,
     state_status: StateStatus,
     _reserved18: [u8; 0xb4],
-    state_static: [StateStatic; 14],
-    _reserved19: [u8; 0x08],
+    state_static: [StateStatic; 15],
+    _reserved19: [u8; 0x04],
     state_dyn: [StateDyn; 6],
 }
 impl RegisterBlock {
@@ -116,13 +116,13 @@ impl RegisterBlock {
     pub const fn state_status(&self) -> &StateStatus {
         &self.state_status
     }
-    #[doc = "0x100..0x138 - Static flow entry words (state, translation, both halves; layout in docs/datapath.md)"]
+    #[doc = "0x100..0x13c - Static flow entry words (state, translation, both halves; layout in docs/datapath.md)"]
     #[inline(always)]
     pub const fn state_static(&self, n: usize) -> &StateStatic {
         &self.state_static[n]
     }
     #[doc = "Iterator for array of:"]
-    #[doc = "0x100..0x138 - Static flow entry words (state, translation, both halves; layout in docs/datapath.md)"]
+    #[doc = "0x100..0x13c - Static flow entry words (state, translation, both halves; layout in docs/datapath.md)"]
     #[inline(always)]
     pub fn state_static_iter(&self) -> impl Iterator<Item = &StateStatic> {
         self.state_static.iter()

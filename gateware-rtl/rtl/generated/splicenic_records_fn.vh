@@ -71,6 +71,7 @@ function [127:0] snic_evt_fin_rst_pack;
     input [7:0] fld_kind;
     input [0:0] fld_port;
     input [7:0] fld_tcp_flags;
+    input [7:0] fld_flow_gen;
     input [15:0] fld_flow_slot;
     input [15:0] fld_plen;
     input [31:0] fld_seq;
@@ -80,6 +81,7 @@ function [127:0] snic_evt_fin_rst_pack;
         snic_evt_fin_rst_pack[0 +: 8] = fld_kind;
         snic_evt_fin_rst_pack[8 +: 1] = fld_port;
         snic_evt_fin_rst_pack[16 +: 8] = fld_tcp_flags;
+        snic_evt_fin_rst_pack[24 +: 8] = fld_flow_gen;
         snic_evt_fin_rst_pack[32 +: 16] = fld_flow_slot;
         snic_evt_fin_rst_pack[48 +: 16] = fld_plen;
         snic_evt_fin_rst_pack[64 +: 32] = fld_seq;
@@ -153,7 +155,7 @@ function [143:0] snic_flow_half_entry_pack;
     end
 endfunction
 
-function [447:0] snic_flow_static_pack;
+function [455:0] snic_flow_static_pack;
     input [7:0] fld_state;
     input [7:0] fld_flags;
     input [7:0] fld_wscale_diff;
@@ -164,8 +166,9 @@ function [447:0] snic_flow_static_pack;
     input [143:0] fld_client;
     input [143:0] fld_server;
     input [31:0] fld_fw_word;
+    input [7:0] fld_gen;
     begin
-        snic_flow_static_pack = {448{1'b0}};
+        snic_flow_static_pack = {456{1'b0}};
         snic_flow_static_pack[0 +: 8] = fld_state;
         snic_flow_static_pack[8 +: 8] = fld_flags;
         snic_flow_static_pack[16 +: 8] = fld_wscale_diff;
@@ -176,6 +179,7 @@ function [447:0] snic_flow_static_pack;
         snic_flow_static_pack[128 +: 144] = fld_client;
         snic_flow_static_pack[272 +: 144] = fld_server;
         snic_flow_static_pack[416 +: 32] = fld_fw_word;
+        snic_flow_static_pack[448 +: 8] = fld_gen;
     end
 endfunction
 

@@ -41,9 +41,10 @@
 /* Mailbox API version the firmware reports in VERSION word 1: 2 adds the control-plane
  * commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE`
  * 0x37; 4 adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39; 6 grows the `TCP_STATS` answer
- * to 15 words (the ACK validator's hand-overs).
+ * to 15 words (the ACK validator's hand-overs); 7 to 16 (punts and events of an earlier
+ * use of their slot, dropped).
  */
-#define SPLICENIC_MAILBOX_API_VERSION 6u
+#define SPLICENIC_MAILBOX_API_VERSION 7u
 /* First response word of PING: "PONG" in ASCII (big endian). */
 #define SPLICENIC_MAILBOX_PONG 0x504F4E47u
 /* SYN cookie MSS class 0 (also any client MSS below it). */
@@ -557,6 +558,8 @@ static inline uint64_t splicenic_evt_head_kind(const uint32_t* w) {
 #define SPLICENIC_EVT_FIN_RST_PORT_WIDTH 1
 #define SPLICENIC_EVT_FIN_RST_TCP_FLAGS_LSB 16
 #define SPLICENIC_EVT_FIN_RST_TCP_FLAGS_WIDTH 8
+#define SPLICENIC_EVT_FIN_RST_FLOW_GEN_LSB 24
+#define SPLICENIC_EVT_FIN_RST_FLOW_GEN_WIDTH 8
 #define SPLICENIC_EVT_FIN_RST_FLOW_SLOT_LSB 32
 #define SPLICENIC_EVT_FIN_RST_FLOW_SLOT_WIDTH 16
 #define SPLICENIC_EVT_FIN_RST_PLEN_LSB 48
@@ -573,6 +576,9 @@ static inline uint64_t splicenic_evt_fin_rst_port(const uint32_t* w) {
 }
 static inline uint64_t splicenic_evt_fin_rst_tcp_flags(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_EVT_FIN_RST_TCP_FLAGS_LSB, SPLICENIC_EVT_FIN_RST_TCP_FLAGS_WIDTH);
+}
+static inline uint64_t splicenic_evt_fin_rst_flow_gen(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_EVT_FIN_RST_FLOW_GEN_LSB, SPLICENIC_EVT_FIN_RST_FLOW_GEN_WIDTH);
 }
 static inline uint64_t splicenic_evt_fin_rst_flow_slot(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_EVT_FIN_RST_FLOW_SLOT_LSB, SPLICENIC_EVT_FIN_RST_FLOW_SLOT_WIDTH);
@@ -717,10 +723,10 @@ static inline uint64_t splicenic_flow_half_entry_local_port(const uint32_t* w) {
 }
 
 /* FlowStatic: Static part of a flow-state slot (`flow_state_mem`; FLOW.STATE_STATIC
- * words): written by the firmware, read by the data path. 448 bits, 14 words.
+ * words): written by the firmware, read by the data path. 456 bits, 15 words.
  */
-#define SPLICENIC_FLOW_STATIC_BITS 448
-#define SPLICENIC_FLOW_STATIC_WORDS 14
+#define SPLICENIC_FLOW_STATIC_BITS 456
+#define SPLICENIC_FLOW_STATIC_WORDS 15
 #define SPLICENIC_FLOW_STATIC_STATE_LSB 0
 #define SPLICENIC_FLOW_STATIC_STATE_WIDTH 8
 #define SPLICENIC_FLOW_STATIC_FLAGS_LSB 8
@@ -741,6 +747,8 @@ static inline uint64_t splicenic_flow_half_entry_local_port(const uint32_t* w) {
 #define SPLICENIC_FLOW_STATIC_SERVER_WIDTH 144
 #define SPLICENIC_FLOW_STATIC_FW_WORD_LSB 416
 #define SPLICENIC_FLOW_STATIC_FW_WORD_WIDTH 32
+#define SPLICENIC_FLOW_STATIC_GEN_LSB 448
+#define SPLICENIC_FLOW_STATIC_GEN_WIDTH 8
 #define SPLICENIC_FLOW_STATIC_CLIENT_PEER_MAC_LSB 128
 #define SPLICENIC_FLOW_STATIC_CLIENT_PEER_MAC_WIDTH 48
 #define SPLICENIC_FLOW_STATIC_CLIENT_PEER_IP_LSB 176
@@ -814,6 +822,9 @@ static inline uint64_t splicenic_flow_static_server_local_port(const uint32_t* w
 }
 static inline uint64_t splicenic_flow_static_fw_word(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_FLOW_STATIC_FW_WORD_LSB, SPLICENIC_FLOW_STATIC_FW_WORD_WIDTH);
+}
+static inline uint64_t splicenic_flow_static_gen(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_FLOW_STATIC_GEN_LSB, SPLICENIC_FLOW_STATIC_GEN_WIDTH);
 }
 
 /* FlowDyn: Dynamic part of a flow-state slot (FLOW.STATE_DYN words): updated by the data

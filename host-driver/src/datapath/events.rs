@@ -70,6 +70,8 @@ pub enum Event {
         port: Port,
         tcp_flags: u8,
         flow_slot: u32,
+        /// The slot's generation (`FlowStatic.gen`) when the segment was forwarded.
+        flow_gen: u8,
         plen: u16,
         seq: u32,
         ack: u32,
@@ -93,6 +95,7 @@ impl Event {
                     port: Port::from_bit(e.port != 0),
                     tcp_flags: e.tcp_flags,
                     flow_slot: e.flow_slot.into(),
+                    flow_gen: e.flow_gen,
                     plen: e.plen,
                     seq: e.seq,
                     ack: e.ack,

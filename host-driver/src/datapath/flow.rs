@@ -63,7 +63,8 @@ impl Default for HalfEntry {
     }
 }
 
-/// Static part of a flow state slot (13 words, bit layout of `flow_state_mem`).
+/// Static part of a flow state slot (record `FlowStatic`: 15 words, bit layout of
+/// `flow_state_mem`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FlowEntry {
     pub state: FlowState,
@@ -85,11 +86,15 @@ pub struct FlowEntry {
     pub seq_delta_sc: u32,
     pub client: HalfEntry,
     pub server: HalfEntry,
+    /// Generation of this use of the slot (`FlowStatic.gen`; 0: none, an entry that any
+    /// punt or event of the slot matches), carried in the flow's punts and events.
+    pub generation: u8,
 }
 
 impl Default for FlowEntry {
     fn default() -> Self {
         FlowEntry {
+            generation: 0,
             state: FlowState::Free,
             sack: false,
             timestamps: false,
@@ -153,6 +158,7 @@ impl FlowEntry {
             server: self.server.to_layout(),
             // firmware-owned (RFC 5961/6191 bookkeeping), never read by the data path
             fw_word: 0,
+            gen: self.generation,
         }
         .pack()
     }
@@ -177,6 +183,7 @@ impl FlowEntry {
             seq_delta_sc: f.seq_delta_sc,
             client: HalfEntry::from_layout(&f.client),
             server: HalfEntry::from_layout(&f.server),
+            generation: f.gen,
         })
     }
 }

@@ -35,7 +35,8 @@ pub struct PuntMeta {
     pub engine: Option<EngineVerdict>,
     /// MSS class the cookie carried (verdicts other than NONE, BAD_COOKIE and STALE).
     pub mss_class: u8,
-    /// Generation of the slot handed over with verdict NEW.
+    /// Generation of `flow_slot` (of the hit entry, or of the slot handed over or found by
+    /// the ACK validator; 0 without a slot).
     pub slot_gen: u8,
 }
 

@@ -5,6 +5,7 @@ use std::collections::{HashMap, VecDeque};
 
 fn sample_entry() -> FlowEntry {
     FlowEntry {
+        generation: 0x2a,
         state: FlowState::Spliced,
         sack: true,
         timestamps: false,
@@ -156,11 +157,17 @@ fn punt_meta_decodes_every_field() {
 #[test]
 fn events_decode() {
     assert_eq!(
-        Event::decode([4 | 1 << 8 | 0x11 << 16, 77 | 1460 << 16, 1000, 2000]),
+        Event::decode([
+            4 | 1 << 8 | 0x11 << 16 | 0x5c << 24,
+            77 | 1460 << 16,
+            1000,
+            2000
+        ]),
         Event::FinRst {
             port: Port::Server,
             tcp_flags: 0x11,
             flow_slot: 77,
+            flow_gen: 0x5c,
             plen: 1460,
             seq: 1000,
             ack: 2000

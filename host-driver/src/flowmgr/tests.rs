@@ -485,7 +485,7 @@ fn profile_cycles(i: usize) -> u64 {
 #[test]
 fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(cmd::FLOW_PROFILE, 0x37);
-    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 6);
+    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 7);
     assert_eq!(
         (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
         (28, 17, 5)
@@ -1236,7 +1236,7 @@ fn firmware_refusals_name_the_status() {
 fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
     let (mut card, log) = card_with(|c, req| {
         assert_eq!((c, req.len()), (cmd::TCP_STATS, 0));
-        (status::OK, (1..=15).collect())
+        (status::OK, (1..=16).collect())
     });
     let t = card.flow_manager().tcp_stats().unwrap();
     assert_eq!(
@@ -1257,10 +1257,11 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
             engine_new: 13,
             engine_lost: 14,
             engine_stale: 15,
+            gen_stale: 16,
         }
     );
     assert_eq!(log.lock().unwrap().len(), 1);
-    let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 14]));
+    let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 15]));
     let e = card.flow_manager().tcp_stats().unwrap_err();
     assert!(e.to_string().contains("TCP_STATS"), "{e}");
 }

@@ -43,8 +43,9 @@ pub const L7_BUFFER_BYTES: u32 = 1_024;
 /// Mailbox API version the firmware reports in VERSION word 1: 2 adds the control-plane
 /// commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37; 4
 /// adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39; 6 grows the `TCP_STATS` answer to 15 words
-/// (the ACK validator's hand-overs).
-pub const MAILBOX_API_VERSION: u32 = 6;
+/// (the ACK validator's hand-overs); 7 to 16 (punts and events of an earlier use of their slot,
+/// dropped).
+pub const MAILBOX_API_VERSION: u32 = 7;
 
 /// First response word of PING: "PONG" in ASCII (big endian).
 pub const MAILBOX_PONG: u32 = 0x504F_4E47;
@@ -2553,8 +2554,9 @@ pub struct PuntMeta {
     pub engine: u8,
     /// MSS class the cookie carried (verdicts NEW, FOUND, NO_SLOT, TABLE_FULL).
     pub mss_class: u8,
-    /// Generation of the slot the engine handed over (verdict NEW): the one the firmware pushed
-    /// with it.
+    /// Generation of flow_slot: of the hit entry (`FlowStatic.gen`), of the slot the engine
+    /// handed over (verdict NEW: the one the firmware pushed with it) or found (FOUND: read
+    /// from its entry); 0 without a slot.
     pub slot_gen: u8,
 }
 
@@ -2859,6 +2861,7 @@ impl EvtHead {
 /// | 0..8 | `kind` | [`EventType`] |
 /// | 8..9 | `port` | [`Port`] |
 /// | 16..24 | `tcp_flags` |  |
+/// | 24..32 | `flow_gen` |  |
 /// | 32..48 | `flow_slot` |  |
 /// | 48..64 | `plen` |  |
 /// | 64..96 | `seq` |  |
@@ -2871,6 +2874,9 @@ pub struct EvtFinRst {
     pub port: u8,
     /// TCP flags 7:0.
     pub tcp_flags: u8,
+    /// Generation of the flow slot's entry when the segment was forwarded (`FlowStatic.gen`):
+    /// an event for an earlier use of the slot names an older one.
+    pub flow_gen: u8,
     /// Flow slot.
     pub flow_slot: u16,
     /// TCP payload bytes of the segment (a FIN's sequence number is seq + plen).
@@ -2887,13 +2893,15 @@ impl EvtFinRst {
     /// Width in 32-bit words.
     pub const WORDS: usize = 4;
     /// Leaf fields (nested records flattened).
-    pub const LEAVES: usize = 7;
+    pub const LEAVES: usize = 8;
     /// Position of `kind`.
     pub const KIND: Field = Field::new(0, 8);
     /// Position of `port`.
     pub const PORT: Field = Field::new(8, 1);
     /// Position of `tcp_flags`.
     pub const TCP_FLAGS: Field = Field::new(16, 8);
+    /// Position of `flow_gen`.
+    pub const FLOW_GEN: Field = Field::new(24, 8);
     /// Position of `flow_slot`.
     pub const FLOW_SLOT: Field = Field::new(32, 16);
     /// Position of `plen`.
@@ -2908,6 +2916,7 @@ impl EvtFinRst {
             kind: get_bits(w, base + Self::KIND.lsb, Self::KIND.width) as u8,
             port: get_bits(w, base + Self::PORT.lsb, Self::PORT.width) as u8,
             tcp_flags: get_bits(w, base + Self::TCP_FLAGS.lsb, Self::TCP_FLAGS.width) as u8,
+            flow_gen: get_bits(w, base + Self::FLOW_GEN.lsb, Self::FLOW_GEN.width) as u8,
             flow_slot: get_bits(w, base + Self::FLOW_SLOT.lsb, Self::FLOW_SLOT.width) as u16,
             plen: get_bits(w, base + Self::PLEN.lsb, Self::PLEN.width) as u16,
             seq: get_bits(w, base + Self::SEQ.lsb, Self::SEQ.width) as u32,
@@ -2935,6 +2944,12 @@ impl EvtFinRst {
             base + Self::TCP_FLAGS.lsb,
             Self::TCP_FLAGS.width,
             u64::from(self.tcp_flags),
+        );
+        put_bits(
+            w,
+            base + Self::FLOW_GEN.lsb,
+            Self::FLOW_GEN.width,
+            u64::from(self.flow_gen),
         );
         put_bits(
             w,
@@ -2973,11 +2988,12 @@ impl EvtFinRst {
     }
     /// Leaf values in declaration order, nested records flattened (the round-trip
     /// test compares them with the RTL's unpacked fields).
-    pub fn leaves(&self) -> [u64; 7] {
+    pub fn leaves(&self) -> [u64; 8] {
         [
             u64::from(self.kind),
             u64::from(self.port),
             u64::from(self.tcp_flags),
+            u64::from(self.flow_gen),
             u64::from(self.flow_slot),
             u64::from(self.plen),
             u64::from(self.seq),
@@ -3442,6 +3458,7 @@ impl FlowHalfEntry {
 /// | 128..272 | `client` | [`FlowHalfEntry`] |
 /// | 272..416 | `server` | [`FlowHalfEntry`] |
 /// | 416..448 | `fw_word` |  |
+/// | 448..456 | `gen` |  |
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct FlowStatic {
     /// Flow state.
@@ -3468,15 +3485,21 @@ pub struct FlowStatic {
     /// 5961 §4, one per flow per 500 ms; 0 none); with FIN_CLIENT, the client's sequence
     /// number after its FIN (RFC 6191).
     pub fw_word: u32,
+    /// Generation of this use of the slot (1-255; 0 in a free entry): written with the entry by
+    /// whoever sets the slot up (the ACK validator with the one the slot was pushed with, the
+    /// firmware with its own), carried in every punt record and event of the flow
+    /// (`PuntMeta.slot_gen`, `EvtFinRst.flow_gen`) so an event for an earlier use of the slot
+    /// is told apart.
+    pub gen: u8,
 }
 
 impl FlowStatic {
     /// Width in bits.
-    pub const BITS: usize = 448;
+    pub const BITS: usize = 456;
     /// Width in 32-bit words.
-    pub const WORDS: usize = 14;
+    pub const WORDS: usize = 15;
     /// Leaf fields (nested records flattened).
-    pub const LEAVES: usize = 18;
+    pub const LEAVES: usize = 19;
     /// Position of `state`.
     pub const STATE: Field = Field::new(0, 8);
     /// Position of `flags`.
@@ -3497,6 +3520,8 @@ impl FlowStatic {
     pub const SERVER: Field = Field::new(272, 144);
     /// Position of `fw_word`.
     pub const FW_WORD: Field = Field::new(416, 32);
+    /// Position of `gen`.
+    pub const GEN: Field = Field::new(448, 8);
     /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
     pub fn unpack_at(w: &[u32], base: usize) -> FlowStatic {
         FlowStatic {
@@ -3512,6 +3537,7 @@ impl FlowStatic {
             client: FlowHalfEntry::unpack_at(w, base + Self::CLIENT.lsb),
             server: FlowHalfEntry::unpack_at(w, base + Self::SERVER.lsb),
             fw_word: get_bits(w, base + Self::FW_WORD.lsb, Self::FW_WORD.width) as u32,
+            gen: get_bits(w, base + Self::GEN.lsb, Self::GEN.width) as u8,
         }
     }
     /// Writes the record at bit `base` of `w` (every bit is a field;
@@ -3567,20 +3593,26 @@ impl FlowStatic {
             Self::FW_WORD.width,
             u64::from(self.fw_word),
         );
+        put_bits(
+            w,
+            base + Self::GEN.lsb,
+            Self::GEN.width,
+            u64::from(self.gen),
+        );
     }
     /// Reads the record from its words.
-    pub fn unpack(w: &[u32; 14]) -> FlowStatic {
+    pub fn unpack(w: &[u32; 15]) -> FlowStatic {
         Self::unpack_at(w, 0)
     }
     /// The record's words.
-    pub fn pack(&self) -> [u32; 14] {
-        let mut w = [0u32; 14];
+    pub fn pack(&self) -> [u32; 15] {
+        let mut w = [0u32; 15];
         self.pack_at(&mut w, 0);
         w
     }
     /// Leaf values in declaration order, nested records flattened (the round-trip
     /// test compares them with the RTL's unpacked fields).
-    pub fn leaves(&self) -> [u64; 18] {
+    pub fn leaves(&self) -> [u64; 19] {
         [
             u64::from(self.state),
             u64::from(self.flags),
@@ -3600,6 +3632,7 @@ impl FlowStatic {
             u64::from(self.server.local_ip),
             u64::from(self.server.local_port),
             u64::from(self.fw_word),
+            u64::from(self.gen),
         ]
     }
 }
@@ -4161,7 +4194,7 @@ pub struct RecordInfo {
 }
 
 /// Words of the largest record.
-pub const MAX_RECORD_WORDS: usize = 14;
+pub const MAX_RECORD_WORDS: usize = 15;
 /// Leaf fields of the record with the most.
 pub const MAX_RECORD_LEAVES: usize = 20;
 

@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use serde_json::json;
 use splicenic_driver::config::{self, Limits, RuleTable};
 use splicenic_driver::datapath::{DropCounters, Port, StatsSnapshot, DROP_REGISTER_BITS};
-use splicenic_driver::flowmgr::{FlowInfo, FlowStats};
+use splicenic_driver::flowmgr::{FlowInfo, FlowStats, TcpStats};
 use splicenic_driver::{Card, DriverError, RealServer};
 
 use crate::adm::{self, Table};
@@ -404,6 +404,10 @@ fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
         count: u64::from(fs.punts_ignored),
     });
     let tcp = card.flow_manager().tcp_stats()?;
+    drops.push(DropMetrics {
+        reason: "gen_stale".into(),
+        count: u64::from(tcp.gen_stale),
+    });
     let outcomes = |list: &[(&'static str, u32)]| {
         list.iter()
             .map(|&(outcome, n)| OutcomeMetrics {
@@ -480,21 +484,28 @@ pub fn exporter(spec: &CardSpec, listen: std::net::SocketAddr) -> Result<()> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DropRow {
     /// The reason: a parser reason or `DROP_*` classifier name (STATS), a register name
-    /// (`PUNT.DROP_FULL`, ...), or a firmware counter (`FLOW_STATS.punts_ignored`).
+    /// (`PUNT.DROP_FULL`, ...), or a firmware counter (`FLOW_STATS.punts_ignored`,
+    /// `TCP_STATS.gen_stale`).
     pub reason: &'static str,
     /// The count; `None` when it was not read (the inject ring INJECT.SEL did not select).
     pub count: Option<u64>,
-    /// Where it is kept: `STATS[i]`, `BAR 0x....` or `FLOW_STATS`.
+    /// Where it is kept: `STATS[i]`, `BAR 0x....`, `FLOW_STATS` or `TCP_STATS`.
     pub counter: String,
-    /// Width in bits: 64 (STATS) or 32 (the BAR registers and FLOW_STATS, wrapping modulo
-    /// 2^32). `ipvsadm -Z` clears STATS and FLOW_STATS; the BAR registers only a card reset.
+    /// Width in bits: 64 (STATS) or 32 (the BAR registers, FLOW_STATS and TCP_STATS, wrapping
+    /// modulo 2^32). `ipvsadm -Z` clears STATS, FLOW_STATS and TCP_STATS; the BAR registers
+    /// only a card reset.
     pub bits: u32,
 }
 
 /// Every frame and record loss the card counts, per reason: the STATS parser and
 /// classifier reasons, the loss registers outside STATS ([`DropCounters`]) and the
 /// punted frames the firmware dropped.
-pub fn drop_rows(st: &StatsSnapshot, dc: &DropCounters, fs: &FlowStats) -> Vec<DropRow> {
+pub fn drop_rows(
+    st: &StatsSnapshot,
+    dc: &DropCounters,
+    fs: &FlowStats,
+    tcp: &TcpStats,
+) -> Vec<DropRow> {
     let stats = st.drop_reason_counters().into_iter().map(|d| DropRow {
         reason: d.reason,
         count: Some(d.count),
@@ -507,13 +518,22 @@ pub fn drop_rows(st: &StatsSnapshot, dc: &DropCounters, fs: &FlowStats) -> Vec<D
         counter: format!("BAR {:#06x}", r.offset),
         bits: DROP_REGISTER_BITS,
     });
-    let fw = DropRow {
-        reason: "FLOW_STATS.punts_ignored",
-        count: Some(u64::from(fs.punts_ignored)),
-        counter: "FLOW_STATS".into(),
-        bits: 32,
-    };
-    stats.chain(regs).chain(std::iter::once(fw)).collect()
+    let fw = [
+        DropRow {
+            reason: "FLOW_STATS.punts_ignored",
+            count: Some(u64::from(fs.punts_ignored)),
+            counter: "FLOW_STATS".into(),
+            bits: 32,
+        },
+        // punts and events of an earlier use of their slot (docs/flowmgr.md)
+        DropRow {
+            reason: "TCP_STATS.gen_stale",
+            count: Some(u64::from(tcp.gen_stale)),
+            counter: "TCP_STATS".into(),
+            bits: 32,
+        },
+    ];
+    stats.chain(regs).chain(fw).collect()
 }
 
 /// The drops section of `stats`' text output: one line per counter, every counter
@@ -531,7 +551,7 @@ pub fn format_drops(rows: &[DropRow]) -> String {
             r.reason, count, r.counter, r.bits
         );
     }
-    out += "32-bit counters wrap at 2^32; ipvsadm -Z clears STATS and FLOW_STATS, only a card reset the BAR registers\n";
+    out += "32-bit counters wrap at 2^32; ipvsadm -Z clears STATS, FLOW_STATS and TCP_STATS, only a card reset the BAR registers\n";
     if rows.iter().any(|r| r.count.is_none()) {
         out += "-: not read (INJECT.SEL, which the firmware owns, selects the other inject ring)\n";
     }
@@ -579,7 +599,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 snap,
                 fs,
                 [st.port(Port::Client), st.port(Port::Server)],
-                drop_rows(&st, &dc, &fs),
+                drop_rows(&st, &dc, &fs, &tcp),
                 heads,
                 tcp,
                 av,
@@ -621,6 +641,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                           "table_full": av.table_full, "push_refused": av.push_refused,
                           "lost": av.lost, "handed_over": tcp.engine_new,
                           "handover_lost": tcp.engine_lost, "not_ours": tcp.engine_stale},
+                "stale_generation": tcp.gen_stale,
             });
             println!("{}", serde_json::to_string(&v)?);
         } else {
@@ -716,6 +737,10 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 tcp.engine_new,
                 tcp.engine_lost,
                 tcp.engine_stale
+            );
+            out += &format!(
+                "Slot generations: {} punts and events of an earlier use of their slot dropped\n",
+                tcp.gen_stale
             );
             out += &format_drops(&drops);
             let mut o = std::io::stdout().lock();
@@ -969,14 +994,18 @@ mod tests {
             punts_ignored: 7,
             ..FlowStats::default()
         };
-        drop_rows(&st, &dc, &fs)
+        let tcp = TcpStats {
+            gen_stale: 9,
+            ..TcpStats::default()
+        };
+        drop_rows(&st, &dc, &fs, &tcp)
     }
 
     #[test]
     fn drops_rows_cover_every_counter_in_order() {
         let rows = sample();
-        // 13 parser reasons, 5 classifier reasons, 8 registers, 1 firmware counter.
-        assert_eq!(rows.len(), 27);
+        // 13 parser reasons, 5 classifier reasons, 8 registers, 2 firmware counters.
+        assert_eq!(rows.len(), 28);
         let find = |n: &str| rows.iter().find(|r| r.reason == n).unwrap();
         assert_eq!(find("MAC_ERR").count, Some(3));
         assert_eq!(find("MAC_ERR").counter, "STATS[211]");
@@ -997,6 +1026,7 @@ mod tests {
         assert_eq!(find("INJECT.BAD_COMMIT[C]").count, None);
         assert_eq!(find("INJECT.BAD_COMMIT[S]").count, Some(6));
         assert_eq!(find("FLOW_STATS.punts_ignored").count, Some(7));
+        assert_eq!(find("TCP_STATS.gen_stale").count, Some(9));
         let mut names: Vec<_> = rows.iter().map(|r| r.reason).collect();
         names.sort_unstable();
         names.dedup();
@@ -1016,12 +1046,13 @@ mod tests {
         assert!(lines.contains(&"PUNT.DROP_FULL                     60  BAR 0x901c     32"));
         assert!(lines.contains(&"INJECT.BAD_COMMIT[C]                -  BAR 0xa030     32"));
         assert!(lines.contains(&"FLOW_STATS.punts_ignored            7  FLOW_STATS     32"));
-        // Header, column header, 27 counters, the width note and the `-` note.
-        assert_eq!(lines.len(), 31, "{text}");
-        assert!(lines[29].starts_with("32-bit counters wrap at 2^32"));
-        assert!(lines[30].starts_with("-: not read"));
+        assert!(lines.contains(&"TCP_STATS.gen_stale                 9  TCP_STATS      32"));
+        // Header, column header, 28 counters, the width note and the `-` note.
+        assert_eq!(lines.len(), 32, "{text}");
+        assert!(lines[30].starts_with("32-bit counters wrap at 2^32"));
+        assert!(lines[31].starts_with("-: not read"));
         // Every counter line has its count ending in the same column.
-        for l in &lines[2..29] {
+        for l in &lines[2..30] {
             assert_eq!(l.len(), 56, "{l:?}");
         }
     }
@@ -1030,7 +1061,7 @@ mod tests {
     fn drops_json_names_counter_width_and_wrap() {
         let v = drops_json(&sample());
         let a = v.as_array().unwrap();
-        assert_eq!(a.len(), 27);
+        assert_eq!(a.len(), 28);
         let full = a.iter().find(|d| d["reason"] == "PUNT.DROP_FULL").unwrap();
         assert_eq!(
             *full,

@@ -30,7 +30,7 @@ pub(super) struct Engine {
     ring: [u32; ENGINE_SLOTS],
     head: usize,
     len: usize,
-    /// Generation of the next push (1..=255).
+    /// Generation of the next push or firmware set-up (1..=255).
     gen: u8,
     /// Slots to keep in the list (0: no validator on this card).
     target: usize,
@@ -49,6 +49,14 @@ impl Engine {
 
     fn at(&self, k: usize) -> u32 {
         self.ring[(self.head + k) % ENGINE_SLOTS]
+    }
+
+    /// The next slot generation (1..=255, 0 is a free entry's): of a push, or of a slot the
+    /// firmware sets up itself.
+    pub(super) fn next_gen(&mut self) -> u8 {
+        let gen = self.gen;
+        self.gen = if gen == u8::MAX { 1 } else { gen + 1 };
+        gen
     }
 
     fn pop(&mut self) -> Slot {
@@ -94,8 +102,7 @@ impl Splicer<'_> {
                 break;
             };
             let e = &mut self.engine;
-            let gen = e.gen;
-            e.gen = if gen == u8::MAX { 1 } else { gen + 1 };
+            let gen = e.next_gen();
             e.ring[(e.head + e.len) % ENGINE_SLOTS] = u32::from(gen) << 16 | u32::from(slot);
             e.len += 1;
             hw.free_push(slot, gen);

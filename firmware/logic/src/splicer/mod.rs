@@ -445,6 +445,8 @@ enum Phase {
 struct Pending {
     used: bool,
     slot: Slot,
+    /// The slot's generation in this use (`FlowStatic::GEN`).
+    gen: u8,
     phase: Phase,
     svc: u8,
     client: Half,
@@ -494,6 +496,7 @@ const HS_NONE: Handshake = Handshake {
 const NO_PENDING: Pending = Pending {
     used: false,
     slot: 0,
+    gen: 0,
     phase: Phase::Handshake,
     svc: 0,
     client: Half {
@@ -593,6 +596,8 @@ pub struct Splicer<'a> {
     restored: [(u32, u32); MAX_RS],
     /// The punted segment being handled went to the inline L7 matcher too.
     to_l7: bool,
+    /// The generation of the punted segment's slot (`PuntMeta::SLOT_GEN`; 0 without one).
+    hit_gen: u8,
     /// Counters (FLOW_STATS).
     pub stats: Stats,
     /// Cycles per handler kind and step (FLOW_PROFILE).
@@ -668,6 +673,7 @@ impl<'a> Splicer<'a> {
             pend: [NO_PENDING; PENDING],
             restored: [(0, 0); MAX_RS],
             to_l7: false,
+            hit_gen: 0,
             stats: Stats::default(),
             profile: Profile::new(),
             cur: Handler::Other,
@@ -866,6 +872,7 @@ impl<'a> Splicer<'a> {
         }
         // The data path fed this segment to the inline L7 matcher (flow in state REQUEST).
         self.to_l7 = field(m, PuntMeta::TO_L7) != 0;
+        self.hit_gen = field(m, PuntMeta::SLOT_GEN) as u8;
         let t0 = self.profile.start(hw);
         let parsed = frame::parse(&self.frame[..len]);
         // The handler's cycles start here (the FLOW_STATS sums never included the parse).
@@ -936,6 +943,28 @@ impl<'a> Splicer<'a> {
         self.pend.iter().position(|p| p.used && p.slot == slot)
     }
 
+    /// The connection in setup that a punted segment's hit on `slot` names; `Err` when the
+    /// segment belongs to an earlier use of the slot (docs/flowmgr.md, "Slot generations").
+    fn hit_pending(&mut self, slot: Slot) -> Result<Option<usize>, ()> {
+        let i = self.find_pending(slot);
+        match i {
+            Some(i) if self.gen_stale(self.pend[i].gen) => Err(()),
+            _ => Ok(i),
+        }
+    }
+
+    /// An event or punt of generation `self.hit_gen` for a slot whose entry is of
+    /// generation `current` was made for an earlier use of the slot: counted, and the
+    /// caller drops it. Generation 0 (an entry written without one, e.g. by the host)
+    /// matches any.
+    fn gen_stale(&mut self, current: u8) -> bool {
+        let stale = self.hit_gen != 0 && self.hit_gen != current;
+        if stale {
+            self.stats.tcp.gen_stale += 1;
+        }
+        stale
+    }
+
     fn find_service(&self, ip: u32, port: u16) -> Option<usize> {
         self.services
             .iter()
@@ -954,13 +983,13 @@ impl<'a> Splicer<'a> {
             // A connection the ACK validator set up (docs/engine.md).
             if self.engine_take(hw, slot, Some(v.gen)) {
                 self.stats.tcp.engine_new += 1;
-                return self.cookie_accept(hw, seg, Given::Slot(slot, v.class));
+                return self.cookie_accept(hw, seg, Given::Slot(slot, v.class, v.gen));
             }
             self.engine_stale(hw, slot, &client_tuple(seg));
             return self.cookie_accept(hw, seg, Given::Nothing);
         }
         let pi = match hit {
-            Some((slot, false)) => self.find_pending(slot),
+            Some((slot, false)) => self.hit_pending(slot).ok()?,
             _ => None,
         };
         // A segment decided before its flow's key was inserted (right behind a cookie ACK).
@@ -1137,6 +1166,7 @@ impl<'a> Splicer<'a> {
         self.pend[i] = Pending {
             used: true,
             slot,
+            gen: self.engine.next_gen(),
             phase: Phase::Handshake,
             svc: svc as u8,
             client,
@@ -1211,11 +1241,11 @@ impl<'a> Splicer<'a> {
     /// other.
     fn cookie_accept(&mut self, hw: &mut impl Hw, seg: &TcpSeg, given: Given) -> Option<usize> {
         let engine = match given {
-            Given::Slot(slot, _) => Some(slot),
+            Given::Slot(slot, _, gen) => Some((slot, gen)),
             _ => None,
         };
         let Some(svc) = self.find_service(seg.dst_ip, seg.dst_port) else {
-            if let Some(slot) = engine {
+            if let Some((slot, _)) = engine {
                 self.engine_refuse(hw, seg, slot);
             }
             return None;
@@ -1228,7 +1258,7 @@ impl<'a> Splicer<'a> {
         // SYN-ACK kept them; the firmware's cookie keeps the MSS class only.
         let opts = &self.frame[seg.opts.0..seg.opts.1];
         let syn = match given {
-            Given::Slot(_, class) => Some(synresp::hw_options(&self.policy, class, opts)),
+            Given::Slot(_, class, _) => Some(synresp::hw_options(&self.policy, class, opts)),
             Given::NotCard => None,
             Given::Nothing => self.profile.time(hw, Step::Isn, |_| {
                 synresp::hw_cookie(&self.syn, &self.policy, seg, opts)
@@ -1265,7 +1295,7 @@ impl<'a> Splicer<'a> {
             Some(j)
         });
         let Some(i) = free else {
-            if let Some(slot) = engine {
+            if let Some((slot, _)) = engine {
                 self.engine_refuse(hw, seg, slot);
             }
             self.stats.refused_full += 1;
@@ -1280,8 +1310,8 @@ impl<'a> Splicer<'a> {
             local_port: seg.dst_port,
         };
         // The validator took the slot and inserted the key already.
-        let slot = match engine {
-            Some(slot) => slot,
+        let (slot, gen) = match engine {
+            Some(g) => g,
             None => {
                 let Some(slot) = self.alloc_slot() else {
                     self.stats.refused_full += 1;
@@ -1294,7 +1324,7 @@ impl<'a> Splicer<'a> {
                     self.send_rst_reply(hw, Port::Client, seg);
                     return None;
                 }
-                slot
+                (slot, self.engine.next_gen())
             }
         };
         // One function negotiates, as for a SYN the firmware answered itself.
@@ -1303,6 +1333,7 @@ impl<'a> Splicer<'a> {
         self.pend[i] = Pending {
             used: true,
             slot,
+            gen,
             phase: Phase::Handshake,
             svc: svc as u8,
             client,
@@ -1340,6 +1371,7 @@ impl<'a> Splicer<'a> {
         let mut w = [0u32; STATIC_WORDS];
         w[0] = FlowStatic::STATE.place32(state.raw().into())
             | FlowStatic::REAL_SERVER.place32(p.rs.into());
+        FlowStatic::GEN.put(&mut w, p.gen.into());
         encode_half(&mut w, CLIENT_HALF, &p.client);
         if state == FlowState::Connecting {
             encode_half(&mut w, SERVER_HALF, &p.server);
@@ -1920,7 +1952,7 @@ impl<'a> Splicer<'a> {
         ours: bool,
     ) -> Option<usize> {
         let i = match hit {
-            Some((slot, true)) => self.find_pending(slot),
+            Some((slot, true)) => self.hit_pending(slot).ok()?,
             _ => None,
         };
         let Some(i) = i else {
@@ -1995,6 +2027,7 @@ impl<'a> Splicer<'a> {
         }
         encode_half(&mut w, CLIENT_HALF, &p.client);
         encode_half(&mut w, SERVER_HALF, &p.server);
+        FlowStatic::GEN.put(&mut w, p.gen.into());
         let now = hw.now();
         self.entry_write(hw, p.slot, &w, Some(now));
         // Handshake ACK, then the buffered request.
@@ -2595,8 +2628,8 @@ enum Given {
     Nothing,
     /// The ACK validator refused the card's cookie: check the firmware's only.
     NotCard,
-    /// The ACK validator checked the cookie (MSS class) and set up the slot.
-    Slot(Slot, u8),
+    /// The ACK validator checked the cookie (MSS class) and set up the slot (generation).
+    Slot(Slot, u8, u8),
 }
 
 fn client_tuple(seg: &TcpSeg) -> FourTuple {

@@ -70,11 +70,14 @@ pub struct TcpStats {
     pub engine_lost: u32,
     /// NEW verdicts for a slot the firmware had not pushed (its key deleted).
     pub engine_stale: u32,
+    /// Punts and events made for an earlier use of their slot (their generation is not the
+    /// slot's now), dropped.
+    pub gen_stale: u32,
 }
 
 impl TcpStats {
     /// Words of the TCP_STATS answer.
-    pub const WORDS: usize = 15;
+    pub const WORDS: usize = 16;
 
     /// The TCP_STATS answer.
     pub fn to_words(&self) -> [u32; Self::WORDS] {
@@ -94,12 +97,13 @@ impl TcpStats {
             self.engine_new,
             self.engine_lost,
             self.engine_stale,
+            self.gen_stale,
         ]
     }
 
     /// Decodes a TCP_STATS answer.
     pub fn from_words(w: &[u32; Self::WORDS]) -> TcpStats {
-        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale] =
+        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale] =
             *w;
         TcpStats {
             rst_pending,
@@ -117,6 +121,7 @@ impl TcpStats {
             engine_new,
             engine_lost,
             engine_stale,
+            gen_stale,
         }
     }
 }
@@ -208,6 +213,10 @@ impl Splicer<'_> {
         }
         let mut w = [0u32; STATIC_WORDS];
         self.entry_read(hw, slot, &mut w);
+        self.hit_gen = field(ev, EvtFinRst::FLOW_GEN) as u8;
+        if self.gen_stale(field(&w, FlowStatic::GEN) as u8) {
+            return;
+        }
         let state = entry_state(w[0]);
         if !matches!(state, Some(FlowState::Spliced | FlowState::Closing))
             || field(ev, EvtFinRst::TCP_FLAGS) as u8 & tf::FIN == 0
@@ -361,6 +370,9 @@ impl Splicer<'_> {
         let mut w = [0u32; STATIC_WORDS];
         let mut d = [0u32; DYN_WORDS];
         hw.state_read_dyn(slot, &mut w, &mut d);
+        if self.gen_stale(field(&w, FlowStatic::GEN) as u8) {
+            return None;
+        }
         if matches!(
             entry_state(w[0]),
             Some(FlowState::Spliced | FlowState::Closing)

@@ -150,6 +150,7 @@ impl Fake {
             // Request segments of a flow in state REQUEST go to the inline matcher too.
             m.to_l7 = m.flow_state == flow_state::REQUEST && s.payload_len() > 0;
             m.flow_slot = slot;
+            m.slot_gen = field(&self.entry(slot), FlowStatic::GEN) as u8;
         }
         self.punts.push_back((frame, m.pack()));
     }
@@ -202,6 +203,7 @@ impl Fake {
                             local_port: s.dst_port,
                         };
                         encode_half(&mut w, CLIENT_HALF, &h);
+                        FlowStatic::GEN.put(&mut w, gen.into());
                         self.mem.insert(slot, (w, 0));
                         m.slot_gen = gen;
                         if std::mem::take(&mut self.drop_next_new) {
@@ -253,6 +255,14 @@ impl Fake {
 
     fn entry(&self, slot: Slot) -> [u32; STATIC_WORDS] {
         self.mem.get(&slot).map_or([0; STATIC_WORDS], |e| e.0)
+    }
+
+    /// Queue a FIN_RST event as the data path makes it for a forwarded segment: with the
+    /// generation of the slot's entry.
+    fn forwarded(&mut self, ev: [u32; 4]) {
+        let mut e = EvtFinRst::unpack(&ev);
+        e.flow_gen = field(&self.entry(e.flow_slot), FlowStatic::GEN) as u8;
+        self.events.push_back(e.pack());
     }
 
     /// SYN_CTRL as last written.
@@ -699,7 +709,7 @@ fn l7_connection_is_answered_matched_connected_spliced_and_aged() {
     sp.command(&mut hw, cmd::SERVER_STATS, &[u32::from(rs)], &mut rsp);
     assert_eq!(&rsp[..2], &[1, 0], "one active connection");
     // FIN from the client, then the aging scan with a short FIN_WAIT timeout.
-    hw.events.push_back(ev_fin(slot, Port::Client));
+    hw.forwarded(ev_fin(slot, Port::Client));
     sp.poll(&mut hw);
     assert_eq!(state_of(hw.entry(slot)[0]), FlowState::Closing.raw().into());
     sp.command(&mut hw, cmd::SERVER_STATS, &[u32::from(rs)], &mut rsp);
@@ -1687,7 +1697,7 @@ fn zero_clears_totals_and_keeps_gauges() {
     let slot = splice_l4(&mut sp, &mut hw, 7100);
     let rs = FlowStatic::REAL_SERVER.get32(hw.entry(slot)[0]);
     // A stray segment (ignored) and a FIN: more totals.
-    hw.events.push_back(ev_fin(slot, Port::Client));
+    hw.forwarded(ev_fin(slot, Port::Client));
     sp.poll(&mut hw);
     let before = ok_words(&mut sp, &mut hw, cmd::FLOW_STATS, &[]);
     assert_eq!((before[0], before[3], before[8]), (1, 1, 1));
@@ -1737,7 +1747,7 @@ fn flow_list_and_get_describe_live_flows() {
     configure(&mut sp, &mut hw, 1);
     let spliced = splice_l4(&mut sp, &mut hw, 7200);
     let closing = splice_l4(&mut sp, &mut hw, 7201);
-    hw.events.push_back(ev_fin(closing, Port::Server));
+    hw.forwarded(ev_fin(closing, Port::Server));
     sp.poll(&mut hw);
     // A flow in its handshake.
     hw.arrive(
@@ -2490,7 +2500,7 @@ fn profile_charges_every_handler_and_step_of_a_connection() {
     sp.poll(&mut hw);
     assert_eq!(sp.stats.spliced, 1);
     // FIN, then aging with a short FIN_WAIT timeout.
-    hw.events.push_back(ev_fin(slot, Port::Client));
+    hw.forwarded(ev_fin(slot, Port::Client));
     sp.poll(&mut hw);
     ok_words(
         &mut sp,
@@ -4050,6 +4060,8 @@ fn ev_seg(slot: Slot, port: Port, flags: u8, seq: u32, ack: u32, plen: u16) -> [
         kind: event_type::FIN_RST,
         port: port.raw(),
         tcp_flags: flags,
+        // stamped by `Fake::forwarded`, as the data path does
+        flow_gen: 0,
         flow_slot: slot,
         plen,
         seq,
@@ -4112,6 +4124,52 @@ fn rst_from(hw: &mut Fake, port: Port, cport: u16, slot: Slot, seq: u32, ack: u3
         }
     };
     hw.arrive(port, frame);
+}
+
+#[test]
+fn punts_and_events_of_an_earlier_use_of_a_slot_are_dropped_by_generation() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7260);
+    let gen = field(&hw.entry(slot), FlowStatic::GEN) as u8;
+    assert_ne!(
+        gen, 0,
+        "the firmware writes a generation with every entry it sets up"
+    );
+    let other = splice_l4(&mut sp, &mut hw, 7261);
+    assert_ne!(
+        field(&hw.entry(other), FlowStatic::GEN) as u8,
+        gen,
+        "two set-ups, two generations"
+    );
+    // The slot was freed and set up again after these were made: the entry's generation
+    // moved on (done here by hand on the fake's entry).
+    let now_gen = gen ^ 0x80;
+    let mut e = hw.entry(slot);
+    FlowStatic::GEN.put(&mut e, now_gen.into());
+    hw.mem.get_mut(&slot).unwrap().0 = e;
+    let mut fin = EvtFinRst::unpack(&ev_fin(slot, Port::Client));
+    fin.flow_gen = gen;
+    hw.events.push_back(fin.pack());
+    rst_from(&mut hw, Port::Client, 7260, slot, 1, 0);
+    PuntMeta::SLOT_GEN.put(&mut hw.punts.back_mut().unwrap().1, gen.into());
+    sp.poll(&mut hw);
+    assert_eq!(hw.entry(slot), e, "the flow's entry is untouched");
+    assert!(hw.take_wire().is_empty(), "the old RST is not sent on");
+    assert_eq!(sp.stats.tcp.gen_stale, 2);
+    assert_eq!(sp.stats.tcp.rst_pending, 0);
+    // The same, of the slot's generation now, act.
+    hw.forwarded(ev_fin(slot, Port::Client));
+    sp.poll(&mut hw);
+    assert_eq!(
+        state_of(hw.entry(slot)[0]),
+        u32::from(FlowState::Closing.raw())
+    );
+    rst_from(&mut hw, Port::Client, 7260, slot, 1, 0);
+    sp.poll(&mut hw);
+    assert_eq!(sp.stats.tcp.rst_pending, 1);
+    assert_eq!(sp.stats.tcp.gen_stale, 2);
+    let t = ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[]);
+    assert_eq!(t[TcpStats::WORDS - 1], 2, "TCP_STATS reports them");
 }
 
 #[test]
@@ -4231,7 +4289,7 @@ fn a_rst_on_a_spliced_flow_probes_its_receiver_and_only_silence_or_its_rst_frees
         u32::from(FlowState::Spliced.raw())
     );
     let t = ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[]);
-    assert_eq!(t, [3, 1, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(t, [3, 1, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 }
 
 /// The server counts (active, inactive) of the real server of entry `e`.
@@ -4342,7 +4400,7 @@ fn a_time_wait_flow_is_replaced_only_by_a_syn_beyond_its_sequence_space() {
     let mut w = world();
     let (mut sp, mut hw, slot) = spliced_world(&mut w, 7230);
     let fin_seq = 0xffff_fff0;
-    hw.events.push_back(ev_seg(
+    hw.forwarded(ev_seg(
         slot,
         Port::Client,
         tf::FIN | tf::ACK,
@@ -4359,8 +4417,7 @@ fn a_time_wait_flow_is_replaced_only_by_a_syn_beyond_its_sequence_space() {
     sp.poll(&mut hw);
     assert!(hw.take_wire().is_empty());
     assert_eq!(sp.stats.tcp.syn_dropped, 1);
-    hw.events
-        .push_back(ev_seg(slot, Port::Server, tf::FIN | tf::ACK, 7, end, 0));
+    hw.forwarded(ev_seg(slot, Port::Server, tf::FIN | tf::ACK, 7, end, 0));
     sp.poll(&mut hw);
     // TIME_WAIT: an ISN at or before the client's end is an old duplicate.
     hw.arrive(Port::Client, syn(end));

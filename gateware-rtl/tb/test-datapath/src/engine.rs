@@ -299,8 +299,9 @@ pub enum Out {
 pub struct Punted {
     /// The engine's verdict (`EngineVerdict`).
     pub verdict: u8,
-    /// The flow slot the punt names, with the generation for NEW (0 otherwise); `None`
-    /// when the punt has no flow.
+    /// The flow slot the punt names and its generation (the one it was pushed with, which
+    /// the validator wrote into its entry; NEW, FOUND and hits alike); `None` when the punt
+    /// has no flow.
     pub slot: Option<(u16, u8)>,
     /// The MSS class the cookie carried (NEW and NO_SLOT; 0 otherwise).
     pub class: u8,
@@ -355,8 +356,9 @@ pub struct EngineModel {
     pub validate: bool,
     /// The free list: {slot, generation} in push order.
     pub free: VecDeque<(u16, u8)>,
-    /// Entries inserted by NEW: client (address, port) -> slot.
-    pub table: HashMap<(u32, u16), u16>,
+    /// Entries inserted by NEW: client (address, port) -> {slot, generation} (the entry
+    /// the validator wrote carries the generation the slot was pushed with).
+    pub table: HashMap<(u32, u16), (u16, u8)>,
     /// Keys inserted since the last [`EngineModel::settled`].
     pub recent: HashSet<(u32, u16)>,
     pub counts: EngineCounts,
@@ -429,10 +431,10 @@ impl EngineModel {
         if let Some(slot) = hit {
             if candidate {
                 self.counts.found_or_hit += 1;
-                return punt(ev::FOUND, Some((slot, 0)), 0, true);
+                return punt(ev::FOUND, Some(slot), 0, true);
             }
             self.counts.other += 1;
-            return punt(ev::NONE, Some((slot, 0)), 0, false);
+            return punt(ev::NONE, Some(slot), 0, false);
         }
         if !candidate {
             self.counts.other += 1;
@@ -456,7 +458,7 @@ impl EngineModel {
                 }
                 Some((slot, gen)) => {
                     self.counts.new += 1;
-                    self.table.insert(client, slot);
+                    self.table.insert(client, (slot, gen));
                     self.recent.insert(client);
                     punt(ev::NEW, Some((slot, gen)), class, false)
                 }
@@ -482,7 +484,7 @@ impl EngineModel {
 
     /// The firmware ends the connection of `client` (deletes its key); its slot.
     pub fn release(&mut self, client: (u32, u16)) -> Option<u16> {
-        self.table.remove(&client)
+        self.table.remove(&client).map(|(slot, _)| slot)
     }
 }
 
@@ -494,7 +496,7 @@ pub fn check_punt(want: &Punted, desc: &[u32]) -> Result<(), String> {
         let ok = (m.engine == ev::FOUND || m.engine == ev::NONE)
             && m.flow_hit
             && m.flow_half == 0
-            && Some((m.flow_slot, 0)) == want.slot.map(|(s, _)| (s, 0));
+            && got_slot == want.slot;
         return ok.then_some(()).ok_or_else(|| {
             format!(
                 "want FOUND or a hit of slot {:?}, got verdict {} slot {got_slot:?}",
@@ -503,8 +505,8 @@ pub fn check_punt(want: &Punted, desc: &[u32]) -> Result<(), String> {
         });
     }
     if want.maybe_hit {
-        let ok = m.engine == ev::NONE
-            && (!m.flow_hit || (m.flow_half == 0 && Some((m.flow_slot, 0)) == want.slot));
+        let ok =
+            m.engine == ev::NONE && (!m.flow_hit || (m.flow_half == 0 && got_slot == want.slot));
         return ok.then_some(()).ok_or_else(|| {
             format!(
                 "want NONE with no flow or slot {:?}, got verdict {} slot {got_slot:?}",

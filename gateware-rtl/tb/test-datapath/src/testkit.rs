@@ -140,7 +140,14 @@ impl Flow {
             },
             // firmware-owned: never read by the data path, so any value must do
             fw_word: self.d_cs ^ 0x5a5a_5a5a,
+            gen: self.gen(),
         }
+    }
+
+    /// The slot's generation in its entry (`FlowStatic.gen`), carried in the flow's punt
+    /// records and events.
+    pub fn gen(&self) -> u8 {
+        (self.slot as u8).wrapping_mul(37) | 1
     }
 
     /// The static words of the flow entry (FLOW.STATE_STATIC).

@@ -47,6 +47,7 @@ fn ip(a: [u8; 4]) -> Ipv4Addr {
 
 fn entry(f: &Flow) -> FlowEntry {
     FlowEntry {
+        generation: f.gen(),
         state: FlowState::Spliced,
         sack: f.flags & 1 != 0,
         timestamps: f.flags & 2 != 0,
@@ -193,6 +194,7 @@ fn driver_api_on_the_rtl() {
     assert_eq!(p.port(), ApiPort::Server);
     assert!(p.meta.flow_hit);
     assert_eq!(u32::from(p.meta.flow_slot), f.slot as u32);
+    assert_eq!(p.meta.slot_gen, f.gen(), "the hit entry's generation");
     assert!(d.punt_next().unwrap().is_none());
     let mut fin = None;
     let mut punt_ready = 0;
@@ -201,17 +203,18 @@ fn driver_api_on_the_rtl() {
             Event::FinRst {
                 port,
                 flow_slot,
+                flow_gen,
                 tcp_flags,
                 plen,
                 ..
-            } => fin = Some((port, flow_slot, tcp_flags, plen)),
+            } => fin = Some((port, flow_slot, flow_gen, tcp_flags, plen)),
             Event::PuntReady { .. } => punt_ready += 1,
             other => panic!("unexpected event {other:?}"),
         }
     }
     assert_eq!(
         fin,
-        Some((ApiPort::Client, f.slot as u32, 0x19, 7)),
+        Some((ApiPort::Client, f.slot as u32, f.gen(), 0x19, 7)),
         "FIN+PSH+ACK from the client with its 7 payload bytes"
     );
     assert_eq!(punt_ready, 2, "one PUNT_READY per punted frame");

@@ -78,7 +78,7 @@ fn forward(width: u32, seed: u64, frames: usize) {
         sent_bytes[fi][port as usize] += bytes.len() as u64;
         rx_bytes[port as usize] += bytes.len() as u64;
         if flags.fin || flags.rst {
-            fin_rst.push((f.slot, port, plen as u16));
+            fin_rst.push((f.slot, f.gen(), port, plen as u16));
         }
         dp.push(port, &bytes, false);
     }
@@ -125,11 +125,16 @@ fn forward(width: u32, seed: u64, frames: usize) {
         dp.write(r(regs::evq::POP), 1);
         let e = EvtFinRst::unpack(&w);
         assert_eq!(e.kind, event_type::FIN_RST, "event type FIN_RST");
-        events.push((e.flow_slot, Port::from_raw(e.port).expect("port"), e.plen));
+        events.push((
+            e.flow_slot,
+            e.flow_gen,
+            Port::from_raw(e.port).expect("port"),
+            e.plen,
+        ));
     }
     let mut want_ev = fin_rst.clone();
-    want_ev.sort_by_key(|e| e.1 as u8);
-    events.sort_by_key(|e| e.1 as u8);
+    want_ev.sort_by_key(|e| e.2 as u8);
+    events.sort_by_key(|e| e.2 as u8);
     assert_eq!(events, want_ev);
 
     // statistics

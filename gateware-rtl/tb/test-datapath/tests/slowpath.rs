@@ -202,6 +202,7 @@ fn syn_and_policy(width: u32) {
         "flow hit, server half"
     );
     assert_eq!(m.flow_slot, f.slot);
+    assert_eq!(m.slot_gen, f.gen(), "the hit entry's generation");
     dp.write(r(regs::dp::CTRL), 1);
     check_fast_path_alive(&mut dp, &mut rng, &f);
 }

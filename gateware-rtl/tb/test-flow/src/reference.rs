@@ -214,6 +214,8 @@ pub struct FlowEntry {
     pub seq_delta_s2c: u32,
     /// Firmware-owned word (`FlowStatic.fw_word`): stored, never read by the data path.
     pub fw_word: u32,
+    /// The slot's generation (`FlowStatic.gen`): stored, carried into punts and events.
+    pub gen: u8,
     pub client: Half,
     pub server: Half,
     pub last_seen: u32,
@@ -263,6 +265,7 @@ impl FlowEntry {
             client: self.client.record(),
             server: self.server.record(),
             fw_word: self.fw_word,
+            gen: self.gen,
         }
         .pack()
     }
@@ -290,6 +293,7 @@ impl FlowEntry {
             seq_delta_c2s: s.seq_delta_cs,
             seq_delta_s2c: s.seq_delta_sc,
             fw_word: s.fw_word,
+            gen: s.gen,
             client: Half::from_record(&s.client),
             server: Half::from_record(&s.server),
             last_seen: d.last_seen,
@@ -392,6 +396,7 @@ mod tests {
             seq_delta_c2s: 0xdead_beef,
             seq_delta_s2c: 0x0bad_f00d,
             fw_word: 0x5eed_0fad,
+            gen: 0xc3,
             client: Half {
                 peer_mac: 0x0200_0000_0001,
                 peer_ip: 0x0a00_0001,

@@ -24,6 +24,7 @@ fn rand_entry(rng: &mut ChaCha8Rng) -> FlowEntry {
         seq_delta_c2s: rng.gen(),
         seq_delta_s2c: rng.gen(),
         fw_word: rng.gen(),
+        gen: rng.gen(),
         client: rand_half(rng),
         server: rand_half(rng),
         last_seen: rng.gen(),

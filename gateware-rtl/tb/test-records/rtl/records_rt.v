@@ -18,7 +18,7 @@ module records_rt #
 )
 (
     input  wire [7:0]              sel,
-    input  wire [447:0]            rec_in,
+    input  wire [455:0]            rec_in,
     input  wire [7:0]              beat,
     output reg  [1279:0]           leaves_out,
     output wire [DATA_WIDTH-1:0]   beat_out
@@ -26,7 +26,7 @@ module records_rt #
 
 `include "splicenic_records_fn.vh"
 
-localparam PAD_W = (((448 + DATA_WIDTH - 1) / DATA_WIDTH) * DATA_WIDTH);
+localparam PAD_W = (((456 + DATA_WIDTH - 1) / DATA_WIDTH) * DATA_WIDTH);
 reg [PAD_W-1:0] rt;
 
 always @* begin
@@ -69,11 +69,12 @@ always @* begin
         leaves_out[0 +: 8] = `SNIC_EVT_FIN_RST_KIND(rec_in);
         leaves_out[64 +: 1] = `SNIC_EVT_FIN_RST_PORT(rec_in);
         leaves_out[128 +: 8] = `SNIC_EVT_FIN_RST_TCP_FLAGS(rec_in);
-        leaves_out[192 +: 16] = `SNIC_EVT_FIN_RST_FLOW_SLOT(rec_in);
-        leaves_out[256 +: 16] = `SNIC_EVT_FIN_RST_PLEN(rec_in);
-        leaves_out[320 +: 32] = `SNIC_EVT_FIN_RST_SEQ(rec_in);
-        leaves_out[384 +: 32] = `SNIC_EVT_FIN_RST_ACK(rec_in);
-        rt[127:0] = snic_evt_fin_rst_pack(`SNIC_EVT_FIN_RST_KIND(rec_in), `SNIC_EVT_FIN_RST_PORT(rec_in), `SNIC_EVT_FIN_RST_TCP_FLAGS(rec_in), `SNIC_EVT_FIN_RST_FLOW_SLOT(rec_in), `SNIC_EVT_FIN_RST_PLEN(rec_in), `SNIC_EVT_FIN_RST_SEQ(rec_in), `SNIC_EVT_FIN_RST_ACK(rec_in));
+        leaves_out[192 +: 8] = `SNIC_EVT_FIN_RST_FLOW_GEN(rec_in);
+        leaves_out[256 +: 16] = `SNIC_EVT_FIN_RST_FLOW_SLOT(rec_in);
+        leaves_out[320 +: 16] = `SNIC_EVT_FIN_RST_PLEN(rec_in);
+        leaves_out[384 +: 32] = `SNIC_EVT_FIN_RST_SEQ(rec_in);
+        leaves_out[448 +: 32] = `SNIC_EVT_FIN_RST_ACK(rec_in);
+        rt[127:0] = snic_evt_fin_rst_pack(`SNIC_EVT_FIN_RST_KIND(rec_in), `SNIC_EVT_FIN_RST_PORT(rec_in), `SNIC_EVT_FIN_RST_TCP_FLAGS(rec_in), `SNIC_EVT_FIN_RST_FLOW_GEN(rec_in), `SNIC_EVT_FIN_RST_FLOW_SLOT(rec_in), `SNIC_EVT_FIN_RST_PLEN(rec_in), `SNIC_EVT_FIN_RST_SEQ(rec_in), `SNIC_EVT_FIN_RST_ACK(rec_in));
     end
     8'd4: begin
         leaves_out[0 +: 8] = `SNIC_EVT_REQUEST_MATCHED_KIND(rec_in);
@@ -127,7 +128,8 @@ always @* begin
         leaves_out[960 +: 32] = `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in);
         leaves_out[1024 +: 16] = `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in);
         leaves_out[1088 +: 32] = `SNIC_FLOW_STATIC_FW_WORD(rec_in);
-        rt[447:0] = snic_flow_static_pack(`SNIC_FLOW_STATIC_STATE(rec_in), `SNIC_FLOW_STATIC_FLAGS(rec_in), `SNIC_FLOW_STATIC_WSCALE_DIFF(rec_in), `SNIC_FLOW_STATIC_REAL_SERVER(rec_in), `SNIC_FLOW_STATIC_TS_OFFSET(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_CS(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_SC(rec_in), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_CLIENT_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_PORT(rec_in)), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_SERVER_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in)), `SNIC_FLOW_STATIC_FW_WORD(rec_in));
+        leaves_out[1152 +: 8] = `SNIC_FLOW_STATIC_GEN(rec_in);
+        rt[455:0] = snic_flow_static_pack(`SNIC_FLOW_STATIC_STATE(rec_in), `SNIC_FLOW_STATIC_FLAGS(rec_in), `SNIC_FLOW_STATIC_WSCALE_DIFF(rec_in), `SNIC_FLOW_STATIC_REAL_SERVER(rec_in), `SNIC_FLOW_STATIC_TS_OFFSET(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_CS(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_SC(rec_in), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_CLIENT_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_PORT(rec_in)), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_SERVER_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in)), `SNIC_FLOW_STATIC_FW_WORD(rec_in), `SNIC_FLOW_STATIC_GEN(rec_in));
     end
     8'd9: begin
         leaves_out[0 +: 32] = `SNIC_FLOW_DYN_LAST_SEEN(rec_in);
