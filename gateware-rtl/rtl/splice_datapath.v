@@ -115,7 +115,8 @@ localparam PUNT_WB = $clog2(2048 / 4);
 localparam INJ_SB = $clog2(INJ_SLOTS);
 localparam INJ_WB = $clog2(2048 / 4);
 localparam L7_RW = $clog2(L7_RULES);
-localparam L7_TAG_W = 17;
+// L7 matcher tag: {from the firmware buffer, slot generation, flow slot or L7.CMD tag}
+localparam L7_TAG_W = 25;
 localparam L7_BUF_BYTES = `SNIC_L7_BUFFER_BYTES;
 localparam L7_BUF_BEATS = L7_BUF_BYTES / KW;
 localparam L7_BB = $clog2(L7_BUF_BEATS);
@@ -1728,13 +1729,13 @@ l7_arb_inst (
     .s0_axis_tvalid(pm_tvalid && pm_l7),
     .s0_axis_tready(l7i_ready),
     .s0_axis_tlast(pm_tlast),
-    .s0_axis_tuser({1'b0, `SNIC_PUNT_META_FLOW_SLOT(pm_meta)}),
+    .s0_axis_tuser({1'b0, `SNIC_PUNT_META_SLOT_GEN(pm_meta), `SNIC_PUNT_META_FLOW_SLOT(pm_meta)}),
     .s1_axis_tdata(l7c_out_data_reg),
     .s1_axis_tkeep(l7c_last ? l7c_last_keep_reg : {KW{1'b1}}),
     .s1_axis_tvalid(l7c_out_valid_reg),
     .s1_axis_tready(l7c_ready),
     .s1_axis_tlast(l7c_last),
-    .s1_axis_tuser({1'b1, l7c_tag_reg}),
+    .s1_axis_tuser({1'b1, 8'd0, l7c_tag_reg}),
     .m_axis_tdata(l7_tdata),
     .m_axis_tkeep(l7_tkeep),
     .m_axis_tvalid(l7_tvalid),
@@ -1809,8 +1810,9 @@ reg  [31:0]  evt_lost_reg = 32'd0;
 
 // the matcher's tag: bit 16 from the firmware buffer, bits 15:0 the flow slot or L7.CMD tag
 wire [EVT_W-1:0] l7_evt = snic_evt_request_matched_pack(
-    `SNIC_EVENT_TYPE_REQUEST_MATCHED, l7_res_tag[16], l7_res_method, l7_res_bank, l7_res_flags,
-    |(l7_res_flags & `SNIC_L7_FLAG_MATCHED), l7_res_tag[15:0], l7_res_rule, l7_res_pool, now);
+    `SNIC_EVENT_TYPE_REQUEST_MATCHED, l7_res_tag[24], l7_res_method, l7_res_bank, l7_res_flags,
+    |(l7_res_flags & `SNIC_L7_FLAG_MATCHED), l7_res_tag[15:0], l7_res_tag[23:16], l7_res_rule,
+    l7_res_pool, now);
 wire [EVT_W-1:0] punt_evt = snic_evt_punt_ready_pack(
     `SNIC_EVENT_TYPE_PUNT_READY,
     {{`SNIC_EVT_PUNT_READY_PUNT_SLOT_W-PUNT_SB{1'b0}}, punt_commit_slot});

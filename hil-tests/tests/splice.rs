@@ -104,6 +104,9 @@ fn url_and_host_route_to_pools_and_transfers_are_byte_exact() {
     assert_eq!((av.new, tcp.engine_new), (4, 4), "{av:?}");
     assert_eq!((av.bad_cookie, av.no_slot, av.lost), (0, 0, 0), "{av:?}");
     assert_eq!((tcp.engine_lost, tcp.engine_stale), (0, 0));
+    // No slot was used twice while a record of its first use waited: no generation
+    // mismatch (a mismatch here would mean a slot whose entry lost its generation).
+    assert_eq!(tcp.gen_stale, 0, "{tcp:?}");
     if let Some(c) = s.setup_cycles_per_connection() {
         eprintln!("setup: {c:.0} soft-core cycles per connection");
     }

@@ -612,6 +612,8 @@ static inline uint64_t splicenic_evt_fin_rst_ack(const uint32_t* w) {
 #define SPLICENIC_EVT_REQUEST_MATCHED_MATCHED_WIDTH 1
 #define SPLICENIC_EVT_REQUEST_MATCHED_TAG_LSB 32
 #define SPLICENIC_EVT_REQUEST_MATCHED_TAG_WIDTH 16
+#define SPLICENIC_EVT_REQUEST_MATCHED_FLOW_GEN_LSB 48
+#define SPLICENIC_EVT_REQUEST_MATCHED_FLOW_GEN_WIDTH 8
 #define SPLICENIC_EVT_REQUEST_MATCHED_RULE_ID_LSB 64
 #define SPLICENIC_EVT_REQUEST_MATCHED_RULE_ID_WIDTH 16
 #define SPLICENIC_EVT_REQUEST_MATCHED_POOL_LSB 80
@@ -638,6 +640,9 @@ static inline uint64_t splicenic_evt_request_matched_matched(const uint32_t* w) 
 }
 static inline uint64_t splicenic_evt_request_matched_tag(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_EVT_REQUEST_MATCHED_TAG_LSB, SPLICENIC_EVT_REQUEST_MATCHED_TAG_WIDTH);
+}
+static inline uint64_t splicenic_evt_request_matched_flow_gen(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_EVT_REQUEST_MATCHED_FLOW_GEN_LSB, SPLICENIC_EVT_REQUEST_MATCHED_FLOW_GEN_WIDTH);
 }
 static inline uint64_t splicenic_evt_request_matched_rule_id(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_EVT_REQUEST_MATCHED_RULE_ID_LSB, SPLICENIC_EVT_REQUEST_MATCHED_RULE_ID_WIDTH);

@@ -52,6 +52,9 @@ pub struct L7Match {
     pub matched: bool,
     /// Flow slot, or the `L7.CMD` tag.
     pub tag: u32,
+    /// Generation of the flow slot (`PuntMeta::slot_gen` of the segment matched; 0 for a
+    /// request from the firmware buffer).
+    pub flow_gen: u8,
     pub rule_id: u16,
     pub pool: u16,
     /// `DP.NOW` of the result.
@@ -110,6 +113,7 @@ impl Event {
                     flags: MatchFlags::from_raw(e.flags.into()),
                     matched: e.matched,
                     tag: e.tag.into(),
+                    flow_gen: e.flow_gen,
                     rule_id: e.rule_id,
                     pool: e.pool,
                     time: e.time,

@@ -175,7 +175,7 @@ fn events_decode() {
     );
     let w0 = 2 | 1 << 8 | 3 << 9 | 1 << 12 | 0b010_0001 << 13 | 1 << 20;
     assert_eq!(
-        Event::decode([w0, 0x55, 9 << 16 | 0x0102, 1234]),
+        Event::decode([w0, 0x55 | 0x3e << 16, 9 << 16 | 0x0102, 1234]),
         Event::RequestMatched(L7Match {
             from_buffer: true,
             method: Some(HttpMethod::Post),
@@ -187,6 +187,7 @@ fn events_decode() {
             },
             matched: true,
             tag: 0x55,
+            flow_gen: 0x3e,
             rule_id: 0x0102,
             pool: 9,
             time: 1234,

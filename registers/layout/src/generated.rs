@@ -3013,6 +3013,7 @@ impl EvtFinRst {
 /// | 13..20 | `flags` | [`L7Flag`] |
 /// | 20..21 | `matched` |  |
 /// | 32..48 | `tag` |  |
+/// | 48..56 | `flow_gen` |  |
 /// | 64..80 | `rule_id` |  |
 /// | 80..96 | `pool` |  |
 /// | 96..128 | `time` |  |
@@ -3032,6 +3033,9 @@ pub struct EvtRequestMatched {
     pub matched: bool,
     /// Flow slot, or the L7.CMD tag.
     pub tag: u16,
+    /// Generation of the flow slot (`PuntMeta.slot_gen` of the segment matched; 0 for a request
+    /// from the firmware buffer).
+    pub flow_gen: u8,
     /// Rule id of the winning rule.
     pub rule_id: u16,
     /// Pool id.
@@ -3046,7 +3050,7 @@ impl EvtRequestMatched {
     /// Width in 32-bit words.
     pub const WORDS: usize = 4;
     /// Leaf fields (nested records flattened).
-    pub const LEAVES: usize = 10;
+    pub const LEAVES: usize = 11;
     /// Position of `kind`.
     pub const KIND: Field = Field::new(0, 8);
     /// Position of `from_buffer`.
@@ -3061,6 +3065,8 @@ impl EvtRequestMatched {
     pub const MATCHED: Field = Field::new(20, 1);
     /// Position of `tag`.
     pub const TAG: Field = Field::new(32, 16);
+    /// Position of `flow_gen`.
+    pub const FLOW_GEN: Field = Field::new(48, 8);
     /// Position of `rule_id`.
     pub const RULE_ID: Field = Field::new(64, 16);
     /// Position of `pool`.
@@ -3077,6 +3083,7 @@ impl EvtRequestMatched {
             flags: get_bits(w, base + Self::FLAGS.lsb, Self::FLAGS.width) as u8,
             matched: get_bits(w, base + Self::MATCHED.lsb, 1) != 0,
             tag: get_bits(w, base + Self::TAG.lsb, Self::TAG.width) as u16,
+            flow_gen: get_bits(w, base + Self::FLOW_GEN.lsb, Self::FLOW_GEN.width) as u8,
             rule_id: get_bits(w, base + Self::RULE_ID.lsb, Self::RULE_ID.width) as u16,
             pool: get_bits(w, base + Self::POOL.lsb, Self::POOL.width) as u16,
             time: get_bits(w, base + Self::TIME.lsb, Self::TIME.width) as u32,
@@ -3130,6 +3137,12 @@ impl EvtRequestMatched {
         );
         put_bits(
             w,
+            base + Self::FLOW_GEN.lsb,
+            Self::FLOW_GEN.width,
+            u64::from(self.flow_gen),
+        );
+        put_bits(
+            w,
             base + Self::RULE_ID.lsb,
             Self::RULE_ID.width,
             u64::from(self.rule_id),
@@ -3159,7 +3172,7 @@ impl EvtRequestMatched {
     }
     /// Leaf values in declaration order, nested records flattened (the round-trip
     /// test compares them with the RTL's unpacked fields).
-    pub fn leaves(&self) -> [u64; 10] {
+    pub fn leaves(&self) -> [u64; 11] {
         [
             u64::from(self.kind),
             u64::from(self.from_buffer),
@@ -3168,6 +3181,7 @@ impl EvtRequestMatched {
             u64::from(self.flags),
             u64::from(self.matched),
             u64::from(self.tag),
+            u64::from(self.flow_gen),
             u64::from(self.rule_id),
             u64::from(self.pool),
             u64::from(self.time),

@@ -66,6 +66,10 @@ pub const MAX_RS: usize = splicenic_layout::REAL_SERVERS as usize;
 const _: () = assert!(MAX_RS <= 64 && crate::sched::MAX_SERVERS <= 64);
 /// Connections in setup at once (client handshake done, not spliced yet).
 pub const PENDING: usize = 32;
+/// Flowless data segments whose RST waits at once (docs/flowmgr.md, "Early data").
+pub const EARLY_HELD: usize = 4;
+/// How long such a RST waits for the client's handshake ACK.
+pub const EARLY_HOLD_MS: u32 = 100;
 /// Request buffer per connection in setup: the request head must fit. A buffer match
 /// copies it into the L7 matcher's request buffer, so it is that buffer's size
 /// (`splicenic_layout::L7_BUFFER_BYTES`).
@@ -598,6 +602,9 @@ pub struct Splicer<'a> {
     to_l7: bool,
     /// The generation of the punted segment's slot (`PuntMeta::SLOT_GEN`; 0 without one).
     hit_gen: u8,
+    /// Flowless data segments whose RST waits (see [`EARLY_HOLD_MS`]), with the tick it
+    /// is sent at.
+    early: [Option<(TcpSeg, u32)>; EARLY_HELD],
     /// Counters (FLOW_STATS).
     pub stats: Stats,
     /// Cycles per handler kind and step (FLOW_PROFILE).
@@ -674,6 +681,7 @@ impl<'a> Splicer<'a> {
             restored: [(0, 0); MAX_RS],
             to_l7: false,
             hit_gen: 0,
+            early: [None; EARLY_HELD],
             stats: Stats::default(),
             profile: Profile::new(),
             cur: Handler::Other,
@@ -851,6 +859,7 @@ impl<'a> Splicer<'a> {
         work |= self.syn_rotate_step(hw, now);
         work |= self.engine_refill(hw);
         work |= self.rst_pending_step(hw, now);
+        work |= self.early_step(hw, now);
         work |= self.aging_step(hw, now);
         work
     }
@@ -937,6 +946,22 @@ impl<'a> Splicer<'a> {
             hw.inject(port, &self.out[..n], None);
             self.profile.step_since(hw, Step::Inject, t1);
         }
+    }
+
+    /// Sends the held RSTs whose time came (see [`EARLY_HOLD_MS`]). Returns true when it
+    /// sent one.
+    fn early_step(&mut self, hw: &mut impl Hw, now: u32) -> bool {
+        let mut sent = false;
+        for k in 0..EARLY_HELD {
+            if let Some((seg, at)) = self.early[k] {
+                if tick_after(now, at) {
+                    self.early[k] = None;
+                    self.send_rst_reply(hw, Port::Client, &seg);
+                    sent = true;
+                }
+            }
+        }
+        sent
     }
 
     fn find_pending(&self, slot: Slot) -> Option<usize> {
@@ -1028,12 +1053,28 @@ impl<'a> Splicer<'a> {
                 }
             }
             // Not ours, or a segment of a spliced flow punted because the fast path is off.
+            // A flowless data segment whose cookie did not check may be the client's first
+            // data overtaking its handshake ACK (the cookie covers the ISN, seq - 1): its RST
+            // waits EARLY_HOLD_MS and is not sent when the ACK connects the tuple meanwhile
+            // (the client sends the dropped data again), so the connection survives the
+            // reordering; a segment of a connection the card forgot still gets its RST.
             if !seg.has(tf::RST)
                 && hit.is_none()
                 && self.find_service(seg.dst_ip, seg.dst_port).is_some()
             {
-                // A stray segment to a service: RST it, as a host with no such connection.
-                self.send_rst_reply(hw, Port::Client, seg);
+                // A stray segment to a service: RST it, as a host with no such connection;
+                // a data segment only if no handshake ACK of its tuple follows soon.
+                let early =
+                    seg.payload_len() > 0 && seg.flags & (tf::SYN | tf::RST | tf::ACK) == tf::ACK;
+                match self.early.iter().position(Option::is_none) {
+                    Some(k) if early => {
+                        let at = hw
+                            .now()
+                            .wrapping_add(ms_to_ticks(EARLY_HOLD_MS, self.clk_hz));
+                        self.early[k] = Some((*seg, at));
+                    }
+                    _ => self.send_rst_reply(hw, Port::Client, seg),
+                }
             }
             self.stats.ignored += 1;
             return None;
@@ -1327,6 +1368,12 @@ impl<'a> Splicer<'a> {
                 (slot, self.engine.next_gen())
             }
         };
+        // The tuple is connected: a data segment of it that overtook this ACK was early.
+        for e in self.early.iter_mut() {
+            if e.is_some_and(|(s, _)| client_tuple(&s) == tuple) {
+                *e = None;
+            }
+        }
         // One function negotiates, as for a SYN the firmware answered itself.
         let hs = Handshake::from_client_syn(&self.policy, &syn).unwrap_or(HS_NONE);
         let ts = syn.timestamps.unwrap_or_default();
@@ -1614,7 +1661,12 @@ impl<'a> Splicer<'a> {
                 let flags = field(&ev, EvtRequestMatched::FLAGS) as u8;
                 let slot = field(&ev, EvtRequestMatched::TAG) as Slot;
                 let pool = field(&ev, EvtRequestMatched::POOL) as u16;
-                let Some(i) = self.find_pending(slot) else {
+                // An inline result for an earlier use of the slot is dropped (counted).
+                self.hit_gen = field(&ev, EvtRequestMatched::FLOW_GEN) as u8;
+                let Ok(pi) = self.hit_pending(slot) else {
+                    return;
+                };
+                let Some(i) = pi else {
                     self.stats.ignored += 1;
                     return;
                 };

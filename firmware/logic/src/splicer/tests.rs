@@ -628,14 +628,39 @@ fn connect(sp: &mut Splicer, hw: &mut Fake, cport: u16, isn: u32, request: &[u8]
 }
 
 #[test]
+fn an_inline_verdict_of_an_earlier_use_of_the_slot_is_dropped() {
+    let mut w = world();
+    let (mut sp, mut hw) = configured(&mut w, 2);
+    let req = b"GET /img/a.png HTTP/1.1\r\nHost: www.example.com\r\n\r\n";
+    let (slot, _) = connect(&mut sp, &mut hw, 40010, 5000, req);
+    hw.take_sent();
+    let gen = field(&hw.entry(slot), FlowStatic::GEN) as u8;
+    assert_ne!(gen, 0);
+    // A verdict the matcher made for the slot's previous connection: ignored.
+    let mut old = EvtRequestMatched::unpack(&ev_matched(slot, 0, 1, 7, false));
+    old.flow_gen = gen.wrapping_add(1).max(1);
+    hw.events.push_back(old.pack());
+    sp.poll(&mut hw);
+    assert!(
+        hw.take_sent().is_empty(),
+        "no server SYN for another use's verdict"
+    );
+    assert_eq!(sp.stats.tcp.gen_stale, 1);
+    // The connection's own verdict connects it.
+    let mut own = old;
+    own.flow_gen = gen;
+    hw.events.push_back(own.pack());
+    sp.poll(&mut hw);
+    let sent = hw.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].1.has(tf::SYN) && sent[0].0 == Port::Server);
+    assert_eq!(sp.stats.tcp.gen_stale, 1);
+}
+
+#[test]
 fn l7_connection_is_answered_matched_connected_spliced_and_aged() {
     let mut w = world();
-    let mut hw = Fake {
-        now: 1000,
-        ..Fake::default()
-    };
-    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
+    let (mut sp, mut hw) = configured(&mut w, 2);
     assert_eq!(hw.vips[0], (VIP, 80, true));
     let isn = 0xffff_fff0; // the request crosses 2^32
     let req = b"GET /img/a.png HTTP/1.1\r\nHost: www.example.com\r\n\r\n";
@@ -3128,6 +3153,8 @@ fn resets_challenge_acks_cookies_and_tagged_syns_read_back_with_etherparse() {
     configure(&mut sp, &mut hw, 2);
     let to_client = card_to_client(42000);
     // A stray ACK to the service: RST, seq = its ACK number, no ACK (RFC 9293 3.10.7.1).
+    // (A stray one with data gets it after EARLY_HOLD_MS: it may be a client's first data
+    // overtaking its handshake ACK; data_overtaking_its_handshake_ack_is_not_reset_and_a_stray_one_is_after_a_hold.)
     hw.arrive(
         Port::Client,
         seg(
@@ -3137,7 +3164,7 @@ fn resets_challenge_acks_cookies_and_tagged_syns_read_back_with_etherparse() {
             0x1234,
             tf::ACK,
             &[],
-            b"x",
+            &[],
             CMAC,
         ),
     );
@@ -4072,14 +4099,20 @@ fn ev_seg(slot: Slot, port: Port, flags: u8, seq: u32, ack: u32, plen: u16) -> [
 
 /// A spliced L4 flow from client port `cport` (its slot), with the splicer and fake set up.
 fn spliced_world(w: &mut World, cport: u16) -> (Splicer<'_>, Fake, Slot) {
+    let (mut sp, mut hw) = configured(w, 1);
+    let slot = splice_l4(&mut sp, &mut hw, cport);
+    (sp, hw, slot)
+}
+
+/// A splicer configured by [`configure`] in `mode`, its fake at tick 1000.
+fn configured(w: &mut World, mode: u32) -> (Splicer<'_>, Fake) {
     let mut hw = Fake {
         now: 1000,
         ..Fake::default()
     };
     let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 1);
-    let slot = splice_l4(&mut sp, &mut hw, cport);
-    (sp, hw, slot)
+    configure(&mut sp, &mut hw, mode);
+    (sp, hw)
 }
 
 /// The flow's server counts (active, inactive) from SERVER_STATS.
@@ -4717,6 +4750,47 @@ fn a_forged_ack_the_validator_refused_is_reset_without_a_second_check() {
     assert_eq!(sp.pending(), 0);
     assert_eq!(hw.free_list.len(), held, "no slot taken");
     assert_eq!(sp.stats.tcp.hw_cookie_acks, 0);
+}
+
+#[test]
+fn data_overtaking_its_handshake_ack_is_not_reset_and_a_stray_one_is_after_a_hold() {
+    let mut w = world();
+    let (mut sp, mut hw) = validator_world(&mut w);
+    let (cport, isn) = (41020, 7);
+    let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
+    // The body's first segment, after a 151-byte head, arrives before the handshake ACK:
+    // its seq - 1 is not the ISN the cookie covers.
+    let body = cookie_ack(cport, isn + 151, ck, &ts(101, tsval), &[0x55; 512]);
+    hw.arrive(Port::Client, body);
+    sp.poll(&mut hw);
+    assert!(hw.take_wire().is_empty(), "no RST for it");
+    assert_eq!(sp.pending(), 0);
+    assert_eq!(sp.stats.tcp.hw_cookie_acks, 0);
+    // The handshake ACK connects the client.
+    hw.arrive(
+        Port::Client,
+        cookie_ack(cport, isn, ck, &ts(101, tsval), &[]),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(sp.pending(), 1);
+    assert_eq!(sp.stats.tcp.engine_new, 1);
+    // Its RST is never sent.
+    hw.now += ms_to_ticks(EARLY_HOLD_MS, CLK) + 1;
+    sp.poll(&mut hw);
+    assert!(hw
+        .take_wire()
+        .iter()
+        .all(|(_, f)| f.clone().tcp().flags & tf::RST == 0));
+    // A data segment no handshake ACK follows (a connection the card forgot) gets its RST
+    // when the hold ends, seq = its ACK number.
+    let stray = cookie_ack(41021, 9, 0x1234, &[], b"GET / HTTP/1.1\r\n\r\n");
+    hw.arrive(Port::Client, stray);
+    sp.poll(&mut hw);
+    assert!(hw.take_wire().is_empty(), "held");
+    hw.now += ms_to_ticks(EARLY_HOLD_MS, CLK) + 1;
+    sp.poll(&mut hw);
+    let (port, rst) = hw.one_tcp();
+    assert_eq!((port, rst.flags, rst.seq), (Port::Client, tf::RST, 0x1235));
 }
 
 #[test]

@@ -350,6 +350,7 @@ fn l7_paths(width: u32) {
             .expect("REQUEST_MATCHED"),
     );
     assert_eq!(m.tag, 12, "tag = flow slot");
+    assert_eq!(m.flow_gen, f.gen(), "the flow entry's generation");
     assert!(!m.from_buffer, "from the data path");
     assert!(m.matched, "matched");
     assert_eq!(m.method, http_method::GET, "GET");
@@ -372,6 +373,7 @@ fn l7_paths(width: u32) {
     assert_eq!(m.kind, event_type::REQUEST_MATCHED);
     assert!(m.from_buffer, "from the command path");
     assert_eq!(m.tag, 0x1234);
+    assert_eq!(m.flow_gen, 0, "no generation on the command path");
     assert_eq!(m.method, http_method::POST, "POST");
     assert_eq!((m.pool, m.rule_id), (8, 43), "pool 8, rule 43");
     // no match -> default pool

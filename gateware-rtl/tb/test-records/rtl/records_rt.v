@@ -84,10 +84,11 @@ always @* begin
         leaves_out[256 +: 7] = `SNIC_EVT_REQUEST_MATCHED_FLAGS(rec_in);
         leaves_out[320 +: 1] = `SNIC_EVT_REQUEST_MATCHED_MATCHED(rec_in);
         leaves_out[384 +: 16] = `SNIC_EVT_REQUEST_MATCHED_TAG(rec_in);
-        leaves_out[448 +: 16] = `SNIC_EVT_REQUEST_MATCHED_RULE_ID(rec_in);
-        leaves_out[512 +: 16] = `SNIC_EVT_REQUEST_MATCHED_POOL(rec_in);
-        leaves_out[576 +: 32] = `SNIC_EVT_REQUEST_MATCHED_TIME(rec_in);
-        rt[127:0] = snic_evt_request_matched_pack(`SNIC_EVT_REQUEST_MATCHED_KIND(rec_in), `SNIC_EVT_REQUEST_MATCHED_FROM_BUFFER(rec_in), `SNIC_EVT_REQUEST_MATCHED_METHOD(rec_in), `SNIC_EVT_REQUEST_MATCHED_BANK(rec_in), `SNIC_EVT_REQUEST_MATCHED_FLAGS(rec_in), `SNIC_EVT_REQUEST_MATCHED_MATCHED(rec_in), `SNIC_EVT_REQUEST_MATCHED_TAG(rec_in), `SNIC_EVT_REQUEST_MATCHED_RULE_ID(rec_in), `SNIC_EVT_REQUEST_MATCHED_POOL(rec_in), `SNIC_EVT_REQUEST_MATCHED_TIME(rec_in));
+        leaves_out[448 +: 8] = `SNIC_EVT_REQUEST_MATCHED_FLOW_GEN(rec_in);
+        leaves_out[512 +: 16] = `SNIC_EVT_REQUEST_MATCHED_RULE_ID(rec_in);
+        leaves_out[576 +: 16] = `SNIC_EVT_REQUEST_MATCHED_POOL(rec_in);
+        leaves_out[640 +: 32] = `SNIC_EVT_REQUEST_MATCHED_TIME(rec_in);
+        rt[127:0] = snic_evt_request_matched_pack(`SNIC_EVT_REQUEST_MATCHED_KIND(rec_in), `SNIC_EVT_REQUEST_MATCHED_FROM_BUFFER(rec_in), `SNIC_EVT_REQUEST_MATCHED_METHOD(rec_in), `SNIC_EVT_REQUEST_MATCHED_BANK(rec_in), `SNIC_EVT_REQUEST_MATCHED_FLAGS(rec_in), `SNIC_EVT_REQUEST_MATCHED_MATCHED(rec_in), `SNIC_EVT_REQUEST_MATCHED_TAG(rec_in), `SNIC_EVT_REQUEST_MATCHED_FLOW_GEN(rec_in), `SNIC_EVT_REQUEST_MATCHED_RULE_ID(rec_in), `SNIC_EVT_REQUEST_MATCHED_POOL(rec_in), `SNIC_EVT_REQUEST_MATCHED_TIME(rec_in));
     end
     8'd5: begin
         leaves_out[0 +: 8] = `SNIC_EVT_PUNT_READY_KIND(rec_in);
