@@ -3,6 +3,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "splicenic_records.vh"
+
 /*
  * Flow lookup table (the seed's CAM): a hash table with WAYS-way buckets in on-chip RAM.
  *
@@ -12,10 +14,11 @@
  * direction bit stored beside the slot tells which half matched.
  *
  * Hash: Toeplitz hash (the RSS hash) of the key bits, first bit = key MSB, with the fixed
- * 320-bit secret HASH_KEY (default: the well-known RSS verification key). For every set
- * input bit i the 32-bit window HASH_KEY[319-i -: 32] is XORed into the result, so in
- * hardware each hash bit is a constant XOR tree of the key bits. The bucket index is
- * hash[BUCKET_BITS-1:0]. (`flow_hash` in the test crate is the software reference.)
+ * 320-bit secret HASH_KEY (default: records.toml FLOW_HASH_KEY, the well-known RSS
+ * verification key). For every set input bit i the 32-bit window HASH_KEY[319-i -: 32] is
+ * XORed into the result, so in hardware each hash bit is a constant XOR tree of the key
+ * bits. The bucket index is hash[BUCKET_BITS-1:0]. (`flow_hash` in the test crate is the
+ * software reference.)
  *
  * Entry format (ENTRY_WIDTH = KEY_WIDTH + VALUE_WIDTH + 2 bits, 114 at the defaults):
  *   [KEY_WIDTH-1:0]                   key
@@ -62,7 +65,7 @@ module flow_table #
     // Value width (flow slot index)
     parameter VALUE_WIDTH = 16,
     // Toeplitz secret key, first key bit = bit 319
-    parameter [319:0] HASH_KEY = 320'h6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa,
+    parameter [319:0] HASH_KEY = `SNIC_FLOW_HASH_KEY,
     parameter BUCKET_BITS = $clog2(BUCKETS),
     parameter WAY_BITS = WAYS > 1 ? $clog2(WAYS) : 1
 )

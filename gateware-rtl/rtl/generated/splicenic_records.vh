@@ -32,6 +32,7 @@
 `define SNIC_TCP_OPT_LATENCY 13
 `define SNIC_TCP_OPT_BYTES 40
 `define SNIC_TCP_OPT_STAGES 10
+`define SNIC_FLOW_HASH_KEY 320'h6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa
 
 // enumerations
 `define SNIC_PORT_W 1

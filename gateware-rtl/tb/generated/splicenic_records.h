@@ -86,6 +86,15 @@
 #define SPLICENIC_TCP_OPT_BYTES 40u
 /* tcp_opt_decoder: walk stages; each walks 4 option byte positions (TCP_OPT_BYTES / 4). */
 #define SPLICENIC_TCP_OPT_STAGES 10u
+/* Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
+ * published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src,
+ * dst, sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key
+ * bits from key bit i are XORed into the hash; the bucket is its low bits.
+ * SPLICENIC_FLOW_HASH_KEY_BYTES bytes, most significant first;
+ * SPLICENIC_FLOW_HASH_KEY_INIT initialises a uint8_t array.
+ */
+#define SPLICENIC_FLOW_HASH_KEY_BYTES 40u
+#define SPLICENIC_FLOW_HASH_KEY_INIT { 0x6du, 0x5au, 0x56u, 0xdau, 0x25u, 0x5bu, 0x0eu, 0xc2u, 0x41u, 0x67u, 0x25u, 0x3du, 0x43u, 0xa3u, 0x8fu, 0xb0u, 0xd0u, 0xcau, 0x2bu, 0xcbu, 0xaeu, 0x7bu, 0x30u, 0xb4u, 0x77u, 0xcbu, 0x2du, 0xa3u, 0x80u, 0x30u, 0xf2u, 0x0cu, 0x6au, 0x42u, 0xb7u, 0x3bu, 0xbeu, 0xacu, 0x01u, 0xfau }
 
 /* ----- enumerations ----- */
 

@@ -3,10 +3,14 @@
 
 use splicenic_verilate::{regs_include, repo_root, rtl_files, Build, Model};
 
+// FLOW_BUCKETS, FLOW_WAYS, FLOW_SLOTS: the parameters of the models, also the library's.
+include!("src/params.rs");
+
 fn main() {
     let root = repo_root();
     let manifest = root.join("gateware-rtl/tb/test-datapath");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/params.rs");
     let sources: Vec<_> = rtl_files(&root)
         .into_iter()
         .filter(|p| {
@@ -20,8 +24,9 @@ fn main() {
         sources: sources.clone(),
         params: vec![
             ("DATA_WIDTH".into(), width.to_string()),
-            ("FLOW_BUCKETS".into(), "1024".into()),
-            ("FLOW_SLOTS".into(), "4096".into()),
+            ("FLOW_BUCKETS".into(), FLOW_BUCKETS.to_string()),
+            ("FLOW_WAYS".into(), FLOW_WAYS.to_string()),
+            ("FLOW_SLOTS".into(), FLOW_SLOTS.to_string()),
         ],
         flags: Vec::new(),
     };

@@ -98,6 +98,18 @@ pub const TCP_OPT_BYTES: u32 = 40;
 /// tcp_opt_decoder: walk stages; each walks 4 option byte positions (TCP_OPT_BYTES / 4).
 pub const TCP_OPT_STAGES: u32 = 10;
 
+/// Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
+/// published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src, dst,
+/// sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key bits
+/// from key bit i are XORed into the hash; the bucket is its low bits.
+///
+/// 320 bits, first byte = most significant.
+pub const FLOW_HASH_KEY: [u8; 40] = [
+    0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+    0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+    0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+];
+
 // ----- enumerations -----
 
 /// An Ethernet port of the card. Codes as constants.

@@ -76,6 +76,9 @@ const FORMS: &[(&str, &str)] = &[
     ("416'd0", "FlowStatic width"),
     ("STATIC_WORDS: usize = 13", "FlowStatic words"),
     ("DYN_WORDS: usize = 6", "FlowDyn words"),
+    // the flow table's Toeplitz key (its first words, as Verilog hex and as Rust bytes)
+    ("6d5a56da255b0ec2", "FLOW_HASH_KEY"),
+    ("0x6d, 0x5a, 0x56, 0xda", "FLOW_HASH_KEY"),
     // stats index map
     ("9'd80", "STATS.SERVER"),
     ("80 + 2 * r", "STATS.SERVER"),

@@ -5,8 +5,10 @@
 //! commands to it (free-list pushes and flushes, key rotation, releasing a connection).
 //!
 //! The model is written from the documents, not from the RTL: the cookie is the firmware's
-//! (`splicenic_fw_logic::cookie`), the table a map of client keys, the free list a queue.
+//! (`splicenic_fw_logic::cookie`), the table a map of client keys with the flow table's
+//! buckets (the Toeplitz reference of `splicenic-tb-flow`), the free list a queue.
 
+use crate::params::{FLOW_BUCKETS, FLOW_WAYS};
 use crate::testkit::*;
 use crate::Datapath;
 use etherparse::{
@@ -20,6 +22,7 @@ use splicenic_fw_logic::cookie::{
     cookie_check, cookie_make, mss_class, ts_decode, CookieError, CookieKeys, CookieTuple,
 };
 use splicenic_layout::{engine_verdict as ev, L7_BUFFER_BYTES};
+use splicenic_tb_flow::reference::{bucket_of, Key};
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The MSS the card announces (DP.SYN_MSS).
@@ -303,7 +306,7 @@ pub struct Punted {
     /// the validator wrote into its entry; NEW, FOUND and hits alike); `None` when the punt
     /// has no flow.
     pub slot: Option<(u16, u8)>,
-    /// The MSS class the cookie carried (NEW and NO_SLOT; 0 otherwise).
+    /// The MSS class the cookie carried (NEW, NO_SLOT and TABLE_FULL; 0 otherwise).
     pub class: u8,
     /// A candidate behind the insert of its key: the validator may decide it (FOUND) or
     /// the pipeline's lookup may already hit the new entry (NONE); either is right.
@@ -323,6 +326,7 @@ pub struct EngineCounts {
     pub bad_cookie: u64,
     pub stale: u64,
     pub no_slot: u64,
+    pub table_full: u64,
     /// Candidates behind an inserted key (FOUND or a plain hit, see
     /// [`Punted::found_or_hit`]).
     pub found_or_hit: u64,
@@ -341,7 +345,8 @@ pub struct EngineCounts {
 ///   number minus one) under both key slots: a bad hash is BAD_COOKIE, a slot without a
 ///   valid key STALE; a good one takes the free list's oldest slot (NEW, with the
 ///   generation it was pushed with, the client key inserted) or, with the list empty,
-///   NO_SLOT.
+///   NO_SLOT, or, with every way of the key's bucket in use ([`bucket`]), TABLE_FULL (the
+///   slot stays in the list).
 /// - Every other frame is punted without a verdict (NONE), naming the flow of its key if
 ///   there is one; a candidate with a flow is FOUND (or a plain hit).
 /// - Only candidates are ordered with the validator's inserts: a frame that is not one
@@ -451,12 +456,17 @@ impl EngineModel {
                 self.counts.stale += 1;
                 punt(ev::STALE, None, 0, false)
             }
-            Ok(class) => match self.free.pop_front() {
+            Ok(class) => match self.free.front().copied() {
                 None => {
                     self.counts.no_slot += 1;
                     punt(ev::NO_SLOT, None, class, false)
                 }
+                Some(_) if self.bucket_use(bucket(client)) >= FLOW_WAYS as usize => {
+                    self.counts.table_full += 1;
+                    punt(ev::TABLE_FULL, None, class, false)
+                }
                 Some((slot, gen)) => {
+                    self.free.pop_front();
                     self.counts.new += 1;
                     self.table.insert(client, (slot, gen));
                     self.recent.insert(client);
@@ -464,6 +474,14 @@ impl EngineModel {
                 }
             },
         }
+    }
+
+    /// Keys of the table in `bucket`.
+    pub fn bucket_use(&self, bucket: u32) -> usize {
+        self.table
+            .keys()
+            .filter(|&&k| self::bucket(k) == bucket)
+            .count()
     }
 
     /// Every frame sent so far has been through the data path (its lookup and insert
@@ -486,6 +504,15 @@ impl EngineModel {
     pub fn release(&mut self, client: (u32, u16)) -> Option<u16> {
         self.table.remove(&client).map(|(slot, _)| slot)
     }
+}
+
+/// The flow-table bucket of a client's key (client to [`VIP`]:[`VIP_PORT`]) in the test
+/// bench's table of [`FLOW_BUCKETS`].
+pub fn bucket(client: (u32, u16)) -> u32 {
+    bucket_of(
+        &Key::new(client.0, a(VIP), client.1, VIP_PORT),
+        FLOW_BUCKETS,
+    )
 }
 
 /// Check one punt against the model's prediction; `Err` names the difference.
@@ -514,7 +541,7 @@ pub fn check_punt(want: &Punted, desc: &[u32]) -> Result<(), String> {
             )
         });
     }
-    let class = if want.verdict == ev::NEW || want.verdict == ev::NO_SLOT {
+    let class = if matches!(want.verdict, ev::NEW | ev::NO_SLOT | ev::TABLE_FULL) {
         m.mss_class
     } else {
         0

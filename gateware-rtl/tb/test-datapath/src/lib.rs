@@ -263,4 +263,5 @@ impl Drop for Datapath {
 }
 
 pub mod engine;
+pub mod params;
 pub mod testkit;

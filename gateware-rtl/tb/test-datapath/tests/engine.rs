@@ -4,7 +4,8 @@
 //! events per DATA_WIDTH, in bursts of up to 12 client frames pushed back to back followed
 //! by firmware commands.
 //!
-//! - Frames: SYNs of new clients (random options), flood SYNs from spoofed sources never
+//! - Frames: SYNs of new clients (random options; a third of them in one hot flow-table
+//!   bucket, changed every few hundred bursts, so buckets fill up), flood SYNs from spoofed sources never
 //!   completed, handshake ACKs (some with the request right behind or in them, some in the
 //!   same burst as their SYN), retransmitted SYNs and ACKs, data of set-up clients, forged
 //!   ACKs (random cookies, a pending client's cookie with one bit flipped), ACKs of cookies
@@ -32,8 +33,10 @@ use splicenic_driver::regs;
 use splicenic_layout::stats as idx;
 use splicenic_layout::{engine_verdict as ev, flow_state, FlowStatic};
 use splicenic_tb_datapath::engine::*;
+use splicenic_tb_datapath::params::FLOW_BUCKETS;
 use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
+use splicenic_tb_flow::reference::{bucket_of, Key};
 
 /// Events of a run (ENGINE_TB_EVENTS overrides).
 const EVENTS: u64 = 1_000_000;
@@ -42,10 +45,10 @@ const DEFAULT_SEED: u64 = 0xe9_91e0_0000_0001;
 const SLOTS: u16 = 256;
 /// The most slots the firmware keeps in the free list.
 const LIST_TARGET: usize = 48;
-/// Set-up connections kept before the firmware releases some. With this few keys in the
-/// 32,768 x 4 flow table a full bucket (TABLE_FULL) has a chance below 1e-10 per run; the
-/// test asserts none.
+/// Set-up connections kept before the firmware releases some.
 const TABLE_MAX: usize = 40;
+/// Bursts between changes of the hot bucket.
+const HOT_BURSTS: u64 = 300;
 /// Clients answered but not yet acknowledged kept for a later ACK.
 const PENDING_MAX: usize = 64;
 /// Client frames per burst at most (the punt ring holds 16).
@@ -103,6 +106,34 @@ struct Run {
     found: u64,
     bursts: u64,
     entries_read: u64,
+    /// The bucket a third of the new clients' keys fall into.
+    hot: u32,
+    /// Per bucket value b, a (client address, port) XOR delta that moves a key's bucket by
+    /// b (the Toeplitz hash is linear: bucket(k ^ d) = bucket(k) ^ bucket(d) for a d with
+    /// no VIP bits); address bits 23:8 and port bits 9:0 only, so a key stays a client's.
+    deltas: Vec<(u32, u16)>,
+}
+
+/// [`Run::deltas`]: a delta for every bucket value, found by a random search.
+fn bucket_deltas(rng: &mut ChaCha8Rng) -> Vec<(u32, u16)> {
+    let mut deltas = vec![None; FLOW_BUCKETS as usize];
+    deltas[0] = Some((0, 0));
+    let mut missing = FLOW_BUCKETS - 1;
+    for _ in 0..10_000_000 {
+        if missing == 0 {
+            break;
+        }
+        let d = (rng.gen::<u32>() & 0x00ff_ff00, rng.gen::<u16>() & 0x3ff);
+        let b = bucket_of(&Key::new(d.0, 0, d.1, 0), FLOW_BUCKETS) as usize;
+        if deltas[b].is_none() {
+            deltas[b] = Some(d);
+            missing -= 1;
+        }
+    }
+    deltas
+        .into_iter()
+        .map(|d| d.expect("a delta for every bucket (the hash's rank over these bits)"))
+        .collect()
 }
 
 impl Run {
@@ -114,6 +145,7 @@ impl Run {
         dp.write(r(regs::dp::ACK_CTRL), 1);
         let mut model = EngineModel::new(keys);
         model.validate = true;
+        let deltas = bucket_deltas(&mut rng);
         Run {
             dp,
             model,
@@ -126,6 +158,8 @@ impl Run {
             found: 0,
             bursts: 0,
             entries_read: 0,
+            hot: 0,
+            deltas,
         }
     }
 
@@ -170,9 +204,16 @@ impl Run {
         let rng = &mut self.rng;
         let kind = rng.gen_range(0..100);
         match kind {
-            // a new client's SYN
+            // a new client's SYN, a third of them in the hot bucket
             0..=19 => {
-                let s = Syn::random(rng);
+                let mut s = Syn::random(rng);
+                if kind % 3 == 0 {
+                    let c = (u32::from_be_bytes(s.ip), s.port);
+                    let (dip, dport) = self.deltas[(bucket(c) ^ self.hot) as usize];
+                    s.ip = (c.0 ^ dip).to_be_bytes();
+                    s.port = c.1 ^ dport;
+                    debug_assert_eq!(bucket((c.0 ^ dip, c.1 ^ dport)), self.hot);
+                }
                 self.send(s.frame(false, false), Some(s), x);
             }
             // a flood SYN (never completed)
@@ -272,6 +313,9 @@ impl Run {
 
     /// Run one burst and check what came out.
     fn burst(&mut self) {
+        if self.bursts % HOT_BURSTS == 0 {
+            self.hot = self.rng.gen_range(0..FLOW_BUCKETS);
+        }
         let mut x = Expect::default();
         let n = self.rng.gen_range(1..=BURST_MAX);
         while x.punts.len() + 2 <= BURST_MAX && x.syn_acks.len() + x.punts.len() < n {
@@ -481,7 +525,7 @@ fn differential(width: u32) {
         ("ACK_BAD_COOKIE", regs::dp::ACK_BAD_COOKIE, c.bad_cookie),
         ("ACK_STALE", regs::dp::ACK_STALE, c.stale),
         ("ACK_NO_SLOT", regs::dp::ACK_NO_SLOT, c.no_slot),
-        ("ACK_TABLE_FULL", regs::dp::ACK_TABLE_FULL, 0),
+        ("ACK_TABLE_FULL", regs::dp::ACK_TABLE_FULL, c.table_full),
         ("ACK_LOST", regs::dp::ACK_LOST, 0),
         ("FREE_REFUSED", regs::dp::FREE_REFUSED, 0),
     ] {
@@ -500,6 +544,7 @@ fn differential(width: u32) {
         ("BAD_COOKIE", c.bad_cookie),
         ("STALE", c.stale),
         ("NO_SLOT", c.no_slot),
+        ("TABLE_FULL", c.table_full),
     ] {
         assert!(n > 0, "no {name} in {} events", run.events);
     }
@@ -528,7 +573,7 @@ fn differential(width: u32) {
     eprintln!(
         "engine differential, DATA_WIDTH {width}: {} events in {} bursts, {} cycles: {} SYN-ACKs, \
          NEW {}, FOUND {}, hits behind an insert {}, BAD_COOKIE {}, STALE {}, NO_SLOT {}, \
-         other punts {}; {} entries read back; RTL equal to the model",
+         TABLE_FULL {}, other punts {}; {} entries read back; RTL equal to the model",
         run.events,
         run.bursts,
         run.dp.cycles(),
@@ -539,6 +584,7 @@ fn differential(width: u32) {
         c.bad_cookie,
         c.stale,
         c.no_slot,
+        c.table_full,
         c.other,
         run.entries_read
     );

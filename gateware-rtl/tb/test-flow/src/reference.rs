@@ -7,13 +7,9 @@
 use splicenic_layout::{FlowDyn, FlowHalfEntry, FlowKey, FlowStatic};
 use std::collections::HashMap;
 
-/// The default Toeplitz secret key of `flow_table` (the widely published RSS verification
-/// key), 40 bytes, first byte = most significant.
-pub const HASH_KEY: [u8; 40] = [
-    0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-    0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-    0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-];
+/// The default Toeplitz secret key of `flow_table` (records.toml `FLOW_HASH_KEY`, the
+/// widely published RSS verification key), 40 bytes, first byte = most significant.
+pub const HASH_KEY: [u8; 40] = splicenic_layout::FLOW_HASH_KEY;
 
 /// One half of a flow as the lookup key: the IPv4 4-tuple of a packet on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
