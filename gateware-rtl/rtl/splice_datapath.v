@@ -1654,6 +1654,8 @@ reg [L7_BB-1:0]  l7c_beat_reg = {L7_BB{1'b0}};
 reg [L7_BB-1:0]  l7c_last_beat_reg = {L7_BB{1'b0}};
 reg [KW-1:0]     l7c_last_keep_reg = {KW{1'b0}};
 reg [15:0]       l7c_tag_reg = 16'd0;
+reg [7:0]        l7c_gen_reg = 8'd0;
+reg [7:0]        l7c_gen_next_reg = 8'd0;
 reg              l7c_start_reg = 1'b0;
 reg [15:0]       l7c_len_reg = 16'd0;
 reg [31:0]       l7_requests_reg = 32'd0;
@@ -1735,7 +1737,7 @@ l7_arb_inst (
     .s1_axis_tvalid(l7c_out_valid_reg),
     .s1_axis_tready(l7c_ready),
     .s1_axis_tlast(l7c_last),
-    .s1_axis_tuser({1'b1, 8'd0, l7c_tag_reg}),
+    .s1_axis_tuser({1'b1, l7c_gen_reg, l7c_tag_reg}),
     .m_axis_tdata(l7_tdata),
     .m_axis_tkeep(l7_tkeep),
     .m_axis_tvalid(l7_tvalid),
@@ -2248,9 +2250,12 @@ always @(posedge clk) begin
                     l7c_start_reg <= 1'b1;
                     l7c_len_reg <= csr_wdata[15:0];
                     l7c_tag_reg <= csr_wdata[31:16];
+                    l7c_gen_reg <= l7c_gen_next_reg;
+                    l7c_gen_next_reg <= 8'd0;
                     l7_commands_reg <= l7_commands_reg + 1'b1;
                 end
             end
+            `SNIC_L7_CMD_GEN: l7c_gen_next_reg <= csr_wdata[7:0];
 
             `SNIC_PUNT_CONS: begin
                 punt_cons_wr_reg <= 1'b1;

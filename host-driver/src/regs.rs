@@ -1168,6 +1168,17 @@ pub mod l7 {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
+    /// Slot generation of the next CMD, returned in its REQUEST_MATCHED event (EvtRequestMatched.flow_gen); the CMD that starts takes it and clears it, so a CMD without a CMD_GEN write carries 0 (wo)
+    pub const CMD_GEN: u64 = BASE + 0x034;
+    /// Reset value and fields of CMD_GEN.
+    pub mod cmd_gen {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Slot generation
+        pub const GEN_SHIFT: u32 = 0;
+        /// Mask of GEN (unshifted).
+        pub const GEN_MASK: u32 = 0xff;
+    }
 }
 
 /// Punt ring: frames for the firmware

@@ -338,7 +338,7 @@ impl Hw for DataPath {
         self.flow.entries().read().bits()
     }
 
-    fn l7_match(&mut self, request: &[u8], tag: u16) -> bool {
+    fn l7_match(&mut self, request: &[u8], tag: u16, gen: u8) -> bool {
         let l7 = &self.l7;
         if request.is_empty() || !wait(|| l7.status().read().buf_busy().bit_is_set()) {
             return false;
@@ -347,6 +347,10 @@ impl Hw for DataPath {
         for w in words_le(request) {
             write_reg(l7.buf_data(), w);
         }
+        l7.cmd_gen().write(|w| {
+            // SAFETY: GEN is 8 bits wide: every u8 is a valid value.
+            unsafe { w.gen_().bits(gen) }
+        });
         l7.cmd().write(|w| {
             // SAFETY: LEN and TAG are 16 bits wide: every u16 is a valid value (a request is
             // at most the 1 KiB buffer).

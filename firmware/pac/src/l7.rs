@@ -14,6 +14,7 @@ pub struct RegisterBlock {
     cmd: Cmd,
     requests: Requests,
     commands: Commands,
+    cmd_gen: CmdGen,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -76,6 +77,11 @@ impl RegisterBlock {
     pub const fn commands(&self) -> &Commands {
         &self.commands
     }
+    #[doc = "0x34 - Slot generation of the next CMD, returned in its REQUEST_MATCHED event (EvtRequestMatched.flow_gen); the CMD that starts takes it and clears it, so a CMD without a CMD_GEN write carries 0"]
+    #[inline(always)]
+    pub const fn cmd_gen(&self) -> &CmdGen {
+        &self.cmd_gen
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -137,3 +143,8 @@ pub mod requests;
 pub type Commands = crate::Reg<commands::CommandsSpec>;
 #[doc = "Buffer match commands (CMD writes)"]
 pub mod commands;
+#[doc = "CMD_GEN (w) register accessor: Slot generation of the next CMD, returned in its REQUEST_MATCHED event (EvtRequestMatched.flow_gen); the CMD that starts takes it and clears it, so a CMD without a CMD_GEN write carries 0\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`cmd_gen::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@cmd_gen`] module"]
+#[doc(alias = "CMD_GEN")]
+pub type CmdGen = crate::Reg<cmd_gen::CmdGenSpec>;
+#[doc = "Slot generation of the next CMD, returned in its REQUEST_MATCHED event (EvtRequestMatched.flow_gen); the CMD that starts takes it and clears it, so a CMD without a CMD_GEN write carries 0"]
+pub mod cmd_gen;

@@ -3045,8 +3045,8 @@ pub struct EvtRequestMatched {
     pub matched: bool,
     /// Flow slot, or the L7.CMD tag.
     pub tag: u16,
-    /// Generation of the flow slot (`PuntMeta.slot_gen` of the segment matched; 0 for a request
-    /// from the firmware buffer).
+    /// Generation of the flow slot (`PuntMeta.slot_gen` of the segment matched; for a request
+    /// from the buffer, the L7.CMD_GEN of its command, 0 without one).
     pub flow_gen: u8,
     /// Rule id of the winning rule.
     pub rule_id: u16,

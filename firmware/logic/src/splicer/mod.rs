@@ -167,8 +167,9 @@ pub trait Hw {
     /// `FLOW.ENTRIES`: lookup keys in the flow table.
     fn flow_entries(&mut self) -> u32;
     /// Match an assembled request with the L7 command path (result: REQUEST_MATCHED event
-    /// with the buffer bit and `tag`); false when the matcher stayed busy.
-    fn l7_match(&mut self, request: &[u8], tag: u16) -> bool;
+    /// with the buffer bit, `tag` and `gen`, the slot's generation); false when the matcher
+    /// stayed busy.
+    fn l7_match(&mut self, request: &[u8], tag: u16, gen: u8) -> bool;
     /// `DP.SYN_PARAMS.UNITS`: cookie units of the hardware SYN responder (0: none; a
     /// bitstream without the responder reads 0 there).
     fn syn_units(&mut self) -> u8;
@@ -1642,11 +1643,10 @@ impl<'a> Splicer<'a> {
 
     fn match_buffer(&mut self, hw: &mut impl Hw, i: usize) {
         let n = usize::from(self.pend[i].req_len);
-        let (bufs, slot) = (&*self.bufs, self.pend[i].slot);
-        if self
-            .profile
-            .time(hw, Step::L7Submit, |hw| hw.l7_match(&bufs[i][..n], slot))
-        {
+        let (bufs, slot, gen) = (&*self.bufs, self.pend[i].slot, self.pend[i].gen);
+        if self.profile.time(hw, Step::L7Submit, |hw| {
+            hw.l7_match(&bufs[i][..n], slot, gen)
+        }) {
             self.pend[i].buf_match = true;
             self.pend[i].matched_len = self.pend[i].req_len;
         }
@@ -1805,11 +1805,11 @@ impl<'a> Splicer<'a> {
                 HeadVerdict::Refused
             }
             Some(Ok(len)) => {
-                let slot = self.pend[i].slot;
+                let (slot, gen) = (self.pend[i].slot, self.pend[i].gen);
                 let out = &self.out[..len];
                 if !self
                     .profile
-                    .time(hw, Step::L7Submit, |hw| hw.l7_match(out, slot))
+                    .time(hw, Step::L7Submit, |hw| hw.l7_match(out, slot, gen))
                 {
                     // The command path is busy: tried again with the next segment or at the
                     // request deadline, like any buffer match.

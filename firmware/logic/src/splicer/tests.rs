@@ -62,6 +62,8 @@ struct Fake {
     wire: Vec<(Port, Wire)>,
     vips: [(u32, u16, bool); 8],
     l7: Vec<(Vec<u8>, u16)>,
+    /// The slot generation of each `l7` command (L7.CMD_GEN).
+    l7_gen: Vec<u8>,
     /// Dynamic words 1-5 (packet and byte counters) per slot; word 0 is `mem`'s last seen.
     counters: HashMap<Slot, [u32; DYN_WORDS]>,
     /// Readings of the cycle counter so far (each one advances it by a cycle).
@@ -387,10 +389,11 @@ impl Hw for Fake {
     fn flow_entries(&mut self) -> u32 {
         self.table.len() as u32
     }
-    fn l7_match(&mut self, request: &[u8], tag: u16) -> bool {
+    fn l7_match(&mut self, request: &[u8], tag: u16, gen: u8) -> bool {
         self.busy += self.costs.l7;
         self.ops.l7 += 1;
         self.l7.push((request.to_vec(), tag));
+        self.l7_gen.push(gen);
         true
     }
     fn syn_units(&mut self) -> u8 {
@@ -971,7 +974,7 @@ fn half_entries_round_trip() {
 }
 
 #[test]
-fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer() {
+fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer_with_its_generation() {
     let mut w = world();
     let mut hw = Fake::default();
     let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
@@ -1014,14 +1017,31 @@ fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer() {
     sp.poll(&mut hw);
     assert_eq!(hw.l7.len(), 1, "buffer match issued");
     assert_eq!(hw.l7[0].0, req.to_vec());
-    hw.events
-        .push_back(ev_matched(hw.l7[0].1, l7_flag::MATCHED, 1, 0, true));
+    // The command carries the slot's generation; a buffer verdict of another use of the
+    // slot (a command issued before it was freed and set up again) is dropped.
+    let slot = hw.l7[0].1;
+    let gen = field(&hw.entry(slot), FlowStatic::GEN) as u8;
+    assert_ne!(gen, 0);
+    assert_eq!(hw.l7_gen, vec![gen], "L7.CMD_GEN");
+    let mut old = EvtRequestMatched::unpack(&ev_matched(slot, l7_flag::MATCHED, 1, 0, true));
+    old.flow_gen = gen.wrapping_add(1).max(1);
+    hw.events.push_back(old.pack());
     hw.take_sent();
+    sp.poll(&mut hw);
+    assert!(
+        hw.take_sent().is_empty(),
+        "no server SYN for another use's verdict"
+    );
+    assert_eq!(sp.stats.tcp.gen_stale, 1);
+    let mut own = old;
+    own.flow_gen = gen;
+    hw.events.push_back(own.pack());
     sp.poll(&mut hw);
     assert!(hw
         .take_sent()
         .iter()
         .any(|(p, s, _)| *p == Port::Server && s.has(tf::SYN)));
+    assert_eq!(sp.stats.tcp.gen_stale, 1);
 }
 
 #[test]

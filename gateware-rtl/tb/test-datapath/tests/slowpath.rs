@@ -365,6 +365,7 @@ fn l7_paths(width: u32) {
         w[..chunk.len()].copy_from_slice(chunk);
         dp.write(r(regs::l7::BUF_DATA), u32::from_le_bytes(w));
     }
+    dp.write(r(regs::l7::CMD_GEN), 0xa7);
     dp.write(r(regs::l7::CMD), (0x1234 << 16) | full.len() as u32);
     dp.tick(400);
     let ev = events(&mut dp);
@@ -373,7 +374,7 @@ fn l7_paths(width: u32) {
     assert_eq!(m.kind, event_type::REQUEST_MATCHED);
     assert!(m.from_buffer, "from the command path");
     assert_eq!(m.tag, 0x1234);
-    assert_eq!(m.flow_gen, 0, "no generation on the command path");
+    assert_eq!(m.flow_gen, 0xa7, "the command's generation (L7.CMD_GEN)");
     assert_eq!(m.method, http_method::POST, "POST");
     assert_eq!((m.pool, m.rule_id), (8, 43), "pool 8, rule 43");
     // no match -> default pool
@@ -391,6 +392,10 @@ fn l7_paths(width: u32) {
     let m = EvtRequestMatched::unpack(&ev[0]);
     assert!(!m.matched, "not matched");
     assert_eq!(m.pool, 99, "default pool");
+    assert_eq!(
+        m.flow_gen, 0,
+        "a command without CMD_GEN carries 0 (the last one cleared it)"
+    );
     assert_eq!(dp.read(r(regs::l7::COMMANDS)), 2);
     check_fast_path_alive(&mut dp, &mut rng, &Flow::sample(11));
 }
