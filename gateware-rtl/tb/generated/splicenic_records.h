@@ -42,9 +42,9 @@
  * commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE`
  * 0x37; 4 adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39; 6 grows the `TCP_STATS` answer
  * to 15 words (the ACK validator's hand-overs); 7 to 16 (punts and events of an earlier
- * use of their slot, dropped).
+ * use of their slot, dropped); 8 to 18 (early data segments held and kept).
  */
-#define SPLICENIC_MAILBOX_API_VERSION 7u
+#define SPLICENIC_MAILBOX_API_VERSION 8u
 /* First response word of PING: "PONG" in ASCII (big endian). */
 #define SPLICENIC_MAILBOX_PONG 0x504F4E47u
 /* SYN cookie MSS class 0 (also any client MSS below it). */

@@ -485,7 +485,7 @@ fn profile_cycles(i: usize) -> u64 {
 #[test]
 fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(cmd::FLOW_PROFILE, 0x37);
-    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 7);
+    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 8);
     assert_eq!(
         (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
         (28, 17, 5)
@@ -1235,8 +1235,12 @@ fn firmware_refusals_name_the_status() {
 #[test]
 fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
     let (mut card, log) = card_with(|c, req| {
-        assert_eq!((c, req.len()), (cmd::TCP_STATS, 0));
-        (status::OK, (1..=16).collect())
+        assert_eq!(c, cmd::TCP_STATS);
+        match req {
+            [0] => (status::OK, (1..=16).collect()),
+            [16] => (status::OK, vec![17, 18]),
+            _ => panic!("TCP_STATS from {req:?}"),
+        }
     });
     let t = card.flow_manager().tcp_stats().unwrap();
     assert_eq!(
@@ -1258,9 +1262,11 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
             engine_lost: 14,
             engine_stale: 15,
             gen_stale: 16,
+            early_held: 17,
+            early_kept: 18,
         }
     );
-    assert_eq!(log.lock().unwrap().len(), 1);
+    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 2 words");
     let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 15]));
     let e = card.flow_manager().tcp_stats().unwrap_err();
     assert!(e.to_string().contains("TCP_STATS"), "{e}");

@@ -44,8 +44,8 @@ pub const L7_BUFFER_BYTES: u32 = 1_024;
 /// commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37; 4
 /// adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39; 6 grows the `TCP_STATS` answer to 15 words
 /// (the ACK validator's hand-overs); 7 to 16 (punts and events of an earlier use of their slot,
-/// dropped).
-pub const MAILBOX_API_VERSION: u32 = 7;
+/// dropped); 8 to 18 (early data segments held and kept).
+pub const MAILBOX_API_VERSION: u32 = 8;
 
 /// First response word of PING: "PONG" in ASCII (big endian).
 pub const MAILBOX_PONG: u32 = 0x504F_4E47;

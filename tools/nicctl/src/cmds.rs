@@ -642,6 +642,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                           "lost": av.lost, "handed_over": tcp.engine_new,
                           "handover_lost": tcp.engine_lost, "not_ours": tcp.engine_stale},
                 "stale_generation": tcp.gen_stale,
+                "early_data": {"held": tcp.early_held, "kept": tcp.early_kept},
             });
             println!("{}", serde_json::to_string(&v)?);
         } else {
@@ -741,6 +742,10 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
             out += &format!(
                 "Slot generations: {} punts and events of an earlier use of their slot dropped\n",
                 tcp.gen_stale
+            );
+            out += &format!(
+                "Early data: {} flowless data segments held before their RST, {} kept (their handshake ACK followed)\n",
+                tcp.early_held, tcp.early_kept
             );
             out += &format_drops(&drops);
             let mut o = std::io::stdout().lock();

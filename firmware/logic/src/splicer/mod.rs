@@ -1073,6 +1073,7 @@ impl<'a> Splicer<'a> {
                             .now()
                             .wrapping_add(ms_to_ticks(EARLY_HOLD_MS, self.clk_hz));
                         self.early[k] = Some((*seg, at));
+                        self.stats.tcp.early_held += 1;
                     }
                     _ => self.send_rst_reply(hw, Port::Client, seg),
                 }
@@ -1373,6 +1374,7 @@ impl<'a> Splicer<'a> {
         for e in self.early.iter_mut() {
             if e.is_some_and(|(s, _)| client_tuple(&s) == tuple) {
                 *e = None;
+                self.stats.tcp.early_kept += 1;
             }
         }
         // One function negotiates, as for a SYN the firmware answered itself.
@@ -2320,7 +2322,7 @@ impl<'a> Splicer<'a> {
             cmd::CAPTURE_INFO => self.cmd_capture_info(req, rsp),
             cmd::FLOW_PROFILE => self.profile.command(hw, req, rsp),
             cmd::HEAD_STATS => self.cmd_head_stats(req, rsp),
-            cmd::TCP_STATS => len(req, 0).map(|()| self.tcp_stats(rsp)),
+            cmd::TCP_STATS => self.tcp_stats(req, rsp),
             _ => return None,
         };
         Some(r.unwrap_or_else(Response::error))

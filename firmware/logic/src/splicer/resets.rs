@@ -73,11 +73,16 @@ pub struct TcpStats {
     /// Punts and events made for an earlier use of their slot (their generation is not the
     /// slot's now), dropped.
     pub gen_stale: u32,
+    /// Flowless data segments to a service whose RST waited for a handshake ACK of their
+    /// 4-tuple (docs/flowmgr.md, "Early data").
+    pub early_held: u32,
+    /// Of those, the ones whose 4-tuple connected during the wait (no RST sent).
+    pub early_kept: u32,
 }
 
 impl TcpStats {
     /// Words of the TCP_STATS answer.
-    pub const WORDS: usize = 16;
+    pub const WORDS: usize = 18;
 
     /// The TCP_STATS answer.
     pub fn to_words(&self) -> [u32; Self::WORDS] {
@@ -98,12 +103,14 @@ impl TcpStats {
             self.engine_lost,
             self.engine_stale,
             self.gen_stale,
+            self.early_held,
+            self.early_kept,
         ]
     }
 
     /// Decodes a TCP_STATS answer.
     pub fn from_words(w: &[u32; Self::WORDS]) -> TcpStats {
-        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale] =
+        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept] =
             *w;
         TcpStats {
             rst_pending,
@@ -122,6 +129,8 @@ impl TcpStats {
             engine_lost,
             engine_stale,
             gen_stale,
+            early_held,
+            early_kept,
         }
     }
 }
@@ -590,13 +599,29 @@ impl Splicer<'_> {
         }));
     }
 
-    /// TCP_STATS.
-    pub(super) fn tcp_stats(&self, rsp: &mut [u32; MAX_WORDS]) -> Response {
+    /// TCP_STATS: the words from the request's word index (0 without one), at most a
+    /// response's [`MAX_WORDS`] (the answer has more).
+    pub(super) fn tcp_stats(
+        &self,
+        req: &[u32],
+        rsp: &mut [u32; MAX_WORDS],
+    ) -> Result<Response, u32> {
+        let first = match req {
+            [] => 0,
+            [w] => *w as usize,
+            _ => return Err(status::BAD_LENGTH),
+        };
         let t = TcpStats {
             rst_pending_now: self.rst_pend.len as u32,
             ..self.stats.tcp
         };
-        rsp[..TcpStats::WORDS].copy_from_slice(&t.to_words());
-        Response::ok(TcpStats::WORDS)
+        let w = t.to_words();
+        let rest = w
+            .get(first..)
+            .filter(|r| !r.is_empty())
+            .ok_or(status::BAD_ARGUMENT)?;
+        let n = rest.len().min(MAX_WORDS);
+        rsp[..n].copy_from_slice(&rest[..n]);
+        Ok(Response::ok(n))
     }
 }
