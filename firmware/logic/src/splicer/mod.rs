@@ -971,10 +971,10 @@ impl<'a> Splicer<'a> {
 
     /// The connection in setup that a punted segment's hit on `slot` names; `Err` when the
     /// segment belongs to an earlier use of the slot (docs/flowmgr.md, "Slot generations").
-    fn hit_pending(&mut self, slot: Slot) -> Result<Option<usize>, ()> {
+    fn hit_pending(&mut self, slot: Slot) -> Result<Option<usize>, StaleGen> {
         let i = self.find_pending(slot);
         match i {
-            Some(i) if self.gen_stale(self.pend[i].gen) => Err(()),
+            Some(i) if self.gen_stale(self.pend[i].gen) => Err(StaleGen),
             _ => Ok(i),
         }
     }
@@ -2635,6 +2635,11 @@ impl<'a> Splicer<'a> {
         Ok(Response::ok(6))
     }
 }
+
+/// A punt or event made for an earlier use of its slot (counted in `TcpStats::gen_stale`;
+/// the caller drops it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct StaleGen;
 
 fn len(req: &[u32], n: usize) -> Result<(), u32> {
     if req.len() == n {

@@ -637,13 +637,25 @@ fn an_inline_verdict_of_an_earlier_use_of_the_slot_is_dropped() {
     let req = b"GET /img/a.png HTTP/1.1\r\nHost: www.example.com\r\n\r\n";
     let (slot, _) = connect(&mut sp, &mut hw, 40010, 5000, req);
     hw.take_sent();
+    only_its_own_generations_verdict_connects(&mut sp, &mut hw, slot, false);
+}
+
+/// A REQUEST_MATCHED event for `slot` (inline or `from_buffer`) of another generation than
+/// the slot's entry is dropped and counted; the one of its own generation sends the server
+/// SYN. Returns the generation.
+fn only_its_own_generations_verdict_connects(
+    sp: &mut Splicer,
+    hw: &mut Fake,
+    slot: Slot,
+    from_buffer: bool,
+) -> u8 {
     let gen = field(&hw.entry(slot), FlowStatic::GEN) as u8;
     assert_ne!(gen, 0);
     // A verdict the matcher made for the slot's previous connection: ignored.
-    let mut old = EvtRequestMatched::unpack(&ev_matched(slot, 0, 1, 7, false));
+    let mut old = EvtRequestMatched::unpack(&ev_matched(slot, l7_flag::MATCHED, 1, 7, from_buffer));
     old.flow_gen = gen.wrapping_add(1).max(1);
     hw.events.push_back(old.pack());
-    sp.poll(&mut hw);
+    sp.poll(hw);
     assert!(
         hw.take_sent().is_empty(),
         "no server SYN for another use's verdict"
@@ -653,11 +665,12 @@ fn an_inline_verdict_of_an_earlier_use_of_the_slot_is_dropped() {
     let mut own = old;
     own.flow_gen = gen;
     hw.events.push_back(own.pack());
-    sp.poll(&mut hw);
+    sp.poll(hw);
     let sent = hw.take_sent();
     assert_eq!(sent.len(), 1);
     assert!(sent[0].1.has(tf::SYN) && sent[0].0 == Port::Server);
     assert_eq!(sp.stats.tcp.gen_stale, 1);
+    gen
 }
 
 #[test]
@@ -1019,29 +1032,10 @@ fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer_with_its_ge
     assert_eq!(hw.l7[0].0, req.to_vec());
     // The command carries the slot's generation; a buffer verdict of another use of the
     // slot (a command issued before it was freed and set up again) is dropped.
-    let slot = hw.l7[0].1;
-    let gen = field(&hw.entry(slot), FlowStatic::GEN) as u8;
-    assert_ne!(gen, 0);
-    assert_eq!(hw.l7_gen, vec![gen], "L7.CMD_GEN");
-    let mut old = EvtRequestMatched::unpack(&ev_matched(slot, l7_flag::MATCHED, 1, 0, true));
-    old.flow_gen = gen.wrapping_add(1).max(1);
-    hw.events.push_back(old.pack());
     hw.take_sent();
-    sp.poll(&mut hw);
-    assert!(
-        hw.take_sent().is_empty(),
-        "no server SYN for another use's verdict"
-    );
-    assert_eq!(sp.stats.tcp.gen_stale, 1);
-    let mut own = old;
-    own.flow_gen = gen;
-    hw.events.push_back(own.pack());
-    sp.poll(&mut hw);
-    assert!(hw
-        .take_sent()
-        .iter()
-        .any(|(p, s, _)| *p == Port::Server && s.has(tf::SYN)));
-    assert_eq!(sp.stats.tcp.gen_stale, 1);
+    let slot = hw.l7[0].1;
+    let gen = only_its_own_generations_verdict_connects(&mut sp, &mut hw, slot, true);
+    assert_eq!(hw.l7_gen, vec![gen], "L7.CMD_GEN");
 }
 
 #[test]
