@@ -1810,7 +1810,8 @@ wire [EVQ_AW+1:0] evq_level;
 wire [31:0]  evq_pushed, evq_overflow;
 reg  [31:0]  evt_lost_reg = 32'd0;
 
-// the matcher's tag: bit 16 from the firmware buffer, bits 15:0 the flow slot or L7.CMD tag
+// the matcher's tag: bit 24 from the firmware buffer, bits 23:16 the slot generation, bits 15:0
+// the flow slot or L7.CMD tag
 wire [EVT_W-1:0] l7_evt = snic_evt_request_matched_pack(
     `SNIC_EVENT_TYPE_REQUEST_MATCHED, l7_res_tag[24], l7_res_method, l7_res_bank, l7_res_flags,
     |(l7_res_flags & `SNIC_L7_FLAG_MATCHED), l7_res_tag[15:0], l7_res_tag[23:16], l7_res_rule,

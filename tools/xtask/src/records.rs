@@ -101,6 +101,15 @@ fn hex_string(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// `bytes` as a comma-separated list of `0x..` literals with `suffix` (Rust and C views).
+fn byte_list(bytes: &[u8], suffix: &str) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:#04x}{suffix}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Enum {
@@ -529,11 +538,7 @@ fn rust(m: &Model) -> String {
             c.bits,
             c.name,
             bytes.len(),
-            bytes
-                .iter()
-                .map(|b| format!("{b:#04x}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            byte_list(bytes, "")
         );
     }
     o.push_str("\n// ----- enumerations -----\n");
@@ -1128,14 +1133,7 @@ fn c_header(m: &Model) -> Result<String> {
             &mut o,
             &mut names,
             format!("SPLICENIC_{}_INIT", c.name),
-            format!(
-                "{{ {} }}",
-                bytes
-                    .iter()
-                    .map(|b| format!("{b:#04x}u"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            format!("{{ {} }}", byte_list(bytes, "u")),
         )?;
     }
     o.push_str("\n/* ----- enumerations ----- */\n");

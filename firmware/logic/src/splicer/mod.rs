@@ -1663,7 +1663,8 @@ impl<'a> Splicer<'a> {
                 let flags = field(&ev, EvtRequestMatched::FLAGS) as u8;
                 let slot = field(&ev, EvtRequestMatched::TAG) as Slot;
                 let pool = field(&ev, EvtRequestMatched::POOL) as u16;
-                // An inline result for an earlier use of the slot is dropped (counted).
+                // A result (inline or of a buffer match) for an earlier use of the slot is
+                // dropped (counted).
                 self.hit_gen = field(&ev, EvtRequestMatched::FLOW_GEN) as u8;
                 let Ok(pi) = self.hit_pending(slot) else {
                     return;

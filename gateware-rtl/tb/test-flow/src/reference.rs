@@ -4,12 +4,8 @@
 //! `splicenic-layout`). Written from the module header comments, independently of the RTL,
 //! for the tests to compare against.
 
-use splicenic_layout::{FlowDyn, FlowHalfEntry, FlowKey, FlowStatic};
+use splicenic_layout::{FlowDyn, FlowHalfEntry, FlowKey, FlowStatic, FLOW_HASH_KEY};
 use std::collections::HashMap;
-
-/// The default Toeplitz secret key of `flow_table` (records.toml `FLOW_HASH_KEY`, the
-/// widely published RSS verification key), 40 bytes, first byte = most significant.
-pub const HASH_KEY: [u8; 40] = splicenic_layout::FLOW_HASH_KEY;
 
 /// One half of a flow as the lookup key: the IPv4 4-tuple of a packet on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -57,10 +53,11 @@ impl Key {
     }
 }
 
-/// Toeplitz hash of `input` with [`HASH_KEY`]: for every set input bit i (most significant
+/// Toeplitz hash of `input` with `flow_table`'s default key ([`FLOW_HASH_KEY`], the
+/// widely published RSS verification key): for every set input bit i (most significant
 /// bit of the first byte is bit 0) XOR the 32 key bits starting at key bit i.
 pub fn toeplitz(input: &[u8]) -> u32 {
-    let mut key = HASH_KEY.iter().copied().chain(std::iter::repeat(0u8));
+    let mut key = FLOW_HASH_KEY.iter().copied().chain(std::iter::repeat(0u8));
     let mut window = u32::from_be_bytes([
         key.next().unwrap_or(0),
         key.next().unwrap_or(0),
