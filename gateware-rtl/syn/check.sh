@@ -188,6 +188,17 @@ step "yosys synth (syn_cookie)" yosys -q -p "read_verilog ${INC[*]} rtl/syn_cook
 synth -top syn_cookie -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
+# Decision supply (sched_unit with its response FIFO; not yet inside splice_datapath, so not
+# in files.f): lint, Icarus compile and Yosys generic synthesis on its own (~20 s).
+SCHED=(rtl/sched_unit.v rtl/dp_fifo.v)
+step "verilator lint (sched_unit)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module sched_unit "${SCHED[@]}"
+step "iverilog compile (sched_unit)" \
+    iverilog -g2012 "${INC[@]}" -s sched_unit -o "$LOG/sched_unit.vvp" "${SCHED[@]}"
+step "yosys synth (sched_unit)" yosys -q -p "read_verilog ${INC[*]} ${SCHED[*]}; \
+synth -top sched_unit -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
+
 # TCP option decoder (inside the SYN responder, so in files.f): lint, Icarus compile and
 # Yosys generic synthesis on its own (~25 s).
 step "verilator lint (tcp_opt_decoder)" \

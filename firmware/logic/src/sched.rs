@@ -17,6 +17,8 @@
 //! Time is counted in ticks supplied with [`Scheduler::set_now`]; the default timeouts
 //! assume one tick per second.
 
+use splicenic_layout::SchedMode;
+
 /// Largest number of real servers in one [`ServerSet`]: every real server of the card
 /// (`splicenic_layout::REAL_SERVERS`) fits one pool.
 pub const MAX_SERVERS: usize = splicenic_layout::REAL_SERVERS as usize;
@@ -33,16 +35,18 @@ pub const LBL_ENTRY_TIMEOUT: u32 = 6 * 60;
 /// Servers remembered per lblcr destination.
 pub const LBLCR_SET_MAX: usize = 8;
 /// Buckets of the dh and sh tables.
-pub const HASH_TABLE_SIZE: usize = 256;
+pub const HASH_TABLE_SIZE: usize = splicenic_layout::SCHED_HASH_TABLE as usize;
 /// Size of the mh (Maglev) lookup table: the kernel's default prime.
-pub const MH_TABLE_SIZE: usize = 4093;
+pub const MH_TABLE_SIZE: usize = splicenic_layout::SCHED_MH_TABLE as usize;
 
-const NONE: u8 = u8::MAX;
+/// A table entry without a server (also the card's, `SCHED_ENTRY_NONE`).
+const NONE: u8 = splicenic_layout::SCHED_ENTRY_NONE as u8;
+const _: () = assert!(HASH_TABLE_SIZE == 1 << SH_TAB_BITS);
 const SH_TAB_BITS: u32 = 8;
-const GOLDEN_RATIO_32: u32 = 0x61C8_8647;
-const DH_MULT: u32 = 2_654_435_761;
+const GOLDEN_RATIO_32: u32 = u32::from_be_bytes(splicenic_layout::SCHED_SH_MULT);
+const DH_MULT: u32 = u32::from_be_bytes(splicenic_layout::SCHED_DH_MULT);
 const MH_TAB_BITS: u32 = 6;
-const MH_KEY1: u64 = 2_654_435_761;
+const MH_KEY1: u64 = u64::from_be_bytes(splicenic_layout::SCHED_MH_KEY);
 const MH_KEY2: u64 = 2_654_446_892;
 
 /// Errors of the configuration and bookkeeping calls.
@@ -1650,6 +1654,165 @@ fn lblcr<const L: usize>(
     Some(id)
 }
 
+/// What [`Scheduler::hw_program`] compiled for the card's decision supply (`sched_unit`,
+/// docs/sched-unit.md): the pool's descriptor and eligibility mask; the table entries are at
+/// the start of the slice it was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HwProgram {
+    /// How the card answers the pool's requests (`Off`: the firmware picks).
+    pub mode: SchedMode,
+    /// An entry whose server is not eligible is punted to the firmware instead of being
+    /// answered "no server" (sh/mh fallback; every cycle, whose entries are stale then).
+    pub fallback: bool,
+    /// sh/mh hash the client port too.
+    pub hash_port: bool,
+    /// Entries written (0 when `mode` is `Off`).
+    pub len: usize,
+    /// `Cycle`: the first entry of the period; the pointer goes back to it after the last.
+    pub loop_start: usize,
+    /// Bit `id` set when server `id` may take a new connection
+    /// ([`ServerSet::eligible_mask`]).
+    pub eligible: u64,
+}
+
+impl ServerSet {
+    /// The servers that may take a new connection as a bit mask of ids (the card's
+    /// eligibility mask): present, available, weight > 0 and not overloaded.
+    pub fn eligible_mask(&self) -> u64 {
+        self.ids()
+            .filter(|&id| {
+                let s = &self.slots[id];
+                s.present && s.available && s.usable()
+            })
+            .fold(0, |m, id| m | 1 << id)
+    }
+}
+
+impl<const P: usize, const L: usize> Scheduler<P, L> {
+    /// Compiles the pool for the card's decision supply: the table entries go into `table`
+    /// (the pool's region of the card's table), the descriptor is returned.
+    ///
+    /// rr/wrr become a `Cycle`: the picks this scheduler would make from its current state,
+    /// as a prefix and a period (found by Brent's cycle detection over the algorithm's
+    /// state), so the card answers exactly the sequence IPVS would; sh/dh/mh copy their
+    /// table. Everything else is `Off` (the firmware picks): persistence, lblc, lblcr, twos,
+    /// the least-connection schedulers, and a cycle or table larger than `table`.
+    /// The scheduler itself does not move: after the card has answered some requests of a
+    /// cycle, [`Scheduler::hw_advance`] brings it to the card's position.
+    pub fn hw_program(&mut self, servers: &ServerSet, table: &mut [u8]) -> HwProgram {
+        self.sync(servers);
+        let off = HwProgram {
+            mode: SchedMode::Off,
+            fallback: false,
+            hash_port: false,
+            len: 0,
+            loop_start: 0,
+            eligible: servers.eligible_mask(),
+        };
+        if self.cfg.persist_timeout != 0 {
+            return off;
+        }
+        let (fallback, hash_port) = (self.cfg.fallback, self.cfg.hash_port);
+        let copy = |t: &[u8], table: &mut [u8], mode, hash_port| match table.get_mut(..t.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(t);
+                HwProgram {
+                    mode,
+                    fallback,
+                    hash_port,
+                    len: t.len(),
+                    ..off
+                }
+            }
+            None => off,
+        };
+        match &self.state {
+            State::Hash(t) if self.cfg.kind == Kind::Sh => copy(t, table, SchedMode::Sh, hash_port),
+            State::Hash(t) => copy(t, table, SchedMode::Dh, false),
+            State::Mh(t) => copy(t, table, SchedMode::Mh, hash_port),
+            State::Rr { .. } | State::Wrr { .. } => match self.compile_cycle(servers, table) {
+                Some((len, loop_start)) => HwProgram {
+                    mode: SchedMode::Cycle,
+                    fallback: true,
+                    len,
+                    loop_start,
+                    ..off
+                },
+                None => off,
+            },
+            _ => off,
+        }
+    }
+
+    /// Moves a `Cycle` pool's state to the card's: the `ptr` picks from the state it was
+    /// compiled in (the card's pointer, read back while the pool is `Off`). Call it with the
+    /// servers as they were compiled, before applying a change, and with no pick of the
+    /// firmware's own in between (the card's position in the prefix or the period is the
+    /// number of picks from the compiled state, whatever the laps of the period).
+    pub fn hw_advance(&mut self, servers: &ServerSet, ptr: usize) {
+        for _ in 0..ptr {
+            let _ = self.pick(servers, 0, 0, 0);
+        }
+    }
+
+    /// The rr/wrr state that decides the next picks while the servers do not change.
+    fn cycle_state(&self) -> (u16, i64) {
+        match self.state {
+            State::Rr { cursor } => (
+                cursor.map_or(u16::MAX, |(s, p)| u16::from(s) << 8 | u16::from(p)),
+                0,
+            ),
+            State::Wrr { cl, cw, .. } => (cl.map_or(u16::MAX, |p| p as u16), cw),
+            _ => (0, 0),
+        }
+    }
+
+    /// rr/wrr: writes the picks from the current state into `table` as a prefix and a
+    /// period; returns (entries, start of the period), `None` when they do not fit.
+    fn compile_cycle(&self, servers: &ServerSet, table: &mut [u8]) -> Option<(usize, usize)> {
+        let cap = table.len();
+        let step = |s: &mut Self| {
+            let _ = s.pick(servers, 0, 0, 0);
+        };
+        // Brent: the period
+        let (mut power, mut lam) = (1usize, 1usize);
+        let mut tortoise = self.cycle_state();
+        let mut hare = self.clone();
+        step(&mut hare);
+        while hare.cycle_state() != tortoise {
+            if power == lam {
+                tortoise = hare.cycle_state();
+                power *= 2;
+                lam = 0;
+            }
+            step(&mut hare);
+            lam += 1;
+            if lam > cap || power > 2 * cap {
+                return None;
+            }
+        }
+        // the prefix
+        let (mut t, mut h) = (self.clone(), self.clone());
+        for _ in 0..lam {
+            step(&mut h);
+        }
+        let mut mu = 0;
+        while t.cycle_state() != h.cycle_state() {
+            step(&mut t);
+            step(&mut h);
+            mu += 1;
+            if mu + lam > cap {
+                return None;
+            }
+        }
+        let mut c = self.clone();
+        for e in table.get_mut(..mu + lam)? {
+            *e = c.pick(servers, 0, 0, 0).map_or(NONE, |id| id as u8);
+        }
+        Some((mu + lam, mu))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1844,6 +2007,86 @@ mod tests {
         assert_eq!(picks(&mut rr, &s, 2), [Some(A), Some(B)]);
         s.remove(B).unwrap();
         assert_eq!(picks(&mut rr, &s, 2), [Some(C), Some(A)]);
+    }
+
+    /// The picks the card answers for a compiled cycle: the pointer walks the table and goes
+    /// back to the loop start after the last entry.
+    fn hw_walk(prog: &HwProgram, table: &[u8], n: usize) -> Vec<Option<usize>> {
+        let mut ptr = 0;
+        (0..n)
+            .map(|_| {
+                let e = table[ptr];
+                ptr = if ptr + 1 == prog.len {
+                    prog.loop_start
+                } else {
+                    ptr + 1
+                };
+                (e != NONE).then_some(usize::from(e))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hw_program_compiles_rr_and_wrr_into_their_exact_sequence() {
+        for (kind, weights) in [
+            (Kind::Wrr, &[4u32, 3, 2][..]),
+            (Kind::Wrr, &[4, 2]),
+            (Kind::Wrr, &[0, 5, 0, 7, 3]),
+            (Kind::Rr, &[1, 0, 1, 1]),
+            (Kind::Wrr, &[0, 0]),
+        ] {
+            let s = set(weights);
+            let mut fw = sched(kind);
+            let mut table = [0u8; 64];
+            let prog = fw.hw_program(&s, &mut table);
+            assert_eq!(prog.mode, SchedMode::Cycle, "{kind} {weights:?}");
+            assert!(prog.fallback && prog.loop_start < prog.len);
+            let mut reference = sched(kind);
+            let want = picks(&mut reference, &s, 60);
+            assert_eq!(hw_walk(&prog, &table, 60), want, "{kind} {weights:?}");
+            // the firmware's scheduler did not move; hw_advance brings it to the card's place
+            let at = 7.min(prog.len - 1);
+            fw.hw_advance(&s, at);
+            let mut again = sched(kind);
+            let _ = picks(&mut again, &s, at);
+            assert_eq!(picks(&mut fw, &s, 20), picks(&mut again, &s, 20));
+        }
+        // 4/3/2: the first pick, then the period of 9
+        let mut table = [0u8; 64];
+        let prog = sched(Kind::Wrr).hw_program(&set(&[4, 3, 2]), &mut table);
+        assert_eq!((prog.len, prog.loop_start), (10, 1));
+        assert_eq!(prog.eligible, 0b111);
+    }
+
+    #[test]
+    fn hw_program_leaves_what_does_not_fit_or_is_not_a_table_to_the_firmware() {
+        // a cycle longer than the region
+        let s = set(&[1000, 999]);
+        let mut table = [0u8; 256];
+        assert_eq!(
+            sched(Kind::Wrr).hw_program(&s, &mut table).mode,
+            SchedMode::Off
+        );
+        // persistence, least connection, an mh table larger than the region
+        let s = set(&[1, 2]);
+        let cfg = SchedConfig::new(Kind::Rr).with_persistence(360, u32::MAX);
+        let p = Scheduler::<4, 4>::new(cfg).hw_program(&s, &mut table);
+        assert_eq!((p.mode, p.len), (SchedMode::Off, 0));
+        assert_eq!(
+            sched(Kind::Wlc).hw_program(&s, &mut table).mode,
+            SchedMode::Off
+        );
+        assert_eq!(
+            sched(Kind::Mh).hw_program(&s, &mut table).mode,
+            SchedMode::Off
+        );
+        // sh copies its table; mh with room does too
+        let p = sched(Kind::Sh).hw_program(&s, &mut table);
+        assert_eq!((p.mode, p.len), (SchedMode::Sh, HASH_TABLE_SIZE));
+        let mut big = [0u8; MH_TABLE_SIZE];
+        let p = sched(Kind::Mh).hw_program(&s, &mut big);
+        assert_eq!((p.mode, p.len), (SchedMode::Mh, MH_TABLE_SIZE));
+        assert!(big.iter().all(|&e| e < 2));
     }
 
     #[test]

@@ -86,6 +86,26 @@
 #define SPLICENIC_TCP_OPT_BYTES 40u
 /* tcp_opt_decoder: walk stages; each walks 4 option byte positions (TCP_OPT_BYTES / 4). */
 #define SPLICENIC_TCP_OPT_STAGES 10u
+/* sched_unit: cycles from a request's accept to its response valid when nothing waits (an
+ * mh request's comes SCHED_MH_INTERVAL - 1 cycles later); one request per cycle but for
+ * mh.
+ */
+#define SPLICENIC_SCHED_LATENCY 11u
+/* sched_unit: cycles an mh request holds the hash stage (SipHash-1-3 of one message word:
+ * 4 rounds, half a round per cycle, then the move on): back-to-back mh requests are
+ * accepted one per SCHED_MH_INTERVAL cycles.
+ */
+#define SPLICENIC_SCHED_MH_INTERVAL 9u
+/* sched_unit: table entries of the default build (TBL_AW 13; 8 bits each, 4 DP16KD),
+ * shared by the pools' regions.
+ */
+#define SPLICENIC_SCHED_TABLE_ENTRIES 8192u
+/* sched_unit table entry for no server (any entry >= 64 reads as none). */
+#define SPLICENIC_SCHED_ENTRY_NONE 255u
+/* Entries of an sh or dh table (IPVS IP_VS_SH_TAB_SIZE / IP_VS_DH_TAB_SIZE). */
+#define SPLICENIC_SCHED_HASH_TABLE 256u
+/* Entries of an mh (Maglev) table (IPVS IP_VS_MH_TAB_SIZE, a prime). */
+#define SPLICENIC_SCHED_MH_TABLE 4093u
 /* Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
  * published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src,
  * dst, sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key
@@ -95,6 +115,24 @@
  */
 #define SPLICENIC_FLOW_HASH_KEY_BYTES 40u
 #define SPLICENIC_FLOW_HASH_KEY_INIT { 0x6du, 0x5au, 0x56u, 0xdau, 0x25u, 0x5bu, 0x0eu, 0xc2u, 0x41u, 0x67u, 0x25u, 0x3du, 0x43u, 0xa3u, 0x8fu, 0xb0u, 0xd0u, 0xcau, 0x2bu, 0xcbu, 0xaeu, 0x7bu, 0x30u, 0xb4u, 0x77u, 0xcbu, 0x2du, 0xa3u, 0x80u, 0x30u, 0xf2u, 0x0cu, 0x6au, 0x42u, 0xb7u, 0x3bu, 0xbeu, 0xacu, 0x01u, 0xfau }
+/* The kernel's GOLDEN_RATIO_32: sh hashes with hash_32(v, 8) = (v * SCHED_SH_MULT mod
+ * 2^32) >> 24. SPLICENIC_SCHED_SH_MULT_BYTES bytes, most significant first;
+ * SPLICENIC_SCHED_SH_MULT_INIT initialises a uint8_t array.
+ */
+#define SPLICENIC_SCHED_SH_MULT_BYTES 4u
+#define SPLICENIC_SCHED_SH_MULT_INIT { 0x61u, 0xc8u, 0x86u, 0x47u }
+/* dh's multiplier (2654435761): the bucket of a destination address is (addr *
+ * SCHED_DH_MULT) mod 256. SPLICENIC_SCHED_DH_MULT_BYTES bytes, most significant first;
+ * SPLICENIC_SCHED_DH_MULT_INIT initialises a uint8_t array.
+ */
+#define SPLICENIC_SCHED_DH_MULT_BYTES 4u
+#define SPLICENIC_SCHED_DH_MULT_INIT { 0x9eu, 0x37u, 0x79u, 0xb1u }
+/* The key word of mh's lookup hash (IPVS uses 2654435761 for both SipHash key halves).
+ * SPLICENIC_SCHED_MH_KEY_BYTES bytes, most significant first; SPLICENIC_SCHED_MH_KEY_INIT
+ * initialises a uint8_t array.
+ */
+#define SPLICENIC_SCHED_MH_KEY_BYTES 8u
+#define SPLICENIC_SCHED_MH_KEY_INIT { 0x00u, 0x00u, 0x00u, 0x00u, 0x9eu, 0x37u, 0x79u, 0xb1u }
 
 /* ----- enumerations ----- */
 
@@ -325,6 +363,22 @@
 #define SPLICENIC_COOKIE_STATUS_OK 0x0u
 #define SPLICENIC_COOKIE_STATUS_BAD_HASH 0x1u
 #define SPLICENIC_COOKIE_STATUS_STALE_EPOCH 0x2u
+
+/* SchedMode: How sched_unit answers a pool's requests (its descriptor's mode, compiled by
+ * the firmware's Scheduler::hw_program).
+ */
+#define SPLICENIC_SCHED_MODE_WIDTH 3
+#define SPLICENIC_SCHED_MODE_OFF 0x0u
+#define SPLICENIC_SCHED_MODE_CYCLE 0x1u
+#define SPLICENIC_SCHED_MODE_SH 0x2u
+#define SPLICENIC_SCHED_MODE_DH 0x3u
+#define SPLICENIC_SCHED_MODE_MH 0x4u
+
+/* SchedStatus: sched_unit's answer to a request. */
+#define SPLICENIC_SCHED_STATUS_WIDTH 2
+#define SPLICENIC_SCHED_STATUS_PICK 0x0u
+#define SPLICENIC_SCHED_STATUS_NONE 0x1u
+#define SPLICENIC_SCHED_STATUS_PUNT 0x2u
 
 /* ----- index maps ----- */
 

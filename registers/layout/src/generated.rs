@@ -98,6 +98,28 @@ pub const TCP_OPT_BYTES: u32 = 40;
 /// tcp_opt_decoder: walk stages; each walks 4 option byte positions (TCP_OPT_BYTES / 4).
 pub const TCP_OPT_STAGES: u32 = 10;
 
+/// sched_unit: cycles from a request's accept to its response valid when nothing waits (an mh
+/// request's comes SCHED_MH_INTERVAL - 1 cycles later); one request per cycle but for mh.
+pub const SCHED_LATENCY: u32 = 11;
+
+/// sched_unit: cycles an mh request holds the hash stage (SipHash-1-3 of one message word: 4
+/// rounds, half a round per cycle, then the move on): back-to-back mh requests are accepted one
+/// per SCHED_MH_INTERVAL cycles.
+pub const SCHED_MH_INTERVAL: u32 = 9;
+
+/// sched_unit: table entries of the default build (TBL_AW 13; 8 bits each, 4 DP16KD), shared by
+/// the pools' regions.
+pub const SCHED_TABLE_ENTRIES: u32 = 8_192;
+
+/// sched_unit table entry for no server (any entry >= 64 reads as none).
+pub const SCHED_ENTRY_NONE: u32 = 255;
+
+/// Entries of an sh or dh table (IPVS IP_VS_SH_TAB_SIZE / IP_VS_DH_TAB_SIZE).
+pub const SCHED_HASH_TABLE: u32 = 256;
+
+/// Entries of an mh (Maglev) table (IPVS IP_VS_MH_TAB_SIZE, a prime).
+pub const SCHED_MH_TABLE: u32 = 4_093;
+
 /// Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
 /// published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src, dst,
 /// sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key bits
@@ -109,6 +131,23 @@ pub const FLOW_HASH_KEY: [u8; 40] = [
     0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
     0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
 ];
+
+/// The kernel's GOLDEN_RATIO_32: sh hashes with hash_32(v, 8) = (v * SCHED_SH_MULT mod 2^32) >>
+/// 24.
+///
+/// 32 bits, first byte = most significant.
+pub const SCHED_SH_MULT: [u8; 4] = [0x61, 0xc8, 0x86, 0x47];
+
+/// dh's multiplier (2654435761): the bucket of a destination address is (addr * SCHED_DH_MULT)
+/// mod 256.
+///
+/// 32 bits, first byte = most significant.
+pub const SCHED_DH_MULT: [u8; 4] = [0x9e, 0x37, 0x79, 0xb1];
+
+/// The key word of mh's lookup hash (IPVS uses 2654435761 for both SipHash key halves).
+///
+/// 64 bits, first byte = most significant.
+pub const SCHED_MH_KEY: [u8; 8] = [0x00, 0x00, 0x00, 0x00, 0x9e, 0x37, 0x79, 0xb1];
 
 // ----- enumerations -----
 
@@ -2304,6 +2343,182 @@ impl core::fmt::Display for CookieStatus {
             CookieStatus::Ok => "ok",
             CookieStatus::BadHash => "bad_hash",
             CookieStatus::StaleEpoch => "stale_epoch",
+        })
+    }
+}
+
+/// How sched_unit answers a pool's requests (its descriptor's mode, compiled by the firmware's
+/// Scheduler::hw_program). Codes as constants.
+pub mod sched_mode {
+    /// Every request is answered PUNT: the firmware picks (persistence, lblc, lblcr, twos, the
+    /// least-connection schedulers, a pool being recompiled).
+    pub const OFF: u8 = 0x0;
+    /// rr/wrr: the pool's pick sequence compiled into the table (a prefix, then a period
+    /// repeated); each request takes the next entry.
+    pub const CYCLE: u8 = 0x1;
+    /// IPVS sh: the entry at hash_32(client + port, 8) of the pool's 256-entry table.
+    pub const SH: u8 = 0x2;
+    /// IPVS dh: the entry at (destination * SCHED_DH_MULT) mod 256 of the pool's 256-entry
+    /// table.
+    pub const DH: u8 = 0x3;
+    /// IPVS mh: the entry at hsiphash(client + port) mod SCHED_MH_TABLE of the pool's Maglev
+    /// table.
+    pub const MH: u8 = 0x4;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 3;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            OFF => Some("OFF"),
+            CYCLE => Some("CYCLE"),
+            SH => Some("SH"),
+            DH => Some("DH"),
+            MH => Some("MH"),
+            _ => None,
+        }
+    }
+}
+
+/// How sched_unit answers a pool's requests (its descriptor's mode, compiled by the firmware's
+/// Scheduler::hw_program).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum SchedMode {
+    /// Every request is answered PUNT: the firmware picks (persistence, lblc, lblcr, twos, the
+    /// least-connection schedulers, a pool being recompiled).
+    Off = sched_mode::OFF,
+    /// rr/wrr: the pool's pick sequence compiled into the table (a prefix, then a period
+    /// repeated); each request takes the next entry.
+    Cycle = sched_mode::CYCLE,
+    /// IPVS sh: the entry at hash_32(client + port, 8) of the pool's 256-entry table.
+    Sh = sched_mode::SH,
+    /// IPVS dh: the entry at (destination * SCHED_DH_MULT) mod 256 of the pool's 256-entry
+    /// table.
+    Dh = sched_mode::DH,
+    /// IPVS mh: the entry at hsiphash(client + port) mod SCHED_MH_TABLE of the pool's Maglev
+    /// table.
+    Mh = sched_mode::MH,
+}
+
+impl SchedMode {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [SchedMode; 5] = [
+        SchedMode::Off,
+        SchedMode::Cycle,
+        SchedMode::Sh,
+        SchedMode::Dh,
+        SchedMode::Mh,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<SchedMode> {
+        match code {
+            sched_mode::OFF => Some(SchedMode::Off),
+            sched_mode::CYCLE => Some(SchedMode::Cycle),
+            sched_mode::SH => Some(SchedMode::Sh),
+            sched_mode::DH => Some(SchedMode::Dh),
+            sched_mode::MH => Some(SchedMode::Mh),
+            _ => None,
+        }
+    }
+    /// The declared name (`OFF`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            SchedMode::Off => "OFF",
+            SchedMode::Cycle => "CYCLE",
+            SchedMode::Sh => "SH",
+            SchedMode::Dh => "DH",
+            SchedMode::Mh => "MH",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for SchedMode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            SchedMode::Off => "off",
+            SchedMode::Cycle => "cycle",
+            SchedMode::Sh => "sh",
+            SchedMode::Dh => "dh",
+            SchedMode::Mh => "mh",
+        })
+    }
+}
+
+/// sched_unit's answer to a request. Codes as constants.
+pub mod sched_status {
+    /// The server in the response takes the connection.
+    pub const PICK: u8 = 0x0;
+    /// No server may take it (IPVS would answer ICMP port unreachable; the splicer resets the
+    /// client).
+    pub const NONE: u8 = 0x1;
+    /// The firmware decides: the pool is OFF, or the entry's server is not eligible and the
+    /// pool falls back (sh/mh fallback walk, a stale cycle).
+    pub const PUNT: u8 = 0x2;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 2;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            PICK => Some("PICK"),
+            NONE => Some("NONE"),
+            PUNT => Some("PUNT"),
+            _ => None,
+        }
+    }
+}
+
+/// sched_unit's answer to a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum SchedStatus {
+    /// The server in the response takes the connection.
+    Pick = sched_status::PICK,
+    /// No server may take it (IPVS would answer ICMP port unreachable; the splicer resets the
+    /// client).
+    None = sched_status::NONE,
+    /// The firmware decides: the pool is OFF, or the entry's server is not eligible and the
+    /// pool falls back (sh/mh fallback walk, a stale cycle).
+    Punt = sched_status::PUNT,
+}
+
+impl SchedStatus {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [SchedStatus; 3] = [SchedStatus::Pick, SchedStatus::None, SchedStatus::Punt];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<SchedStatus> {
+        match code {
+            sched_status::PICK => Some(SchedStatus::Pick),
+            sched_status::NONE => Some(SchedStatus::None),
+            sched_status::PUNT => Some(SchedStatus::Punt),
+            _ => None,
+        }
+    }
+    /// The declared name (`PICK`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            SchedStatus::Pick => "PICK",
+            SchedStatus::None => "NONE",
+            SchedStatus::Punt => "PUNT",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for SchedStatus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            SchedStatus::Pick => "pick",
+            SchedStatus::None => "none",
+            SchedStatus::Punt => "punt",
         })
     }
 }

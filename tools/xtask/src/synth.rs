@@ -308,6 +308,16 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "sched_unit",
+        label: "sched_unit (decision supply: table schedulers, 8 pools, 8192-entry table)",
+        top: "sched_unit",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/sched_unit.v", "gateware-rtl/rtl/dp_fifo.v"]),
+        fast_path: false,
+        cost: 20,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "ack_validator",
         label: "ack_validator (ACK validator and slot allocator, 2 cookie units, 512-slot free list)",
         top: "ack_validator",
@@ -1654,6 +1664,7 @@ mod tests {
             "syn_responder",
             "ack_validator",
             "cmd_arb",
+            "sched_unit",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);
