@@ -30,4 +30,5 @@ rtl/syn_cookie.v
 rtl/syn_responder.v
 rtl/ack_validator.v
 rtl/cmd_arb.v
+rtl/sched_unit.v
 rtl/splice_datapath.v

@@ -306,6 +306,30 @@ wire [VIP_N-1:0]     ack_mask_w = syn_mask_reg & {VIP_N{ack_en_reg}};
 reg                  free_push_reg = 1'b0;
 reg [23:0]           free_data_reg = 24'd0;
 reg                  free_flush_reg = 1'b0;
+// Decision supply (DP.SCHED_*; sched_unit, docs/sched-unit.md)
+localparam SCHED_AW = 13;
+localparam SCHED_PW = 3;
+reg [SCHED_AW-1:0]   sch_tbl_addr_reg = {SCHED_AW{1'b0}};
+reg                  sch_tbl_wr_reg = 1'b0;
+reg [7:0]            sch_tbl_data_reg = 8'd0;
+reg [SCHED_AW-1:0]   sch_tbl_wr_addr_reg = {SCHED_AW{1'b0}};
+reg [63:0]           sch_mask_reg = 64'd0;
+reg                  sch_mask_wr_reg = 1'b0;
+reg [SCHED_PW-1:0]   sch_mask_pool_reg = {SCHED_PW{1'b0}};
+reg [SCHED_AW-1:0]   sch_base_reg = {SCHED_AW{1'b0}}, sch_last_reg = {SCHED_AW{1'b0}};
+reg [SCHED_AW-1:0]   sch_loop_reg = {SCHED_AW{1'b0}}, sch_ptr_reg = {SCHED_AW{1'b0}};
+reg                  sch_commit_reg = 1'b0;
+reg [SCHED_PW-1:0]   sch_c_pool_reg = {SCHED_PW{1'b0}};
+reg [`SNIC_SCHED_MODE_W-1:0] sch_c_mode_reg = {`SNIC_SCHED_MODE_W{1'b0}};
+reg                  sch_c_fb_reg = 1'b0, sch_c_hp_reg = 1'b0, sch_c_setptr_reg = 1'b0;
+reg [SCHED_PW-1:0]   sch_ptr_pool_reg = {SCHED_PW{1'b0}};
+reg [31:0]           sch_req_client_reg = 32'd0;
+reg                  sch_req_valid_reg = 1'b0;
+reg [26:0]           sch_req_reg = 27'd0;
+reg                  sch_rsp_done_reg = 1'b0;
+reg [`SNIC_SCHED_STATUS_W-1:0] sch_rsp_status_reg = {`SNIC_SCHED_STATUS_W{1'b0}};
+reg [5:0]            sch_rsp_server_reg = 6'd0;
+reg [31:0]           sch_picks_reg = 32'd0, sch_nones_reg = 32'd0, sch_punts_reg = 32'd0;
 reg [47:0]           cycles_reg = 48'd0;
 wire [31:0]          now = cycles_reg[47:16];
 
@@ -1160,6 +1184,58 @@ ack_valid_inst (
     .stat_table_full(av_full),
     .stat_push_refused(av_refused),
     .stat_cand_lost(av_lost)
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// ---- decision supply (sched_unit): the table schedulers' server choice -----------------
+// Driven by DP.SCHED_REQ for now; the engine's request buffer and server SYN generator
+// will share its request port.
+wire                    sch_req_ready;
+wire                    sch_rsp_valid;
+wire [`SNIC_SCHED_STATUS_W-1:0] sch_rsp_status;
+wire [5:0]              sch_rsp_server;
+wire [SCHED_AW-1:0]     sch_ptr_value;
+
+// verilator lint_off PINCONNECTEMPTY
+sched_unit #(
+    .POOLS(1 << SCHED_PW),
+    .TBL_AW(SCHED_AW),
+    .TAG_WIDTH(1)
+)
+sched_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_req_valid(sch_req_valid_reg),
+    .s_req_ready(sch_req_ready),
+    .s_req_pool(sch_req_reg[`SNIC_DP_SCHED_REQ_POOL_LSB +: SCHED_PW]),
+    .s_req_client_ip(sch_req_client_reg),
+    .s_req_client_port(sch_req_reg[`SNIC_DP_SCHED_REQ_PORT_LSB +: 16]),
+    .s_req_dst_ip(sch_req_reg[`SNIC_DP_SCHED_REQ_DST_LSB +: 8]),
+    .s_req_tag(1'b0),
+    .m_rsp_valid(sch_rsp_valid),
+    .m_rsp_ready(1'b1),
+    .m_rsp_tag(),
+    .m_rsp_pool(),
+    .m_rsp_status(sch_rsp_status),
+    .m_rsp_server(sch_rsp_server),
+    .tbl_wr_en(sch_tbl_wr_reg),
+    .tbl_wr_addr(sch_tbl_wr_addr_reg),
+    .tbl_wr_data(sch_tbl_data_reg),
+    .elig_wr_en(sch_mask_wr_reg),
+    .elig_wr_pool(sch_mask_pool_reg),
+    .elig_wr_mask(sch_mask_reg),
+    .pool_wr_en(sch_commit_reg),
+    .pool_wr_pool(sch_c_pool_reg),
+    .pool_wr_mode(sch_c_mode_reg),
+    .pool_wr_fallback(sch_c_fb_reg),
+    .pool_wr_hash_port(sch_c_hp_reg),
+    .pool_wr_base(sch_base_reg),
+    .pool_wr_last(sch_last_reg),
+    .pool_wr_loop(sch_loop_reg),
+    .pool_wr_set_ptr(sch_c_setptr_reg),
+    .pool_wr_ptr(sch_ptr_reg),
+    .ptr_rd_pool(sch_ptr_pool_reg),
+    .ptr_rd_value(sch_ptr_value)
 );
 // verilator lint_on PINCONNECTEMPTY
 
@@ -2024,6 +2100,15 @@ always @(posedge clk) begin
             `SNIC_DP_ACK_TABLE_FULL: rdata_reg <= av_full;
             `SNIC_DP_FREE_REFUSED: rdata_reg <= av_refused;
             `SNIC_DP_ACK_LOST: rdata_reg <= av_lost;
+            `SNIC_DP_SCHED_TBL_ADDR: rdata_reg <= {{32-SCHED_AW{1'b0}}, sch_tbl_addr_reg};
+            `SNIC_DP_SCHED_PTR: rdata_reg <= {{32-SCHED_AW{1'b0}}, sch_ptr_value}
+                                            << `SNIC_DP_SCHED_PTR_PTR_LSB;
+            `SNIC_DP_SCHED_RSP: rdata_reg <= ({31'd0, sch_rsp_done_reg} << `SNIC_DP_SCHED_RSP_DONE_LSB)
+                                            | ({30'd0, sch_rsp_status_reg} << `SNIC_DP_SCHED_RSP_STATUS_LSB)
+                                            | {26'd0, sch_rsp_server_reg};
+            `SNIC_DP_SCHED_PICKS: rdata_reg <= sch_picks_reg;
+            `SNIC_DP_SCHED_NONES: rdata_reg <= sch_nones_reg;
+            `SNIC_DP_SCHED_PUNTS: rdata_reg <= sch_punts_reg;
 
             `SNIC_FLOW_BLKID: rdata_reg <= `SNIC_FLOW_BLKID_RESET;
             `SNIC_FLOW_KEY_SRC_IP: rdata_reg <= ft_key_reg[95:64];
@@ -2135,6 +2220,22 @@ always @(posedge clk) begin
     key_wr_reg <= 1'b0;
     free_push_reg <= 1'b0;
     free_flush_reg <= 1'b0;
+    sch_tbl_wr_reg <= 1'b0;
+    sch_mask_wr_reg <= 1'b0;
+    sch_commit_reg <= 1'b0;
+
+    // the decision supply's request taken, its answer latched and counted
+    if (sch_req_valid_reg && sch_req_ready) sch_req_valid_reg <= 1'b0;
+    if (sch_rsp_valid) begin
+        sch_rsp_done_reg <= 1'b1;
+        sch_rsp_status_reg <= sch_rsp_status;
+        sch_rsp_server_reg <= sch_rsp_server;
+        case (sch_rsp_status)
+            `SNIC_SCHED_STATUS_PICK: sch_picks_reg <= sch_picks_reg + 1'b1;
+            `SNIC_SCHED_STATUS_NONE: sch_nones_reg <= sch_nones_reg + 1'b1;
+            default: sch_punts_reg <= sch_punts_reg + 1'b1;
+        endcase
+    end
 
     // command completions
     if (ft_cmd_valid_reg && ft_cmd_ready) begin
@@ -2201,6 +2302,42 @@ always @(posedge clk) begin
                 free_data_reg <= csr_wdata[23:0];
             end
             `SNIC_DP_FREE_CTRL: free_flush_reg <= csr_wdata[`SNIC_DP_FREE_CTRL_FLUSH_LSB];
+            `SNIC_DP_SCHED_TBL_ADDR: sch_tbl_addr_reg <= csr_wdata[SCHED_AW-1:0];
+            `SNIC_DP_SCHED_TBL_DATA: begin
+                sch_tbl_wr_reg <= 1'b1;
+                sch_tbl_wr_addr_reg <= sch_tbl_addr_reg;
+                sch_tbl_data_reg <= csr_wdata[7:0];
+                sch_tbl_addr_reg <= sch_tbl_addr_reg + 1'b1;
+            end
+            `SNIC_DP_SCHED_MASK_LO: sch_mask_reg[31:0] <= csr_wdata;
+            `SNIC_DP_SCHED_MASK_HI: sch_mask_reg[63:32] <= csr_wdata;
+            `SNIC_DP_SCHED_MASK_WR: begin
+                sch_mask_wr_reg <= 1'b1;
+                sch_mask_pool_reg <= csr_wdata[`SNIC_DP_SCHED_MASK_WR_POOL_LSB +: SCHED_PW];
+            end
+            `SNIC_DP_SCHED_RANGE: begin
+                sch_base_reg <= csr_wdata[`SNIC_DP_SCHED_RANGE_BASE_LSB +: SCHED_AW];
+                sch_last_reg <= csr_wdata[`SNIC_DP_SCHED_RANGE_LAST_LSB +: SCHED_AW];
+            end
+            `SNIC_DP_SCHED_LOOP: begin
+                sch_loop_reg <= csr_wdata[`SNIC_DP_SCHED_LOOP_LOOP_LSB +: SCHED_AW];
+                sch_ptr_reg <= csr_wdata[`SNIC_DP_SCHED_LOOP_PTR_LSB +: SCHED_AW];
+            end
+            `SNIC_DP_SCHED_COMMIT: begin
+                sch_commit_reg <= 1'b1;
+                sch_c_pool_reg <= csr_wdata[`SNIC_DP_SCHED_COMMIT_POOL_LSB +: SCHED_PW];
+                sch_c_mode_reg <= csr_wdata[`SNIC_DP_SCHED_COMMIT_MODE_LSB +: `SNIC_SCHED_MODE_W];
+                sch_c_fb_reg <= csr_wdata[`SNIC_DP_SCHED_COMMIT_FALLBACK_LSB];
+                sch_c_hp_reg <= csr_wdata[`SNIC_DP_SCHED_COMMIT_HASH_PORT_LSB];
+                sch_c_setptr_reg <= csr_wdata[`SNIC_DP_SCHED_COMMIT_SET_PTR_LSB];
+            end
+            `SNIC_DP_SCHED_PTR: sch_ptr_pool_reg <= csr_wdata[`SNIC_DP_SCHED_PTR_POOL_LSB +: SCHED_PW];
+            `SNIC_DP_SCHED_REQ_CLIENT: sch_req_client_reg <= csr_wdata;
+            `SNIC_DP_SCHED_REQ: begin
+                sch_req_valid_reg <= 1'b1;
+                sch_req_reg <= csr_wdata[26:0];
+                sch_rsp_done_reg <= 1'b0;
+            end
             `SNIC_DP_COOKIE_KEY_LO: key_stage_reg[31:0] <= csr_wdata;
             `SNIC_DP_COOKIE_KEY_HI: key_stage_reg[63:32] <= csr_wdata;
             `SNIC_DP_COOKIE_KEY_WR: begin
@@ -2344,6 +2481,14 @@ always @(posedge clk) begin
         ack_en_reg <= 1'b0;
         free_push_reg <= 1'b0;
         free_flush_reg <= 1'b0;
+        sch_tbl_wr_reg <= 1'b0;
+        sch_mask_wr_reg <= 1'b0;
+        sch_commit_reg <= 1'b0;
+        sch_req_valid_reg <= 1'b0;
+        sch_rsp_done_reg <= 1'b0;
+        sch_picks_reg <= 32'd0;
+        sch_nones_reg <= 32'd0;
+        sch_punts_reg <= 32'd0;
     end
 end
 

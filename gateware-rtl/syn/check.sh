@@ -71,7 +71,7 @@ step "icarus tb_card_top" tb_run
 # card_top with the data path as a black box (synthesised below on its own).
 DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_mem.v
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
-    rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v)
+    rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v rtl/sched_unit.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
@@ -188,8 +188,8 @@ step "yosys synth (syn_cookie)" yosys -q -p "read_verilog ${INC[*]} rtl/syn_cook
 synth -top syn_cookie -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
-# Decision supply (sched_unit with its response FIFO; not yet inside splice_datapath, so not
-# in files.f): lint, Icarus compile and Yosys generic synthesis on its own (~20 s).
+# Decision supply (sched_unit with its response FIFO; inside splice_datapath, so in files.f):
+# lint, Icarus compile and Yosys generic synthesis on its own (~20 s).
 SCHED=(rtl/sched_unit.v rtl/dp_fifo.v)
 step "verilator lint (sched_unit)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module sched_unit "${SCHED[@]}"

@@ -742,6 +742,191 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
+    /// Decision supply (sched_unit, docs/sched-unit.md): the table entry SCHED_TBL_DATA writes next (rw)
+    pub const SCHED_TBL_ADDR: u64 = BASE + 0x098;
+    /// Reset value and fields of SCHED_TBL_ADDR.
+    pub mod sched_tbl_addr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Table entry index
+        pub const ADDR_SHIFT: u32 = 0;
+        /// Mask of ADDR (unshifted).
+        pub const ADDR_MASK: u32 = 0x1fff;
+    }
+    /// Write a decision-table entry at SCHED_TBL_ADDR, then advance SCHED_TBL_ADDR by one (wo)
+    pub const SCHED_TBL_DATA: u64 = BASE + 0x09c;
+    /// Reset value and fields of SCHED_TBL_DATA.
+    pub mod sched_tbl_data {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Server id 0-63 of the pool, or 64-255 for no server (SCHED_ENTRY_NONE)
+        pub const ENTRY_SHIFT: u32 = 0;
+        /// Mask of ENTRY (unshifted).
+        pub const ENTRY_MASK: u32 = 0xff;
+    }
+    /// Eligibility mask staged for SCHED_MASK_WR: servers 0-31 (bit = server id) (wo)
+    pub const SCHED_MASK_LO: u64 = BASE + 0x0a0;
+    /// Reset value and fields of SCHED_MASK_LO.
+    pub mod sched_mask_lo {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Eligibility mask staged for SCHED_MASK_WR: servers 32-63 (wo)
+    pub const SCHED_MASK_HI: u64 = BASE + 0x0a4;
+    /// Reset value and fields of SCHED_MASK_HI.
+    pub mod sched_mask_hi {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Set a pool's eligibility mask to SCHED_MASK_HI:SCHED_MASK_LO (wo)
+    pub const SCHED_MASK_WR: u64 = BASE + 0x0a8;
+    /// Reset value and fields of SCHED_MASK_WR.
+    pub mod sched_mask_wr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Pool
+        pub const POOL_SHIFT: u32 = 0;
+        /// Mask of POOL (unshifted).
+        pub const POOL_MASK: u32 = 0x7;
+    }
+    /// Descriptor staged for SCHED_COMMIT: table region (wo)
+    pub const SCHED_RANGE: u64 = BASE + 0x0ac;
+    /// Reset value and fields of SCHED_RANGE.
+    pub mod sched_range {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// First entry of the pool's region
+        pub const BASE_SHIFT: u32 = 0;
+        /// Mask of BASE (unshifted).
+        pub const BASE_MASK: u32 = 0x1fff;
+        /// CYCLE: index of the last entry in the region
+        pub const LAST_SHIFT: u32 = 16;
+        /// Mask of LAST (unshifted).
+        pub const LAST_MASK: u32 = 0x1fff;
+    }
+    /// Descriptor staged for SCHED_COMMIT: cycle loop and pointer (wo)
+    pub const SCHED_LOOP: u64 = BASE + 0x0b0;
+    /// Reset value and fields of SCHED_LOOP.
+    pub mod sched_loop {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// CYCLE: index the pointer goes back to after LAST
+        pub const LOOP_SHIFT: u32 = 0;
+        /// Mask of LOOP (unshifted).
+        pub const LOOP_MASK: u32 = 0x1fff;
+        /// Pointer value a commit with SET_PTR writes
+        pub const PTR_SHIFT: u32 = 16;
+        /// Mask of PTR (unshifted).
+        pub const PTR_MASK: u32 = 0x1fff;
+    }
+    /// Commit a pool's descriptor (SCHED_RANGE, SCHED_LOOP and these fields) at once (wo)
+    pub const SCHED_COMMIT: u64 = BASE + 0x0b4;
+    /// Reset value and fields of SCHED_COMMIT.
+    pub mod sched_commit {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Pool
+        pub const POOL_SHIFT: u32 = 0;
+        /// Mask of POOL (unshifted).
+        pub const POOL_MASK: u32 = 0x7;
+        /// How the pool is answered (SchedMode)
+        pub const MODE_SHIFT: u32 = 8;
+        /// Mask of MODE (unshifted).
+        pub const MODE_MASK: u32 = 0x7;
+        /// An entry whose server is not eligible is punted to the firmware instead of answered NONE
+        pub const FALLBACK_SHIFT: u32 = 12;
+        /// Mask of FALLBACK (unshifted).
+        pub const FALLBACK_MASK: u32 = 0x1;
+        /// sh/mh hash the client port too
+        pub const HASH_PORT_SHIFT: u32 = 13;
+        /// Mask of HASH_PORT (unshifted).
+        pub const HASH_PORT_MASK: u32 = 0x1;
+        /// Set the pool's pointer to SCHED_LOOP.PTR (else it stays where it is)
+        pub const SET_PTR_SHIFT: u32 = 14;
+        /// Mask of SET_PTR (unshifted).
+        pub const SET_PTR_MASK: u32 = 0x1;
+    }
+    /// Write: the pool whose cycle pointer reads back here; read: that pointer (rw)
+    pub const SCHED_PTR: u64 = BASE + 0x0b8;
+    /// Reset value and fields of SCHED_PTR.
+    pub mod sched_ptr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Pool (write)
+        pub const POOL_SHIFT: u32 = 0;
+        /// Mask of POOL (unshifted).
+        pub const POOL_MASK: u32 = 0x7;
+        /// The pool's pointer (read)
+        pub const PTR_SHIFT: u32 = 16;
+        /// Mask of PTR (unshifted).
+        pub const PTR_MASK: u32 = 0x1fff;
+    }
+    /// Client IPv4 address of the next SCHED_REQ (wo)
+    pub const SCHED_REQ_CLIENT: u64 = BASE + 0x0bc;
+    /// Reset value and fields of SCHED_REQ_CLIENT.
+    pub mod sched_req_client {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE) (wo)
+    pub const SCHED_REQ: u64 = BASE + 0x0c0;
+    /// Reset value and fields of SCHED_REQ.
+    pub mod sched_req {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Client TCP port
+        pub const PORT_SHIFT: u32 = 0;
+        /// Mask of PORT (unshifted).
+        pub const PORT_MASK: u32 = 0xffff;
+        /// Low byte of the destination (VIP) address: dh's key
+        pub const DST_SHIFT: u32 = 16;
+        /// Mask of DST (unshifted).
+        pub const DST_MASK: u32 = 0xff;
+        /// Pool
+        pub const POOL_SHIFT: u32 = 24;
+        /// Mask of POOL (unshifted).
+        pub const POOL_MASK: u32 = 0x7;
+    }
+    /// The answer to the last SCHED_REQ (ro)
+    pub const SCHED_RSP: u64 = BASE + 0x0c4;
+    /// Reset value and fields of SCHED_RSP.
+    pub mod sched_rsp {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Server id (status PICK)
+        pub const SERVER_SHIFT: u32 = 0;
+        /// Mask of SERVER (unshifted).
+        pub const SERVER_MASK: u32 = 0x3f;
+        /// SchedStatus
+        pub const STATUS_SHIFT: u32 = 8;
+        /// Mask of STATUS (unshifted).
+        pub const STATUS_MASK: u32 = 0x3;
+        /// The answer is here (cleared by a SCHED_REQ write)
+        pub const DONE_SHIFT: u32 = 31;
+        /// Mask of DONE (unshifted).
+        pub const DONE_MASK: u32 = 0x1;
+    }
+    /// Decision-supply answers PICK (ro)
+    pub const SCHED_PICKS: u64 = BASE + 0x0c8;
+    /// Reset value and fields of SCHED_PICKS.
+    pub mod sched_picks {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Decision-supply answers NONE (ro)
+    pub const SCHED_NONES: u64 = BASE + 0x0cc;
+    /// Reset value and fields of SCHED_NONES.
+    pub mod sched_nones {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Decision-supply answers PUNT (ro)
+    pub const SCHED_PUNTS: u64 = BASE + 0x0d0;
+    /// Reset value and fields of SCHED_PUNTS.
+    pub mod sched_punts {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
     /// Virtual service IPv4 address (host order) (rw)
     pub const VIP_ADDR: u64 = BASE + 0x100;
     /// Number of VIP_ADDR elements.

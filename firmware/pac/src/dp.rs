@@ -39,13 +39,28 @@ pub struct RegisterBlock {
     ack_table_full: AckTableFull,
     free_refused: FreeRefused,
     ack_lost: AckLost,
-    _reserved37: [u8; 0x68],
+    sched_tbl_addr: SchedTblAddr,
+    sched_tbl_data: SchedTblData,
+    sched_mask_lo: SchedMaskLo,
+    sched_mask_hi: SchedMaskHi,
+    sched_mask_wr: SchedMaskWr,
+    sched_range: SchedRange,
+    sched_loop: SchedLoop,
+    sched_commit: SchedCommit,
+    sched_ptr: SchedPtr,
+    sched_req_client: SchedReqClient,
+    sched_req: SchedReq,
+    sched_rsp: SchedRsp,
+    sched_picks: SchedPicks,
+    sched_nones: SchedNones,
+    sched_punts: SchedPunts,
+    _reserved52: [u8; 0x2c],
     vip_addr: (),
-    _reserved38: [u8; 0x04],
+    _reserved53: [u8; 0x04],
     vip_port: (),
-    _reserved39: [u8; 0x7c],
+    _reserved54: [u8; 0x7c],
     local_addr: (),
-    _reserved40: [u8; 0x04],
+    _reserved55: [u8; 0x04],
     local_ctrl: (),
 }
 impl RegisterBlock {
@@ -233,6 +248,81 @@ impl RegisterBlock {
     #[inline(always)]
     pub const fn ack_lost(&self) -> &AckLost {
         &self.ack_lost
+    }
+    #[doc = "0x98 - Decision supply (sched_unit, docs/sched-unit.md): the table entry SCHED_TBL_DATA writes next"]
+    #[inline(always)]
+    pub const fn sched_tbl_addr(&self) -> &SchedTblAddr {
+        &self.sched_tbl_addr
+    }
+    #[doc = "0x9c - Write a decision-table entry at SCHED_TBL_ADDR, then advance SCHED_TBL_ADDR by one"]
+    #[inline(always)]
+    pub const fn sched_tbl_data(&self) -> &SchedTblData {
+        &self.sched_tbl_data
+    }
+    #[doc = "0xa0 - Eligibility mask staged for SCHED_MASK_WR: servers 0-31 (bit = server id)"]
+    #[inline(always)]
+    pub const fn sched_mask_lo(&self) -> &SchedMaskLo {
+        &self.sched_mask_lo
+    }
+    #[doc = "0xa4 - Eligibility mask staged for SCHED_MASK_WR: servers 32-63"]
+    #[inline(always)]
+    pub const fn sched_mask_hi(&self) -> &SchedMaskHi {
+        &self.sched_mask_hi
+    }
+    #[doc = "0xa8 - Set a pool's eligibility mask to SCHED_MASK_HI:SCHED_MASK_LO"]
+    #[inline(always)]
+    pub const fn sched_mask_wr(&self) -> &SchedMaskWr {
+        &self.sched_mask_wr
+    }
+    #[doc = "0xac - Descriptor staged for SCHED_COMMIT: table region"]
+    #[inline(always)]
+    pub const fn sched_range(&self) -> &SchedRange {
+        &self.sched_range
+    }
+    #[doc = "0xb0 - Descriptor staged for SCHED_COMMIT: cycle loop and pointer"]
+    #[inline(always)]
+    pub const fn sched_loop(&self) -> &SchedLoop {
+        &self.sched_loop
+    }
+    #[doc = "0xb4 - Commit a pool's descriptor (SCHED_RANGE, SCHED_LOOP and these fields) at once"]
+    #[inline(always)]
+    pub const fn sched_commit(&self) -> &SchedCommit {
+        &self.sched_commit
+    }
+    #[doc = "0xb8 - Write: the pool whose cycle pointer reads back here; read: that pointer"]
+    #[inline(always)]
+    pub const fn sched_ptr(&self) -> &SchedPtr {
+        &self.sched_ptr
+    }
+    #[doc = "0xbc - Client IPv4 address of the next SCHED_REQ"]
+    #[inline(always)]
+    pub const fn sched_req_client(&self) -> &SchedReqClient {
+        &self.sched_req_client
+    }
+    #[doc = "0xc0 - Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE)"]
+    #[inline(always)]
+    pub const fn sched_req(&self) -> &SchedReq {
+        &self.sched_req
+    }
+    #[doc = "0xc4 - The answer to the last SCHED_REQ"]
+    #[inline(always)]
+    pub const fn sched_rsp(&self) -> &SchedRsp {
+        &self.sched_rsp
+    }
+    #[doc = "0xc8 - Decision-supply answers PICK"]
+    #[inline(always)]
+    pub const fn sched_picks(&self) -> &SchedPicks {
+        &self.sched_picks
+    }
+    #[doc = "0xcc - Decision-supply answers NONE"]
+    #[inline(always)]
+    pub const fn sched_nones(&self) -> &SchedNones {
+        &self.sched_nones
+    }
+    #[doc = "0xd0 - Decision-supply answers PUNT"]
+    #[inline(always)]
+    pub const fn sched_punts(&self) -> &SchedPunts {
+        &self.sched_punts
     }
     #[doc = "0x100..0x120 - Virtual service IPv4 address (host order)"]
     #[inline(always)]
@@ -520,6 +610,81 @@ pub mod free_refused;
 pub type AckLost = crate::Reg<ack_lost::AckLostSpec>;
 #[doc = "Candidates the validator could not take (always 0 by construction; a nonzero value is a design fault)"]
 pub mod ack_lost;
+#[doc = "SCHED_TBL_ADDR (rw) register accessor: Decision supply (sched_unit, docs/sched-unit.md): the table entry SCHED_TBL_DATA writes next\n\nYou can [`read`](crate::Reg::read) this register and get [`sched_tbl_addr::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_tbl_addr::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_tbl_addr`] module"]
+#[doc(alias = "SCHED_TBL_ADDR")]
+pub type SchedTblAddr = crate::Reg<sched_tbl_addr::SchedTblAddrSpec>;
+#[doc = "Decision supply (sched_unit, docs/sched-unit.md): the table entry SCHED_TBL_DATA writes next"]
+pub mod sched_tbl_addr;
+#[doc = "SCHED_TBL_DATA (w) register accessor: Write a decision-table entry at SCHED_TBL_ADDR, then advance SCHED_TBL_ADDR by one\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_tbl_data::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_tbl_data`] module"]
+#[doc(alias = "SCHED_TBL_DATA")]
+pub type SchedTblData = crate::Reg<sched_tbl_data::SchedTblDataSpec>;
+#[doc = "Write a decision-table entry at SCHED_TBL_ADDR, then advance SCHED_TBL_ADDR by one"]
+pub mod sched_tbl_data;
+#[doc = "SCHED_MASK_LO (w) register accessor: Eligibility mask staged for SCHED_MASK_WR: servers 0-31 (bit = server id)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_mask_lo::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_mask_lo`] module"]
+#[doc(alias = "SCHED_MASK_LO")]
+pub type SchedMaskLo = crate::Reg<sched_mask_lo::SchedMaskLoSpec>;
+#[doc = "Eligibility mask staged for SCHED_MASK_WR: servers 0-31 (bit = server id)"]
+pub mod sched_mask_lo;
+#[doc = "SCHED_MASK_HI (w) register accessor: Eligibility mask staged for SCHED_MASK_WR: servers 32-63\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_mask_hi::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_mask_hi`] module"]
+#[doc(alias = "SCHED_MASK_HI")]
+pub type SchedMaskHi = crate::Reg<sched_mask_hi::SchedMaskHiSpec>;
+#[doc = "Eligibility mask staged for SCHED_MASK_WR: servers 32-63"]
+pub mod sched_mask_hi;
+#[doc = "SCHED_MASK_WR (w) register accessor: Set a pool's eligibility mask to SCHED_MASK_HI:SCHED_MASK_LO\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_mask_wr::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_mask_wr`] module"]
+#[doc(alias = "SCHED_MASK_WR")]
+pub type SchedMaskWr = crate::Reg<sched_mask_wr::SchedMaskWrSpec>;
+#[doc = "Set a pool's eligibility mask to SCHED_MASK_HI:SCHED_MASK_LO"]
+pub mod sched_mask_wr;
+#[doc = "SCHED_RANGE (w) register accessor: Descriptor staged for SCHED_COMMIT: table region\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_range::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_range`] module"]
+#[doc(alias = "SCHED_RANGE")]
+pub type SchedRange = crate::Reg<sched_range::SchedRangeSpec>;
+#[doc = "Descriptor staged for SCHED_COMMIT: table region"]
+pub mod sched_range;
+#[doc = "SCHED_LOOP (w) register accessor: Descriptor staged for SCHED_COMMIT: cycle loop and pointer\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_loop::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_loop`] module"]
+#[doc(alias = "SCHED_LOOP")]
+pub type SchedLoop = crate::Reg<sched_loop::SchedLoopSpec>;
+#[doc = "Descriptor staged for SCHED_COMMIT: cycle loop and pointer"]
+pub mod sched_loop;
+#[doc = "SCHED_COMMIT (w) register accessor: Commit a pool's descriptor (SCHED_RANGE, SCHED_LOOP and these fields) at once\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_commit::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_commit`] module"]
+#[doc(alias = "SCHED_COMMIT")]
+pub type SchedCommit = crate::Reg<sched_commit::SchedCommitSpec>;
+#[doc = "Commit a pool's descriptor (SCHED_RANGE, SCHED_LOOP and these fields) at once"]
+pub mod sched_commit;
+#[doc = "SCHED_PTR (rw) register accessor: Write: the pool whose cycle pointer reads back here; read: that pointer\n\nYou can [`read`](crate::Reg::read) this register and get [`sched_ptr::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_ptr::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_ptr`] module"]
+#[doc(alias = "SCHED_PTR")]
+pub type SchedPtr = crate::Reg<sched_ptr::SchedPtrSpec>;
+#[doc = "Write: the pool whose cycle pointer reads back here; read: that pointer"]
+pub mod sched_ptr;
+#[doc = "SCHED_REQ_CLIENT (w) register accessor: Client IPv4 address of the next SCHED_REQ\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_req_client::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_req_client`] module"]
+#[doc(alias = "SCHED_REQ_CLIENT")]
+pub type SchedReqClient = crate::Reg<sched_req_client::SchedReqClientSpec>;
+#[doc = "Client IPv4 address of the next SCHED_REQ"]
+pub mod sched_req_client;
+#[doc = "SCHED_REQ (w) register accessor: Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_req::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_req`] module"]
+#[doc(alias = "SCHED_REQ")]
+pub type SchedReq = crate::Reg<sched_req::SchedReqSpec>;
+#[doc = "Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE)"]
+pub mod sched_req;
+#[doc = "SCHED_RSP (r) register accessor: The answer to the last SCHED_REQ\n\nYou can [`read`](crate::Reg::read) this register and get [`sched_rsp::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_rsp`] module"]
+#[doc(alias = "SCHED_RSP")]
+pub type SchedRsp = crate::Reg<sched_rsp::SchedRspSpec>;
+#[doc = "The answer to the last SCHED_REQ"]
+pub mod sched_rsp;
+#[doc = "SCHED_PICKS (r) register accessor: Decision-supply answers PICK\n\nYou can [`read`](crate::Reg::read) this register and get [`sched_picks::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_picks`] module"]
+#[doc(alias = "SCHED_PICKS")]
+pub type SchedPicks = crate::Reg<sched_picks::SchedPicksSpec>;
+#[doc = "Decision-supply answers PICK"]
+pub mod sched_picks;
+#[doc = "SCHED_NONES (r) register accessor: Decision-supply answers NONE\n\nYou can [`read`](crate::Reg::read) this register and get [`sched_nones::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_nones`] module"]
+#[doc(alias = "SCHED_NONES")]
+pub type SchedNones = crate::Reg<sched_nones::SchedNonesSpec>;
+#[doc = "Decision-supply answers NONE"]
+pub mod sched_nones;
+#[doc = "SCHED_PUNTS (r) register accessor: Decision-supply answers PUNT\n\nYou can [`read`](crate::Reg::read) this register and get [`sched_punts::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_punts`] module"]
+#[doc(alias = "SCHED_PUNTS")]
+pub type SchedPunts = crate::Reg<sched_punts::SchedPuntsSpec>;
+#[doc = "Decision-supply answers PUNT"]
+pub mod sched_punts;
 #[doc = "VIP_ADDR (rw) register accessor: Virtual service IPv4 address (host order)\n\nYou can [`read`](crate::Reg::read) this register and get [`vip_addr::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`vip_addr::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@vip_addr`] module"]
 #[doc(alias = "VIP_ADDR")]
 pub type VipAddr = crate::Reg<vip_addr::VipAddrSpec>;

@@ -699,6 +699,165 @@ impl<'a> Datapath<'a> {
         })
     }
 
+    // ----- decision supply (DP.SCHED_*, docs/sched-unit.md) ------------------------------
+
+    fn check_pool(pool: usize) -> Result<(), DatapathError> {
+        Self::check_index("decision-supply pool", pool, SCHED_POOLS)
+    }
+
+    /// Write `entries` into the decision table from `base` on (`SCHED_TBL_ADDR`, then one
+    /// `SCHED_TBL_DATA` per entry). Rewrite a region only while no descriptor names it or its
+    /// pool is OFF.
+    pub fn sched_write_table(&mut self, base: usize, entries: &[u8]) -> Result<(), DriverError> {
+        if base + entries.len() > SCHED_TABLE_ENTRIES {
+            return Err(DatapathError::BadLength {
+                what: "decision-table region end",
+                len: base + entries.len(),
+                min: 0,
+                max: SCHED_TABLE_ENTRIES,
+            }
+            .into());
+        }
+        self.bar.write32(regs::dp::SCHED_TBL_ADDR, base as u32)?;
+        for &e in entries {
+            self.bar.write32(regs::dp::SCHED_TBL_DATA, e.into())?;
+        }
+        Ok(())
+    }
+
+    /// Set pool `pool`'s eligibility mask (bit = server id).
+    pub fn sched_set_mask(&mut self, pool: usize, mask: u64) -> Result<(), DriverError> {
+        use regs::dp::sched_mask_wr as m;
+        Self::check_pool(pool)?;
+        self.bar.write32(regs::dp::SCHED_MASK_LO, mask as u32)?;
+        self.bar
+            .write32(regs::dp::SCHED_MASK_HI, (mask >> 32) as u32)?;
+        self.bar.write32(
+            regs::dp::SCHED_MASK_WR,
+            put(pool as u32, m::POOL_SHIFT, m::POOL_MASK),
+        )?;
+        Ok(())
+    }
+
+    /// Commit pool `pool`'s descriptor.
+    pub fn sched_commit(&mut self, pool: usize, d: &SchedDescriptor) -> Result<(), DriverError> {
+        use regs::dp::{sched_commit as c, sched_loop as l, sched_range as r};
+        Self::check_pool(pool)?;
+        for (what, v) in [
+            ("decision-table base", d.base),
+            ("decision-table last", d.last),
+            ("decision-table loop", d.loop_start),
+            ("decision-table pointer", d.ptr.unwrap_or(0)),
+        ] {
+            Self::check_index(what, v.into(), SCHED_TABLE_ENTRIES)?;
+        }
+        self.bar.write32(
+            regs::dp::SCHED_RANGE,
+            put(d.base.into(), r::BASE_SHIFT, r::BASE_MASK)
+                | put(d.last.into(), r::LAST_SHIFT, r::LAST_MASK),
+        )?;
+        self.bar.write32(
+            regs::dp::SCHED_LOOP,
+            put(d.loop_start.into(), l::LOOP_SHIFT, l::LOOP_MASK)
+                | put(d.ptr.unwrap_or(0).into(), l::PTR_SHIFT, l::PTR_MASK),
+        )?;
+        self.bar.write32(
+            regs::dp::SCHED_COMMIT,
+            put(pool as u32, c::POOL_SHIFT, c::POOL_MASK)
+                | put(d.mode.raw().into(), c::MODE_SHIFT, c::MODE_MASK)
+                | put(d.fallback.into(), c::FALLBACK_SHIFT, c::FALLBACK_MASK)
+                | put(d.hash_port.into(), c::HASH_PORT_SHIFT, c::HASH_PORT_MASK)
+                | put(d.ptr.is_some().into(), c::SET_PTR_SHIFT, c::SET_PTR_MASK),
+        )?;
+        Ok(())
+    }
+
+    /// Load a compiled pool ([`splicenic_fw_logic::sched::Scheduler::hw_program`]) with its
+    /// table at `base`: the pool OFF, the table and the mask written, the descriptor committed
+    /// with the pointer at 0.
+    pub fn sched_load(
+        &mut self,
+        pool: usize,
+        base: usize,
+        prog: &splicenic_fw_logic::sched::HwProgram,
+        table: &[u8],
+    ) -> Result<(), DriverError> {
+        Self::check_pool(pool)?;
+        Self::check_index("decision-table base", base, SCHED_TABLE_ENTRIES)?;
+        let entries = table.get(..prog.len).ok_or(DatapathError::BadLength {
+            what: "compiled decision table",
+            len: table.len(),
+            min: prog.len,
+            max: SCHED_TABLE_ENTRIES,
+        })?;
+        self.sched_commit(pool, &SchedDescriptor::off())?;
+        self.sched_write_table(base, entries)?;
+        self.sched_set_mask(pool, prog.eligible)?;
+        self.sched_commit(pool, &SchedDescriptor::from_program(prog, base as u16))
+    }
+
+    /// Pool `pool`'s cycle pointer (commit the pool OFF first for a stable value).
+    pub fn sched_pointer(&mut self, pool: usize) -> Result<u16, DriverError> {
+        use regs::dp::sched_ptr as p;
+        Self::check_pool(pool)?;
+        self.bar.write32(
+            regs::dp::SCHED_PTR,
+            put(pool as u32, p::POOL_SHIFT, p::POOL_MASK),
+        )?;
+        // the read-back is registered: a second read is certain to see the selected pool
+        let _ = self.bar.read32(regs::dp::SCHED_PTR)?;
+        Ok(field(
+            self.bar.read32(regs::dp::SCHED_PTR)?,
+            p::PTR_SHIFT,
+            p::PTR_MASK,
+        ) as u16)
+    }
+
+    /// Ask for pool `pool`'s server for a connection from `client:port` to `dst`.
+    pub fn sched_pick(
+        &mut self,
+        pool: usize,
+        client: Ipv4Addr,
+        port: u16,
+        dst: Ipv4Addr,
+    ) -> Result<SchedAnswer, DriverError> {
+        use regs::dp::{sched_req as q, sched_rsp as a};
+        Self::check_pool(pool)?;
+        self.bar
+            .write32(regs::dp::SCHED_REQ_CLIENT, u32::from(client))?;
+        self.bar.write32(
+            regs::dp::SCHED_REQ,
+            put(port.into(), q::PORT_SHIFT, q::PORT_MASK)
+                | put(u32::from(dst) & 0xff, q::DST_SHIFT, q::DST_MASK)
+                | put(pool as u32, q::POOL_SHIFT, q::POOL_MASK),
+        )?;
+        let v = self.poll(
+            "decision-supply request",
+            "DP.SCHED_RSP",
+            "not DONE",
+            regs::dp::SCHED_RSP,
+            |v| field(v, a::DONE_SHIFT, a::DONE_MASK) != 0,
+        )?;
+        let code = field(v, a::STATUS_SHIFT, a::STATUS_MASK);
+        let status = SchedStatus::from_raw(code as u8).ok_or(DatapathError::UnknownCode {
+            what: "SchedStatus",
+            value: code,
+        })?;
+        Ok(SchedAnswer {
+            status,
+            server: field(v, a::SERVER_SHIFT, a::SERVER_MASK) as u8,
+        })
+    }
+
+    /// The decision supply's answer counters.
+    pub fn sched_counters(&mut self) -> Result<SchedCounters, DriverError> {
+        Ok(SchedCounters {
+            picks: self.bar.read32(regs::dp::SCHED_PICKS)?,
+            nones: self.bar.read32(regs::dp::SCHED_NONES)?,
+            punts: self.bar.read32(regs::dp::SCHED_PUNTS)?,
+        })
+    }
+
     /// Read every loss counter outside the STATS block ([`DropCounters`]) with plain
     /// register reads: nothing is written, so this is safe while the firmware runs. The
     /// registers are read one after the other, not as one snapshot.

@@ -19,7 +19,8 @@
 //! Files: `flow` (flow-table keys, flow-state entries and counters), `punt` (punt records),
 //! `events` (event records), `rules` (L7 rules), `stats` (the statistics snapshot), `drops`
 //! (the loss counters of the punt ring, event queue, length guard, flow updates and inject
-//! rings), `api` (the [`Datapath`] register sequences).
+//! rings), `sched` (the decision supply's descriptors and answers), `api` (the [`Datapath`]
+//! register sequences).
 
 use std::fmt;
 use std::net::Ipv4Addr;
@@ -131,6 +132,7 @@ mod events;
 mod flow;
 mod punt;
 mod rules;
+mod sched;
 mod stats;
 #[cfg(test)]
 mod tests;
@@ -141,4 +143,5 @@ pub use events::*;
 pub use flow::*;
 pub use punt::*;
 pub use rules::*;
+pub use sched::*;
 pub use stats::*;

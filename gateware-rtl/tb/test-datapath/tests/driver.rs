@@ -321,3 +321,97 @@ fn driver_api_on_the_rtl() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].data, good);
 }
+
+/// The decision supply (DP.SCHED_*, docs/sched-unit.md) through the driver on the integrated
+/// data path: wrr, sh, dh and mh pools compiled by the firmware's `Scheduler::hw_program` and
+/// loaded with `sched_load` answer every pick as `Scheduler::pick` does (wrr in order across a
+/// change made the firmware's way: OFF, pointer read back, `hw_advance`, the change, a new
+/// load); the counters count the answers; bad arguments are refused before any write.
+#[test]
+fn decision_supply_through_the_driver() {
+    use rand::Rng;
+    use splicenic_driver::datapath::{SchedDescriptor, SchedStatus};
+    use splicenic_driver::DriverError;
+    use splicenic_fw_logic::sched::{Kind, SchedConfig, Scheduler, ServerConfig, ServerSet};
+
+    for width in [64, 512] {
+        let mut bar = TbBar(Datapath::new(width).expect("model"));
+        let mut d = Api::new(&mut bar).expect("data path parameters");
+        let mut rng = ChaCha8Rng::seed_from_u64(u64::from(width));
+        let mut servers = ServerSet::new();
+        for (k, w) in [3u32, 1, 0, 2, 5].into_iter().enumerate() {
+            servers
+                .add(ServerConfig::new(0x0a00_0100 + k as u32, 8080, w))
+                .expect("server");
+        }
+        let kinds = [(0, Kind::Wrr), (1, Kind::Sh), (2, Kind::Dh), (3, Kind::Mh)];
+        let mut pools: Vec<(usize, Scheduler<4, 4>, Scheduler<4, 4>, usize)> = Vec::new();
+        // one region each: wrr 0.., sh 1024.., dh 2048.., mh 4096..
+        for (pool, kind) in kinds {
+            let base = if kind == Kind::Mh { 4096 } else { pool * 1024 };
+            let mut cfg = SchedConfig::new(kind);
+            cfg.hash_port = true;
+            let mut fw = Scheduler::new(cfg);
+            let mut table = vec![0u8; 4096];
+            let prog = fw.hw_program(&servers, &mut table);
+            d.sched_load(pool, base, &prog, &table).expect("load");
+            pools.push((pool, fw, Scheduler::new(cfg), base));
+        }
+        let mut counted = (0u32, 0u32);
+        let mut round = |d: &mut Api,
+                         pools: &mut Vec<(usize, Scheduler<4, 4>, Scheduler<4, 4>, usize)>,
+                         servers: &ServerSet| {
+            for _ in 0..60 {
+                let (pool, _, reference, _) = &mut pools[rng.gen_range(0..4)];
+                let (client, port, dst): (u32, u16, u32) = (rng.gen(), rng.gen(), rng.gen());
+                let got = d
+                    .sched_pick(*pool, Ipv4Addr::from(client), port, Ipv4Addr::from(dst))
+                    .expect("pick");
+                // no fallback: an ineligible bucket is no server, as pick says
+                match reference.pick(servers, client, port, dst) {
+                    Some(id) => {
+                        assert_eq!(got.status, SchedStatus::Pick, "pool {pool}");
+                        assert_eq!(usize::from(got.server), id, "pool {pool}");
+                        counted.0 += 1;
+                    }
+                    None => {
+                        assert_eq!(got.status, SchedStatus::None, "pool {pool}");
+                        counted.1 += 1;
+                    }
+                }
+            }
+        };
+        round(&mut d, &mut pools, &servers);
+        // a change: server 1 quiesced, server 2 weighted; wrr moved to the card's place first
+        d.sched_commit(0, &SchedDescriptor::off()).expect("off");
+        let ptr = d.sched_pointer(0).expect("pointer");
+        pools[0].1.hw_advance(&servers, ptr.into());
+        servers.set_weight(1, 0).expect("weight");
+        servers.set_weight(2, 4).expect("weight");
+        for (pool, fw, _, at) in pools.iter_mut() {
+            let mut table = vec![0u8; 4096];
+            let prog = fw.hw_program(&servers, &mut table);
+            d.sched_load(*pool, *at, &prog, &table).expect("reload");
+        }
+        round(&mut d, &mut pools, &servers);
+        let c = d.sched_counters().expect("counters");
+        assert_eq!((c.picks, c.nones, c.punts), (counted.0, counted.1, 0));
+        assert!(counted.0 > 100 && counted.1 > 0, "{counted:?}");
+        // an OFF pool is punted
+        d.sched_commit(5, &SchedDescriptor::off()).expect("off");
+        let a = d
+            .sched_pick(5, Ipv4Addr::LOCALHOST, 1, Ipv4Addr::LOCALHOST)
+            .expect("pick");
+        assert_eq!(a.status, SchedStatus::Punt);
+        assert_eq!(d.sched_counters().expect("counters").punts, 1);
+        // refusals
+        assert!(matches!(
+            d.sched_set_mask(8, 1),
+            Err(DriverError::Datapath(_))
+        ));
+        assert!(matches!(
+            d.sched_write_table(8190, &[0; 3]),
+            Err(DriverError::Datapath(_))
+        ));
+    }
+}

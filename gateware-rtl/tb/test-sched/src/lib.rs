@@ -5,7 +5,8 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use splicenic_layout::{SchedMode, SchedStatus};
+pub use splicenic_driver::datapath::SchedDescriptor as Descriptor;
+use splicenic_layout::SchedStatus;
 use std::collections::VecDeque;
 use std::ffi::c_void;
 use std::fmt;
@@ -100,22 +101,6 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-/// A pool descriptor, committed at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Descriptor {
-    pub mode: SchedMode,
-    pub fallback: bool,
-    pub hash_port: bool,
-    /// First entry of the pool's table region.
-    pub base: u16,
-    /// `Cycle`: the last entry's index in the region.
-    pub last: u16,
-    /// `Cycle`: where the pointer goes after `last`.
-    pub loop_start: u16,
-    /// Set the pointer to this (else it stays where it is).
-    pub ptr: Option<u16>,
-}
 
 /// One request: a new connection of `pool`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -176,19 +176,8 @@ fn program(hw: &mut SchedUnit, p: &mut Pool, rng: &mut StdRng, t: &mut Tally) {
         .expect("table");
     hw.write_eligible(p.id, prog.eligible).expect("mask");
     let base = (p.region + p.offset) as u16;
-    hw.commit(
-        p.id,
-        &Descriptor {
-            mode: prog.mode,
-            fallback: prog.fallback,
-            hash_port: prog.hash_port,
-            base,
-            last: prog.len.saturating_sub(1) as u16,
-            loop_start: prog.loop_start as u16,
-            ptr: Some(0),
-        },
-    )
-    .expect("commit");
+    hw.commit(p.id, &Descriptor::from_program(&prog, base))
+        .expect("commit");
     if prog.mode == SchedMode::Cycle {
         t.cycle_len_max = t.cycle_len_max.max(prog.len);
     }
@@ -207,19 +196,7 @@ fn program(hw: &mut SchedUnit, p: &mut Pool, rng: &mut StdRng, t: &mut Tally) {
 /// The firmware's change sequence: OFF (pointer kept), read the pointer back, bring the
 /// firmware's scheduler to it, apply the change, compile and load again.
 fn reprogram(hw: &mut SchedUnit, p: &mut Pool, rng: &mut StdRng, t: &mut Tally) {
-    hw.commit(
-        p.id,
-        &Descriptor {
-            mode: SchedMode::Off,
-            fallback: false,
-            hash_port: false,
-            base: 0,
-            last: 0,
-            loop_start: 0,
-            ptr: None,
-        },
-    )
-    .expect("off");
+    hw.commit(p.id, &Descriptor::off()).expect("off");
     let ptr = usize::from(hw.read_ptr(p.id).expect("ptr"));
     if p.prog.mode == SchedMode::Cycle {
         assert!(
