@@ -326,6 +326,7 @@ reg [SCHED_PW-1:0]   sch_ptr_pool_reg = {SCHED_PW{1'b0}};
 reg [31:0]           sch_req_client_reg = 32'd0;
 reg                  sch_req_valid_reg = 1'b0;
 reg [26:0]           sch_req_reg = 27'd0;
+reg                  sch_req_tag_reg = 1'b0;     // toggles per request: a late answer is not taken for the next
 reg                  sch_rsp_done_reg = 1'b0;
 reg [`SNIC_SCHED_STATUS_W-1:0] sch_rsp_status_reg = {`SNIC_SCHED_STATUS_W{1'b0}};
 reg [5:0]            sch_rsp_server_reg = 6'd0;
@@ -1192,6 +1193,7 @@ ack_valid_inst (
 // will share its request port.
 wire                    sch_req_ready;
 wire                    sch_rsp_valid;
+wire                    sch_rsp_tag;
 wire [`SNIC_SCHED_STATUS_W-1:0] sch_rsp_status;
 wire [5:0]              sch_rsp_server;
 wire [SCHED_AW-1:0]     sch_ptr_value;
@@ -1211,10 +1213,10 @@ sched_inst (
     .s_req_client_ip(sch_req_client_reg),
     .s_req_client_port(sch_req_reg[`SNIC_DP_SCHED_REQ_PORT_LSB +: 16]),
     .s_req_dst_ip(sch_req_reg[`SNIC_DP_SCHED_REQ_DST_LSB +: 8]),
-    .s_req_tag(1'b0),
+    .s_req_tag(sch_req_tag_reg),
     .m_rsp_valid(sch_rsp_valid),
     .m_rsp_ready(1'b1),
-    .m_rsp_tag(),
+    .m_rsp_tag(sch_rsp_tag),
     .m_rsp_pool(),
     .m_rsp_status(sch_rsp_status),
     .m_rsp_server(sch_rsp_server),
@@ -2226,10 +2228,12 @@ always @(posedge clk) begin
 
     // the decision supply's request taken, its answer latched and counted
     if (sch_req_valid_reg && sch_req_ready) sch_req_valid_reg <= 1'b0;
-    if (sch_rsp_valid) begin
+    if (sch_rsp_valid && sch_rsp_tag == sch_req_tag_reg) begin
         sch_rsp_done_reg <= 1'b1;
         sch_rsp_status_reg <= sch_rsp_status;
         sch_rsp_server_reg <= sch_rsp_server;
+    end
+    if (sch_rsp_valid) begin
         case (sch_rsp_status)
             `SNIC_SCHED_STATUS_PICK: sch_picks_reg <= sch_picks_reg + 1'b1;
             `SNIC_SCHED_STATUS_NONE: sch_nones_reg <= sch_nones_reg + 1'b1;
@@ -2336,6 +2340,7 @@ always @(posedge clk) begin
             `SNIC_DP_SCHED_REQ: begin
                 sch_req_valid_reg <= 1'b1;
                 sch_req_reg <= csr_wdata[26:0];
+                sch_req_tag_reg <= !sch_req_tag_reg;
                 sch_rsp_done_reg <= 1'b0;
             end
             `SNIC_DP_COOKIE_KEY_LO: key_stage_reg[31:0] <= csr_wdata;

@@ -868,7 +868,7 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
-    /// Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE) (wo)
+    /// Ask the decision supply for a pool's server; SCHED_RSP shows the answer to the last request written (a sequence bit travels with each request, so a late answer to an earlier one is not shown) (wo)
     pub const SCHED_REQ: u64 = BASE + 0x0c0;
     /// Reset value and fields of SCHED_REQ.
     pub mod sched_req {

@@ -299,7 +299,7 @@ impl RegisterBlock {
     pub const fn sched_req_client(&self) -> &SchedReqClient {
         &self.sched_req_client
     }
-    #[doc = "0xc0 - Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE)"]
+    #[doc = "0xc0 - Ask the decision supply for a pool's server; SCHED_RSP shows the answer to the last request written (a sequence bit travels with each request, so a late answer to an earlier one is not shown)"]
     #[inline(always)]
     pub const fn sched_req(&self) -> &SchedReq {
         &self.sched_req
@@ -660,10 +660,10 @@ pub mod sched_ptr;
 pub type SchedReqClient = crate::Reg<sched_req_client::SchedReqClientSpec>;
 #[doc = "Client IPv4 address of the next SCHED_REQ"]
 pub mod sched_req_client;
-#[doc = "SCHED_REQ (w) register accessor: Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_req::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_req`] module"]
+#[doc = "SCHED_REQ (w) register accessor: Ask the decision supply for a pool's server; SCHED_RSP shows the answer to the last request written (a sequence bit travels with each request, so a late answer to an earlier one is not shown)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_req::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_req`] module"]
 #[doc(alias = "SCHED_REQ")]
 pub type SchedReq = crate::Reg<sched_req::SchedReqSpec>;
-#[doc = "Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE)"]
+#[doc = "Ask the decision supply for a pool's server; SCHED_RSP shows the answer to the last request written (a sequence bit travels with each request, so a late answer to an earlier one is not shown)"]
 pub mod sched_req;
 #[doc = "SCHED_RSP (r) register accessor: The answer to the last SCHED_REQ\n\nYou can [`read`](crate::Reg::read) this register and get [`sched_rsp::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@sched_rsp`] module"]
 #[doc(alias = "SCHED_RSP")]

@@ -23,7 +23,7 @@ impl W {
         PoolW::new(self, 24)
     }
 }
-#[doc = "Ask the decision supply for a pool's server (the answer shows in SCHED_RSP; write the next request after SCHED_RSP.DONE)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_req::W`](W). See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
+#[doc = "Ask the decision supply for a pool's server; SCHED_RSP shows the answer to the last request written (a sequence bit travels with each request, so a late answer to an earlier one is not shown)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`sched_req::W`](W). See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
 pub struct SchedReqSpec;
 impl crate::RegisterSpec for SchedReqSpec {
     type Ux = u32;

@@ -413,5 +413,28 @@ fn decision_supply_through_the_driver() {
             d.sched_write_table(8190, &[0; 3]),
             Err(DriverError::Datapath(_))
         ));
+        drop(d);
+        // a request written before the previous answer came: the answer shown is the second's
+        // (pool 5 is OFF: PUNT; pool 0 picks), whatever the cycle the first answer lands in
+        use splicenic_driver::regs::dp;
+        for gap in 0..16 {
+            let tb = &mut bar.0;
+            tb.write(dp::SCHED_REQ as u32, 5 << dp::sched_req::POOL_SHIFT);
+            tb.tick(gap);
+            tb.write(dp::SCHED_REQ as u32, 0);
+            let mut v = 0;
+            for _ in 0..100 {
+                v = tb.read(dp::SCHED_RSP as u32);
+                if v >> dp::sched_rsp::DONE_SHIFT & 1 == 1 {
+                    break;
+                }
+            }
+            let status = v >> dp::sched_rsp::STATUS_SHIFT & dp::sched_rsp::STATUS_MASK;
+            assert_eq!(
+                status,
+                u32::from(SchedStatus::Pick.raw()),
+                "gap {gap}: {v:#x}"
+            );
+        }
     }
 }
