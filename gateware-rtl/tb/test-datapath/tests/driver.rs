@@ -413,7 +413,6 @@ fn decision_supply_through_the_driver() {
             d.sched_write_table(8190, &[0; 3]),
             Err(DriverError::Datapath(_))
         ));
-        drop(d);
         // a request written before the previous answer came: the answer shown is the second's
         // (pool 5 is OFF: PUNT; pool 0 picks), whatever the cycle the first answer lands in
         use splicenic_driver::regs::dp;
