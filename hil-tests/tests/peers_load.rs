@@ -127,8 +127,10 @@ fn wrk_load() {
             Err(format!("{} connections in setup", s.pending_in_use))
         }
     });
-    // One connection per request: every request is a setup in the card's firmware.
-    let (completed_c, rps_c, mb_s_c, text_c) = run_wrk(&t, 3, &["-H", "Connection: close"]);
+    // One connection per request: every request is a setup in the card's firmware, about half
+    // a second of wall time each on a 2-core machine (0.7-2.3 requests/s seen), so the run is
+    // long enough for several even when the machine is slow.
+    let (completed_c, rps_c, mb_s_c, text_c) = run_wrk(&t, 8, &["-H", "Connection: close"]);
     eprintln!(
         "simulated rig throughput: {rps_c} requests/s, {mb_s_c:.4} MB/s (wrk -c4, a new connection per request, {completed_c} requests)"
     );
