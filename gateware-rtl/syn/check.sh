@@ -199,6 +199,17 @@ step "yosys synth (sched_unit)" yosys -q -p "read_verilog ${INC[*]} ${SCHED[*]};
 synth -top sched_unit -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
+# Decision supply, least-load schedulers (load_sched with its comparator; inside
+# splice_datapath, so in files.f): lint, Icarus compile and Yosys generic synthesis.
+LOAD=(rtl/load_sched.v rtl/load_sched_cmp.v)
+step "verilator lint (load_sched)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module load_sched "${LOAD[@]}"
+step "iverilog compile (load_sched)" \
+    iverilog -g2012 "${INC[@]}" -s load_sched -o "$LOG/load_sched.vvp" "${LOAD[@]}"
+step "yosys synth (load_sched)" yosys -q -p "read_verilog ${INC[*]} ${LOAD[*]}; \
+synth -top load_sched -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
+
 # TCP option decoder (inside the SYN responder, so in files.f): lint, Icarus compile and
 # Yosys generic synthesis on its own (~25 s).
 step "verilator lint (tcp_opt_decoder)" \

@@ -17,7 +17,7 @@
 //! Time is counted in ticks supplied with [`Scheduler::set_now`]; the default timeouts
 //! assume one tick per second.
 
-use splicenic_layout::SchedMode;
+use splicenic_layout::{LoadMode, SchedMode};
 
 /// Largest number of real servers in one [`ServerSet`]: every real server of the card
 /// (`splicenic_layout::REAL_SERVERS`) fits one pool.
@@ -324,15 +324,32 @@ impl ServerSet {
     /// upper threshold is removed or raised.
     pub fn set_thresholds(&mut self, id: usize, upper: u32, lower: u32) -> Result<(), SchedError> {
         let s = self.present_mut(id)?;
-        if s.u_threshold == upper && s.l_threshold == lower {
+        let old = (s.u_threshold, s.l_threshold);
+        if old == (upper, lower) {
             return Ok(());
         }
-        if upper == 0 || upper > s.u_threshold {
+        if thresholds_clear_overload(old, (upper, lower)) {
             s.overloaded = false;
         }
         s.u_threshold = upper;
         s.l_threshold = lower;
         self.changed();
+        Ok(())
+    }
+
+    /// Sets the counts and the overload flag of server `id` (present or draining), as a
+    /// restore or a takeover does; the card's COUNTS operation does the same.
+    pub fn restore_counts(
+        &mut self,
+        id: usize,
+        active: u32,
+        inactive: u32,
+        overloaded: bool,
+    ) -> Result<(), SchedError> {
+        let s = self.draining_mut(id)?;
+        s.activeconns = active;
+        s.inactconns = inactive;
+        s.overloaded = overloaded;
         Ok(())
     }
 
@@ -1813,6 +1830,104 @@ impl<const P: usize, const L: usize> Scheduler<P, L> {
     }
 }
 
+/// One server as the card's least-load decision supply holds it (`load_sched`,
+/// docs/load-sched.md; written with its CONFIG operation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadSlot {
+    /// Present and available: takes part in picks.
+    pub live: bool,
+    /// Weight (0..=[`MAX_WEIGHT`]).
+    pub weight: u16,
+    /// Position in the pool's order (the IPVS destination list): the lower wins a tie.
+    pub rank: u8,
+    /// Upper threshold, clamped to `LOAD_THRESHOLD_MAX`.
+    pub upper: u32,
+    /// Lower threshold, clamped to `LOAD_THRESHOLD_MAX`.
+    pub lower: u32,
+}
+
+/// What [`Scheduler::hw_load`] compiled for `load_sched`: the pool's descriptor and every
+/// slot's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadProgram {
+    /// How the card answers the pool's picks (`Off`: the firmware picks).
+    pub mode: LoadMode,
+    /// Words a pick reads (1..=32): slots 0 .. 2 * beats hold every live server.
+    pub beats: u8,
+    /// The configuration of each slot (id).
+    pub slots: [LoadSlot; MAX_SERVERS],
+}
+
+/// True when changing a server's thresholds from `old` to `new` (upper, lower) clears its
+/// overload flag, as IPVS does when the upper threshold is removed or raised.
+pub fn thresholds_clear_overload(old: (u32, u32), new: (u32, u32)) -> bool {
+    old != new && (new.0 == 0 || new.0 > old.0)
+}
+
+/// A threshold as `load_sched` holds it: larger ones become `LOAD_THRESHOLD_MAX`, which no
+/// total of two `LOAD_COUNT_BITS` counts reaches in either of IPVS's comparisons
+/// (total >= upper, total * 4 < upper * 3).
+pub fn hw_threshold(t: u32) -> u32 {
+    t.min(splicenic_layout::LOAD_THRESHOLD_MAX)
+}
+
+const _: () = assert!(MAX_SERVERS <= 64);
+const _: () = assert!(
+    (splicenic_layout::LOAD_THRESHOLD_MAX as u64 + 1)
+        == 1 << (splicenic_layout::LOAD_COUNT_BITS + 2)
+);
+
+impl ServerSet {
+    /// Every slot as `load_sched` holds it: live (present and available), weight, its rank
+    /// in the order, clamped thresholds. A removed server that still drains keeps its
+    /// weight and thresholds (its closes clear the overload flag by them) and is not live;
+    /// a free slot is all zero.
+    pub fn load_slots(&self) -> [LoadSlot; MAX_SERVERS] {
+        let mut out = [LoadSlot::default(); MAX_SERVERS];
+        for (id, s) in self.slots.iter().enumerate() {
+            if s.present || s.activeconns + s.inactconns > 0 {
+                out[id] = LoadSlot {
+                    live: false,
+                    weight: s.weight.min(MAX_WEIGHT) as u16,
+                    rank: 0,
+                    upper: hw_threshold(s.u_threshold),
+                    lower: hw_threshold(s.l_threshold),
+                };
+            }
+        }
+        for (rank, id) in self.ids().enumerate() {
+            out[id].live = self.slots[id].available;
+            out[id].rank = rank as u8;
+        }
+        out
+    }
+}
+
+impl<const P: usize, const L: usize> Scheduler<P, L> {
+    /// Compiles the pool for the card's least-load decision supply: lc, wlc, sed, nq, fo
+    /// and ovf pick in hardware from the card's connection counts; everything else
+    /// (persistence, the table and cycle schedulers, lblc, lblcr, twos) is `Off`.
+    pub fn hw_load(&self, servers: &ServerSet) -> LoadProgram {
+        let mode = match self.cfg.kind {
+            _ if self.cfg.persist_timeout != 0 => LoadMode::Off,
+            Kind::Lc => LoadMode::Lc,
+            Kind::Wlc => LoadMode::Wlc,
+            Kind::Sed => LoadMode::Sed,
+            Kind::Nq => LoadMode::Nq,
+            Kind::Fo => LoadMode::Fo,
+            Kind::Ovf => LoadMode::Ovf,
+            _ => LoadMode::Off,
+        };
+        let slots = servers.load_slots();
+        let top = slots.iter().rposition(|s| s.live).map_or(1, |i| i + 1);
+        LoadProgram {
+            mode,
+            beats: top.div_ceil(2) as u8,
+            slots,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2087,6 +2202,42 @@ mod tests {
         let p = sched(Kind::Mh).hw_program(&s, &mut big);
         assert_eq!((p.mode, p.len), (SchedMode::Mh, MH_TABLE_SIZE));
         assert!(big.iter().all(|&e| e < 2));
+    }
+
+    #[test]
+    fn hw_load_compiles_the_least_load_kinds_with_ranks_and_clamped_thresholds() {
+        let mut s = set(&[3, 0, 5]);
+        s.set_thresholds(2, 1_000_000, 7).unwrap();
+        s.remove(0).unwrap();
+        let id = s.add(ServerConfig::new(9, 80, 2)).unwrap();
+        s.set_available(1, false).unwrap();
+        let p = sched(Kind::Sed).hw_load(&s);
+        assert_eq!(p.mode, LoadMode::Sed);
+        // order: 1, 2, then the new server in the freed slot 0
+        assert_eq!(id, 0);
+        let ranks: Vec<_> = s.ids().map(|i| p.slots[i].rank).collect();
+        assert_eq!(ranks, [0, 1, 2]);
+        assert!(p.slots[0].live && !p.slots[1].live && p.slots[2].live);
+        assert_eq!(p.slots[2].upper, splicenic_layout::LOAD_THRESHOLD_MAX);
+        assert_eq!(p.slots[2].lower, 7);
+        assert_eq!(p.beats, 2);
+        for k in [Kind::Lc, Kind::Wlc, Kind::Nq, Kind::Fo, Kind::Ovf] {
+            assert_ne!(sched(k).hw_load(&s).mode, LoadMode::Off, "{k}");
+        }
+        for k in [
+            Kind::Rr,
+            Kind::Wrr,
+            Kind::Sh,
+            Kind::Mh,
+            Kind::Lblc,
+            Kind::Twos,
+        ] {
+            assert_eq!(sched(k).hw_load(&s).mode, LoadMode::Off, "{k}");
+        }
+        let cfg = SchedConfig::new(Kind::Wlc).with_persistence(360, u32::MAX);
+        let p = Scheduler::<4, 4>::new(cfg).hw_load(&s);
+        assert_eq!(p.mode, LoadMode::Off);
+        assert_eq!(sched(Kind::Lc).hw_load(&ServerSet::new()).beats, 1);
     }
 
     #[test]

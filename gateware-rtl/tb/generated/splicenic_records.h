@@ -106,6 +106,23 @@
 #define SPLICENIC_SCHED_HASH_TABLE 256u
 /* Entries of an mh (Maglev) table (IPVS IP_VS_MH_TAB_SIZE, a prime). */
 #define SPLICENIC_SCHED_MH_TABLE 4093u
+/* load_sched: bits of a server's active and inactive counts (exact below 32,767
+ * connections per server, twice the flow table's slots; the thresholds have 2 bits more).
+ */
+#define SPLICENIC_LOAD_COUNT_BITS 15u
+/* load_sched: the largest threshold it holds (2^(LOAD_COUNT_BITS + 2) - 1); the firmware
+ * writes larger ones as this value, which no total reaches in either of IPVS's
+ * comparisons.
+ */
+#define SPLICENIC_LOAD_THRESHOLD_MAX 131071u
+/* load_sched: a PICK accepted at cycle t is answered at t + LOAD_PICK_CYCLES + max(beats,
+ * 4) (beats = words read, ceil(slots / 2)); LOAD_BIND_CYCLES later when it binds.
+ */
+#define SPLICENIC_LOAD_PICK_CYCLES 23u
+/* load_sched: the cycles a binding PICK adds (the CONNECT of the winner). */
+#define SPLICENIC_LOAD_BIND_CYCLES 5u
+/* load_sched: cycles every operation but PICK occupies (a READ is answered after them). */
+#define SPLICENIC_LOAD_OP_CYCLES 6u
 /* Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
  * published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src,
  * dst, sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key
@@ -379,6 +396,36 @@
 #define SPLICENIC_SCHED_STATUS_PICK 0x0u
 #define SPLICENIC_SCHED_STATUS_NONE 0x1u
 #define SPLICENIC_SCHED_STATUS_PUNT 0x2u
+
+/* LoadMode: How load_sched answers a pool's picks (its descriptor's mode, compiled by the
+ * firmware's Scheduler::hw_load).
+ */
+#define SPLICENIC_LOAD_MODE_WIDTH 3
+#define SPLICENIC_LOAD_MODE_OFF 0x0u
+#define SPLICENIC_LOAD_MODE_LC 0x1u
+#define SPLICENIC_LOAD_MODE_WLC 0x2u
+#define SPLICENIC_LOAD_MODE_SED 0x3u
+#define SPLICENIC_LOAD_MODE_NQ 0x4u
+#define SPLICENIC_LOAD_MODE_FO 0x5u
+#define SPLICENIC_LOAD_MODE_OVF 0x6u
+
+/* LoadOp: An operation of load_sched (one at a time, in order). */
+#define SPLICENIC_LOAD_OP_WIDTH 3
+#define SPLICENIC_LOAD_OP_PICK 0x0u
+#define SPLICENIC_LOAD_OP_CONNECT 0x1u
+#define SPLICENIC_LOAD_OP_ESTABLISH 0x2u
+#define SPLICENIC_LOAD_OP_LEAVE 0x3u
+#define SPLICENIC_LOAD_OP_CLOSE 0x4u
+#define SPLICENIC_LOAD_OP_CONFIG 0x5u
+#define SPLICENIC_LOAD_OP_COUNTS 0x6u
+#define SPLICENIC_LOAD_OP_READ 0x7u
+
+/* LoadStatus: load_sched's answer to a PICK or a READ. */
+#define SPLICENIC_LOAD_STATUS_WIDTH 2
+#define SPLICENIC_LOAD_STATUS_PICK 0x0u
+#define SPLICENIC_LOAD_STATUS_NONE 0x1u
+#define SPLICENIC_LOAD_STATUS_PUNT 0x2u
+#define SPLICENIC_LOAD_STATUS_DATA 0x3u
 
 /* ----- index maps ----- */
 

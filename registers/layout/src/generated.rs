@@ -120,6 +120,24 @@ pub const SCHED_HASH_TABLE: u32 = 256;
 /// Entries of an mh (Maglev) table (IPVS IP_VS_MH_TAB_SIZE, a prime).
 pub const SCHED_MH_TABLE: u32 = 4_093;
 
+/// load_sched: bits of a server's active and inactive counts (exact below 32,767 connections
+/// per server, twice the flow table's slots; the thresholds have 2 bits more).
+pub const LOAD_COUNT_BITS: u32 = 15;
+
+/// load_sched: the largest threshold it holds (2^(LOAD_COUNT_BITS + 2) - 1); the firmware
+/// writes larger ones as this value, which no total reaches in either of IPVS's comparisons.
+pub const LOAD_THRESHOLD_MAX: u32 = 131_071;
+
+/// load_sched: a PICK accepted at cycle t is answered at t + LOAD_PICK_CYCLES + max(beats, 4)
+/// (beats = words read, ceil(slots / 2)); LOAD_BIND_CYCLES later when it binds.
+pub const LOAD_PICK_CYCLES: u32 = 23;
+
+/// load_sched: the cycles a binding PICK adds (the CONNECT of the winner).
+pub const LOAD_BIND_CYCLES: u32 = 5;
+
+/// load_sched: cycles every operation but PICK occupies (a READ is answered after them).
+pub const LOAD_OP_CYCLES: u32 = 6;
+
 /// Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
 /// published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src, dst,
 /// sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key bits
@@ -2519,6 +2537,330 @@ impl core::fmt::Display for SchedStatus {
             SchedStatus::Pick => "pick",
             SchedStatus::None => "none",
             SchedStatus::Punt => "punt",
+        })
+    }
+}
+
+/// How load_sched answers a pool's picks (its descriptor's mode, compiled by the firmware's
+/// Scheduler::hw_load). Codes as constants.
+pub mod load_mode {
+    /// Every pick is answered PUNT: the firmware picks (the pool's scheduler is not a
+    /// least-load one, it has persistence, or it is being reconfigured).
+    pub const OFF: u8 = 0x0;
+    /// IPVS lc: the least active * 256 + inactive.
+    pub const LC: u8 = 0x1;
+    /// IPVS wlc: the least (active * 256 + inactive) / weight, by cross products.
+    pub const WLC: u8 = 0x2;
+    /// IPVS sed: the least (active + 1) / weight.
+    pub const SED: u8 = 0x3;
+    /// IPVS nq: the first server without active connections, else as sed.
+    pub const NQ: u8 = 0x4;
+    /// IPVS fo: the first server of the highest weight.
+    pub const FO: u8 = 0x5;
+    /// IPVS ovf: the first server of the highest weight among those with active <= weight.
+    pub const OVF: u8 = 0x6;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 3;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            OFF => Some("OFF"),
+            LC => Some("LC"),
+            WLC => Some("WLC"),
+            SED => Some("SED"),
+            NQ => Some("NQ"),
+            FO => Some("FO"),
+            OVF => Some("OVF"),
+            _ => None,
+        }
+    }
+}
+
+/// How load_sched answers a pool's picks (its descriptor's mode, compiled by the firmware's
+/// Scheduler::hw_load).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum LoadMode {
+    /// Every pick is answered PUNT: the firmware picks (the pool's scheduler is not a
+    /// least-load one, it has persistence, or it is being reconfigured).
+    Off = load_mode::OFF,
+    /// IPVS lc: the least active * 256 + inactive.
+    Lc = load_mode::LC,
+    /// IPVS wlc: the least (active * 256 + inactive) / weight, by cross products.
+    Wlc = load_mode::WLC,
+    /// IPVS sed: the least (active + 1) / weight.
+    Sed = load_mode::SED,
+    /// IPVS nq: the first server without active connections, else as sed.
+    Nq = load_mode::NQ,
+    /// IPVS fo: the first server of the highest weight.
+    Fo = load_mode::FO,
+    /// IPVS ovf: the first server of the highest weight among those with active <= weight.
+    Ovf = load_mode::OVF,
+}
+
+impl LoadMode {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [LoadMode; 7] = [
+        LoadMode::Off,
+        LoadMode::Lc,
+        LoadMode::Wlc,
+        LoadMode::Sed,
+        LoadMode::Nq,
+        LoadMode::Fo,
+        LoadMode::Ovf,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<LoadMode> {
+        match code {
+            load_mode::OFF => Some(LoadMode::Off),
+            load_mode::LC => Some(LoadMode::Lc),
+            load_mode::WLC => Some(LoadMode::Wlc),
+            load_mode::SED => Some(LoadMode::Sed),
+            load_mode::NQ => Some(LoadMode::Nq),
+            load_mode::FO => Some(LoadMode::Fo),
+            load_mode::OVF => Some(LoadMode::Ovf),
+            _ => None,
+        }
+    }
+    /// The declared name (`OFF`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            LoadMode::Off => "OFF",
+            LoadMode::Lc => "LC",
+            LoadMode::Wlc => "WLC",
+            LoadMode::Sed => "SED",
+            LoadMode::Nq => "NQ",
+            LoadMode::Fo => "FO",
+            LoadMode::Ovf => "OVF",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for LoadMode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            LoadMode::Off => "off",
+            LoadMode::Lc => "lc",
+            LoadMode::Wlc => "wlc",
+            LoadMode::Sed => "sed",
+            LoadMode::Nq => "nq",
+            LoadMode::Fo => "fo",
+            LoadMode::Ovf => "ovf",
+        })
+    }
+}
+
+/// An operation of load_sched (one at a time, in order). Codes as constants.
+pub mod load_op {
+    /// Pick a server of the pool (answered PICK, NONE or PUNT); with the flag the winner is
+    /// bound (CONNECT) before the answer.
+    pub const PICK: u8 = 0x0;
+    /// A connection was bound to the server: inactive + 1; overloaded when the upper threshold
+    /// is reached.
+    pub const CONNECT: u8 = 0x1;
+    /// A connection of the server reached ESTABLISHED: inactive - 1, active + 1.
+    pub const ESTABLISH: u8 = 0x2;
+    /// A connection of the server left ESTABLISHED: active - 1, inactive + 1.
+    pub const LEAVE: u8 = 0x3;
+    /// A connection of the server ended (flag: it was active): the count - 1, then the overload
+    /// flag clears below the lower threshold.
+    pub const CLOSE: u8 = 0x4;
+    /// Set live, weight, rank and thresholds of a server (flag: clear its overload flag); the
+    /// counts are kept.
+    pub const CONFIG: u8 = 0x5;
+    /// Set active, inactive and the overload flag of a server.
+    pub const COUNTS: u8 = 0x6;
+    /// Read a server's record (answered DATA).
+    pub const READ: u8 = 0x7;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 3;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            PICK => Some("PICK"),
+            CONNECT => Some("CONNECT"),
+            ESTABLISH => Some("ESTABLISH"),
+            LEAVE => Some("LEAVE"),
+            CLOSE => Some("CLOSE"),
+            CONFIG => Some("CONFIG"),
+            COUNTS => Some("COUNTS"),
+            READ => Some("READ"),
+            _ => None,
+        }
+    }
+}
+
+/// An operation of load_sched (one at a time, in order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum LoadOp {
+    /// Pick a server of the pool (answered PICK, NONE or PUNT); with the flag the winner is
+    /// bound (CONNECT) before the answer.
+    Pick = load_op::PICK,
+    /// A connection was bound to the server: inactive + 1; overloaded when the upper threshold
+    /// is reached.
+    Connect = load_op::CONNECT,
+    /// A connection of the server reached ESTABLISHED: inactive - 1, active + 1.
+    Establish = load_op::ESTABLISH,
+    /// A connection of the server left ESTABLISHED: active - 1, inactive + 1.
+    Leave = load_op::LEAVE,
+    /// A connection of the server ended (flag: it was active): the count - 1, then the overload
+    /// flag clears below the lower threshold.
+    Close = load_op::CLOSE,
+    /// Set live, weight, rank and thresholds of a server (flag: clear its overload flag); the
+    /// counts are kept.
+    Config = load_op::CONFIG,
+    /// Set active, inactive and the overload flag of a server.
+    Counts = load_op::COUNTS,
+    /// Read a server's record (answered DATA).
+    Read = load_op::READ,
+}
+
+impl LoadOp {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [LoadOp; 8] = [
+        LoadOp::Pick,
+        LoadOp::Connect,
+        LoadOp::Establish,
+        LoadOp::Leave,
+        LoadOp::Close,
+        LoadOp::Config,
+        LoadOp::Counts,
+        LoadOp::Read,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<LoadOp> {
+        match code {
+            load_op::PICK => Some(LoadOp::Pick),
+            load_op::CONNECT => Some(LoadOp::Connect),
+            load_op::ESTABLISH => Some(LoadOp::Establish),
+            load_op::LEAVE => Some(LoadOp::Leave),
+            load_op::CLOSE => Some(LoadOp::Close),
+            load_op::CONFIG => Some(LoadOp::Config),
+            load_op::COUNTS => Some(LoadOp::Counts),
+            load_op::READ => Some(LoadOp::Read),
+            _ => None,
+        }
+    }
+    /// The declared name (`PICK`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            LoadOp::Pick => "PICK",
+            LoadOp::Connect => "CONNECT",
+            LoadOp::Establish => "ESTABLISH",
+            LoadOp::Leave => "LEAVE",
+            LoadOp::Close => "CLOSE",
+            LoadOp::Config => "CONFIG",
+            LoadOp::Counts => "COUNTS",
+            LoadOp::Read => "READ",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for LoadOp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            LoadOp::Pick => "pick",
+            LoadOp::Connect => "connect",
+            LoadOp::Establish => "establish",
+            LoadOp::Leave => "leave",
+            LoadOp::Close => "close",
+            LoadOp::Config => "config",
+            LoadOp::Counts => "counts",
+            LoadOp::Read => "read",
+        })
+    }
+}
+
+/// load_sched's answer to a PICK or a READ. Codes as constants.
+pub mod load_status {
+    /// The server in the answer takes the connection.
+    pub const PICK: u8 = 0x0;
+    /// No server of the pool may take it.
+    pub const NONE: u8 = 0x1;
+    /// The pool is OFF: the firmware decides.
+    pub const PUNT: u8 = 0x2;
+    /// The record of the server read.
+    pub const DATA: u8 = 0x3;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 2;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            PICK => Some("PICK"),
+            NONE => Some("NONE"),
+            PUNT => Some("PUNT"),
+            DATA => Some("DATA"),
+            _ => None,
+        }
+    }
+}
+
+/// load_sched's answer to a PICK or a READ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum LoadStatus {
+    /// The server in the answer takes the connection.
+    Pick = load_status::PICK,
+    /// No server of the pool may take it.
+    None = load_status::NONE,
+    /// The pool is OFF: the firmware decides.
+    Punt = load_status::PUNT,
+    /// The record of the server read.
+    Data = load_status::DATA,
+}
+
+impl LoadStatus {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [LoadStatus; 4] = [
+        LoadStatus::Pick,
+        LoadStatus::None,
+        LoadStatus::Punt,
+        LoadStatus::Data,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<LoadStatus> {
+        match code {
+            load_status::PICK => Some(LoadStatus::Pick),
+            load_status::NONE => Some(LoadStatus::None),
+            load_status::PUNT => Some(LoadStatus::Punt),
+            load_status::DATA => Some(LoadStatus::Data),
+            _ => None,
+        }
+    }
+    /// The declared name (`PICK`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            LoadStatus::Pick => "PICK",
+            LoadStatus::None => "NONE",
+            LoadStatus::Punt => "PUNT",
+            LoadStatus::Data => "DATA",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for LoadStatus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            LoadStatus::Pick => "pick",
+            LoadStatus::None => "none",
+            LoadStatus::Punt => "punt",
+            LoadStatus::Data => "data",
         })
     }
 }

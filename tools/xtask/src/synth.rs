@@ -318,6 +318,19 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "load_sched",
+        label: "load_sched (decision supply: least-load schedulers, 8 pools x 64 servers)",
+        top: "load_sched",
+        params: &[],
+        src: Src::Files(&[
+            "gateware-rtl/rtl/load_sched.v",
+            "gateware-rtl/rtl/load_sched_cmp.v",
+        ]),
+        fast_path: false,
+        cost: 20,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "ack_validator",
         label: "ack_validator (ACK validator and slot allocator, 2 cookie units, 512-slot free list)",
         top: "ack_validator",
@@ -1665,6 +1678,7 @@ mod tests {
             "ack_validator",
             "cmd_arb",
             "sched_unit",
+            "load_sched",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);
