@@ -31,4 +31,6 @@ rtl/syn_responder.v
 rtl/ack_validator.v
 rtl/cmd_arb.v
 rtl/sched_unit.v
+rtl/load_sched.v
+rtl/load_sched_cmp.v
 rtl/splice_datapath.v

@@ -331,6 +331,29 @@ reg                  sch_rsp_done_reg = 1'b0;
 reg [`SNIC_SCHED_STATUS_W-1:0] sch_rsp_status_reg = {`SNIC_SCHED_STATUS_W{1'b0}};
 reg [5:0]            sch_rsp_server_reg = 6'd0;
 reg [31:0]           sch_picks_reg = 32'd0, sch_nones_reg = 32'd0, sch_punts_reg = 32'd0;
+// Least-load decision supply (DP.LOAD_*; load_sched, docs/load-sched.md)
+localparam LOAD_CW = `SNIC_LOAD_COUNT_BITS;
+reg [15:0]           ld_weight_reg = 16'd0;
+reg [5:0]            ld_rank_reg = 6'd0;
+reg                  ld_live_reg = 1'b0;
+reg [LOAD_CW+1:0]    ld_upper_reg = {LOAD_CW+2{1'b0}}, ld_lower_reg = {LOAD_CW+2{1'b0}};
+reg [LOAD_CW-1:0]    ld_act_reg = {LOAD_CW{1'b0}}, ld_inact_reg = {LOAD_CW{1'b0}};
+reg                  ld_ovl_reg = 1'b0;
+reg                  ld_op_valid_reg = 1'b0;
+reg [`SNIC_LOAD_OP_W-1:0] ld_code_reg = {`SNIC_LOAD_OP_W{1'b0}};
+reg                  ld_flag_reg = 1'b0;
+reg [SCHED_PW-1:0]   ld_op_pool_reg = {SCHED_PW{1'b0}};
+reg [5:0]            ld_slot_reg = 6'd0;
+reg                  ld_pool_wr_reg = 1'b0;
+reg [SCHED_PW-1:0]   ld_d_pool_reg = {SCHED_PW{1'b0}};
+reg [`SNIC_LOAD_MODE_W-1:0] ld_d_mode_reg = {`SNIC_LOAD_MODE_W{1'b0}};
+reg [4:0]            ld_d_beats_reg = 5'd0;
+reg                  ld_done_reg = 1'b0, ld_under_reg = 1'b0;
+reg [`SNIC_LOAD_STATUS_W-1:0] ld_status_reg = {`SNIC_LOAD_STATUS_W{1'b0}};
+reg [5:0]            ld_server_reg = 6'd0;
+reg [31:0]           ld_rd_counts_reg = 32'd0;
+reg [31:0]           ld_picks_reg = 32'd0, ld_nones_reg = 32'd0, ld_punts_reg = 32'd0;
+reg [31:0]           ld_unders_reg = 32'd0, ld_refused_reg = 32'd0;
 reg [47:0]           cycles_reg = 48'd0;
 wire [31:0]          now = cycles_reg[47:16];
 
@@ -1241,6 +1264,65 @@ sched_inst (
 );
 // verilator lint_on PINCONNECTEMPTY
 
+// ---- decision supply (load_sched): the least-load schedulers' counts and choice ---------
+// Driven by DP.LOAD_OP for now (one operation at a time; LOAD_RSP.BUSY while one runs).
+wire                    ld_op_ready;
+wire                    ld_rsp_valid;
+wire [`SNIC_LOAD_STATUS_W-1:0] ld_rsp_status;
+wire [5:0]              ld_rsp_server;
+wire [LOAD_CW-1:0]      ld_rsp_active, ld_rsp_inactive;
+wire                    ld_rsp_ovl;
+wire                    ld_ev_pick, ld_ev_none, ld_ev_punt, ld_ev_under;
+
+// verilator lint_off PINCONNECTEMPTY
+load_sched #(
+    .POOLS(1 << SCHED_PW),
+    .CW(LOAD_CW),
+    .TAG_WIDTH(1)
+)
+load_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_op_valid(ld_op_valid_reg),
+    .s_op_ready(ld_op_ready),
+    .s_op_code(ld_code_reg),
+    .s_op_pool(ld_op_pool_reg),
+    .s_op_slot(ld_slot_reg),
+    .s_op_flag(ld_flag_reg),
+    .s_op_tag(1'b0),
+    .s_op_live(ld_live_reg),
+    .s_op_weight(ld_weight_reg),
+    .s_op_rank(ld_rank_reg),
+    .s_op_upper(ld_upper_reg),
+    .s_op_lower(ld_lower_reg),
+    .s_op_active(ld_act_reg),
+    .s_op_inactive(ld_inact_reg),
+    .s_op_overloaded(ld_ovl_reg),
+    .m_rsp_valid(ld_rsp_valid),
+    .m_rsp_ready(1'b1),
+    .m_rsp_tag(),
+    .m_rsp_status(ld_rsp_status),
+    .m_rsp_server(ld_rsp_server),
+    .m_rsp_active(ld_rsp_active),
+    .m_rsp_inactive(ld_rsp_inactive),
+    .m_rsp_overloaded(ld_rsp_ovl),
+    .m_rsp_live(),
+    .m_rsp_weight(),
+    .m_rsp_rank(),
+    .m_rsp_upper(),
+    .m_rsp_lower(),
+    .pool_wr_en(ld_pool_wr_reg),
+    .pool_wr_pool(ld_d_pool_reg),
+    .pool_wr_mode(ld_d_mode_reg),
+    .pool_wr_beats_m1(ld_d_beats_reg),
+    .ev_pick(ld_ev_pick),
+    .ev_none(ld_ev_none),
+    .ev_punt(ld_ev_punt),
+    .ev_underflow(ld_ev_under)
+);
+// verilator lint_on PINCONNECTEMPTY
+wire ld_busy = ld_op_valid_reg || !ld_op_ready;
+
 // A candidate's punt record with its verdict: NEW and FOUND name the slot (a hit on the
 // client half; NEW: state HANDSHAKE, as the validator wrote it).
 function [META_W-1:0] with_verdict(input [META_W-1:0] m, input [`SNIC_ENGINE_VERDICT_W-1:0] v,
@@ -2111,6 +2193,17 @@ always @(posedge clk) begin
             `SNIC_DP_SCHED_PICKS: rdata_reg <= sch_picks_reg;
             `SNIC_DP_SCHED_NONES: rdata_reg <= sch_nones_reg;
             `SNIC_DP_SCHED_PUNTS: rdata_reg <= sch_punts_reg;
+            `SNIC_DP_LOAD_COUNTS: rdata_reg <= ld_rd_counts_reg;
+            `SNIC_DP_LOAD_RSP: rdata_reg <= ({31'd0, ld_done_reg} << `SNIC_DP_LOAD_RSP_DONE_LSB)
+                                            | ({31'd0, ld_busy} << `SNIC_DP_LOAD_RSP_BUSY_LSB)
+                                            | ({31'd0, ld_under_reg} << `SNIC_DP_LOAD_RSP_UNDERFLOW_LSB)
+                                            | ({30'd0, ld_status_reg} << `SNIC_DP_LOAD_RSP_STATUS_LSB)
+                                            | ({26'd0, ld_server_reg} << `SNIC_DP_LOAD_RSP_SERVER_LSB);
+            `SNIC_DP_LOAD_PICKS: rdata_reg <= ld_picks_reg;
+            `SNIC_DP_LOAD_NONES: rdata_reg <= ld_nones_reg;
+            `SNIC_DP_LOAD_PUNTS: rdata_reg <= ld_punts_reg;
+            `SNIC_DP_LOAD_UNDERFLOWS: rdata_reg <= ld_unders_reg;
+            `SNIC_DP_LOAD_REFUSED: rdata_reg <= ld_refused_reg;
 
             `SNIC_FLOW_BLKID: rdata_reg <= `SNIC_FLOW_BLKID_RESET;
             `SNIC_FLOW_KEY_SRC_IP: rdata_reg <= ft_key_reg[95:64];
@@ -2225,6 +2318,26 @@ always @(posedge clk) begin
     sch_tbl_wr_reg <= 1'b0;
     sch_mask_wr_reg <= 1'b0;
     sch_commit_reg <= 1'b0;
+    ld_pool_wr_reg <= 1'b0;
+
+    // the least-load operation taken, its answer latched, its pulses counted
+    if (ld_op_valid_reg && ld_op_ready) ld_op_valid_reg <= 1'b0;
+    if (ld_rsp_valid) begin
+        ld_done_reg <= 1'b1;
+        ld_status_reg <= ld_rsp_status;
+        ld_server_reg <= ld_rsp_server;
+        if (ld_rsp_status == `SNIC_LOAD_STATUS_DATA)
+            ld_rd_counts_reg <= ({{32-LOAD_CW{1'b0}}, ld_rsp_active} << `SNIC_DP_LOAD_COUNTS_ACTIVE_LSB)
+                | ({{32-LOAD_CW{1'b0}}, ld_rsp_inactive} << `SNIC_DP_LOAD_COUNTS_INACTIVE_LSB)
+                | ({31'd0, ld_rsp_ovl} << `SNIC_DP_LOAD_COUNTS_OVERLOADED_LSB);
+    end
+    if (ld_ev_under) begin
+        ld_under_reg <= 1'b1;
+        ld_unders_reg <= ld_unders_reg + 1'b1;
+    end
+    if (ld_ev_pick) ld_picks_reg <= ld_picks_reg + 1'b1;
+    if (ld_ev_none) ld_nones_reg <= ld_nones_reg + 1'b1;
+    if (ld_ev_punt) ld_punts_reg <= ld_punts_reg + 1'b1;
 
     // the decision supply's request taken, its answer latched and counted
     if (sch_req_valid_reg && sch_req_ready) sch_req_valid_reg <= 1'b0;
@@ -2337,6 +2450,37 @@ always @(posedge clk) begin
             end
             `SNIC_DP_SCHED_PTR: sch_ptr_pool_reg <= csr_wdata[`SNIC_DP_SCHED_PTR_POOL_LSB +: SCHED_PW];
             `SNIC_DP_SCHED_REQ_CLIENT: sch_req_client_reg <= csr_wdata;
+            `SNIC_DP_LOAD_CFG: begin
+                ld_weight_reg <= csr_wdata[`SNIC_DP_LOAD_CFG_WEIGHT_LSB +: 16];
+                ld_rank_reg <= csr_wdata[`SNIC_DP_LOAD_CFG_RANK_LSB +: 6];
+                ld_live_reg <= csr_wdata[`SNIC_DP_LOAD_CFG_LIVE_LSB];
+            end
+            `SNIC_DP_LOAD_UPPER: ld_upper_reg <= csr_wdata[LOAD_CW+1:0];
+            `SNIC_DP_LOAD_LOWER: ld_lower_reg <= csr_wdata[LOAD_CW+1:0];
+            `SNIC_DP_LOAD_COUNTS: begin
+                ld_act_reg <= csr_wdata[`SNIC_DP_LOAD_COUNTS_ACTIVE_LSB +: LOAD_CW];
+                ld_inact_reg <= csr_wdata[`SNIC_DP_LOAD_COUNTS_INACTIVE_LSB +: LOAD_CW];
+                ld_ovl_reg <= csr_wdata[`SNIC_DP_LOAD_COUNTS_OVERLOADED_LSB];
+            end
+            `SNIC_DP_LOAD_OP: begin
+                if (ld_busy) begin
+                    ld_refused_reg <= ld_refused_reg + 1'b1;
+                end else begin
+                    ld_op_valid_reg <= 1'b1;
+                    ld_code_reg <= csr_wdata[`SNIC_DP_LOAD_OP_CODE_LSB +: `SNIC_LOAD_OP_W];
+                    ld_flag_reg <= csr_wdata[`SNIC_DP_LOAD_OP_FLAG_LSB];
+                    ld_op_pool_reg <= csr_wdata[`SNIC_DP_LOAD_OP_POOL_LSB +: SCHED_PW];
+                    ld_slot_reg <= csr_wdata[`SNIC_DP_LOAD_OP_SLOT_LSB +: 6];
+                    ld_done_reg <= 1'b0;
+                    ld_under_reg <= 1'b0;
+                end
+            end
+            `SNIC_DP_LOAD_POOL: begin
+                ld_pool_wr_reg <= 1'b1;
+                ld_d_pool_reg <= csr_wdata[`SNIC_DP_LOAD_POOL_POOL_LSB +: SCHED_PW];
+                ld_d_mode_reg <= csr_wdata[`SNIC_DP_LOAD_POOL_MODE_LSB +: `SNIC_LOAD_MODE_W];
+                ld_d_beats_reg <= csr_wdata[`SNIC_DP_LOAD_POOL_BEATS_M1_LSB +: 5];
+            end
             `SNIC_DP_SCHED_REQ: begin
                 sch_req_valid_reg <= 1'b1;
                 sch_req_reg <= csr_wdata[26:0];
@@ -2494,6 +2638,15 @@ always @(posedge clk) begin
         sch_picks_reg <= 32'd0;
         sch_nones_reg <= 32'd0;
         sch_punts_reg <= 32'd0;
+        ld_op_valid_reg <= 1'b0;
+        ld_pool_wr_reg <= 1'b0;
+        ld_done_reg <= 1'b0;
+        ld_under_reg <= 1'b0;
+        ld_picks_reg <= 32'd0;
+        ld_nones_reg <= 32'd0;
+        ld_punts_reg <= 32'd0;
+        ld_unders_reg <= 32'd0;
+        ld_refused_reg <= 32'd0;
     end
 end
 

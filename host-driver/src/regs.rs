@@ -983,6 +983,170 @@ pub mod dp {
         /// Mask of ENABLE (unshifted).
         pub const ENABLE_MASK: u32 = 0x1;
     }
+    /// Least-load decision supply (load_sched, docs/load-sched.md): server configuration staged for a CONFIG operation (wo)
+    pub const LOAD_CFG: u64 = BASE + 0x1c0;
+    /// Reset value and fields of LOAD_CFG.
+    pub mod load_cfg {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Weight 0-65535
+        pub const WEIGHT_SHIFT: u32 = 0;
+        /// Mask of WEIGHT (unshifted).
+        pub const WEIGHT_MASK: u32 = 0xffff;
+        /// Position in the pool's order (the lower wins a tie)
+        pub const RANK_SHIFT: u32 = 16;
+        /// Mask of RANK (unshifted).
+        pub const RANK_MASK: u32 = 0x3f;
+        /// Present and available: takes part in picks
+        pub const LIVE_SHIFT: u32 = 24;
+        /// Mask of LIVE (unshifted).
+        pub const LIVE_MASK: u32 = 0x1;
+    }
+    /// Upper connection threshold staged for CONFIG (0 none; larger than LOAD_THRESHOLD_MAX written as it) (wo)
+    pub const LOAD_UPPER: u64 = BASE + 0x1c4;
+    /// Reset value and fields of LOAD_UPPER.
+    pub mod load_upper {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Threshold
+        pub const THRESHOLD_SHIFT: u32 = 0;
+        /// Mask of THRESHOLD (unshifted).
+        pub const THRESHOLD_MASK: u32 = 0x1ffff;
+    }
+    /// Lower connection threshold staged for CONFIG (0: three quarters of the upper one) (wo)
+    pub const LOAD_LOWER: u64 = BASE + 0x1c8;
+    /// Reset value and fields of LOAD_LOWER.
+    pub mod load_lower {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Threshold
+        pub const THRESHOLD_SHIFT: u32 = 0;
+        /// Mask of THRESHOLD (unshifted).
+        pub const THRESHOLD_MASK: u32 = 0x1ffff;
+    }
+    /// Write: the counts a COUNTS operation sets; read: the counts of the last READ answer (rw)
+    pub const LOAD_COUNTS: u64 = BASE + 0x1cc;
+    /// Reset value and fields of LOAD_COUNTS.
+    pub mod load_counts {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Active (ESTABLISHED) connections
+        pub const ACTIVE_SHIFT: u32 = 0;
+        /// Mask of ACTIVE (unshifted).
+        pub const ACTIVE_MASK: u32 = 0x7fff;
+        /// Inactive connections
+        pub const INACTIVE_SHIFT: u32 = 16;
+        /// Mask of INACTIVE (unshifted).
+        pub const INACTIVE_MASK: u32 = 0x7fff;
+        /// The overload flag
+        pub const OVERLOADED_SHIFT: u32 = 31;
+        /// Mask of OVERLOADED (unshifted).
+        pub const OVERLOADED_MASK: u32 = 0x1;
+    }
+    /// Start an operation (LoadOp) with the staged values; refused and counted in LOAD_REFUSED while LOAD_RSP.BUSY (wo)
+    pub const LOAD_OP: u64 = BASE + 0x1d0;
+    /// Reset value and fields of LOAD_OP.
+    pub mod load_op {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// LoadOp
+        pub const CODE_SHIFT: u32 = 0;
+        /// Mask of CODE (unshifted).
+        pub const CODE_MASK: u32 = 0x7;
+        /// PICK: bind the winner; CLOSE: the connection was active; CONFIG: clear the overload flag
+        pub const FLAG_SHIFT: u32 = 3;
+        /// Mask of FLAG (unshifted).
+        pub const FLAG_MASK: u32 = 0x1;
+        /// Pool
+        pub const POOL_SHIFT: u32 = 8;
+        /// Mask of POOL (unshifted).
+        pub const POOL_MASK: u32 = 0x7;
+        /// Server slot 0-63 of the pool (all but PICK)
+        pub const SLOT_SHIFT: u32 = 16;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0x3f;
+    }
+    /// State of the last operation and the answer to the last PICK or READ (ro)
+    pub const LOAD_RSP: u64 = BASE + 0x1d4;
+    /// Reset value and fields of LOAD_RSP.
+    pub mod load_rsp {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Server slot (status PICK or DATA)
+        pub const SERVER_SHIFT: u32 = 0;
+        /// Mask of SERVER (unshifted).
+        pub const SERVER_MASK: u32 = 0x3f;
+        /// LoadStatus
+        pub const STATUS_SHIFT: u32 = 8;
+        /// Mask of STATUS (unshifted).
+        pub const STATUS_MASK: u32 = 0x3;
+        /// The last operation found its count at 0 and changed nothing
+        pub const UNDERFLOW_SHIFT: u32 = 12;
+        /// Mask of UNDERFLOW (unshifted).
+        pub const UNDERFLOW_MASK: u32 = 0x1;
+        /// An operation is pending or running: LOAD_OP is refused
+        pub const BUSY_SHIFT: u32 = 30;
+        /// Mask of BUSY (unshifted).
+        pub const BUSY_MASK: u32 = 0x1;
+        /// The answer to the last PICK or READ is here (cleared by a LOAD_OP write)
+        pub const DONE_SHIFT: u32 = 31;
+        /// Mask of DONE (unshifted).
+        pub const DONE_MASK: u32 = 0x1;
+    }
+    /// Set a pool's least-load descriptor (wo)
+    pub const LOAD_POOL: u64 = BASE + 0x1d8;
+    /// Reset value and fields of LOAD_POOL.
+    pub mod load_pool {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Pool
+        pub const POOL_SHIFT: u32 = 0;
+        /// Mask of POOL (unshifted).
+        pub const POOL_MASK: u32 = 0x7;
+        /// LoadMode
+        pub const MODE_SHIFT: u32 = 8;
+        /// Mask of MODE (unshifted).
+        pub const MODE_MASK: u32 = 0x7;
+        /// Words a pick reads, minus 1 (slots 0 .. 2 * (BEATS_M1 + 1) - 1)
+        pub const BEATS_M1_SHIFT: u32 = 16;
+        /// Mask of BEATS_M1 (unshifted).
+        pub const BEATS_M1_MASK: u32 = 0x1f;
+    }
+    /// Least-load answers PICK (ro)
+    pub const LOAD_PICKS: u64 = BASE + 0x1dc;
+    /// Reset value and fields of LOAD_PICKS.
+    pub mod load_picks {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Least-load answers NONE (ro)
+    pub const LOAD_NONES: u64 = BASE + 0x1e0;
+    /// Reset value and fields of LOAD_NONES.
+    pub mod load_nones {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Least-load answers PUNT (the pool is OFF) (ro)
+    pub const LOAD_PUNTS: u64 = BASE + 0x1e4;
+    /// Reset value and fields of LOAD_PUNTS.
+    pub mod load_punts {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Least-load operations that found their count at 0 (ro)
+    pub const LOAD_UNDERFLOWS: u64 = BASE + 0x1e8;
+    /// Reset value and fields of LOAD_UNDERFLOWS.
+    pub mod load_underflows {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// LOAD_OP writes refused while busy (ro)
+    pub const LOAD_REFUSED: u64 = BASE + 0x1ec;
+    /// Reset value and fields of LOAD_REFUSED.
+    pub mod load_refused {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
 }
 
 /// Flow table and flow state commands

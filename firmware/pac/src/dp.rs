@@ -62,6 +62,19 @@ pub struct RegisterBlock {
     local_addr: (),
     _reserved55: [u8; 0x04],
     local_ctrl: (),
+    _reserved56: [u8; 0x3c],
+    load_cfg: LoadCfg,
+    load_upper: LoadUpper,
+    load_lower: LoadLower,
+    load_counts: LoadCounts,
+    load_op: LoadOp,
+    load_rsp: LoadRsp,
+    load_pool: LoadPool,
+    load_picks: LoadPicks,
+    load_nones: LoadNones,
+    load_punts: LoadPunts,
+    load_underflows: LoadUnderflows,
+    load_refused: LoadRefused,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -424,6 +437,66 @@ impl RegisterBlock {
                 .cast()
         })
     }
+    #[doc = "0x1c0 - Least-load decision supply (load_sched, docs/load-sched.md): server configuration staged for a CONFIG operation"]
+    #[inline(always)]
+    pub const fn load_cfg(&self) -> &LoadCfg {
+        &self.load_cfg
+    }
+    #[doc = "0x1c4 - Upper connection threshold staged for CONFIG (0 none; larger than LOAD_THRESHOLD_MAX written as it)"]
+    #[inline(always)]
+    pub const fn load_upper(&self) -> &LoadUpper {
+        &self.load_upper
+    }
+    #[doc = "0x1c8 - Lower connection threshold staged for CONFIG (0: three quarters of the upper one)"]
+    #[inline(always)]
+    pub const fn load_lower(&self) -> &LoadLower {
+        &self.load_lower
+    }
+    #[doc = "0x1cc - Write: the counts a COUNTS operation sets; read: the counts of the last READ answer"]
+    #[inline(always)]
+    pub const fn load_counts(&self) -> &LoadCounts {
+        &self.load_counts
+    }
+    #[doc = "0x1d0 - Start an operation (LoadOp) with the staged values; refused and counted in LOAD_REFUSED while LOAD_RSP.BUSY"]
+    #[inline(always)]
+    pub const fn load_op(&self) -> &LoadOp {
+        &self.load_op
+    }
+    #[doc = "0x1d4 - State of the last operation and the answer to the last PICK or READ"]
+    #[inline(always)]
+    pub const fn load_rsp(&self) -> &LoadRsp {
+        &self.load_rsp
+    }
+    #[doc = "0x1d8 - Set a pool's least-load descriptor"]
+    #[inline(always)]
+    pub const fn load_pool(&self) -> &LoadPool {
+        &self.load_pool
+    }
+    #[doc = "0x1dc - Least-load answers PICK"]
+    #[inline(always)]
+    pub const fn load_picks(&self) -> &LoadPicks {
+        &self.load_picks
+    }
+    #[doc = "0x1e0 - Least-load answers NONE"]
+    #[inline(always)]
+    pub const fn load_nones(&self) -> &LoadNones {
+        &self.load_nones
+    }
+    #[doc = "0x1e4 - Least-load answers PUNT (the pool is OFF)"]
+    #[inline(always)]
+    pub const fn load_punts(&self) -> &LoadPunts {
+        &self.load_punts
+    }
+    #[doc = "0x1e8 - Least-load operations that found their count at 0"]
+    #[inline(always)]
+    pub const fn load_underflows(&self) -> &LoadUnderflows {
+        &self.load_underflows
+    }
+    #[doc = "0x1ec - LOAD_OP writes refused while busy"]
+    #[inline(always)]
+    pub const fn load_refused(&self) -> &LoadRefused {
+        &self.load_refused
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -705,3 +778,63 @@ pub mod local_addr;
 pub type LocalCtrl = crate::Reg<local_ctrl::LocalCtrlSpec>;
 #[doc = "Card-owned server-side address enable"]
 pub mod local_ctrl;
+#[doc = "LOAD_CFG (w) register accessor: Least-load decision supply (load_sched, docs/load-sched.md): server configuration staged for a CONFIG operation\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`load_cfg::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_cfg`] module"]
+#[doc(alias = "LOAD_CFG")]
+pub type LoadCfg = crate::Reg<load_cfg::LoadCfgSpec>;
+#[doc = "Least-load decision supply (load_sched, docs/load-sched.md): server configuration staged for a CONFIG operation"]
+pub mod load_cfg;
+#[doc = "LOAD_UPPER (w) register accessor: Upper connection threshold staged for CONFIG (0 none; larger than LOAD_THRESHOLD_MAX written as it)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`load_upper::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_upper`] module"]
+#[doc(alias = "LOAD_UPPER")]
+pub type LoadUpper = crate::Reg<load_upper::LoadUpperSpec>;
+#[doc = "Upper connection threshold staged for CONFIG (0 none; larger than LOAD_THRESHOLD_MAX written as it)"]
+pub mod load_upper;
+#[doc = "LOAD_LOWER (w) register accessor: Lower connection threshold staged for CONFIG (0: three quarters of the upper one)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`load_lower::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_lower`] module"]
+#[doc(alias = "LOAD_LOWER")]
+pub type LoadLower = crate::Reg<load_lower::LoadLowerSpec>;
+#[doc = "Lower connection threshold staged for CONFIG (0: three quarters of the upper one)"]
+pub mod load_lower;
+#[doc = "LOAD_COUNTS (rw) register accessor: Write: the counts a COUNTS operation sets; read: the counts of the last READ answer\n\nYou can [`read`](crate::Reg::read) this register and get [`load_counts::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`load_counts::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_counts`] module"]
+#[doc(alias = "LOAD_COUNTS")]
+pub type LoadCounts = crate::Reg<load_counts::LoadCountsSpec>;
+#[doc = "Write: the counts a COUNTS operation sets; read: the counts of the last READ answer"]
+pub mod load_counts;
+#[doc = "LOAD_OP (w) register accessor: Start an operation (LoadOp) with the staged values; refused and counted in LOAD_REFUSED while LOAD_RSP.BUSY\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`load_op::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_op`] module"]
+#[doc(alias = "LOAD_OP")]
+pub type LoadOp = crate::Reg<load_op::LoadOpSpec>;
+#[doc = "Start an operation (LoadOp) with the staged values; refused and counted in LOAD_REFUSED while LOAD_RSP.BUSY"]
+pub mod load_op;
+#[doc = "LOAD_RSP (r) register accessor: State of the last operation and the answer to the last PICK or READ\n\nYou can [`read`](crate::Reg::read) this register and get [`load_rsp::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_rsp`] module"]
+#[doc(alias = "LOAD_RSP")]
+pub type LoadRsp = crate::Reg<load_rsp::LoadRspSpec>;
+#[doc = "State of the last operation and the answer to the last PICK or READ"]
+pub mod load_rsp;
+#[doc = "LOAD_POOL (w) register accessor: Set a pool's least-load descriptor\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`load_pool::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_pool`] module"]
+#[doc(alias = "LOAD_POOL")]
+pub type LoadPool = crate::Reg<load_pool::LoadPoolSpec>;
+#[doc = "Set a pool's least-load descriptor"]
+pub mod load_pool;
+#[doc = "LOAD_PICKS (r) register accessor: Least-load answers PICK\n\nYou can [`read`](crate::Reg::read) this register and get [`load_picks::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_picks`] module"]
+#[doc(alias = "LOAD_PICKS")]
+pub type LoadPicks = crate::Reg<load_picks::LoadPicksSpec>;
+#[doc = "Least-load answers PICK"]
+pub mod load_picks;
+#[doc = "LOAD_NONES (r) register accessor: Least-load answers NONE\n\nYou can [`read`](crate::Reg::read) this register and get [`load_nones::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_nones`] module"]
+#[doc(alias = "LOAD_NONES")]
+pub type LoadNones = crate::Reg<load_nones::LoadNonesSpec>;
+#[doc = "Least-load answers NONE"]
+pub mod load_nones;
+#[doc = "LOAD_PUNTS (r) register accessor: Least-load answers PUNT (the pool is OFF)\n\nYou can [`read`](crate::Reg::read) this register and get [`load_punts::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_punts`] module"]
+#[doc(alias = "LOAD_PUNTS")]
+pub type LoadPunts = crate::Reg<load_punts::LoadPuntsSpec>;
+#[doc = "Least-load answers PUNT (the pool is OFF)"]
+pub mod load_punts;
+#[doc = "LOAD_UNDERFLOWS (r) register accessor: Least-load operations that found their count at 0\n\nYou can [`read`](crate::Reg::read) this register and get [`load_underflows::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_underflows`] module"]
+#[doc(alias = "LOAD_UNDERFLOWS")]
+pub type LoadUnderflows = crate::Reg<load_underflows::LoadUnderflowsSpec>;
+#[doc = "Least-load operations that found their count at 0"]
+pub mod load_underflows;
+#[doc = "LOAD_REFUSED (r) register accessor: LOAD_OP writes refused while busy\n\nYou can [`read`](crate::Reg::read) this register and get [`load_refused::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@load_refused`] module"]
+#[doc(alias = "LOAD_REFUSED")]
+pub type LoadRefused = crate::Reg<load_refused::LoadRefusedSpec>;
+#[doc = "LOAD_OP writes refused while busy"]
+pub mod load_refused;

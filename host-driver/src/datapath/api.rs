@@ -858,6 +858,236 @@ impl<'a> Datapath<'a> {
         })
     }
 
+    // ----- least-load decision supply (DP.LOAD_*, docs/load-sched.md) ---------------------
+
+    fn check_load_slot(pool: usize, slot: usize) -> Result<(), DatapathError> {
+        Self::check_pool(pool)?;
+        Self::check_index("least-load server slot", slot, LOAD_SLOTS)
+    }
+
+    /// Runs one operation with the staged values: waits while one runs, writes `LOAD_OP`,
+    /// then waits for it to end (`answered`: for its answer, DONE). Returns `LOAD_RSP`.
+    fn load_op(
+        &mut self,
+        code: LoadOp,
+        flag: bool,
+        pool: usize,
+        slot: usize,
+        answered: bool,
+    ) -> Result<u32, DriverError> {
+        use regs::dp::{load_op as o, load_rsp as r};
+        let idle = |v: u32| field(v, r::BUSY_SHIFT, r::BUSY_MASK) == 0;
+        self.poll(
+            "least-load operation",
+            "DP.LOAD_RSP",
+            "BUSY",
+            regs::dp::LOAD_RSP,
+            idle,
+        )?;
+        self.bar.write32(
+            regs::dp::LOAD_OP,
+            put(code.raw().into(), o::CODE_SHIFT, o::CODE_MASK)
+                | put(flag.into(), o::FLAG_SHIFT, o::FLAG_MASK)
+                | put(pool as u32, o::POOL_SHIFT, o::POOL_MASK)
+                | put(slot as u32, o::SLOT_SHIFT, o::SLOT_MASK),
+        )?;
+        if answered {
+            self.poll(
+                "least-load operation",
+                "DP.LOAD_RSP",
+                "not DONE",
+                regs::dp::LOAD_RSP,
+                |v| field(v, r::DONE_SHIFT, r::DONE_MASK) != 0,
+            )
+        } else {
+            self.poll(
+                "least-load operation",
+                "DP.LOAD_RSP",
+                "BUSY",
+                regs::dp::LOAD_RSP,
+                idle,
+            )
+        }
+    }
+
+    /// Set pool `pool`'s least-load descriptor: its mode and the words a pick reads
+    /// (1..=32; slots 0 .. 2 * beats).
+    pub fn load_set_pool(
+        &mut self,
+        pool: usize,
+        mode: LoadMode,
+        beats: u8,
+    ) -> Result<(), DriverError> {
+        use regs::dp::load_pool as p;
+        Self::check_pool(pool)?;
+        if !(1..=LOAD_MAX_BEATS).contains(&beats) {
+            return Err(DatapathError::BadLength {
+                what: "least-load words per pick",
+                len: beats.into(),
+                min: 1,
+                max: LOAD_MAX_BEATS.into(),
+            }
+            .into());
+        }
+        self.bar.write32(
+            regs::dp::LOAD_POOL,
+            put(pool as u32, p::POOL_SHIFT, p::POOL_MASK)
+                | put(mode.raw().into(), p::MODE_SHIFT, p::MODE_MASK)
+                | put(u32::from(beats - 1), p::BEATS_M1_SHIFT, p::BEATS_M1_MASK),
+        )?;
+        Ok(())
+    }
+
+    /// Configure a server slot (CONFIG): live, weight, rank, thresholds; `clear_overload`
+    /// clears its overload flag (the firmware's `thresholds_clear_overload`). Its counts are
+    /// kept.
+    pub fn load_config(
+        &mut self,
+        pool: usize,
+        slot: usize,
+        cfg: &LoadSlot,
+        clear_overload: bool,
+    ) -> Result<(), DriverError> {
+        use regs::dp::{load_cfg as c, load_lower as l, load_upper as u};
+        Self::check_load_slot(pool, slot)?;
+        let max = splicenic_layout::LOAD_THRESHOLD_MAX as usize;
+        Self::check_index("least-load upper threshold", cfg.upper as usize, max + 1)?;
+        Self::check_index("least-load lower threshold", cfg.lower as usize, max + 1)?;
+        Self::check_index("least-load rank", cfg.rank.into(), LOAD_SLOTS)?;
+        self.bar.write32(
+            regs::dp::LOAD_CFG,
+            put(cfg.weight.into(), c::WEIGHT_SHIFT, c::WEIGHT_MASK)
+                | put(cfg.rank.into(), c::RANK_SHIFT, c::RANK_MASK)
+                | put(cfg.live.into(), c::LIVE_SHIFT, c::LIVE_MASK),
+        )?;
+        self.bar.write32(
+            regs::dp::LOAD_UPPER,
+            put(cfg.upper, u::THRESHOLD_SHIFT, u::THRESHOLD_MASK),
+        )?;
+        self.bar.write32(
+            regs::dp::LOAD_LOWER,
+            put(cfg.lower, l::THRESHOLD_SHIFT, l::THRESHOLD_MASK),
+        )?;
+        self.load_op(LoadOp::Config, clear_overload, pool, slot, false)?;
+        Ok(())
+    }
+
+    /// Load a compiled least-load pool: every slot whose configuration differs from
+    /// `written` (all of them when `None`), then the descriptor.
+    pub fn load_program(
+        &mut self,
+        pool: usize,
+        prog: &LoadProgram,
+        written: Option<&[LoadSlot]>,
+    ) -> Result<(), DriverError> {
+        Self::check_pool(pool)?;
+        for (slot, cfg) in prog.slots.iter().enumerate().take(LOAD_SLOTS) {
+            if written.and_then(|w| w.get(slot)) != Some(cfg) {
+                self.load_config(pool, slot, cfg, false)?;
+            }
+        }
+        self.load_set_pool(pool, prog.mode, prog.beats)
+    }
+
+    /// Set a server slot's counts and overload flag (COUNTS): a new server starts at zero.
+    pub fn load_set_counts(
+        &mut self,
+        pool: usize,
+        slot: usize,
+        counts: LoadCounts,
+    ) -> Result<(), DriverError> {
+        use regs::dp::load_counts as c;
+        Self::check_load_slot(pool, slot)?;
+        let n = LOAD_COUNT_MAX as usize + 1;
+        Self::check_index("least-load active count", counts.active as usize, n)?;
+        Self::check_index("least-load inactive count", counts.inactive as usize, n)?;
+        self.bar.write32(
+            regs::dp::LOAD_COUNTS,
+            put(counts.active, c::ACTIVE_SHIFT, c::ACTIVE_MASK)
+                | put(counts.inactive, c::INACTIVE_SHIFT, c::INACTIVE_MASK)
+                | put(
+                    counts.overloaded.into(),
+                    c::OVERLOADED_SHIFT,
+                    c::OVERLOADED_MASK,
+                ),
+        )?;
+        self.load_op(LoadOp::Counts, false, pool, slot, false)?;
+        Ok(())
+    }
+
+    /// Count a connection event of a server slot. Returns true when the count it takes
+    /// from was 0 (nothing changed, counted in `LOAD_UNDERFLOWS`).
+    pub fn load_event(
+        &mut self,
+        pool: usize,
+        slot: usize,
+        event: LoadEvent,
+    ) -> Result<bool, DriverError> {
+        use regs::dp::load_rsp as r;
+        Self::check_load_slot(pool, slot)?;
+        let (code, flag) = match event {
+            LoadEvent::Connect => (LoadOp::Connect, false),
+            LoadEvent::Establish => (LoadOp::Establish, false),
+            LoadEvent::Leave => (LoadOp::Leave, false),
+            LoadEvent::Close { active } => (LoadOp::Close, active),
+        };
+        let v = self.load_op(code, flag, pool, slot, false)?;
+        Ok(field(v, r::UNDERFLOW_SHIFT, r::UNDERFLOW_MASK) != 0)
+    }
+
+    /// Pick pool `pool`'s server for a new connection; `bind` counts the connection on it
+    /// at once (CONNECT), as the engine does.
+    pub fn load_pick(&mut self, pool: usize, bind: bool) -> Result<LoadAnswer, DriverError> {
+        use regs::dp::load_rsp as r;
+        Self::check_pool(pool)?;
+        let v = self.load_op(LoadOp::Pick, bind, pool, 0, true)?;
+        let code = field(v, r::STATUS_SHIFT, r::STATUS_MASK);
+        match LoadStatus::from_raw(code as u8) {
+            Some(LoadStatus::Pick) => Ok(LoadAnswer::Pick(
+                field(v, r::SERVER_SHIFT, r::SERVER_MASK) as u8,
+            )),
+            Some(LoadStatus::None) => Ok(LoadAnswer::None),
+            Some(LoadStatus::Punt) => Ok(LoadAnswer::Punt),
+            _ => Err(DatapathError::UnknownCode {
+                what: "LoadStatus of a pick",
+                value: code,
+            }
+            .into()),
+        }
+    }
+
+    /// A server slot's counts (READ).
+    pub fn load_read(&mut self, pool: usize, slot: usize) -> Result<LoadCounts, DriverError> {
+        use regs::dp::{load_counts as c, load_rsp as r};
+        Self::check_load_slot(pool, slot)?;
+        let v = self.load_op(LoadOp::Read, false, pool, slot, true)?;
+        let code = field(v, r::STATUS_SHIFT, r::STATUS_MASK);
+        if LoadStatus::from_raw(code as u8) != Some(LoadStatus::Data) {
+            return Err(DatapathError::UnknownCode {
+                what: "LoadStatus of a read",
+                value: code,
+            }
+            .into());
+        }
+        let w = self.bar.read32(regs::dp::LOAD_COUNTS)?;
+        Ok(LoadCounts {
+            active: field(w, c::ACTIVE_SHIFT, c::ACTIVE_MASK),
+            inactive: field(w, c::INACTIVE_SHIFT, c::INACTIVE_MASK),
+            overloaded: field(w, c::OVERLOADED_SHIFT, c::OVERLOADED_MASK) != 0,
+        })
+    }
+
+    /// The least-load counters.
+    pub fn load_counters(&mut self) -> Result<LoadCounters, DriverError> {
+        Ok(LoadCounters {
+            picks: self.bar.read32(regs::dp::LOAD_PICKS)?,
+            nones: self.bar.read32(regs::dp::LOAD_NONES)?,
+            punts: self.bar.read32(regs::dp::LOAD_PUNTS)?,
+            underflows: self.bar.read32(regs::dp::LOAD_UNDERFLOWS)?,
+            refused: self.bar.read32(regs::dp::LOAD_REFUSED)?,
+        })
+    }
+
     /// Read every loss counter outside the STATS block ([`DropCounters`]) with plain
     /// register reads: nothing is written, so this is safe while the firmware runs. The
     /// registers are read one after the other, not as one snapshot.

@@ -19,7 +19,8 @@
 //! Files: `flow` (flow-table keys, flow-state entries and counters), `punt` (punt records),
 //! `events` (event records), `rules` (L7 rules), `stats` (the statistics snapshot), `drops`
 //! (the loss counters of the punt ring, event queue, length guard, flow updates and inject
-//! rings), `sched` (the decision supply's descriptors and answers), `api` (the [`Datapath`]
+//! rings), `sched` (the decision supply's descriptors and answers), `load` (the least-load
+//! decision supply's counts and answers), `api` (the [`Datapath`]
 //! register sequences).
 
 use std::fmt;
@@ -130,6 +131,7 @@ mod api;
 mod drops;
 mod events;
 mod flow;
+mod load;
 mod punt;
 mod rules;
 mod sched;
@@ -141,6 +143,7 @@ pub use api::*;
 pub use drops::*;
 pub use events::*;
 pub use flow::*;
+pub use load::*;
 pub use punt::*;
 pub use rules::*;
 pub use sched::*;

@@ -437,3 +437,148 @@ fn decision_supply_through_the_driver() {
         }
     }
 }
+
+/// The least-load decision supply (load_sched) through the driver's API on the Verilated
+/// data path: lc, wlc, nq and ovf pools compiled by the firmware's `Scheduler::hw_load` and
+/// loaded with `load_program` answer every binding pick as `Scheduler::pick` does, with the
+/// counts moved by the driver's events as the reference's `ServerSet` moves them (an
+/// underflow reported where the reference refuses); reads return the reference's counts,
+/// the counters count the answers, an operation written while one runs is refused and
+/// counted, and bad arguments are refused before any write.
+#[test]
+fn least_load_supply_through_the_driver() {
+    use rand::Rng;
+    use splicenic_driver::datapath::{LoadAnswer, LoadCounts, LoadEvent, LoadMode, LoadSlot};
+    use splicenic_driver::DriverError;
+    use splicenic_fw_logic::sched::{
+        Kind, SchedConfig, SchedError, Scheduler, ServerConfig, ServerSet,
+    };
+
+    for width in [64, 512] {
+        let mut bar = TbBar(Datapath::new(width).expect("model"));
+        let mut d = Api::new(&mut bar).expect("data path parameters");
+        let mut rng = ChaCha8Rng::seed_from_u64(u64::from(width) + 7);
+        let kinds = [Kind::Wlc, Kind::Lc, Kind::Nq, Kind::Ovf];
+        let mut pools: Vec<(ServerSet, Scheduler<4, 4>)> = Vec::new();
+        for (pool, kind) in kinds.into_iter().enumerate() {
+            let mut servers = ServerSet::new();
+            for (k, w) in [3u32, 1, 0, 2, 5].into_iter().enumerate() {
+                let mut cfg = ServerConfig::new(0x0a00_0100 + k as u32, 8080, w);
+                if k == 3 {
+                    cfg.u_threshold = 4;
+                }
+                servers.add(cfg).expect("server");
+            }
+            let s = Scheduler::new(SchedConfig::new(kind));
+            let prog = s.hw_load(&servers);
+            assert_ne!(prog.mode, LoadMode::Off);
+            d.load_program(pool, &prog, None).expect("program");
+            pools.push((servers, s));
+        }
+        let (mut picks, mut nones, mut unders) = (0u32, 0u32, 0u32);
+        for _ in 0..120 {
+            let pool = rng.gen_range(0..pools.len());
+            let (servers, s) = &mut pools[pool];
+            if rng.gen_bool(0.5) {
+                let got = d.load_pick(pool, true).expect("pick");
+                match s.pick(servers, 0, 0, 0) {
+                    Some(id) => {
+                        assert_eq!(got, LoadAnswer::Pick(id as u8), "pool {pool}");
+                        servers.on_connect(id).expect("connect");
+                        picks += 1;
+                    }
+                    None => {
+                        assert_eq!(got, LoadAnswer::None, "pool {pool}");
+                        nones += 1;
+                    }
+                }
+            } else {
+                let id = rng.gen_range(0..5);
+                let (ev, r) = match rng.gen_range(0..3) {
+                    0 => (LoadEvent::Establish, servers.on_established(id)),
+                    1 => (
+                        LoadEvent::Close { active: true },
+                        servers.on_close(id, true),
+                    ),
+                    _ => (
+                        LoadEvent::Close { active: false },
+                        servers.on_close(id, false),
+                    ),
+                };
+                let under = d.load_event(pool, id, ev).expect("event");
+                assert_eq!(under, r == Err(SchedError::CountUnderflow), "{ev:?}");
+                unders += u32::from(under);
+            }
+        }
+        for (pool, (servers, _)) in pools.iter().enumerate() {
+            for id in 0..5 {
+                let s = servers.get(id).expect("server");
+                let want = LoadCounts {
+                    active: s.activeconns(),
+                    inactive: s.inactconns(),
+                    overloaded: s.is_overloaded(),
+                };
+                assert_eq!(
+                    d.load_read(pool, id).expect("read"),
+                    want,
+                    "pool {pool} {id}"
+                );
+            }
+        }
+        // counts restored, then read back
+        let c = LoadCounts {
+            active: 300,
+            inactive: 7,
+            overloaded: true,
+        };
+        d.load_set_counts(0, 4, c).expect("counts");
+        assert_eq!(d.load_read(0, 4).expect("read"), c);
+        // an OFF pool is punted
+        d.load_set_pool(6, LoadMode::Off, 1).expect("off");
+        assert_eq!(d.load_pick(6, true).expect("pick"), LoadAnswer::Punt);
+        let c = d.load_counters().expect("counters");
+        assert_eq!(
+            (c.picks, c.nones, c.punts, c.underflows, c.refused),
+            (picks, nones, 1, unders, 0)
+        );
+        assert!(picks > 20 && unders > 0, "{picks} {unders}");
+        // refusals before any write
+        let slot = LoadSlot::default();
+        let big = LoadSlot {
+            upper: splicenic_layout::LOAD_THRESHOLD_MAX + 1,
+            ..slot
+        };
+        for r in [
+            d.load_config(8, 0, &slot, false),
+            d.load_config(0, 64, &slot, false),
+            d.load_config(0, 0, &big, false),
+            d.load_set_pool(0, LoadMode::Lc, 0),
+            d.load_set_pool(0, LoadMode::Lc, 33),
+            d.load_set_counts(
+                0,
+                0,
+                LoadCounts {
+                    active: 1 << 15,
+                    ..LoadCounts::default()
+                },
+            ),
+            d.load_event(0, 64, LoadEvent::Connect).map(|_| ()),
+        ] {
+            assert!(matches!(r, Err(DriverError::Datapath(_))), "{r:?}");
+        }
+        // an operation written while one runs is refused and counted
+        use splicenic_driver::regs::dp;
+        let tb = &mut bar.0;
+        tb.write(dp::LOAD_OP as u32, 0);
+        tb.write(dp::LOAD_OP as u32, 0);
+        let mut v = 0;
+        for _ in 0..200 {
+            v = tb.read(dp::LOAD_RSP as u32);
+            if v >> dp::load_rsp::DONE_SHIFT & 1 == 1 {
+                break;
+            }
+        }
+        assert_eq!(v >> dp::load_rsp::DONE_SHIFT & 1, 1, "{v:#x}");
+        assert_eq!(tb.read(dp::LOAD_REFUSED as u32), 1);
+    }
+}
