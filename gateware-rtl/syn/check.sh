@@ -211,6 +211,17 @@ step "yosys synth (load_sched)" yosys -q -p "read_verilog ${INC[*]} ${LOAD[*]}; 
 synth -top load_sched -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
 
+# Request-head buffer (head_buf with its replay FIFO; a block of the connection engine, not
+# yet inside splice_datapath): lint, Icarus compile and Yosys generic synthesis.
+HEAD=(rtl/head_buf.v rtl/dp_fifo.v)
+step "verilator lint (head_buf)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module head_buf "${HEAD[@]}"
+step "iverilog compile (head_buf)" \
+    iverilog -g2012 "${INC[@]}" -s head_buf -o "$LOG/head_buf.vvp" "${HEAD[@]}"
+step "yosys synth (head_buf)" yosys -q -p "read_verilog ${INC[*]} ${HEAD[*]}; \
+synth -top head_buf -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+opt -fast; check -assert"
+
 # TCP option decoder (inside the SYN responder, so in files.f): lint, Icarus compile and
 # Yosys generic synthesis on its own (~25 s).
 step "verilator lint (tcp_opt_decoder)" \

@@ -123,6 +123,19 @@
 #define SPLICENIC_LOAD_BIND_CYCLES 5u
 /* load_sched: cycles every operation but PICK occupies (a READ is answered after them). */
 #define SPLICENIC_LOAD_OP_CYCLES 6u
+/* head_buf: request-head buffers of the default build (Little's law: the connections whose
+ * head waits for its server connection at once; docs/head-buf.md).
+ */
+#define SPLICENIC_HEAD_BUFFERS 32u
+/* head_buf: bytes of a request-head buffer (the most of a head the card stores; the rest
+ * flows through the splice); HEAD_BUFFERS x HEAD_BUFFER_BYTES = 32 KiB in 16 DP16KD.
+ */
+#define SPLICENIC_HEAD_BUFFER_BYTES 1024u
+/* head_buf: a segment's first beat is taken HEAD_SEG_GAP cycles after the previous
+ * segment's last beat at the earliest (its stored length and sum written back first); one
+ * less when that segment started at a multiple of 8.
+ */
+#define SPLICENIC_HEAD_SEG_GAP 9u
 /* Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
  * published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src,
  * dst, sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key

@@ -138,6 +138,19 @@ pub const LOAD_BIND_CYCLES: u32 = 5;
 /// load_sched: cycles every operation but PICK occupies (a READ is answered after them).
 pub const LOAD_OP_CYCLES: u32 = 6;
 
+/// head_buf: request-head buffers of the default build (Little's law: the connections whose
+/// head waits for its server connection at once; docs/head-buf.md).
+pub const HEAD_BUFFERS: u32 = 32;
+
+/// head_buf: bytes of a request-head buffer (the most of a head the card stores; the rest flows
+/// through the splice); HEAD_BUFFERS x HEAD_BUFFER_BYTES = 32 KiB in 16 DP16KD.
+pub const HEAD_BUFFER_BYTES: u32 = 1_024;
+
+/// head_buf: a segment's first beat is taken HEAD_SEG_GAP cycles after the previous segment's
+/// last beat at the earliest (its stored length and sum written back first); one less when that
+/// segment started at a multiple of 8.
+pub const HEAD_SEG_GAP: u32 = 9;
+
 /// Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
 /// published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src, dst,
 /// sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key bits

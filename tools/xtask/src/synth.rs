@@ -331,6 +331,16 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "head_buf",
+        label: "head_buf (request-head buffer: 32 x 1 KiB, append, running sum, replay)",
+        top: "head_buf",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/head_buf.v", "gateware-rtl/rtl/dp_fifo.v"]),
+        fast_path: false,
+        cost: 20,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "ack_validator",
         label: "ack_validator (ACK validator and slot allocator, 2 cookie units, 512-slot free list)",
         top: "ack_validator",
@@ -1679,6 +1689,7 @@ mod tests {
             "cmd_arb",
             "sched_unit",
             "load_sched",
+            "head_buf",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);
