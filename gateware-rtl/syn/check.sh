@@ -179,58 +179,31 @@ synth -top $top -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; a
 check -assert"
 done
 
-# SYN-cookie unit (also inside the SYN responder, so in files.f): lint, Icarus compile and
-# Yosys generic synthesis on its own (a few seconds).
-step "verilator lint (syn_cookie)" \
-    verilator --lint-only -Wall "${INC[@]}" --top-module syn_cookie rtl/syn_cookie.v
-step "iverilog compile (syn_cookie)" \
-    iverilog -g2012 "${INC[@]}" -s syn_cookie -o "$LOG/syn_cookie.vvp" rtl/syn_cookie.v
-step "yosys synth (syn_cookie)" yosys -q -p "read_verilog ${INC[*]} rtl/syn_cookie.v; \
-synth -top syn_cookie -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
+# A unit on its own: Verilator lint (-Wall), Icarus compile and Yosys generic synthesis up
+# to the fine stage, with TOP as the top module and the given sources.
+unit() {
+    local top="$1"
+    shift
+    step "verilator lint ($top)" verilator --lint-only -Wall "${INC[@]}" --top-module "$top" "$@"
+    step "iverilog compile ($top)" iverilog -g2012 "${INC[@]}" -s "$top" -o "$LOG/$top.vvp" "$@"
+    step "yosys synth ($top)" yosys -q -p "read_verilog ${INC[*]} $*; \
+synth -top $top -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
 opt -fast; check -assert"
+}
 
-# Decision supply (sched_unit with its response FIFO; inside splice_datapath, so in files.f):
-# lint, Icarus compile and Yosys generic synthesis on its own (~20 s).
-SCHED=(rtl/sched_unit.v rtl/dp_fifo.v)
-step "verilator lint (sched_unit)" \
-    verilator --lint-only -Wall "${INC[@]}" --top-module sched_unit "${SCHED[@]}"
-step "iverilog compile (sched_unit)" \
-    iverilog -g2012 "${INC[@]}" -s sched_unit -o "$LOG/sched_unit.vvp" "${SCHED[@]}"
-step "yosys synth (sched_unit)" yosys -q -p "read_verilog ${INC[*]} ${SCHED[*]}; \
-synth -top sched_unit -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
-opt -fast; check -assert"
-
+# SYN-cookie unit (also inside the SYN responder, so in files.f; a few seconds).
+unit syn_cookie rtl/syn_cookie.v
+# Decision supply, table schedulers (sched_unit with its response FIFO; inside
+# splice_datapath, so in files.f; ~20 s).
+unit sched_unit rtl/sched_unit.v rtl/dp_fifo.v
 # Decision supply, least-load schedulers (load_sched with its comparator; inside
-# splice_datapath, so in files.f): lint, Icarus compile and Yosys generic synthesis.
-LOAD=(rtl/load_sched.v rtl/load_sched_cmp.v)
-step "verilator lint (load_sched)" \
-    verilator --lint-only -Wall "${INC[@]}" --top-module load_sched "${LOAD[@]}"
-step "iverilog compile (load_sched)" \
-    iverilog -g2012 "${INC[@]}" -s load_sched -o "$LOG/load_sched.vvp" "${LOAD[@]}"
-step "yosys synth (load_sched)" yosys -q -p "read_verilog ${INC[*]} ${LOAD[*]}; \
-synth -top load_sched -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
-opt -fast; check -assert"
-
+# splice_datapath, so in files.f).
+unit load_sched rtl/load_sched.v rtl/load_sched_cmp.v
 # Request-head buffer (head_buf with its replay FIFO; a block of the connection engine, not
-# yet inside splice_datapath): lint, Icarus compile and Yosys generic synthesis.
-HEAD=(rtl/head_buf.v rtl/dp_fifo.v)
-step "verilator lint (head_buf)" \
-    verilator --lint-only -Wall "${INC[@]}" --top-module head_buf "${HEAD[@]}"
-step "iverilog compile (head_buf)" \
-    iverilog -g2012 "${INC[@]}" -s head_buf -o "$LOG/head_buf.vvp" "${HEAD[@]}"
-step "yosys synth (head_buf)" yosys -q -p "read_verilog ${INC[*]} ${HEAD[*]}; \
-synth -top head_buf -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
-opt -fast; check -assert"
-
-# TCP option decoder (inside the SYN responder, so in files.f): lint, Icarus compile and
-# Yosys generic synthesis on its own (~25 s).
-step "verilator lint (tcp_opt_decoder)" \
-    verilator --lint-only -Wall "${INC[@]}" --top-module tcp_opt_decoder rtl/tcp_opt_decoder.v
-step "iverilog compile (tcp_opt_decoder)" \
-    iverilog -g2012 "${INC[@]}" -s tcp_opt_decoder -o "$LOG/tcp_opt_decoder.vvp" rtl/tcp_opt_decoder.v
-step "yosys synth (tcp_opt_decoder)" yosys -q -p "read_verilog ${INC[*]} rtl/tcp_opt_decoder.v; \
-synth -top tcp_opt_decoder -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
-opt -fast; check -assert"
+# yet inside splice_datapath).
+unit head_buf rtl/head_buf.v rtl/dp_fifo.v
+# TCP option decoder (inside the SYN responder, so in files.f; ~25 s).
+unit tcp_opt_decoder rtl/tcp_opt_decoder.v
 
 # SYN responder (in the data path): lint at both widths, Icarus compile and Yosys generic
 # synthesis on its own (its cookie units and option decoder, synthesised above, as black
