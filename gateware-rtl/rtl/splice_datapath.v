@@ -354,6 +354,12 @@ reg [5:0]            ld_server_reg = 6'd0;
 reg [31:0]           ld_rd_counts_reg = 32'd0;
 reg [31:0]           ld_picks_reg = 32'd0, ld_nones_reg = 32'd0, ld_punts_reg = 32'd0;
 reg [31:0]           ld_unders_reg = 32'd0, ld_refused_reg = 32'd0;
+// High-water marks (DP.FREE_LOW, DP.PUNT_HIGH)
+reg [15:0]           free_low_reg = 16'd0;
+reg                  free_low_armed_reg = 1'b0;
+reg                  free_low_restart_reg = 1'b0;
+reg [15:0]           punt_high_reg = 16'd0;
+reg                  punt_high_restart_reg = 1'b0;
 reg [47:0]           cycles_reg = 48'd0;
 wire [31:0]          now = cycles_reg[47:16];
 
@@ -2204,6 +2210,9 @@ always @(posedge clk) begin
             `SNIC_DP_LOAD_PUNTS: rdata_reg <= ld_punts_reg;
             `SNIC_DP_LOAD_UNDERFLOWS: rdata_reg <= ld_unders_reg;
             `SNIC_DP_LOAD_REFUSED: rdata_reg <= ld_refused_reg;
+            `SNIC_DP_FREE_LOW: rdata_reg <= ({31'd0, free_low_armed_reg} << `SNIC_DP_FREE_LOW_ARMED_LSB)
+                                          | ({16'd0, free_low_reg} << `SNIC_DP_FREE_LOW_LOW_LSB);
+            `SNIC_DP_PUNT_HIGH: rdata_reg <= {16'd0, punt_high_reg} << `SNIC_DP_PUNT_HIGH_HIGH_LSB;
 
             `SNIC_FLOW_BLKID: rdata_reg <= `SNIC_FLOW_BLKID_RESET;
             `SNIC_FLOW_KEY_SRC_IP: rdata_reg <= ft_key_reg[95:64];
@@ -2319,6 +2328,8 @@ always @(posedge clk) begin
     sch_mask_wr_reg <= 1'b0;
     sch_commit_reg <= 1'b0;
     ld_pool_wr_reg <= 1'b0;
+    free_low_restart_reg <= 1'b0;
+    punt_high_restart_reg <= 1'b0;
 
     // the least-load operation taken, its answer latched, its pulses counted
     if (ld_op_valid_reg && ld_op_ready) ld_op_valid_reg <= 1'b0;
@@ -2475,6 +2486,8 @@ always @(posedge clk) begin
                     ld_under_reg <= 1'b0;
                 end
             end
+            `SNIC_DP_FREE_LOW: free_low_restart_reg <= 1'b1;
+            `SNIC_DP_PUNT_HIGH: punt_high_restart_reg <= 1'b1;
             `SNIC_DP_LOAD_POOL: begin
                 ld_pool_wr_reg <= 1'b1;
                 ld_d_pool_reg <= csr_wdata[`SNIC_DP_LOAD_POOL_POOL_LSB +: SCHED_PW];
@@ -2647,6 +2660,25 @@ always @(posedge clk) begin
         ld_punts_reg <= 32'd0;
         ld_unders_reg <= 32'd0;
         ld_refused_reg <= 32'd0;
+    end
+end
+
+// ---- high-water marks: the free list's lowest level, the punt ring's most frames ---------
+wire [PUNT_SB:0] punt_waiting = punt_prod - punt_cons;
+wire [15:0] free_level16 = {{14-FREE_AW{1'b0}}, av_free_level};
+wire [15:0] punt_waiting16 = {{15-PUNT_SB{1'b0}}, punt_waiting};
+always @(posedge clk) begin
+    if (free_low_restart_reg) begin
+        free_low_reg <= free_level16;
+        free_low_armed_reg <= 1'b1;
+    end else if (free_level16 < free_low_reg) begin
+        free_low_reg <= free_level16;
+    end
+    if (punt_high_restart_reg || punt_waiting16 > punt_high_reg) punt_high_reg <= punt_waiting16;
+    if (rst) begin
+        free_low_reg <= 16'd0;
+        free_low_armed_reg <= 1'b0;
+        punt_high_reg <= 16'd0;
     end
 end
 

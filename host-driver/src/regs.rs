@@ -1147,6 +1147,32 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
+    /// High-water mark of the slots the ACK validator took: the lowest level of its free list since the last write here (a write restarts the mark at the current level and arms it) (rw)
+    pub const FREE_LOW: u64 = BASE + 0x1f0;
+    /// Reset value and fields of FREE_LOW.
+    pub mod free_low {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Lowest level since the mark was restarted (read)
+        pub const LOW_SHIFT: u32 = 0;
+        /// Mask of LOW (unshifted).
+        pub const LOW_MASK: u32 = 0xffff;
+        /// The mark has been restarted since reset (read; before that LOW means nothing: the list starts empty)
+        pub const ARMED_SHIFT: u32 = 31;
+        /// Mask of ARMED (unshifted).
+        pub const ARMED_MASK: u32 = 0x1;
+    }
+    /// High-water mark of the exception queue: the most frames waiting in the punt ring since reset or the last write here (a write restarts it at the current count) (rw)
+    pub const PUNT_HIGH: u64 = BASE + 0x1f4;
+    /// Reset value and fields of PUNT_HIGH.
+    pub mod punt_high {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Most frames waiting at once (read)
+        pub const HIGH_SHIFT: u32 = 0;
+        /// Mask of HIGH (unshifted).
+        pub const HIGH_MASK: u32 = 0xffff;
+    }
 }
 
 /// Flow table and flow state commands

@@ -75,6 +75,8 @@ pub struct RegisterBlock {
     load_punts: LoadPunts,
     load_underflows: LoadUnderflows,
     load_refused: LoadRefused,
+    free_low: FreeLow,
+    punt_high: PuntHigh,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -497,6 +499,16 @@ impl RegisterBlock {
     pub const fn load_refused(&self) -> &LoadRefused {
         &self.load_refused
     }
+    #[doc = "0x1f0 - High-water mark of the slots the ACK validator took: the lowest level of its free list since the last write here (a write restarts the mark at the current level and arms it)"]
+    #[inline(always)]
+    pub const fn free_low(&self) -> &FreeLow {
+        &self.free_low
+    }
+    #[doc = "0x1f4 - High-water mark of the exception queue: the most frames waiting in the punt ring since reset or the last write here (a write restarts it at the current count)"]
+    #[inline(always)]
+    pub const fn punt_high(&self) -> &PuntHigh {
+        &self.punt_high
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -838,3 +850,13 @@ pub mod load_underflows;
 pub type LoadRefused = crate::Reg<load_refused::LoadRefusedSpec>;
 #[doc = "LOAD_OP writes refused while busy"]
 pub mod load_refused;
+#[doc = "FREE_LOW (rw) register accessor: High-water mark of the slots the ACK validator took: the lowest level of its free list since the last write here (a write restarts the mark at the current level and arms it)\n\nYou can [`read`](crate::Reg::read) this register and get [`free_low::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`free_low::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@free_low`] module"]
+#[doc(alias = "FREE_LOW")]
+pub type FreeLow = crate::Reg<free_low::FreeLowSpec>;
+#[doc = "High-water mark of the slots the ACK validator took: the lowest level of its free list since the last write here (a write restarts the mark at the current level and arms it)"]
+pub mod free_low;
+#[doc = "PUNT_HIGH (rw) register accessor: High-water mark of the exception queue: the most frames waiting in the punt ring since reset or the last write here (a write restarts it at the current count)\n\nYou can [`read`](crate::Reg::read) this register and get [`punt_high::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`punt_high::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@punt_high`] module"]
+#[doc(alias = "PUNT_HIGH")]
+pub type PuntHigh = crate::Reg<punt_high::PuntHighSpec>;
+#[doc = "High-water mark of the exception queue: the most frames waiting in the punt ring since reset or the last write here (a write restarts it at the current count)"]
+pub mod punt_high;

@@ -668,6 +668,36 @@ impl<'a> Datapath<'a> {
 
     // ----- drop counters outside STATS --------------------------------------------------
 
+    /// Read the engine's high-water marks ([`Marks`]); nothing is written.
+    pub fn marks(&mut self) -> Result<Marks, DriverError> {
+        use regs::dp;
+        let low = self.bar.read32(dp::FREE_LOW)?;
+        let armed = field(low, dp::free_low::ARMED_SHIFT, dp::free_low::ARMED_MASK) != 0;
+        Ok(Marks {
+            free_low: armed
+                .then(|| field(low, dp::free_low::LOW_SHIFT, dp::free_low::LOW_MASK) as u16),
+            free_depth: field(
+                self.bar.read32(dp::FREE_STATUS)?,
+                dp::free_status::DEPTH_SHIFT,
+                dp::free_status::DEPTH_MASK,
+            ) as u16,
+            punt_high: field(
+                self.bar.read32(dp::PUNT_HIGH)?,
+                dp::punt_high::HIGH_SHIFT,
+                dp::punt_high::HIGH_MASK,
+            ) as u16,
+            punt_slots: self.params.punt_slots,
+        })
+    }
+
+    /// Restart the high-water marks at the current free-list level and punt-ring count
+    /// (like `ipvsadm --zero` for the counters).
+    pub fn restart_marks(&mut self) -> Result<(), DriverError> {
+        self.bar.write32(regs::dp::FREE_LOW, 0)?;
+        self.bar.write32(regs::dp::PUNT_HIGH, 0)?;
+        Ok(())
+    }
+
     /// Read the ACK validator's state and counters ([`AckValidator`]); nothing is written.
     pub fn ack_validator(&mut self) -> Result<AckValidator, DriverError> {
         use regs::dp;

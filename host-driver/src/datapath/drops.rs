@@ -141,6 +141,22 @@ impl DropCounters {
     }
 }
 
+/// The engine's high-water marks (docs/engine.md, "High-water marks"), read with
+/// [`Datapath::marks`] and restarted with [`Datapath::restart_marks`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// `DP.FREE_LOW`: the lowest level of the ACK validator's free list since the marks were
+    /// restarted (`None` before the first restart since reset: the list starts empty).
+    pub free_low: Option<u16>,
+    /// `DP.FREE_STATUS.DEPTH`: slots the list holds at most.
+    pub free_depth: u16,
+    /// `DP.PUNT_HIGH`: the most frames waiting for the firmware in the punt ring (the
+    /// exception queue) at once since reset or the last restart.
+    pub punt_high: u16,
+    /// `PUNT.PARAMS.SLOTS`: frames the ring holds.
+    pub punt_slots: u32,
+}
+
 /// The hardware ACK validator's state and counters (docs/engine.md), read with
 /// [`Datapath::ack_validator`]: plain register reads, one after the other. The counters are
 /// 32-bit, start at 0 when the card is reset and wrap.

@@ -1051,6 +1051,35 @@ fn addresses_set_again_never_disappear() {
 }
 
 #[test]
+fn marks_decode_and_restart() {
+    use regs::dp;
+    let mut m = Model::new();
+    m.mem.set(dp::FREE_STATUS, 512 << 16 | 40);
+    m.mem.set(dp::FREE_LOW, 17);
+    m.mem.set(dp::PUNT_HIGH, 9);
+    {
+        let mut d = Datapath::new(&mut m).unwrap();
+        let slots = d.params().punt_slots;
+        // not armed: no free-list mark yet
+        let k = d.marks().unwrap();
+        assert_eq!(
+            k,
+            Marks {
+                free_low: None,
+                free_depth: 512,
+                punt_high: 9,
+                punt_slots: slots,
+            }
+        );
+        d.restart_marks().unwrap();
+    }
+    assert_eq!(m.writes, [(dp::FREE_LOW, 0), (dp::PUNT_HIGH, 0)]);
+    m.mem.set(dp::FREE_LOW, 1 << 31 | 17);
+    let mut d = Datapath::new(&mut m).unwrap();
+    assert_eq!(d.marks().unwrap().free_low, Some(17));
+}
+
+#[test]
 fn ack_validator_reads_each_register() {
     use regs::dp;
     let mut m = Model::new();

@@ -575,8 +575,29 @@ pub fn drops_json(rows: &[DropRow]) -> serde_json::Value {
 }
 
 /// `stats [--watch]`.
-pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) -> Result<()> {
+/// The high-water marks as `nicctl stats` prints them.
+fn marks_line(m: &splicenic_driver::datapath::Marks) -> String {
+    format!(
+        "High-water marks: free list lowest {} of {}; punt ring (exceptions) most waiting {} of {}\n",
+        m.free_low
+            .map_or("- (restart with --restart-marks)".to_string(), |l| l.to_string()),
+        m.free_depth,
+        m.punt_high,
+        m.punt_slots
+    )
+}
+
+pub fn stats(
+    spec: &CardSpec,
+    watch: bool,
+    restart_marks: bool,
+    interval: Duration,
+    as_json: bool,
+) -> Result<()> {
     install_stop_handler();
+    if restart_marks {
+        open_card(spec)?.datapath()?.restart_marks()?;
+    }
     let mut rates = adm::Rates2::default();
     let opts = ListOptions {
         numeric: true,
@@ -584,15 +605,20 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops, heads, tcp, av) = {
+        let (mut snap, fs, ports, drops, heads, tcp, av, marks) = {
             let mut card = open_card(spec)?;
             let table = Table::read(&mut card)?;
             let fs = card.flow_manager().flow_stats()?;
             let heads = card.flow_manager().head_stats()?;
             let tcp = card.flow_manager().tcp_stats()?;
-            let (st, dc, av) = {
+            let (st, dc, av, marks) = {
                 let mut dp = card.datapath()?;
-                (dp.stats()?, dp.drop_counters()?, dp.ack_validator()?)
+                (
+                    dp.stats()?,
+                    dp.drop_counters()?,
+                    dp.ack_validator()?,
+                    dp.marks()?,
+                )
             };
             let snap = table.snapshot(Some(&st), fs.slot_capacity);
             (
@@ -603,6 +629,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 heads,
                 tcp,
                 av,
+                marks,
             )
         };
         let refusals = heads
@@ -643,6 +670,8 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                           "handover_lost": tcp.engine_lost, "not_ours": tcp.engine_stale},
                 "stale_generation": tcp.gen_stale,
                 "early_data": {"held": tcp.early_held, "kept": tcp.early_kept},
+                "marks": {"free_low": marks.free_low, "free_depth": marks.free_depth,
+                          "punt_high": marks.punt_high, "punt_slots": marks.punt_slots},
             });
             println!("{}", serde_json::to_string(&v)?);
         } else {
@@ -743,6 +772,7 @@ pub fn stats(spec: &CardSpec, watch: bool, interval: Duration, as_json: bool) ->
                 "Slot generations: {} punts and events of an earlier use of their slot dropped\n",
                 tcp.gen_stale
             );
+            out += &marks_line(&marks);
             out += &format!(
                 "Early data: {} flowless data segments held before their RST, {} kept (their handshake ACK followed)\n",
                 tcp.early_held, tcp.early_kept
@@ -1036,6 +1066,23 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), rows.len(), "reasons are unique");
+    }
+
+    #[test]
+    fn marks_line_names_both_marks_and_an_unarmed_free_list() {
+        use splicenic_driver::datapath::Marks;
+        let mut m = Marks {
+            free_low: None,
+            free_depth: 512,
+            punt_high: 7,
+            punt_slots: 64,
+        };
+        assert_eq!(
+            marks_line(&m),
+            "High-water marks: free list lowest - (restart with --restart-marks) of 512; punt ring (exceptions) most waiting 7 of 64\n"
+        );
+        m.free_low = Some(300);
+        assert!(marks_line(&m).contains("free list lowest 300 of 512;"));
     }
 
     #[test]

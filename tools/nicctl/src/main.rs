@@ -159,12 +159,16 @@ enum Cmd {
     },
     /// Show per-service, per-server and per-port statistics, with IPVS-style rates.
     #[command(
-        after_help = "Examples:\n  nicctl stats\n  nicctl stats --watch --interval 2\n  nicctl stats --json"
+        after_help = "Examples:\n  nicctl stats\n  nicctl stats --watch --interval 2\n  nicctl stats --json\n  nicctl stats --restart-marks"
     )]
     Stats {
         /// Refresh every --interval until interrupted (rates are the IPVS 2 s EWMA).
         #[arg(long, short)]
         watch: bool,
+        /// Restart the high-water marks (the free list's lowest level, the punt ring's most
+        /// waiting frames) at the current values before reading.
+        #[arg(long)]
+        restart_marks: bool,
         /// Seconds between refreshes with --watch.
         #[arg(long, default_value_t = 2.0, value_name = "SECS")]
         interval: f64,
@@ -528,9 +532,16 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Flows { json } => cmds::flows(&spec, json),
         Cmd::Stats {
             watch,
+            restart_marks,
             interval,
             json,
-        } => cmds::stats(&spec, watch, secs("--interval", interval)?, json),
+        } => cmds::stats(
+            &spec,
+            watch,
+            restart_marks,
+            secs("--interval", interval)?,
+            json,
+        ),
         Cmd::Exporter { listen } => cmds::exporter(&spec, listen),
         Cmd::Capture {
             file,

@@ -178,6 +178,9 @@ fn driver_api_on_the_rtl() {
     let (back, counters) = d.state_read(f.slot).unwrap();
     assert_eq!(back, e);
     assert_eq!((counters.packets_cs, counters.packets_sc), (2, 2));
+    // both wait in the punt ring: the exception queue's mark is 2; no free-list mark yet
+    let k = d.marks().unwrap();
+    assert_eq!((k.punt_high, k.free_low), (2, None));
     // the two punted frames, in the order the punt arbiter took them
     let mut punts = [
         d.punt_next().unwrap().expect("SYN punted"),
@@ -196,6 +199,11 @@ fn driver_api_on_the_rtl() {
     assert_eq!(u32::from(p.meta.flow_slot), f.slot as u32);
     assert_eq!(p.meta.slot_gen, f.gen(), "the hit entry's generation");
     assert!(d.punt_next().unwrap().is_none());
+    // the mark stays until restarted, then starts from the empty ring
+    assert_eq!(d.marks().unwrap().punt_high, 2);
+    d.restart_marks().unwrap();
+    let k = d.marks().unwrap();
+    assert_eq!((k.punt_high, k.free_low), (0, Some(0)));
     let mut fin = None;
     let mut punt_ready = 0;
     while let Some(ev) = d.evq_pop().unwrap() {
@@ -320,6 +328,22 @@ fn driver_api_on_the_rtl() {
     let out = bar.0.drain(Port::Server);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].data, good);
+
+    // the free list's mark: 3 slots pushed, the mark restarted at 3, the list flushed
+    use splicenic_driver::regs::dp;
+    for slot in 10..13u32 {
+        bar.0.write(dp::FREE_PUSH as u32, slot);
+    }
+    let mut d = Api::new(&mut bar).unwrap();
+    assert_eq!(d.ack_validator().unwrap().free_level, 3);
+    d.restart_marks().unwrap();
+    assert_eq!(d.marks().unwrap().free_low, Some(3));
+    bar.0
+        .write(dp::FREE_CTRL as u32, 1 << dp::free_ctrl::FLUSH_SHIFT);
+    bar.0.tick(10);
+    let mut d = Api::new(&mut bar).unwrap();
+    let k = d.marks().unwrap();
+    assert_eq!((k.free_low, k.free_depth), (Some(0), 512));
 }
 
 /// The decision supply (DP.SCHED_*, docs/sched-unit.md) through the driver on the integrated
