@@ -33,4 +33,5 @@ rtl/cmd_arb.v
 rtl/sched_unit.v
 rtl/load_sched.v
 rtl/load_sched_cmp.v
+rtl/engine_obs.v
 rtl/splice_datapath.v

@@ -1223,6 +1223,7 @@ ack_valid_inst (
 wire                    sch_req_ready;
 wire                    sch_rsp_valid;
 wire                    sch_rsp_tag;
+wire [SCHED_PW-1:0]     sch_rsp_pool;
 wire [`SNIC_SCHED_STATUS_W-1:0] sch_rsp_status;
 wire [5:0]              sch_rsp_server;
 wire [SCHED_AW-1:0]     sch_ptr_value;
@@ -1246,7 +1247,7 @@ sched_inst (
     .m_rsp_valid(sch_rsp_valid),
     .m_rsp_ready(1'b1),
     .m_rsp_tag(sch_rsp_tag),
-    .m_rsp_pool(),
+    .m_rsp_pool(sch_rsp_pool),
     .m_rsp_status(sch_rsp_status),
     .m_rsp_server(sch_rsp_server),
     .tbl_wr_en(sch_tbl_wr_reg),
@@ -1328,6 +1329,74 @@ load_inst (
 );
 // verilator lint_on PINCONNECTEMPTY
 wire ld_busy = ld_op_valid_reg || !ld_op_ready;
+
+// ---- observability (engine_obs): the trace ring of the engine's decisions and the
+// setup-latency histogram (DP.TRACE_*, DP.SETUP_*; docs/engine.md)
+reg                     trace_en_reg = 1'b1;
+reg  [4:0]              hist_idx_reg = 5'd0;
+reg  [`SNIC_TRACE_DEPTH_LOG2-1:0] trace_idx_reg = {`SNIC_TRACE_DEPTH_LOG2{1'b0}};
+wire [127:0]            tr_entry;
+wire [31:0]             tr_count, tr_lost, hist_data, setup_timed, setup_over;
+wire                    fs_wr_fire = fs_m_valid && fs_m_ready &&
+                                     (fs_m_op == `SNIC_FLOW_OP_WRITE ||
+                                      fs_m_op == `SNIC_FLOW_OP_WRITE_STATIC);
+// (the client half's peer address and port: the client)
+// verilator lint_off UNUSEDSIGNAL
+wire [`SNIC_FLOW_HALF_ENTRY_W-1:0] fs_m_client = `SNIC_FLOW_STATIC_CLIENT(fs_m_static);
+// verilator lint_on UNUSEDSIGNAL
+wire                    trace_rd;
+wire [SCHED_PW-1:0]     trace_ld_pool = ld_op_pool_reg;
+
+function [3:0] syn_trace_kind(input [1:0] act);
+    syn_trace_kind = act == ACT_SYN ? `SNIC_TRACE_KIND_SYN_ANSWERED
+                   : act == ACT_DROP ? `SNIC_TRACE_KIND_SYN_DROPPED
+                   : `SNIC_TRACE_KIND_SYN_PUNTED;
+endfunction
+
+engine_obs #(
+    .SLOT_BITS(SLOT_BITS)
+)
+obs_inst (
+    .clk(clk),
+    .rst(rst),
+    .cycles(cycles_reg[31:0]),
+    .trace_en(trace_en_reg),
+    .syn_valid(d7_syn_reg),
+    .syn_kind(syn_trace_kind(d7_dec_reg[D_ACT +: 2])),
+    .syn_ip(d7_syn_rec_reg[127:96]),
+    .syn_port(d7_syn_rec_reg[63:48]),
+    .ack_valid(av_res_valid && av_res_ready),
+    .ack_verdict(av_res_verdict),
+    .ack_slot(av_res_slot),
+    .ack_gen(av_res_gen),
+    .fs_valid(fs_wr_fire),
+    .fs_engine(av_fs_valid && av_fs_ready),
+    .fs_slot(fs_m_slot),
+    .fs_state(`SNIC_FLOW_STATIC_STATE(fs_m_static)),
+    .fs_gen(`SNIC_FLOW_STATIC_GEN(fs_m_static)),
+    .fs_ip(`SNIC_FLOW_HALF_ENTRY_PEER_IP(fs_m_client)),
+    .fs_port(`SNIC_FLOW_HALF_ENTRY_PEER_PORT(fs_m_client)),
+    .fin_valid(d7_evt_reg),
+    .fin_port(d7_port_reg),
+    .fin_flags(`SNIC_EVT_FIN_RST_TCP_FLAGS(d7_evt_data_reg)),
+    .fin_slot(`SNIC_EVT_FIN_RST_FLOW_SLOT(d7_evt_data_reg)),
+    .fin_gen(`SNIC_EVT_FIN_RST_FLOW_GEN(d7_evt_data_reg)),
+    .pick_valid((sch_rsp_valid) ||
+                (ld_rsp_valid && ld_code_reg == `SNIC_LOAD_OP_PICK &&
+                 ld_rsp_status != `SNIC_LOAD_STATUS_DATA)),
+    .pick_detail(sch_rsp_valid
+        ? {1'b0, 1'b0, sch_rsp_status, 1'b0, {3-SCHED_PW{1'b0}}, sch_rsp_pool, 2'b00, sch_rsp_server}
+        : {1'b1, 1'b0, ld_rsp_status, 1'b0, {3-SCHED_PW{1'b0}}, trace_ld_pool, 2'b00, ld_rsp_server}),
+    .rd_stb(trace_rd),
+    .rd_idx(csr_wdata[`SNIC_TRACE_DEPTH_LOG2-1:0]),
+    .rd_entry(tr_entry),
+    .trace_count(tr_count),
+    .trace_lost(tr_lost),
+    .hist_idx(hist_idx_reg),
+    .hist_data(hist_data),
+    .setup_timed(setup_timed),
+    .setup_overwritten(setup_over)
+);
 
 // A candidate's punt record with its verdict: NEW and FOUND name the slot (a hit on the
 // client half; NEW: state HANDSHAKE, as the validator wrote it).
@@ -2142,6 +2211,7 @@ assign punt_rd_word = wr_punt_ptr ? csr_wdata[PUNT_WB-1:0] : punt_rd_word_reg + 
 assign punt_rd_desc = wr_punt_ptr ? csr_wdata[31] : punt_rd_desc_reg;
 assign punt_rd_slot = wr_punt_ptr ? csr_wdata[16 +: PUNT_SB] : punt_rd_slot_reg;
 assign st_rd_valid = wr && ra == `SNIC_STATS_RD_IDX;
+assign trace_rd = wr && ra == `SNIC_DP_TRACE_RD_IDX;
 
 wire [INJ_SB:0] inj_prod_sel = inj_sel_reg ? inj_prod[INJ_SB+1 +: INJ_SB+1] : inj_prod[0 +: INJ_SB+1];
 wire [INJ_SB:0] inj_cons_sel = inj_sel_reg ? inj_cons[INJ_SB+1 +: INJ_SB+1] : inj_cons[0 +: INJ_SB+1];
@@ -2213,6 +2283,19 @@ always @(posedge clk) begin
             `SNIC_DP_FREE_LOW: rdata_reg <= ({31'd0, free_low_armed_reg} << `SNIC_DP_FREE_LOW_ARMED_LSB)
                                           | ({16'd0, free_low_reg} << `SNIC_DP_FREE_LOW_LOW_LSB);
             `SNIC_DP_PUNT_HIGH: rdata_reg <= {16'd0, punt_high_reg} << `SNIC_DP_PUNT_HIGH_HIGH_LSB;
+            `SNIC_DP_TRACE_CTRL: rdata_reg <= ({31'd0, trace_en_reg} << `SNIC_DP_TRACE_CTRL_ENABLE_LSB)
+                                            | (u32(`SNIC_TRACE_DEPTH_LOG2) << `SNIC_DP_TRACE_CTRL_DEPTH_LOG2_LSB);
+            `SNIC_DP_TRACE_COUNT: rdata_reg <= tr_count;
+            `SNIC_DP_TRACE_LOST: rdata_reg <= tr_lost;
+            `SNIC_DP_TRACE_RD_IDX: rdata_reg <= {{32-`SNIC_TRACE_DEPTH_LOG2{1'b0}}, trace_idx_reg};
+            `SNIC_DP_TRACE_RD_DATA: rdata_reg <= tr_entry[31:0];
+            `SNIC_DP_TRACE_RD_DATA + 32'd4: rdata_reg <= tr_entry[63:32];
+            `SNIC_DP_TRACE_RD_DATA + 32'd8: rdata_reg <= tr_entry[95:64];
+            `SNIC_DP_TRACE_RD_DATA + 32'd12: rdata_reg <= tr_entry[127:96];
+            `SNIC_DP_SETUP_HIST_IDX: rdata_reg <= {27'd0, hist_idx_reg};
+            `SNIC_DP_SETUP_HIST_DATA: rdata_reg <= hist_data;
+            `SNIC_DP_SETUP_TIMED: rdata_reg <= setup_timed;
+            `SNIC_DP_SETUP_OVERWRITTEN: rdata_reg <= setup_over;
 
             `SNIC_FLOW_BLKID: rdata_reg <= `SNIC_FLOW_BLKID_RESET;
             `SNIC_FLOW_KEY_SRC_IP: rdata_reg <= ft_key_reg[95:64];
@@ -2488,6 +2571,9 @@ always @(posedge clk) begin
             end
             `SNIC_DP_FREE_LOW: free_low_restart_reg <= 1'b1;
             `SNIC_DP_PUNT_HIGH: punt_high_restart_reg <= 1'b1;
+            `SNIC_DP_TRACE_CTRL: trace_en_reg <= csr_wdata[`SNIC_DP_TRACE_CTRL_ENABLE_LSB];
+            `SNIC_DP_SETUP_HIST_IDX: hist_idx_reg <= csr_wdata[4:0];
+            `SNIC_DP_TRACE_RD_IDX: trace_idx_reg <= csr_wdata[`SNIC_TRACE_DEPTH_LOG2-1:0];
             `SNIC_DP_LOAD_POOL: begin
                 ld_pool_wr_reg <= 1'b1;
                 ld_d_pool_reg <= csr_wdata[`SNIC_DP_LOAD_POOL_POOL_LSB +: SCHED_PW];

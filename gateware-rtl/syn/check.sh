@@ -72,7 +72,7 @@ step "icarus tb_card_top" tb_run
 DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_mem.v
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
     rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v rtl/sched_unit.v
-    rtl/load_sched.v rtl/load_sched_cmp.v)
+    rtl/load_sched.v rtl/load_sched_cmp.v rtl/engine_obs.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
@@ -202,6 +202,9 @@ unit load_sched rtl/load_sched.v rtl/load_sched_cmp.v
 # Request-head buffer (head_buf with its replay FIFO; a block of the connection engine, not
 # yet inside splice_datapath).
 unit head_buf rtl/head_buf.v rtl/dp_fifo.v
+# Engine observability (trace ring, setup-latency histogram; inside splice_datapath, so in
+# files.f).
+unit engine_obs rtl/engine_obs.v
 # TCP option decoder (inside the SYN responder, so in files.f; ~25 s).
 unit tcp_opt_decoder rtl/tcp_opt_decoder.v
 

@@ -1173,6 +1173,81 @@ pub mod dp {
         /// Mask of HIGH (unshifted).
         pub const HIGH_MASK: u32 = 0xffff;
     }
+    /// Engine trace ring control (docs/engine.md, "Trace ring") (rw)
+    pub const TRACE_CTRL: u64 = BASE + 0x200;
+    /// Reset value and fields of TRACE_CTRL.
+    pub mod trace_ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000001;
+        /// Record the engine's decisions (on at reset)
+        pub const ENABLE_SHIFT: u32 = 0;
+        /// Mask of ENABLE (unshifted).
+        pub const ENABLE_MASK: u32 = 0x1;
+        /// log2 of the ring's entries, the build parameter (read)
+        pub const DEPTH_LOG2_SHIFT: u32 = 8;
+        /// Mask of DEPTH_LOG2 (unshifted).
+        pub const DEPTH_LOG2_MASK: u32 = 0x1f;
+    }
+    /// Entries written to the trace ring since reset (wraps at 2^32); the entry written n-th is at ring index n mod depth, and the ring holds the last depth of them (ro)
+    pub const TRACE_COUNT: u64 = BASE + 0x204;
+    /// Reset value and fields of TRACE_COUNT.
+    pub mod trace_count {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Decisions not recorded while ENABLE was set: another of the same source was still waiting for the ring's write port (ro)
+    pub const TRACE_LOST: u64 = BASE + 0x208;
+    /// Reset value and fields of TRACE_LOST.
+    pub mod trace_lost {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Ring index of the entry TRACE_RD_DATA shows (write; the words are ready for the next register access) (rw)
+    pub const TRACE_RD_IDX: u64 = BASE + 0x20c;
+    /// Reset value and fields of TRACE_RD_IDX.
+    pub mod trace_rd_idx {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Word n of the TraceEntry at TRACE_RD_IDX (ro)
+    pub const TRACE_RD_DATA: u64 = BASE + 0x210;
+    /// Number of TRACE_RD_DATA elements.
+    pub const TRACE_RD_DATA_COUNT: usize = 4;
+    /// Byte distance between TRACE_RD_DATA elements.
+    pub const TRACE_RD_DATA_STRIDE: u64 = 4;
+    /// Reset value and fields of TRACE_RD_DATA.
+    pub mod trace_rd_data {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Bucket of the setup-latency histogram SETUP_HIST_DATA shows (write; ready for the next register access) (rw)
+    pub const SETUP_HIST_IDX: u64 = BASE + 0x220;
+    /// Reset value and fields of SETUP_HIST_IDX.
+    pub mod setup_hist_idx {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, "Setup latency") (ro)
+    pub const SETUP_HIST_DATA: u64 = BASE + 0x224;
+    /// Reset value and fields of SETUP_HIST_DATA.
+    pub mod setup_hist_data {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Setups timed since reset (the histogram's total) (ro)
+    pub const SETUP_TIMED: u64 = BASE + 0x228;
+    /// Reset value and fields of SETUP_TIMED.
+    pub mod setup_timed {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed (ro)
+    pub const SETUP_OVERWRITTEN: u64 = BASE + 0x22c;
+    /// Reset value and fields of SETUP_OVERWRITTEN.
+    pub mod setup_overwritten {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
 }
 
 /// Flow table and flow state commands

@@ -77,6 +77,16 @@ pub struct RegisterBlock {
     load_refused: LoadRefused,
     free_low: FreeLow,
     punt_high: PuntHigh,
+    _reserved70: [u8; 0x08],
+    trace_ctrl: TraceCtrl,
+    trace_count: TraceCount,
+    trace_lost: TraceLost,
+    trace_rd_idx: TraceRdIdx,
+    trace_rd_data: [TraceRdData; 4],
+    setup_hist_idx: SetupHistIdx,
+    setup_hist_data: SetupHistData,
+    setup_timed: SetupTimed,
+    setup_overwritten: SetupOverwritten,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -509,6 +519,57 @@ impl RegisterBlock {
     pub const fn punt_high(&self) -> &PuntHigh {
         &self.punt_high
     }
+    #[doc = "0x200 - Engine trace ring control (docs/engine.md, \"Trace ring\")"]
+    #[inline(always)]
+    pub const fn trace_ctrl(&self) -> &TraceCtrl {
+        &self.trace_ctrl
+    }
+    #[doc = "0x204 - Entries written to the trace ring since reset (wraps at 2^32); the entry written n-th is at ring index n mod depth, and the ring holds the last depth of them"]
+    #[inline(always)]
+    pub const fn trace_count(&self) -> &TraceCount {
+        &self.trace_count
+    }
+    #[doc = "0x208 - Decisions not recorded while ENABLE was set: another of the same source was still waiting for the ring's write port"]
+    #[inline(always)]
+    pub const fn trace_lost(&self) -> &TraceLost {
+        &self.trace_lost
+    }
+    #[doc = "0x20c - Ring index of the entry TRACE_RD_DATA shows (write; the words are ready for the next register access)"]
+    #[inline(always)]
+    pub const fn trace_rd_idx(&self) -> &TraceRdIdx {
+        &self.trace_rd_idx
+    }
+    #[doc = "0x210..0x220 - Word n of the TraceEntry at TRACE_RD_IDX"]
+    #[inline(always)]
+    pub const fn trace_rd_data(&self, n: usize) -> &TraceRdData {
+        &self.trace_rd_data[n]
+    }
+    #[doc = "Iterator for array of:"]
+    #[doc = "0x210..0x220 - Word n of the TraceEntry at TRACE_RD_IDX"]
+    #[inline(always)]
+    pub fn trace_rd_data_iter(&self) -> impl Iterator<Item = &TraceRdData> {
+        self.trace_rd_data.iter()
+    }
+    #[doc = "0x220 - Bucket of the setup-latency histogram SETUP_HIST_DATA shows (write; ready for the next register access)"]
+    #[inline(always)]
+    pub const fn setup_hist_idx(&self) -> &SetupHistIdx {
+        &self.setup_hist_idx
+    }
+    #[doc = "0x224 - Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")"]
+    #[inline(always)]
+    pub const fn setup_hist_data(&self) -> &SetupHistData {
+        &self.setup_hist_data
+    }
+    #[doc = "0x228 - Setups timed since reset (the histogram's total)"]
+    #[inline(always)]
+    pub const fn setup_timed(&self) -> &SetupTimed {
+        &self.setup_timed
+    }
+    #[doc = "0x22c - Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed"]
+    #[inline(always)]
+    pub const fn setup_overwritten(&self) -> &SetupOverwritten {
+        &self.setup_overwritten
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -860,3 +921,48 @@ pub mod free_low;
 pub type PuntHigh = crate::Reg<punt_high::PuntHighSpec>;
 #[doc = "High-water mark of the exception queue: the most frames waiting in the punt ring since reset or the last write here (a write restarts it at the current count)"]
 pub mod punt_high;
+#[doc = "TRACE_CTRL (rw) register accessor: Engine trace ring control (docs/engine.md, \"Trace ring\")\n\nYou can [`read`](crate::Reg::read) this register and get [`trace_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`trace_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@trace_ctrl`] module"]
+#[doc(alias = "TRACE_CTRL")]
+pub type TraceCtrl = crate::Reg<trace_ctrl::TraceCtrlSpec>;
+#[doc = "Engine trace ring control (docs/engine.md, \"Trace ring\")"]
+pub mod trace_ctrl;
+#[doc = "TRACE_COUNT (r) register accessor: Entries written to the trace ring since reset (wraps at 2^32); the entry written n-th is at ring index n mod depth, and the ring holds the last depth of them\n\nYou can [`read`](crate::Reg::read) this register and get [`trace_count::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@trace_count`] module"]
+#[doc(alias = "TRACE_COUNT")]
+pub type TraceCount = crate::Reg<trace_count::TraceCountSpec>;
+#[doc = "Entries written to the trace ring since reset (wraps at 2^32); the entry written n-th is at ring index n mod depth, and the ring holds the last depth of them"]
+pub mod trace_count;
+#[doc = "TRACE_LOST (r) register accessor: Decisions not recorded while ENABLE was set: another of the same source was still waiting for the ring's write port\n\nYou can [`read`](crate::Reg::read) this register and get [`trace_lost::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@trace_lost`] module"]
+#[doc(alias = "TRACE_LOST")]
+pub type TraceLost = crate::Reg<trace_lost::TraceLostSpec>;
+#[doc = "Decisions not recorded while ENABLE was set: another of the same source was still waiting for the ring's write port"]
+pub mod trace_lost;
+#[doc = "TRACE_RD_IDX (rw) register accessor: Ring index of the entry TRACE_RD_DATA shows (write; the words are ready for the next register access)\n\nYou can [`read`](crate::Reg::read) this register and get [`trace_rd_idx::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`trace_rd_idx::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@trace_rd_idx`] module"]
+#[doc(alias = "TRACE_RD_IDX")]
+pub type TraceRdIdx = crate::Reg<trace_rd_idx::TraceRdIdxSpec>;
+#[doc = "Ring index of the entry TRACE_RD_DATA shows (write; the words are ready for the next register access)"]
+pub mod trace_rd_idx;
+#[doc = "TRACE_RD_DATA (r) register accessor: Word n of the TraceEntry at TRACE_RD_IDX\n\nYou can [`read`](crate::Reg::read) this register and get [`trace_rd_data::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@trace_rd_data`] module"]
+#[doc(alias = "TRACE_RD_DATA")]
+pub type TraceRdData = crate::Reg<trace_rd_data::TraceRdDataSpec>;
+#[doc = "Word n of the TraceEntry at TRACE_RD_IDX"]
+pub mod trace_rd_data;
+#[doc = "SETUP_HIST_IDX (rw) register accessor: Bucket of the setup-latency histogram SETUP_HIST_DATA shows (write; ready for the next register access)\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_hist_idx::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`setup_hist_idx::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_hist_idx`] module"]
+#[doc(alias = "SETUP_HIST_IDX")]
+pub type SetupHistIdx = crate::Reg<setup_hist_idx::SetupHistIdxSpec>;
+#[doc = "Bucket of the setup-latency histogram SETUP_HIST_DATA shows (write; ready for the next register access)"]
+pub mod setup_hist_idx;
+#[doc = "SETUP_HIST_DATA (r) register accessor: Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_hist_data::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_hist_data`] module"]
+#[doc(alias = "SETUP_HIST_DATA")]
+pub type SetupHistData = crate::Reg<setup_hist_data::SetupHistDataSpec>;
+#[doc = "Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")"]
+pub mod setup_hist_data;
+#[doc = "SETUP_TIMED (r) register accessor: Setups timed since reset (the histogram's total)\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_timed::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_timed`] module"]
+#[doc(alias = "SETUP_TIMED")]
+pub type SetupTimed = crate::Reg<setup_timed::SetupTimedSpec>;
+#[doc = "Setups timed since reset (the histogram's total)"]
+pub mod setup_timed;
+#[doc = "SETUP_OVERWRITTEN (r) register accessor: Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_overwritten::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_overwritten`] module"]
+#[doc(alias = "SETUP_OVERWRITTEN")]
+pub type SetupOverwritten = crate::Reg<setup_overwritten::SetupOverwrittenSpec>;
+#[doc = "Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed"]
+pub mod setup_overwritten;

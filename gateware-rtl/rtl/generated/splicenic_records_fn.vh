@@ -266,3 +266,27 @@ function [159:0] snic_tcp_opts_pack;
         snic_tcp_opts_pack[142 +: 1] = fld_malformed;
     end
 endfunction
+
+function [127:0] snic_trace_entry_pack;
+    input [31:0] fld_time;
+    input [3:0] fld_kind;
+    input [0:0] fld_port;
+    input [0:0] fld_timed;
+    input [7:0] fld_gen;
+    input [15:0] fld_slot;
+    input [15:0] fld_detail;
+    input [31:0] fld_ip;
+    input [15:0] fld_client_port;
+    begin
+        snic_trace_entry_pack = {128{1'b0}};
+        snic_trace_entry_pack[0 +: 32] = fld_time;
+        snic_trace_entry_pack[32 +: 4] = fld_kind;
+        snic_trace_entry_pack[36 +: 1] = fld_port;
+        snic_trace_entry_pack[37 +: 1] = fld_timed;
+        snic_trace_entry_pack[40 +: 8] = fld_gen;
+        snic_trace_entry_pack[48 +: 16] = fld_slot;
+        snic_trace_entry_pack[64 +: 16] = fld_detail;
+        snic_trace_entry_pack[80 +: 32] = fld_ip;
+        snic_trace_entry_pack[112 +: 16] = fld_client_port;
+    end
+endfunction

@@ -136,6 +136,23 @@
  * less when that segment started at a multiple of 8.
  */
 #define SPLICENIC_HEAD_SEG_GAP 9u
+/* engine_obs: log2 of the trace ring's entries in the default build (512 entries of 128
+ * bits in 4 DP16KD).
+ */
+#define SPLICENIC_TRACE_DEPTH_LOG2 9u
+/* engine_obs: the setup clock counts units of 2^SETUP_TIME_SHIFT card cycles (28 bits:
+ * 2^32 cycles, 27 s at 156.25 MHz).
+ */
+#define SPLICENIC_SETUP_TIME_SHIFT 4u
+/* engine_obs: buckets of the setup-latency histogram: bucket 0 a latency below one unit,
+ * bucket b >= 1 a latency of [2^(b-1), 2^b) units (units of 2^SETUP_TIME_SHIFT cycles).
+ */
+#define SPLICENIC_SETUP_BUCKETS 29u
+/* engine_obs: slots in setup the histogram times at once, one entry per flow slot modulo
+ * 512 (a later setup of a slot with the same low 9 bits replaces an earlier one, counted
+ * in DP.SETUP_OVERWRITTEN).
+ */
+#define SPLICENIC_SETUP_TIMING_SLOTS 512u
 /* Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
  * published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src,
  * dst, sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key
@@ -439,6 +456,24 @@
 #define SPLICENIC_LOAD_STATUS_NONE 0x1u
 #define SPLICENIC_LOAD_STATUS_PUNT 0x2u
 #define SPLICENIC_LOAD_STATUS_DATA 0x3u
+
+/* TraceKind: What an entry of the engine's trace ring records (`engine_obs`, DP.TRACE_*;
+ * docs/engine.md, "Trace ring").
+ */
+#define SPLICENIC_TRACE_KIND_WIDTH 4
+#define SPLICENIC_TRACE_KIND_NONE 0x0u
+#define SPLICENIC_TRACE_KIND_SYN_ANSWERED 0x1u
+#define SPLICENIC_TRACE_KIND_SYN_PUNTED 0x2u
+#define SPLICENIC_TRACE_KIND_SYN_DROPPED 0x3u
+#define SPLICENIC_TRACE_KIND_ACK 0x4u
+#define SPLICENIC_TRACE_KIND_HANDSHAKE 0x5u
+#define SPLICENIC_TRACE_KIND_REQUEST 0x6u
+#define SPLICENIC_TRACE_KIND_CONNECTING 0x7u
+#define SPLICENIC_TRACE_KIND_SPLICED 0x8u
+#define SPLICENIC_TRACE_KIND_CLOSING 0x9u
+#define SPLICENIC_TRACE_KIND_FREE 0xAu
+#define SPLICENIC_TRACE_KIND_FIN 0xBu
+#define SPLICENIC_TRACE_KIND_PICK 0xCu
 
 /* ----- index maps ----- */
 
@@ -1120,6 +1155,57 @@ static inline uint64_t splicenic_tcp_opts_unknown(const uint32_t* w) {
 }
 static inline uint64_t splicenic_tcp_opts_malformed(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_TCP_OPTS_MALFORMED_LSB, SPLICENIC_TCP_OPTS_MALFORMED_WIDTH);
+}
+
+/* TraceEntry: An entry of the engine's trace ring (`engine_obs`; read as four words
+ * through DP.TRACE_RD_IDX / DP.TRACE_RD_DATA). 128 bits, 4 words.
+ */
+#define SPLICENIC_TRACE_ENTRY_BITS 128
+#define SPLICENIC_TRACE_ENTRY_WORDS 4
+#define SPLICENIC_TRACE_ENTRY_TIME_LSB 0
+#define SPLICENIC_TRACE_ENTRY_TIME_WIDTH 32
+#define SPLICENIC_TRACE_ENTRY_KIND_LSB 32
+#define SPLICENIC_TRACE_ENTRY_KIND_WIDTH 4
+#define SPLICENIC_TRACE_ENTRY_PORT_LSB 36
+#define SPLICENIC_TRACE_ENTRY_PORT_WIDTH 1
+#define SPLICENIC_TRACE_ENTRY_TIMED_LSB 37
+#define SPLICENIC_TRACE_ENTRY_TIMED_WIDTH 1
+#define SPLICENIC_TRACE_ENTRY_GEN_LSB 40
+#define SPLICENIC_TRACE_ENTRY_GEN_WIDTH 8
+#define SPLICENIC_TRACE_ENTRY_SLOT_LSB 48
+#define SPLICENIC_TRACE_ENTRY_SLOT_WIDTH 16
+#define SPLICENIC_TRACE_ENTRY_DETAIL_LSB 64
+#define SPLICENIC_TRACE_ENTRY_DETAIL_WIDTH 16
+#define SPLICENIC_TRACE_ENTRY_IP_LSB 80
+#define SPLICENIC_TRACE_ENTRY_IP_WIDTH 32
+#define SPLICENIC_TRACE_ENTRY_CLIENT_PORT_LSB 112
+#define SPLICENIC_TRACE_ENTRY_CLIENT_PORT_WIDTH 16
+static inline uint64_t splicenic_trace_entry_time(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_TIME_LSB, SPLICENIC_TRACE_ENTRY_TIME_WIDTH);
+}
+static inline uint64_t splicenic_trace_entry_kind(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_KIND_LSB, SPLICENIC_TRACE_ENTRY_KIND_WIDTH);
+}
+static inline uint64_t splicenic_trace_entry_port(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_PORT_LSB, SPLICENIC_TRACE_ENTRY_PORT_WIDTH);
+}
+static inline uint64_t splicenic_trace_entry_timed(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_TIMED_LSB, SPLICENIC_TRACE_ENTRY_TIMED_WIDTH);
+}
+static inline uint64_t splicenic_trace_entry_gen(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_GEN_LSB, SPLICENIC_TRACE_ENTRY_GEN_WIDTH);
+}
+static inline uint64_t splicenic_trace_entry_slot(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_SLOT_LSB, SPLICENIC_TRACE_ENTRY_SLOT_WIDTH);
+}
+static inline uint64_t splicenic_trace_entry_detail(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_DETAIL_LSB, SPLICENIC_TRACE_ENTRY_DETAIL_WIDTH);
+}
+static inline uint64_t splicenic_trace_entry_ip(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_IP_LSB, SPLICENIC_TRACE_ENTRY_IP_WIDTH);
+}
+static inline uint64_t splicenic_trace_entry_client_port(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_TRACE_ENTRY_CLIENT_PORT_LSB, SPLICENIC_TRACE_ENTRY_CLIENT_PORT_WIDTH);
 }
 
 #endif /* SPLICENIC_RECORDS_H */

@@ -151,6 +151,23 @@ pub const HEAD_BUFFER_BYTES: u32 = 1_024;
 /// segment started at a multiple of 8.
 pub const HEAD_SEG_GAP: u32 = 9;
 
+/// engine_obs: log2 of the trace ring's entries in the default build (512 entries of 128 bits
+/// in 4 DP16KD).
+pub const TRACE_DEPTH_LOG2: u32 = 9;
+
+/// engine_obs: the setup clock counts units of 2^SETUP_TIME_SHIFT card cycles (28 bits: 2^32
+/// cycles, 27 s at 156.25 MHz).
+pub const SETUP_TIME_SHIFT: u32 = 4;
+
+/// engine_obs: buckets of the setup-latency histogram: bucket 0 a latency below one unit,
+/// bucket b >= 1 a latency of [2^(b-1), 2^b) units (units of 2^SETUP_TIME_SHIFT cycles).
+pub const SETUP_BUCKETS: u32 = 29;
+
+/// engine_obs: slots in setup the histogram times at once, one entry per flow slot modulo 512
+/// (a later setup of a slot with the same low 9 bits replaces an earlier one, counted in
+/// DP.SETUP_OVERWRITTEN).
+pub const SETUP_TIMING_SLOTS: u32 = 512;
+
 /// Default Toeplitz key of the flow table's bucket hash (flow_table HASH_KEY; the widely
 /// published RSS verification key): for every set bit i of the 96-bit key (FlowKey as src, dst,
 /// sport, dport, big endian, bit 0 = the first byte's most significant bit) the 32 key bits
@@ -2878,6 +2895,186 @@ impl core::fmt::Display for LoadStatus {
     }
 }
 
+/// What an entry of the engine's trace ring records (`engine_obs`, DP.TRACE_*; docs/engine.md,
+/// "Trace ring"). Codes as constants.
+pub mod trace_kind {
+    /// Never written (a ring entry not yet used).
+    pub const NONE: u8 = 0x0;
+    /// A client SYN the SYN responder answered with a cookie SYN-ACK (ip, client_port: the
+    /// client).
+    pub const SYN_ANSWERED: u8 = 0x1;
+    /// A client SYN that went to the firmware (not a VIP the responder serves, or options it
+    /// leaves to the firmware).
+    pub const SYN_PUNTED: u8 = 0x2;
+    /// A client SYN the decision dropped.
+    pub const SYN_DROPPED: u8 = 0x3;
+    /// The ACK validator's verdict on a flowless client ACK: detail is the EngineVerdict, slot
+    /// and gen the slot it took or found.
+    pub const ACK: u8 = 0x4;
+    /// A flow-state write put the slot in HANDSHAKE (port: 1 when the engine wrote it, 0 the
+    /// firmware; ip, client_port: the entry's client half); the setup clock of the slot starts.
+    pub const HANDSHAKE: u8 = 0x5;
+    /// A flow-state write put the slot in REQUEST.
+    pub const REQUEST: u8 = 0x6;
+    /// A flow-state write put the slot in CONNECTING.
+    pub const CONNECTING: u8 = 0x7;
+    /// A flow-state write put the slot in SPLICED; when timed, detail is the setup latency in
+    /// units of 2^SETUP_TIME_SHIFT cycles (saturated at 0xFFFF).
+    pub const SPLICED: u8 = 0x8;
+    /// A flow-state write put the slot in CLOSING.
+    pub const CLOSING: u8 = 0x9;
+    /// A flow-state write freed the slot.
+    pub const FREE: u8 = 0xA;
+    /// The fast path forwarded a FIN of the slot's flow (port: the side it came from; detail:
+    /// the TCP flags).
+    pub const FIN: u8 = 0xB;
+    /// A decision-supply answer: detail bit 15 the unit (0 sched_unit, 1 load_sched), bits
+    /// 13:12 the status (SchedStatus or LoadStatus), bits 10:8 the pool, bits 5:0 the server.
+    pub const PICK: u8 = 0xC;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 4;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            NONE => Some("NONE"),
+            SYN_ANSWERED => Some("SYN_ANSWERED"),
+            SYN_PUNTED => Some("SYN_PUNTED"),
+            SYN_DROPPED => Some("SYN_DROPPED"),
+            ACK => Some("ACK"),
+            HANDSHAKE => Some("HANDSHAKE"),
+            REQUEST => Some("REQUEST"),
+            CONNECTING => Some("CONNECTING"),
+            SPLICED => Some("SPLICED"),
+            CLOSING => Some("CLOSING"),
+            FREE => Some("FREE"),
+            FIN => Some("FIN"),
+            PICK => Some("PICK"),
+            _ => None,
+        }
+    }
+}
+
+/// What an entry of the engine's trace ring records (`engine_obs`, DP.TRACE_*; docs/engine.md,
+/// "Trace ring").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum TraceKind {
+    /// Never written (a ring entry not yet used).
+    None = trace_kind::NONE,
+    /// A client SYN the SYN responder answered with a cookie SYN-ACK (ip, client_port: the
+    /// client).
+    SynAnswered = trace_kind::SYN_ANSWERED,
+    /// A client SYN that went to the firmware (not a VIP the responder serves, or options it
+    /// leaves to the firmware).
+    SynPunted = trace_kind::SYN_PUNTED,
+    /// A client SYN the decision dropped.
+    SynDropped = trace_kind::SYN_DROPPED,
+    /// The ACK validator's verdict on a flowless client ACK: detail is the EngineVerdict, slot
+    /// and gen the slot it took or found.
+    Ack = trace_kind::ACK,
+    /// A flow-state write put the slot in HANDSHAKE (port: 1 when the engine wrote it, 0 the
+    /// firmware; ip, client_port: the entry's client half); the setup clock of the slot starts.
+    Handshake = trace_kind::HANDSHAKE,
+    /// A flow-state write put the slot in REQUEST.
+    Request = trace_kind::REQUEST,
+    /// A flow-state write put the slot in CONNECTING.
+    Connecting = trace_kind::CONNECTING,
+    /// A flow-state write put the slot in SPLICED; when timed, detail is the setup latency in
+    /// units of 2^SETUP_TIME_SHIFT cycles (saturated at 0xFFFF).
+    Spliced = trace_kind::SPLICED,
+    /// A flow-state write put the slot in CLOSING.
+    Closing = trace_kind::CLOSING,
+    /// A flow-state write freed the slot.
+    Free = trace_kind::FREE,
+    /// The fast path forwarded a FIN of the slot's flow (port: the side it came from; detail:
+    /// the TCP flags).
+    Fin = trace_kind::FIN,
+    /// A decision-supply answer: detail bit 15 the unit (0 sched_unit, 1 load_sched), bits
+    /// 13:12 the status (SchedStatus or LoadStatus), bits 10:8 the pool, bits 5:0 the server.
+    Pick = trace_kind::PICK,
+}
+
+impl TraceKind {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [TraceKind; 13] = [
+        TraceKind::None,
+        TraceKind::SynAnswered,
+        TraceKind::SynPunted,
+        TraceKind::SynDropped,
+        TraceKind::Ack,
+        TraceKind::Handshake,
+        TraceKind::Request,
+        TraceKind::Connecting,
+        TraceKind::Spliced,
+        TraceKind::Closing,
+        TraceKind::Free,
+        TraceKind::Fin,
+        TraceKind::Pick,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<TraceKind> {
+        match code {
+            trace_kind::NONE => Some(TraceKind::None),
+            trace_kind::SYN_ANSWERED => Some(TraceKind::SynAnswered),
+            trace_kind::SYN_PUNTED => Some(TraceKind::SynPunted),
+            trace_kind::SYN_DROPPED => Some(TraceKind::SynDropped),
+            trace_kind::ACK => Some(TraceKind::Ack),
+            trace_kind::HANDSHAKE => Some(TraceKind::Handshake),
+            trace_kind::REQUEST => Some(TraceKind::Request),
+            trace_kind::CONNECTING => Some(TraceKind::Connecting),
+            trace_kind::SPLICED => Some(TraceKind::Spliced),
+            trace_kind::CLOSING => Some(TraceKind::Closing),
+            trace_kind::FREE => Some(TraceKind::Free),
+            trace_kind::FIN => Some(TraceKind::Fin),
+            trace_kind::PICK => Some(TraceKind::Pick),
+            _ => None,
+        }
+    }
+    /// The declared name (`NONE`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            TraceKind::None => "NONE",
+            TraceKind::SynAnswered => "SYN_ANSWERED",
+            TraceKind::SynPunted => "SYN_PUNTED",
+            TraceKind::SynDropped => "SYN_DROPPED",
+            TraceKind::Ack => "ACK",
+            TraceKind::Handshake => "HANDSHAKE",
+            TraceKind::Request => "REQUEST",
+            TraceKind::Connecting => "CONNECTING",
+            TraceKind::Spliced => "SPLICED",
+            TraceKind::Closing => "CLOSING",
+            TraceKind::Free => "FREE",
+            TraceKind::Fin => "FIN",
+            TraceKind::Pick => "PICK",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for TraceKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            TraceKind::None => "none",
+            TraceKind::SynAnswered => "syn_answered",
+            TraceKind::SynPunted => "syn_punted",
+            TraceKind::SynDropped => "syn_dropped",
+            TraceKind::Ack => "ack",
+            TraceKind::Handshake => "handshake",
+            TraceKind::Request => "request",
+            TraceKind::Connecting => "connecting",
+            TraceKind::Spliced => "spliced",
+            TraceKind::Closing => "closing",
+            TraceKind::Free => "free",
+            TraceKind::Fin => "fin",
+            TraceKind::Pick => "pick",
+        })
+    }
+}
+
 // ----- index maps -----
 
 /// Counter indexes of the STATS block (STATS.RD_IDX).
@@ -4778,6 +4975,163 @@ impl TcpOpts {
     }
 }
 
+/// An entry of the engine's trace ring (`engine_obs`; read as four words through
+/// DP.TRACE_RD_IDX / DP.TRACE_RD_DATA).
+///
+/// | bits | field | |
+/// |---|---|---|
+/// | 0..32 | `time` |  |
+/// | 32..36 | `kind` | [`TraceKind`] |
+/// | 36..37 | `port` |  |
+/// | 37..38 | `timed` |  |
+/// | 40..48 | `gen` |  |
+/// | 48..64 | `slot` |  |
+/// | 64..80 | `detail` |  |
+/// | 80..112 | `ip` |  |
+/// | 112..128 | `client_port` |  |
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct TraceEntry {
+    /// Card clock cycle of the decision (the low 32 bits of the data path's cycle counter).
+    pub time: u32,
+    /// What was decided.
+    pub kind: u8,
+    /// FIN: the port the segment arrived on (Port); flow-state kinds: 1 when the engine wrote
+    /// the entry, 0 the firmware.
+    pub port: bool,
+    /// SPLICED: the setup was timed (detail holds its latency).
+    pub timed: bool,
+    /// Generation of the slot's entry (ACK, flow-state kinds, FIN).
+    pub gen: u8,
+    /// Flow slot (ACK, flow-state kinds, FIN).
+    pub slot: u16,
+    /// Per kind (TraceKind).
+    pub detail: u16,
+    /// The client's IPv4 address (SYN kinds, flow-state kinds).
+    pub ip: u32,
+    /// The client's TCP port (SYN kinds, flow-state kinds).
+    pub client_port: u16,
+}
+
+impl TraceEntry {
+    /// Width in bits.
+    pub const BITS: usize = 128;
+    /// Width in 32-bit words.
+    pub const WORDS: usize = 4;
+    /// Leaf fields (nested records flattened).
+    pub const LEAVES: usize = 9;
+    /// Position of `time`.
+    pub const TIME: Field = Field::new(0, 32);
+    /// Position of `kind`.
+    pub const KIND: Field = Field::new(32, 4);
+    /// Position of `port`.
+    pub const PORT: Field = Field::new(36, 1);
+    /// Position of `timed`.
+    pub const TIMED: Field = Field::new(37, 1);
+    /// Position of `gen`.
+    pub const GEN: Field = Field::new(40, 8);
+    /// Position of `slot`.
+    pub const SLOT: Field = Field::new(48, 16);
+    /// Position of `detail`.
+    pub const DETAIL: Field = Field::new(64, 16);
+    /// Position of `ip`.
+    pub const IP: Field = Field::new(80, 32);
+    /// Position of `client_port`.
+    pub const CLIENT_PORT: Field = Field::new(112, 16);
+    /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
+    pub fn unpack_at(w: &[u32], base: usize) -> TraceEntry {
+        TraceEntry {
+            time: get_bits(w, base + Self::TIME.lsb, Self::TIME.width) as u32,
+            kind: get_bits(w, base + Self::KIND.lsb, Self::KIND.width) as u8,
+            port: get_bits(w, base + Self::PORT.lsb, 1) != 0,
+            timed: get_bits(w, base + Self::TIMED.lsb, 1) != 0,
+            gen: get_bits(w, base + Self::GEN.lsb, Self::GEN.width) as u8,
+            slot: get_bits(w, base + Self::SLOT.lsb, Self::SLOT.width) as u16,
+            detail: get_bits(w, base + Self::DETAIL.lsb, Self::DETAIL.width) as u16,
+            ip: get_bits(w, base + Self::IP.lsb, Self::IP.width) as u32,
+            client_port: get_bits(w, base + Self::CLIENT_PORT.lsb, Self::CLIENT_PORT.width) as u16,
+        }
+    }
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
+    pub fn pack_at(&self, w: &mut [u32], base: usize) {
+        put_bits(w, base, Self::BITS, 0);
+        put_bits(
+            w,
+            base + Self::TIME.lsb,
+            Self::TIME.width,
+            u64::from(self.time),
+        );
+        put_bits(
+            w,
+            base + Self::KIND.lsb,
+            Self::KIND.width,
+            u64::from(self.kind),
+        );
+        put_bits(
+            w,
+            base + Self::PORT.lsb,
+            Self::PORT.width,
+            u64::from(self.port),
+        );
+        put_bits(
+            w,
+            base + Self::TIMED.lsb,
+            Self::TIMED.width,
+            u64::from(self.timed),
+        );
+        put_bits(
+            w,
+            base + Self::GEN.lsb,
+            Self::GEN.width,
+            u64::from(self.gen),
+        );
+        put_bits(
+            w,
+            base + Self::SLOT.lsb,
+            Self::SLOT.width,
+            u64::from(self.slot),
+        );
+        put_bits(
+            w,
+            base + Self::DETAIL.lsb,
+            Self::DETAIL.width,
+            u64::from(self.detail),
+        );
+        put_bits(w, base + Self::IP.lsb, Self::IP.width, u64::from(self.ip));
+        put_bits(
+            w,
+            base + Self::CLIENT_PORT.lsb,
+            Self::CLIENT_PORT.width,
+            u64::from(self.client_port),
+        );
+    }
+    /// Reads the record from its words.
+    pub fn unpack(w: &[u32; 4]) -> TraceEntry {
+        Self::unpack_at(w, 0)
+    }
+    /// The record's words.
+    pub fn pack(&self) -> [u32; 4] {
+        let mut w = [0u32; 4];
+        self.pack_at(&mut w, 0);
+        w
+    }
+    /// Leaf values in declaration order, nested records flattened (the round-trip
+    /// test compares them with the RTL's unpacked fields).
+    pub fn leaves(&self) -> [u64; 9] {
+        [
+            u64::from(self.time),
+            u64::from(self.kind),
+            u64::from(self.port),
+            u64::from(self.timed),
+            u64::from(self.gen),
+            u64::from(self.slot),
+            u64::from(self.detail),
+            u64::from(self.ip),
+            u64::from(self.client_port),
+        ]
+    }
+}
+
 // ----- the record table -----
 
 /// A record's name and size.
@@ -4795,7 +5149,7 @@ pub const MAX_RECORD_WORDS: usize = 15;
 pub const MAX_RECORD_LEAVES: usize = 20;
 
 /// Every record in declaration order; the index is the round-trip module's `sel`.
-pub const RECORDS: [RecordInfo; 13] = [
+pub const RECORDS: [RecordInfo; 14] = [
     RecordInfo {
         name: "PuntHead",
         bits: PuntHead::BITS,
@@ -4873,6 +5227,12 @@ pub const RECORDS: [RecordInfo; 13] = [
         bits: TcpOpts::BITS,
         words: TcpOpts::WORDS,
         leaves: TcpOpts::LEAVES,
+    },
+    RecordInfo {
+        name: "TraceEntry",
+        bits: TraceEntry::BITS,
+        words: TraceEntry::WORDS,
+        leaves: TraceEntry::LEAVES,
     },
 ];
 
@@ -4972,6 +5332,13 @@ pub fn reference_roundtrip(
         }
         12 => {
             let v = TcpOpts::unpack_at(words, 0);
+            v.pack_at(packed, 0);
+            for (d, s) in leaves.iter_mut().zip(v.leaves()) {
+                *d = s;
+            }
+        }
+        13 => {
+            let v = TraceEntry::unpack_at(words, 0);
             v.pack_at(packed, 0);
             for (d, s) in leaves.iter_mut().zip(v.leaves()) {
                 *d = s;

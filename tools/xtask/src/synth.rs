@@ -341,6 +341,16 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "engine_obs",
+        label: "engine_obs (engine trace ring, 512 x 128 bits, and setup-latency histogram)",
+        top: "engine_obs",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/engine_obs.v"]),
+        fast_path: false,
+        cost: 10,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "ack_validator",
         label: "ack_validator (ACK validator and slot allocator, 2 cookie units, 512-slot free list)",
         top: "ack_validator",
@@ -1690,6 +1700,7 @@ mod tests {
             "sched_unit",
             "load_sched",
             "head_buf",
+            "engine_obs",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);

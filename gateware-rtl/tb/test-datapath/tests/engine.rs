@@ -20,6 +20,10 @@
 //!   frame unchanged, verdict, slot, generation and MSS class equal to the model's), nothing
 //!   on the server port, the free list's level and the table's entries equal to the
 //!   model's; a sample of the entries NEW wrote read back (HANDSHAKE, the client half).
+//! - The engine's trace ring (`engine_obs`): after every burst the entries written equal the
+//!   model's in number (SYN verdicts, validator verdicts, the validator's HANDSHAKE writes),
+//!   and every 8th burst (and every burst with an uncertain candidate) they are read back
+//!   and compared field by field, in order per source.
 //! - At the end: the verdict counters equal the model's, nothing lost or refused, and with
 //!   every connection released and the list flushed the table is empty and every slot is
 //!   back with the firmware (no stuck slot).
@@ -31,7 +35,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
 use splicenic_layout::stats as idx;
-use splicenic_layout::{engine_verdict as ev, flow_state, FlowStatic};
+use splicenic_layout::{
+    engine_verdict as ev, flow_state, trace_kind, FlowStatic, TraceEntry, TRACE_DEPTH_LOG2,
+};
 use splicenic_tb_datapath::engine::*;
 use splicenic_tb_datapath::params::FLOW_BUCKETS;
 use splicenic_tb_datapath::testkit::*;
@@ -87,6 +93,87 @@ struct Expect {
     syn_acks: Vec<(Syn, u32)>,
     /// (the frame, the punt the model predicts) per punt.
     punts: Vec<(Vec<u8>, Punted)>,
+    /// The trace ring's entries, in order per source (`Want`).
+    trace: Vec<Want>,
+}
+
+/// A trace-ring entry the model predicts (the ring keeps each source's order; sources
+/// interleave by their latencies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    /// A client SYN's verdict: answered or not, the client.
+    Syn { answered: bool, client: (u32, u16) },
+    /// The validator's verdict (with its slot and generation for NEW and FOUND); optional
+    /// for a candidate behind its own key's insert (the lookup may hit first: no verdict).
+    Ack {
+        verdict: u8,
+        slot: Option<(u16, u8)>,
+        optional: bool,
+    },
+    /// The engine's HANDSHAKE write of a NEW slot.
+    Handshake { slot: u16, gen: u8, client: (u32, u16) },
+}
+
+impl Want {
+    fn source(&self) -> u8 {
+        match self {
+            Want::Syn { .. } => 0,
+            Want::Ack { .. } => 1,
+            Want::Handshake { .. } => 2,
+        }
+    }
+
+    /// Whether the ring's entry `e` is this one.
+    fn matches(&self, e: &TraceEntry) -> bool {
+        match *self {
+            Want::Syn { answered, client } => {
+                let kind = if answered {
+                    trace_kind::SYN_ANSWERED
+                } else {
+                    trace_kind::SYN_PUNTED
+                };
+                e.kind == kind && (e.ip, e.client_port) == client
+            }
+            Want::Ack { verdict, slot, .. } => {
+                e.kind == trace_kind::ACK
+                    && (e.detail == u16::from(verdict)
+                        || (verdict == ev::NEW && e.detail == u16::from(ev::FOUND)))
+                    && slot.map_or(true, |(s, g)| (e.slot, e.gen) == (s, g))
+            }
+            Want::Handshake { slot, gen, client } => {
+                e.kind == trace_kind::HANDSHAKE
+                    && e.port
+                    && (e.slot, e.gen) == (slot, gen)
+                    && (e.ip, e.client_port) == client
+            }
+        }
+    }
+}
+
+/// The source of a ring entry (`Want::source`).
+fn entry_source(e: &TraceEntry) -> u8 {
+    match e.kind {
+        trace_kind::SYN_ANSWERED | trace_kind::SYN_PUNTED | trace_kind::SYN_DROPPED => 0,
+        trace_kind::ACK => 1,
+        _ => 2,
+    }
+}
+
+/// The trace ring's entries `from..to` (entry counts; at most the ring's depth).
+fn trace_entries(dp: &mut Datapath, from: u32, to: u32) -> Vec<TraceEntry> {
+    let depth = 1u32 << TRACE_DEPTH_LOG2;
+    assert!(to.wrapping_sub(from) <= depth, "{from}..{to}: more than the ring");
+    let mut out = Vec::new();
+    let mut n = from;
+    while n != to {
+        dp.write(r(regs::dp::TRACE_RD_IDX), n % depth);
+        let w: Vec<u32> = (0..4)
+            .map(|i| dp.read(r(regs::dp::TRACE_RD_DATA + 4 * i)))
+            .collect();
+        out.push(TraceEntry::unpack_at(&w, 0));
+        n = n.wrapping_add(1);
+    }
+    out
 }
 
 struct Run {
@@ -106,6 +193,10 @@ struct Run {
     found: u64,
     bursts: u64,
     entries_read: u64,
+    /// Trace-ring entries written before the current burst (DP.TRACE_COUNT).
+    trace_count: u32,
+    /// Trace-ring entries compared with the model's.
+    traced: u64,
     /// The bucket a third of the new clients' keys fall into.
     hot: u32,
     /// Per bucket value b, a (client address, port) XOR delta that moves a key's bucket by
@@ -146,6 +237,7 @@ impl Run {
         let mut model = EngineModel::new(keys);
         model.validate = true;
         let deltas = bucket_deltas(&mut rng);
+        let trace_count = dp.read(r(regs::dp::TRACE_COUNT));
         Run {
             dp,
             model,
@@ -158,6 +250,8 @@ impl Run {
             found: 0,
             bursts: 0,
             entries_read: 0,
+            trace_count,
+            traced: 0,
             hot: 0,
             deltas,
         }
@@ -169,6 +263,10 @@ impl Run {
             Out::SynAck { cookie, .. } => {
                 let syn = syn.expect("only SYNs are answered");
                 x.syn_acks.push((syn, cookie));
+                x.trace.push(Want::Syn {
+                    answered: true,
+                    client: (u32::from_be_bytes(syn.ip), syn.port),
+                });
                 if let Some(p) = self
                     .pending
                     .iter_mut()
@@ -183,7 +281,26 @@ impl Run {
                 }
             }
             Out::Punt(p) => {
+                if let Some(syn) = syn {
+                    x.trace.push(Want::Syn {
+                        answered: false,
+                        client: (u32::from_be_bytes(syn.ip), syn.port),
+                    });
+                }
+                if p.verdict != ev::NONE {
+                    x.trace.push(Want::Ack {
+                        verdict: p.verdict,
+                        slot: p.slot.filter(|_| p.verdict == ev::NEW && !p.found_or_hit),
+                        optional: p.found_or_hit,
+                    });
+                }
                 if p.verdict == ev::NEW && !p.found_or_hit {
+                    let (slot, gen) = p.slot.expect("NEW names its slot");
+                    x.trace.push(Want::Handshake {
+                        slot,
+                        gen,
+                        client: frame_client(&f),
+                    });
                     // Set up (by its ACK, or by a forged one whose flipped bit only changed
                     // the MSS class): a client with a slot now.
                     let key = frame_client(&f);
@@ -222,6 +339,10 @@ impl Run {
                 let f = s.frame(false, false);
                 if let Out::SynAck { cookie, .. } = self.model.frame(&f) {
                     x.syn_acks.push((s, cookie));
+                    x.trace.push(Want::Syn {
+                        answered: true,
+                        client: (u32::from_be_bytes(s.ip), s.port),
+                    });
                     self.dp.push(Port::Client, &f, false);
                     self.events += 1;
                 } else {
@@ -378,8 +499,47 @@ impl Run {
                 self.check_entry(want.slot.expect("NEW names its slot").0, f, &ctx);
             }
         }
+        self.check_trace(&x.trace, &ctx);
         self.model.settled();
         self.bursts += 1;
+    }
+
+    /// The trace ring's entries of the burst against the model's, source by source; every
+    /// 8th burst reads them all, the others compare the count (DP.TRACE_COUNT) only when no
+    /// optional entry makes it uncertain.
+    fn check_trace(&mut self, want: &[Want], ctx: &str) {
+        let count = self.dp.read(r(regs::dp::TRACE_COUNT));
+        let n = count.wrapping_sub(self.trace_count) as usize;
+        let optional = want
+            .iter()
+            .filter(|w| matches!(w, Want::Ack { optional: true, .. }))
+            .count();
+        let sure = want.len() - optional;
+        assert!(
+            (sure..=want.len()).contains(&n),
+            "{ctx}: {n} trace entries, the model {sure}..={}",
+            want.len()
+        );
+        if self.bursts % 8 == 0 || optional > 0 {
+            let got = trace_entries(&mut self.dp, self.trace_count, count);
+            for src in 0..3u8 {
+                let mut g = got.iter().filter(|e| entry_source(e) == src).peekable();
+                for w in want.iter().filter(|w| w.source() == src) {
+                    match g.peek() {
+                        Some(e) if w.matches(e) => {
+                            g.next();
+                        }
+                        _ if matches!(w, Want::Ack { optional: true, .. }) => {}
+                        e => panic!("{ctx}: trace source {src}: want {w:?}, got {e:?}"),
+                    }
+                }
+                if let Some(e) = g.next() {
+                    panic!("{ctx}: trace source {src}: an extra entry {e:?}");
+                }
+            }
+            self.traced += got.len() as u64;
+        }
+        self.trace_count = count;
     }
 
     /// The entry NEW wrote for the client of `f`: HANDSHAKE with the client half.
@@ -528,6 +688,7 @@ fn differential(width: u32) {
         ("ACK_TABLE_FULL", regs::dp::ACK_TABLE_FULL, c.table_full),
         ("ACK_LOST", regs::dp::ACK_LOST, 0),
         ("FREE_REFUSED", regs::dp::FREE_REFUSED, 0),
+        ("TRACE_LOST", regs::dp::TRACE_LOST, 0),
     ] {
         assert_eq!(u64::from(dp.read(r(reg))), want, "DP.{name}");
     }
@@ -573,7 +734,8 @@ fn differential(width: u32) {
     eprintln!(
         "engine differential, DATA_WIDTH {width}: {} events in {} bursts, {} cycles: {} SYN-ACKs, \
          NEW {}, FOUND {}, hits behind an insert {}, BAD_COOKIE {}, STALE {}, NO_SLOT {}, \
-         TABLE_FULL {}, other punts {}; {} entries read back; RTL equal to the model",
+         TABLE_FULL {}, other punts {}; {} entries read back, {} trace entries compared; RTL \
+         equal to the model",
         run.events,
         run.bursts,
         run.dp.cycles(),
@@ -586,7 +748,8 @@ fn differential(width: u32) {
         c.no_slot,
         c.table_full,
         c.other,
-        run.entries_read
+        run.entries_read,
+        run.traced
     );
 }
 

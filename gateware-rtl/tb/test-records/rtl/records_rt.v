@@ -173,6 +173,18 @@ always @* begin
         leaves_out[1024 +: 1] = `SNIC_TCP_OPTS_MALFORMED(rec_in);
         rt[159:0] = snic_tcp_opts_pack(`SNIC_TCP_OPTS_TSVAL(rec_in), `SNIC_TCP_OPTS_TSECR(rec_in), `SNIC_TCP_OPTS_MSS_VALUE(rec_in), `SNIC_TCP_OPTS_WS_SHIFT(rec_in), `SNIC_TCP_OPTS_SACK_LEN(rec_in), `SNIC_TCP_OPTS_MSS_OFFSET(rec_in), `SNIC_TCP_OPTS_WS_OFFSET(rec_in), `SNIC_TCP_OPTS_SACK_PERM_OFFSET(rec_in), `SNIC_TCP_OPTS_TS_OFFSET(rec_in), `SNIC_TCP_OPTS_SACK_OFFSET(rec_in), `SNIC_TCP_OPTS_MSS(rec_in), `SNIC_TCP_OPTS_WS(rec_in), `SNIC_TCP_OPTS_SACK_PERM(rec_in), `SNIC_TCP_OPTS_TS(rec_in), `SNIC_TCP_OPTS_SACK(rec_in), `SNIC_TCP_OPTS_UNKNOWN(rec_in), `SNIC_TCP_OPTS_MALFORMED(rec_in));
     end
+    8'd13: begin
+        leaves_out[0 +: 32] = `SNIC_TRACE_ENTRY_TIME(rec_in);
+        leaves_out[64 +: 4] = `SNIC_TRACE_ENTRY_KIND(rec_in);
+        leaves_out[128 +: 1] = `SNIC_TRACE_ENTRY_PORT(rec_in);
+        leaves_out[192 +: 1] = `SNIC_TRACE_ENTRY_TIMED(rec_in);
+        leaves_out[256 +: 8] = `SNIC_TRACE_ENTRY_GEN(rec_in);
+        leaves_out[320 +: 16] = `SNIC_TRACE_ENTRY_SLOT(rec_in);
+        leaves_out[384 +: 16] = `SNIC_TRACE_ENTRY_DETAIL(rec_in);
+        leaves_out[448 +: 32] = `SNIC_TRACE_ENTRY_IP(rec_in);
+        leaves_out[512 +: 16] = `SNIC_TRACE_ENTRY_CLIENT_PORT(rec_in);
+        rt[127:0] = snic_trace_entry_pack(`SNIC_TRACE_ENTRY_TIME(rec_in), `SNIC_TRACE_ENTRY_KIND(rec_in), `SNIC_TRACE_ENTRY_PORT(rec_in), `SNIC_TRACE_ENTRY_TIMED(rec_in), `SNIC_TRACE_ENTRY_GEN(rec_in), `SNIC_TRACE_ENTRY_SLOT(rec_in), `SNIC_TRACE_ENTRY_DETAIL(rec_in), `SNIC_TRACE_ENTRY_IP(rec_in), `SNIC_TRACE_ENTRY_CLIENT_PORT(rec_in));
+    end
     default: ;
     endcase
 end
