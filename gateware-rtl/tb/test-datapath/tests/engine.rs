@@ -111,7 +111,11 @@ enum Want {
         optional: bool,
     },
     /// The engine's HANDSHAKE write of a NEW slot.
-    Handshake { slot: u16, gen: u8, client: (u32, u16) },
+    Handshake {
+        slot: u16,
+        gen: u8,
+        client: (u32, u16),
+    },
 }
 
 impl Want {
@@ -138,7 +142,7 @@ impl Want {
                 e.kind == trace_kind::ACK
                     && (e.detail == u16::from(verdict)
                         || (verdict == ev::NEW && e.detail == u16::from(ev::FOUND)))
-                    && slot.map_or(true, |(s, g)| (e.slot, e.gen) == (s, g))
+                    && slot.is_none_or(|(s, g)| (e.slot, e.gen) == (s, g))
             }
             Want::Handshake { slot, gen, client } => {
                 e.kind == trace_kind::HANDSHAKE
@@ -162,7 +166,10 @@ fn entry_source(e: &TraceEntry) -> u8 {
 /// The trace ring's entries `from..to` (entry counts; at most the ring's depth).
 fn trace_entries(dp: &mut Datapath, from: u32, to: u32) -> Vec<TraceEntry> {
     let depth = 1u32 << TRACE_DEPTH_LOG2;
-    assert!(to.wrapping_sub(from) <= depth, "{from}..{to}: more than the ring");
+    assert!(
+        to.wrapping_sub(from) <= depth,
+        "{from}..{to}: more than the ring"
+    );
     let mut out = Vec::new();
     let mut n = from;
     while n != to {
