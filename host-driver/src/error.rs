@@ -337,6 +337,18 @@ pub enum DatapathError {
     /// A code read from the card that docs/records.md does not define.
     #[error("the card holds {what} code {value:#x}, which the data path does not define")]
     UnknownCode { what: &'static str, value: u32 },
+    /// An entry of the trace ring that DP.TRACE_COUNT counts as written reads kind NONE
+    /// (never written): the ring and its counter disagree.
+    #[error(
+        "trace ring entry {seq} (ring index {index}) never written: it reads kind NONE, \
+         though DP.TRACE_COUNT counts it"
+    )]
+    TraceNeverWritten {
+        /// Its sequence number (the n-th entry written since reset, modulo 2^32).
+        seq: u32,
+        /// Its ring index (`seq` modulo the ring's depth).
+        index: u32,
+    },
 }
 
 // ----- log -----

@@ -4,7 +4,8 @@ use super::*;
 
 /// The splicer data path of a card, borrowing its BAR.
 pub struct Datapath<'a> {
-    bar: &'a mut dyn Bar,
+    /// The card's BAR (the register sequences of the other files of `datapath` use it too).
+    pub(super) bar: &'a mut dyn Bar,
     params: DatapathParams,
     poll_limit: u32,
 }

@@ -1,6 +1,7 @@
 //! Typed access to the splicer data path (docs/datapath.md): port MACs, virtual services,
 //! punt policy, the flow table and flow state, the punt and inject rings, the event queue,
-//! the statistics snapshot, the loss counters outside it and the L7 rule banks.
+//! the statistics snapshot, the loss counters outside it, the L7 rule banks, and the
+//! engine's trace ring and setup-latency histogram.
 //!
 //! [`crate::Card::datapath`] checks `ID.CAPS.SPLICER` and returns a [`Datapath`] that borrows the
 //! card's BAR. Every command that the hardware completes later is polled with a bounded
@@ -13,15 +14,16 @@
 //! counters are plain reads ([`Datapath::drop_counters`]), safe while the firmware runs.
 //!
 //! The encoders and decoders ([`FlowEntry`], [`FlowCounters`], [`PuntMeta`], [`Event`],
-//! [`L7Rule`], [`StatsSnapshot`], [`DropCounters`]) are plain functions of the register
-//! words, usable without a card.
+//! [`L7Rule`], [`StatsSnapshot`], [`DropCounters`], [`TraceRecord`], [`SetupHistogram`]) are
+//! plain functions of the register words, usable without a card.
 //!
 //! Files: `flow` (flow-table keys, flow-state entries and counters), `punt` (punt records),
 //! `events` (event records), `rules` (L7 rules), `stats` (the statistics snapshot), `drops`
 //! (the loss counters of the punt ring, event queue, length guard, flow updates and inject
 //! rings), `sched` (the decision supply's descriptors and answers), `load` (the least-load
-//! decision supply's counts and answers), `api` (the [`Datapath`]
-//! register sequences).
+//! decision supply's counts and answers), `trace` (the trace ring's entries and the
+//! setup-latency histogram, with the [`Datapath`] register sequences that read them), `api`
+//! (the other [`Datapath`] register sequences).
 
 use std::fmt;
 use std::net::Ipv4Addr;
@@ -138,6 +140,7 @@ mod sched;
 mod stats;
 #[cfg(test)]
 mod tests;
+mod trace;
 
 pub use api::*;
 pub use drops::*;
@@ -148,3 +151,4 @@ pub use punt::*;
 pub use rules::*;
 pub use sched::*;
 pub use stats::*;
+pub use trace::*;

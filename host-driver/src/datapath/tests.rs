@@ -1120,3 +1120,563 @@ fn ack_validator_reads_each_register() {
     );
     assert!(m.writes.is_empty(), "{:?}", m.writes);
 }
+
+// ----- trace ring and setup-latency histogram -----
+
+/// The words of a trace entry, laid out by hand from docs/records.md (TraceEntry): time
+/// 31:0; kind 35:32, port 36, timed 37, gen 47:40, slot 63:48; detail 79:64, ip 111:80,
+/// client_port 127:112.
+#[allow(clippy::too_many_arguments)]
+fn trace_words(
+    time: u32,
+    kind: u8,
+    port: bool,
+    timed: bool,
+    gen: u8,
+    slot: u16,
+    detail: u16,
+    ip: Ipv4Addr,
+    client_port: u16,
+) -> [u32; TRACE_ENTRY_WORDS] {
+    let ip = u32::from(ip);
+    [
+        time,
+        u32::from(kind)
+            | u32::from(port) << 4
+            | u32::from(timed) << 5
+            | u32::from(gen) << 8
+            | u32::from(slot) << 16,
+        u32::from(detail) | (ip & 0xffff) << 16,
+        ip >> 16 | u32::from(client_port) << 16,
+    ]
+}
+
+fn trace_record(kind: TraceKind, port: bool, timed: bool, detail: u16) -> TraceRecord {
+    let w = trace_words(
+        0,
+        kind.raw(),
+        port,
+        timed,
+        5,
+        77,
+        detail,
+        Ipv4Addr::new(10, 0, 0, 2),
+        40000,
+    );
+    TraceRecord::decode(&w, 0, 512).unwrap()
+}
+
+#[test]
+fn trace_entry_decodes_every_field() {
+    let w = trace_words(
+        0xdead_beef,
+        layout::trace_kind::SPLICED,
+        true,
+        true,
+        0xa7,
+        0x1234,
+        0x0102,
+        Ipv4Addr::new(192, 168, 1, 10),
+        40000,
+    );
+    // The hand layout is the generated one.
+    let e = layout::TraceEntry {
+        time: 0xdead_beef,
+        kind: layout::trace_kind::SPLICED,
+        port: true,
+        timed: true,
+        gen: 0xa7,
+        slot: 0x1234,
+        detail: 0x0102,
+        ip: u32::from(Ipv4Addr::new(192, 168, 1, 10)),
+        client_port: 40000,
+    };
+    assert_eq!(e.pack(), w);
+    assert_eq!(
+        TraceRecord::decode(&w, 9, 512).unwrap(),
+        TraceRecord {
+            seq: 9,
+            time: 0xdead_beef,
+            kind: TraceKind::Spliced,
+            port: true,
+            timed: true,
+            gen: 0xa7,
+            slot: 0x1234,
+            detail: 0x0102,
+            ip: Ipv4Addr::new(192, 168, 1, 10),
+            client_port: 40000,
+        }
+    );
+}
+
+#[test]
+fn trace_entry_of_an_unknown_kind_or_never_written_is_an_error() {
+    let mut w = trace_words(1, 0xd, false, false, 0, 0, 0, Ipv4Addr::UNSPECIFIED, 0);
+    let err = TraceRecord::decode(&w, 3, 512).unwrap_err();
+    assert!(
+        matches!(err, DatapathError::UnknownCode { value: 0xd, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("code 0xd"), "{err}");
+    w[1] &= !0xf; // kind NONE
+    let err = TraceRecord::decode(&w, 515, 512).unwrap_err();
+    assert!(
+        matches!(err, DatapathError::TraceNeverWritten { seq: 515, index: 3 }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .starts_with("trace ring entry 515 (ring index 3) never written"),
+        "{err}"
+    );
+}
+
+#[test]
+fn trace_detail_is_rendered_per_kind() {
+    let syn = trace_record(TraceKind::SynAnswered, false, false, 0);
+    assert_eq!(syn.client(), Some("10.0.0.2:40000".parse().unwrap()));
+    assert_eq!((syn.slot_gen(), syn.writer()), (None, None));
+    assert_eq!(syn.detail(), TraceDetail::Empty);
+    assert_eq!(syn.detail().to_string(), "");
+
+    // ACK: the verdict; a slot only when one was taken or found.
+    let new = trace_record(
+        TraceKind::Ack,
+        false,
+        false,
+        EngineVerdict::New.raw().into(),
+    );
+    assert_eq!(new.detail().to_string(), "verdict NEW");
+    assert_eq!((new.slot_gen(), new.client()), (Some((77, 5)), None));
+    let bad = trace_record(
+        TraceKind::Ack,
+        false,
+        false,
+        EngineVerdict::BadCookie.raw().into(),
+    );
+    assert_eq!(bad.slot_gen(), None);
+    assert_eq!(
+        bad.detail(),
+        TraceDetail::Verdict {
+            code: 3,
+            verdict: Some(EngineVerdict::BadCookie)
+        }
+    );
+    let odd = trace_record(TraceKind::Ack, false, false, 7);
+    assert_eq!(odd.detail().to_string(), "verdict 0x7 (undefined)");
+    assert_eq!(odd.slot_gen(), None);
+
+    // Flow-state kinds: the writer, the client half, SPLICED's latency.
+    let hs = trace_record(TraceKind::Handshake, true, false, 0);
+    assert_eq!(hs.writer(), Some(StateWriter::Engine));
+    assert_eq!(hs.slot_gen(), Some((77, 5)));
+    assert_eq!(hs.client(), Some("10.0.0.2:40000".parse().unwrap()));
+    let sp = trace_record(TraceKind::Spliced, false, true, 100);
+    assert_eq!(sp.writer(), Some(StateWriter::Firmware));
+    assert_eq!(sp.detail().setup_cycles(), Some(100 * SETUP_UNIT_CYCLES));
+    assert_eq!(sp.detail().to_string(), "setup 1600 cycles");
+    let sat = trace_record(TraceKind::Spliced, false, true, 0xffff);
+    assert_eq!(
+        sat.detail(),
+        TraceDetail::SetupLatency {
+            units: 0xffff,
+            saturated: true
+        }
+    );
+    assert_eq!(sat.detail().to_string(), "setup >= 1048560 cycles");
+    let untimed = trace_record(TraceKind::Spliced, false, false, 0);
+    assert_eq!(untimed.detail(), TraceDetail::Untimed);
+    assert_eq!(untimed.detail().setup_cycles(), None);
+
+    // FIN: the side and the flags.
+    let fin = trace_record(TraceKind::Fin, true, false, 0x11);
+    assert_eq!(fin.detail().to_string(), "from server, flags FIN,ACK");
+    assert_eq!((fin.slot_gen(), fin.client()), (Some((77, 5)), None));
+    assert_eq!(tcp_flag_names(0), "none");
+    assert_eq!(tcp_flag_names(0xff), "FIN,SYN,RST,PSH,ACK,URG,ECE,CWR");
+
+    // PICK: unit, status, pool, server.
+    let pick = trace_record(TraceKind::Pick, false, false, 1 << 15 | 3 << 8 | 17);
+    assert_eq!(
+        pick.detail(),
+        TraceDetail::Pick(TracePick {
+            unit: PickUnit::Load,
+            status: 0,
+            pool: 3,
+            server: 17
+        })
+    );
+    assert_eq!(
+        pick.detail().to_string(),
+        "load_sched PICK pool 3 server 17"
+    );
+    assert_eq!((pick.slot_gen(), pick.client()), (None, None));
+    let none = trace_record(TraceKind::Pick, false, false, 1 << 12 | 2 << 8);
+    assert_eq!(none.detail().to_string(), "sched_unit NONE pool 2");
+    let sched3 = trace_record(TraceKind::Pick, false, false, 3 << 12);
+    assert_eq!(sched3.detail().to_string(), "sched_unit status 3 pool 0");
+    let data = trace_record(TraceKind::Pick, false, false, 1 << 15 | 3 << 12);
+    assert_eq!(data.detail().to_string(), "load_sched DATA pool 0");
+}
+
+/// A fake of the trace ring's and the histogram's registers for the driver's unit tests:
+/// plain memory plus the index registers' side effects, and a ring the "engine" can go on
+/// filling while it is read. It checks the driver's register sequences and its
+/// overwritten-during-read logic, not the RTL (the gateware benches do that).
+struct TraceModel {
+    mem: FakeBar,
+    ring: Vec<[u32; TRACE_ENTRY_WORDS]>,
+    count: u32,
+    /// One entry written at every this many-th TRACE_RD_IDX write, before the entry is
+    /// latched (0: none).
+    write_every: u32,
+    /// Entries written at the first TRACE_RD_IDX write, before the entry is latched: they
+    /// overwrite the oldest entries before the host reads them.
+    burst: u32,
+    idx_writes: u32,
+    hist: [u32; SETUP_BUCKETS],
+    writes: Vec<(u64, u32)>,
+}
+
+impl TraceModel {
+    fn new(depth_log2: u32, count: u32) -> TraceModel {
+        let mut m = TraceModel {
+            mem: FakeBar::with_datapath_params(),
+            ring: vec![[0; TRACE_ENTRY_WORDS]; 1 << depth_log2],
+            count: count.wrapping_sub(count.min(1 << depth_log2)),
+            write_every: 0,
+            burst: 0,
+            idx_writes: 0,
+            hist: [0; SETUP_BUCKETS],
+            writes: Vec::new(),
+        };
+        m.mem.set(regs::dp::TRACE_CTRL, depth_log2 << 8 | 1);
+        m.mem.set(regs::dp::TRACE_LOST, 4);
+        // Only the entries the ring still holds are written; the others would be
+        // overwritten anyway.
+        while m.count != count {
+            m.push();
+        }
+        m
+    }
+
+    /// Entry `n`: its slot and gen name it (slot = n bits 15:0, gen = bits 23:16), its
+    /// time steps by 7 cycles, its kind cycles through the defined kinds but NONE.
+    fn entry(n: u32) -> [u32; TRACE_ENTRY_WORDS] {
+        layout::TraceEntry {
+            time: 1000u32.wrapping_add(n.wrapping_mul(7)),
+            kind: (n % 12 + 1) as u8,
+            port: n % 2 == 1,
+            timed: true,
+            gen: (n >> 16) as u8,
+            slot: n as u16,
+            detail: 0,
+            ip: 0x0a00_0002,
+            client_port: 40000,
+        }
+        .pack()
+    }
+
+    fn push(&mut self) {
+        let depth = self.ring.len() as u32;
+        self.ring[(self.count % depth) as usize] = Self::entry(self.count);
+        self.count = self.count.wrapping_add(1);
+        self.mem.set(regs::dp::TRACE_COUNT, self.count);
+    }
+}
+
+impl Bar for TraceModel {
+    fn size(&self) -> u64 {
+        self.mem.size()
+    }
+    fn read32(&mut self, offset: u64) -> Result<u32, BarError> {
+        self.mem.read32(offset)
+    }
+    fn write32(&mut self, offset: u64, value: u32) -> Result<(), BarError> {
+        use regs::dp;
+        check_access(offset, 4, self.size())?;
+        self.writes.push((offset, value));
+        match offset {
+            dp::TRACE_RD_IDX => {
+                if self.idx_writes == 0 {
+                    for _ in 0..self.burst {
+                        self.push();
+                    }
+                }
+                self.idx_writes += 1;
+                if self.write_every != 0 && self.idx_writes % self.write_every == 0 {
+                    self.push();
+                }
+                let w = self.ring[value as usize % self.ring.len()];
+                self.mem.write_block(dp::TRACE_RD_DATA, &w)?;
+            }
+            dp::SETUP_HIST_IDX => {
+                let v = self.hist.get(value as usize).copied().unwrap_or(0);
+                self.mem.set(dp::SETUP_HIST_DATA, v);
+            }
+            _ => self.mem.write32(offset, value)?,
+        }
+        Ok(())
+    }
+    fn describe(&self) -> String {
+        "trace ring model (unit test)".into()
+    }
+}
+
+/// Every entry of `t` is the one its sequence number names, and the sequence numbers are
+/// consecutive.
+fn assert_intact(t: &Trace) {
+    for (i, e) in t.entries.iter().enumerate() {
+        assert_eq!(
+            (e.slot, e.gen),
+            (e.seq as u16, (e.seq >> 16) as u8),
+            "entry {i} holds another entry's data: {e:?}"
+        );
+        if i > 0 {
+            assert_eq!(e.seq, t.entries[i - 1].seq.wrapping_add(1));
+        }
+    }
+}
+
+#[test]
+fn trace_reads_the_entries_written_oldest_first() {
+    // Fewer entries than the ring holds: only those, from index 0.
+    let mut m = TraceModel::new(4, 5);
+    let t = Datapath::new(&mut m).unwrap().trace().unwrap();
+    assert_eq!(
+        (t.enabled, t.depth, t.count, t.count_after, t.lost),
+        (true, 16, 5, 5, 4)
+    );
+    assert_eq!(t.overwritten_during_read, 0);
+    assert_eq!(
+        t.entries.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        [0, 1, 2, 3, 4]
+    );
+    assert_intact(&t);
+    let idx: Vec<u32> = m
+        .writes
+        .iter()
+        .filter(|(o, _)| *o == regs::dp::TRACE_RD_IDX)
+        .map(|(_, v)| *v)
+        .collect();
+    assert_eq!(idx, [0, 1, 2, 3, 4]);
+    assert!(m.writes.iter().all(|(o, _)| *o == regs::dp::TRACE_RD_IDX));
+
+    // A ring that wrapped: the last 16, from the oldest's index on.
+    let mut m = TraceModel::new(4, 16 * 3 + 7);
+    let t = Datapath::new(&mut m).unwrap().trace().unwrap();
+    assert_eq!(t.entries.len(), 16);
+    assert_eq!(t.entries[0].seq, 16 * 2 + 7);
+    assert_eq!(t.entries[15].seq, 16 * 3 + 6);
+    assert_intact(&t);
+    let idx: Vec<u32> = m.writes.iter().map(|(_, v)| *v).collect();
+    assert_eq!(idx[..10], [7, 8, 9, 10, 11, 12, 13, 14, 15, 0]);
+
+    // Nothing written yet.
+    let mut m = TraceModel::new(9, 0);
+    let t = Datapath::new(&mut m).unwrap().trace().unwrap();
+    assert_eq!((t.depth, t.entries.len()), (512, 0));
+}
+
+#[test]
+fn trace_drops_the_entries_overwritten_during_the_read() {
+    // The engine writes `burst` entries just after TRACE_COUNT was read, then one per
+    // `every` entries read: the oldest entries are overwritten, some before they are read
+    // (those would hold a newer entry's words and fail `assert_intact`), and every one that
+    // could have been is left out. The last case crosses the 2^32 wrap of TRACE_COUNT.
+    for (count, every, burst) in [
+        (40u32, 2u32, 0u32),
+        (40, 2, 5),
+        (40, 1, 0),
+        (16 * 5, 3, 15),
+        (40, 0, 30),
+        (u32::MAX - 3, 2, 3),
+    ] {
+        let case = format!("count {count}, every {every}, burst {burst}");
+        let mut m = TraceModel::new(4, count);
+        m.write_every = every;
+        m.burst = burst;
+        let t = Datapath::new(&mut m).unwrap().trace().unwrap();
+        let written = t.count_after.wrapping_sub(t.count);
+        let during = 16u32.checked_div(every).unwrap_or(0);
+        assert_eq!(written, burst + during, "{case}");
+        assert_eq!(t.count_after, m.count, "{case}");
+        // Entry seq is kept when count_after - seq <= depth.
+        assert_eq!(t.overwritten_during_read, written.min(16), "{case}");
+        assert_eq!(t.entries.len() as u32, 16 - written.min(16), "{case}");
+        if let (Some(first), Some(last)) = (t.entries.first(), t.entries.last()) {
+            assert_eq!(first.seq, t.count_after.wrapping_sub(16), "{case}");
+            assert_eq!(last.seq, count.wrapping_sub(1), "{case}");
+        }
+        assert_intact(&t);
+    }
+    // Recording while a short ring is read: nothing written is old enough to go.
+    let mut m = TraceModel::new(4, 3);
+    m.write_every = 1;
+    let t = Datapath::new(&mut m).unwrap().trace().unwrap();
+    assert_eq!((t.entries.len(), t.overwritten_during_read), (3, 0));
+    assert_eq!(t.count_after, 6);
+    assert_intact(&t);
+}
+
+#[test]
+fn trace_overwritten_logic_on_its_own() {
+    let status = TraceStatus {
+        enabled: false,
+        depth: 4,
+        count: 10,
+        lost: 0,
+    };
+    let raw: Vec<(u32, [u32; TRACE_ENTRY_WORDS])> =
+        (6..10).map(|s| (s, TraceModel::entry(s))).collect();
+    // 2 written during the read: entries 6 and 7 are gone (10 + 2 - 4 = 8 is the oldest).
+    let t = Trace::from_ring(status, 12, &raw).unwrap();
+    assert_eq!(t.overwritten_during_read, 2);
+    assert_eq!(t.entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [8, 9]);
+    // The dropped entries are not decoded: garbage there is no error.
+    let mut torn = raw.clone();
+    torn[0].1 = [0; TRACE_ENTRY_WORDS];
+    assert!(Trace::from_ring(status, 12, &torn).is_ok());
+    // A kept entry that never was written is.
+    let err = Trace::from_ring(status, 10, &torn).unwrap_err();
+    assert!(
+        matches!(err, DatapathError::TraceNeverWritten { seq: 6, index: 2 }),
+        "{err:?}"
+    );
+    // Everything overwritten.
+    let t = Trace::from_ring(status, 100, &raw).unwrap();
+    assert_eq!((t.overwritten_during_read, t.entries.len()), (4, 0));
+}
+
+#[test]
+fn trace_depth_and_enable_registers() {
+    for log2 in [0, 17, 31] {
+        let mut m = TraceModel::new(4, 0);
+        m.mem.set(regs::dp::TRACE_CTRL, log2 << 8 | 1);
+        let mut d = Datapath::new(&mut m).unwrap();
+        // The counters read whatever the depth (the exporter reads only them).
+        assert_eq!(d.trace_status().unwrap().depth, 1 << log2);
+        let err = d.trace().unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("DP.TRACE_CTRL.DEPTH_LOG2 = {log2:#x}")),
+            "{err}"
+        );
+    }
+    let mut m = TraceModel::new(4, 0);
+    m.mem.set(regs::dp::TRACE_CTRL, 4 << 8);
+    {
+        let mut d = Datapath::new(&mut m).unwrap();
+        assert!(!d.trace_status().unwrap().enabled);
+        d.trace_enable(true).unwrap();
+        d.trace_enable(false).unwrap();
+    }
+    assert_eq!(
+        m.writes,
+        [(regs::dp::TRACE_CTRL, 1), (regs::dp::TRACE_CTRL, 0)]
+    );
+}
+
+#[test]
+fn trace_relative_times_unwrap_the_32_bit_clock() {
+    let mut t = Trace {
+        enabled: true,
+        depth: 16,
+        count: 4,
+        count_after: 4,
+        lost: 0,
+        overwritten_during_read: 0,
+        entries: Vec::new(),
+    };
+    for (seq, time) in [u32::MAX - 10, 5, 5, 1000, 1000 + (1 << 31), 999]
+        .into_iter()
+        .enumerate()
+    {
+        let mut e = trace_record(TraceKind::Fin, false, false, 1);
+        e.seq = seq as u32;
+        e.time = time;
+        t.entries.push(e);
+    }
+    // Across the wrap, two entries written in one cycle's distance, long gaps (the last
+    // one just short of 2^32 cycles).
+    assert_eq!(
+        t.relative_cycles(),
+        [0, 16, 16, 1011, 1011 + (1 << 31), 1011 + (1 << 32) - 1]
+    );
+}
+
+#[test]
+fn setup_histogram_reads_every_bucket() {
+    use regs::dp;
+    let mut m = TraceModel::new(4, 0);
+    for (b, c) in m.hist.iter_mut().enumerate() {
+        *c = 100 + b as u32;
+    }
+    m.mem.set(dp::SETUP_TIMED, 12345);
+    m.mem.set(dp::SETUP_OVERWRITTEN, 6);
+    let h = Datapath::new(&mut m).unwrap().setup_histogram().unwrap();
+    assert_eq!(h.buckets[0], 100);
+    assert_eq!(h.buckets[SETUP_BUCKETS - 1], 100 + SETUP_BUCKETS as u32 - 1);
+    assert_eq!((h.timed, h.overwritten), (12345, 6));
+    assert_eq!(h.unit_cycles, 16);
+    let expected: Vec<_> = (0..SETUP_BUCKETS as u32)
+        .map(|b| (dp::SETUP_HIST_IDX, b))
+        .collect();
+    assert_eq!(m.writes, expected);
+}
+
+#[test]
+fn setup_histogram_bucket_ranges() {
+    let h = SetupHistogram::default();
+    assert_eq!(SETUP_BUCKETS, 29);
+    assert_eq!(h.bucket_cycles(0), 0..16);
+    assert_eq!(h.bucket_cycles(1), 16..32);
+    assert_eq!(h.bucket_cycles(2), 32..64);
+    // The last bucket ends at 2^28 units of the 28-bit setup clock: 2^32 cycles.
+    assert_eq!(h.bucket_cycles(28), 1 << 31..1 << 32);
+    // Consecutive buckets meet.
+    for b in 1..SETUP_BUCKETS {
+        assert_eq!(h.bucket_cycles(b - 1).end, h.bucket_cycles(b).start);
+    }
+    let s = SetupHistogram {
+        buckets: std::array::from_fn(|b| b as u32),
+        ..h
+    }
+    .to_seconds(16);
+    assert_eq!(s.len(), SETUP_BUCKETS);
+    assert_eq!((s[0].lower, s[0].upper, s[0].count), (0.0, 1.0, 0));
+    assert_eq!((s[3].lower, s[3].upper, s[3].count), (4.0, 8.0, 3));
+}
+
+#[test]
+#[should_panic(expected = "no bucket 29")]
+fn setup_histogram_has_no_bucket_past_the_last() {
+    let _ = SetupHistogram::default().bucket_cycles(SETUP_BUCKETS);
+}
+
+#[test]
+fn setup_histogram_percentiles_are_bucket_upper_bounds() {
+    let mut h = SetupHistogram::default();
+    assert_eq!(h.percentile(50.0), None);
+    h.buckets[3] = 50; // [64, 128) cycles
+    h.buckets[5] = 40; // [256, 512)
+    h.buckets[10] = 10; // [8192, 16384)
+    assert_eq!(h.total(), 100);
+    assert_eq!(h.percentile(0.0), Some(128));
+    assert_eq!(h.percentile(50.0), Some(128));
+    assert_eq!(h.percentile(50.5), Some(512));
+    assert_eq!(h.percentile(90.0), Some(512));
+    assert_eq!(h.percentile(90.1), Some(16384));
+    assert_eq!(h.percentile(99.0), Some(16384));
+    assert_eq!(h.percentile(100.0), Some(16384));
+    assert_eq!(h.percentile(250.0), Some(16384));
+    assert_eq!(h.percentile(f64::NAN), Some(128));
+    // One setup below a unit.
+    let one = SetupHistogram {
+        buckets: std::array::from_fn(|b| u32::from(b == 0)),
+        ..SetupHistogram::default()
+    };
+    assert_eq!(one.percentile(99.0), Some(16));
+    assert_eq!(h.lower_bound_sum_cycles(), 50 * 64 + 40 * 256 + 10 * 8192);
+    assert_eq!(one.lower_bound_sum_cycles(), 0);
+}

@@ -8,15 +8,18 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 use splicenic_driver::config::{self, Limits, RuleTable};
-use splicenic_driver::datapath::{DropCounters, Port, StatsSnapshot, DROP_REGISTER_BITS};
+use splicenic_driver::datapath::{
+    DropCounters, Port, SetupHistogram, StatsSnapshot, Trace, TraceDetail, TraceRecord,
+    DROP_REGISTER_BITS,
+};
 use splicenic_driver::flowmgr::{FlowInfo, FlowStats, TcpStats};
 use splicenic_driver::{Card, DriverError, RealServer};
 
 use crate::adm::{self, Table};
 use crate::apply::{self, neighbours, resolve_mac};
 use crate::exporter::{
-    self, DropMetrics, FirmwareHealth, FlowTable, Metrics, OutcomeMetrics, PortMetrics, PortSide,
-    ServerMetrics, ServiceMetrics,
+    self, DropMetrics, EngineMetrics, FirmwareHealth, FlowTable, Metrics, OutcomeMetrics,
+    PortMetrics, PortSide, ServerMetrics, ServiceMetrics, SetupLatency,
 };
 use crate::ipvs::args::ListOptions;
 use crate::ipvs::model::Counters;
@@ -312,12 +315,20 @@ pub fn metrics(spec: &CardSpec, restarts: u64) -> Result<Metrics> {
 
 fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
     let status = card.status()?;
+    let clk_hz = card.info().clk_hz;
     let up = card.mailbox().ping().is_ok();
     let table = Table::read(card)?;
     let fs = card.flow_manager().flow_stats()?;
-    let (st, dc, av) = {
+    let (st, dc, av, marks, trace, setup) = {
         let mut dp = card.datapath()?;
-        (dp.stats()?, dp.drop_counters()?, dp.ack_validator()?)
+        (
+            dp.stats()?,
+            dp.drop_counters()?,
+            dp.ack_validator()?,
+            dp.marks()?,
+            dp.trace_status()?,
+            dp.setup_histogram()?,
+        )
     };
     let snap = table.snapshot(Some(&st), fs.slot_capacity);
     let ctr = |c: &Counters| Counters {
@@ -447,6 +458,16 @@ fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
             in_use: u64::from(fs.slots_in_use),
             capacity: u64::from(fs.slot_capacity),
         },
+        setup_latency: Some(SetupLatency {
+            histogram: setup,
+            clk_hz,
+        }),
+        engine: EngineMetrics {
+            trace_entries: u64::from(trace.count),
+            trace_lost: u64::from(trace.lost),
+            free_list_low: marks.free_low.map(u64::from),
+            punt_ring_high: u64::from(marks.punt_high),
+        },
         firmware: FirmwareHealth {
             up,
             heartbeat: u64::from(status.heartbeat),
@@ -574,7 +595,6 @@ pub fn drops_json(rows: &[DropRow]) -> serde_json::Value {
         .collect()
 }
 
-/// `stats [--watch]`.
 /// The high-water marks as `nicctl stats` prints them.
 fn marks_line(m: &splicenic_driver::datapath::Marks) -> String {
     format!(
@@ -587,6 +607,71 @@ fn marks_line(m: &splicenic_driver::datapath::Marks) -> String {
     )
 }
 
+/// Microseconds of `cycles` card cycles at `clk_hz`.
+fn micros(cycles: f64, clk_hz: u32) -> f64 {
+    cycles / f64::from(clk_hz.max(1)) * 1e6
+}
+
+/// The percentiles `stats` shows of the setup latency.
+const SETUP_PERCENTILES: [(&str, f64); 3] = [("p50", 50.0), ("p90", 90.0), ("p99", 99.0)];
+
+/// The setup-latency section of `stats`: the counts, p50/p90/p99 as the upper bounds of
+/// their buckets in microseconds, and one line per non-empty bucket.
+pub fn setup_latency_text(h: &SetupHistogram, clk_hz: u32) -> String {
+    let pct = SETUP_PERCENTILES
+        .iter()
+        .map(|&(name, p)| match h.percentile(p) {
+            Some(c) => format!("{name} <= {:.3} us", micros(c as f64, clk_hz)),
+            None => format!("{name} -"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut out = format!(
+        "Setup latency (HANDSHAKE to SPLICED): {} timed, {} not timed (start overwritten); {pct}\n",
+        h.timed, h.overwritten
+    );
+    if h.total() > 0 {
+        out += &format!(
+            "  {:>6} {:>14} {:>14} {:>10}\n",
+            "Bucket", "From (us)", "To (us)", "Setups"
+        );
+        for (b, &count) in h.buckets.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let r = h.bucket_cycles(b);
+            out += &format!(
+                "  {b:>6} {:>14.3} {:>14.3} {count:>10}\n",
+                micros(r.start as f64, clk_hz),
+                micros(r.end as f64, clk_hz)
+            );
+        }
+    }
+    out
+}
+
+/// The setup-latency section of `stats --json`: `{"timed", "overwritten", "total",
+/// "unit_cycles", "p50_us", "p90_us", "p99_us", "buckets": [{"bucket", "from_us", "to_us",
+/// "count"}]}`, the non-empty buckets only, the percentiles null when none was timed.
+pub fn setup_latency_json(h: &SetupHistogram, clk_hz: u32) -> serde_json::Value {
+    let mut v = json!({
+        "timed": h.timed,
+        "overwritten": h.overwritten,
+        "total": h.total(),
+        "unit_cycles": h.unit_cycles,
+        "buckets": h.buckets.iter().enumerate().filter(|(_, &c)| c != 0).map(|(b, &count)| {
+            let r = h.bucket_cycles(b);
+            json!({"bucket": b, "from_us": micros(r.start as f64, clk_hz),
+                   "to_us": micros(r.end as f64, clk_hz), "count": count})
+        }).collect::<Vec<_>>(),
+    });
+    for (name, p) in SETUP_PERCENTILES {
+        v[format!("{name}_us")] = json!(h.percentile(p).map(|c| micros(c as f64, clk_hz)));
+    }
+    v
+}
+
+/// `stats [--watch]`.
 pub fn stats(
     spec: &CardSpec,
     watch: bool,
@@ -605,19 +690,21 @@ pub fn stats(
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops, heads, tcp, av, marks) = {
+        let (mut snap, fs, ports, drops, heads, tcp, av, marks, setup, clk_hz) = {
             let mut card = open_card(spec)?;
+            let clk_hz = card.info().clk_hz;
             let table = Table::read(&mut card)?;
             let fs = card.flow_manager().flow_stats()?;
             let heads = card.flow_manager().head_stats()?;
             let tcp = card.flow_manager().tcp_stats()?;
-            let (st, dc, av, marks) = {
+            let (st, dc, av, marks, setup) = {
                 let mut dp = card.datapath()?;
                 (
                     dp.stats()?,
                     dp.drop_counters()?,
                     dp.ack_validator()?,
                     dp.marks()?,
+                    dp.setup_histogram()?,
                 )
             };
             let snap = table.snapshot(Some(&st), fs.slot_capacity);
@@ -630,6 +717,8 @@ pub fn stats(
                 tcp,
                 av,
                 marks,
+                setup,
+                clk_hz,
             )
         };
         let refusals = heads
@@ -672,6 +761,7 @@ pub fn stats(
                 "early_data": {"held": tcp.early_held, "kept": tcp.early_kept},
                 "marks": {"free_low": marks.free_low, "free_depth": marks.free_depth,
                           "punt_high": marks.punt_high, "punt_slots": marks.punt_slots},
+                "setup_latency": setup_latency_json(&setup, clk_hz),
             });
             println!("{}", serde_json::to_string(&v)?);
         } else {
@@ -773,6 +863,7 @@ pub fn stats(
                 tcp.gen_stale
             );
             out += &marks_line(&marks);
+            out += &setup_latency_text(&setup, clk_hz);
             out += &format!(
                 "Early data: {} flowless data segments held before their RST, {} kept (their handshake ACK followed)\n",
                 tcp.early_held, tcp.early_kept
@@ -790,6 +881,181 @@ pub fn stats(
             return Ok(());
         }
     }
+}
+
+/// `trace [--last N] [--json] [--enable|--disable]`: `recording` switches the ring's
+/// recording on or off first.
+pub fn trace(
+    spec: &CardSpec,
+    last: Option<usize>,
+    as_json: bool,
+    recording: Option<bool>,
+) -> Result<()> {
+    let (t, clk_hz) = {
+        let mut card = open_card(spec)?;
+        let clk_hz = card.info().clk_hz;
+        let mut dp = card.datapath()?;
+        if let Some(on) = recording {
+            dp.trace_enable(on)?;
+        }
+        (dp.trace()?, clk_hz)
+    };
+    let out = if as_json {
+        serde_json::to_string_pretty(&trace_json(&t, clk_hz, last))? + "\n"
+    } else {
+        format_trace(&t, clk_hz, last)
+    };
+    let mut o = std::io::stdout().lock();
+    o.write_all(out.as_bytes())?;
+    o.flush()?;
+    Ok(())
+}
+
+/// The entries `--last N` keeps (all without it), with each one's time in microseconds
+/// after the first of them.
+fn shown_entries(t: &Trace, clk_hz: u32, last: Option<usize>) -> Vec<(&TraceRecord, f64)> {
+    let rel = t.relative_cycles();
+    let start = t.entries.len() - last.unwrap_or(usize::MAX).min(t.entries.len());
+    let base = rel.get(start).copied().unwrap_or_default();
+    t.entries[start..]
+        .iter()
+        .zip(&rel[start..])
+        .map(|(e, &c)| (e, micros((c - base) as f64, clk_hz)))
+        .collect()
+}
+
+/// What `trace` says about an entry besides its kind, slot and client: the writer of a
+/// flow-state entry, then the detail (a setup latency in cycles and microseconds).
+pub fn trace_detail_text(e: &TraceRecord, clk_hz: u32) -> String {
+    let d = e.detail();
+    let detail = match (d, d.setup_cycles()) {
+        (TraceDetail::SetupLatency { saturated, .. }, Some(c)) => format!(
+            "setup {}{c} cycles ({:.3} us)",
+            if saturated { ">= " } else { "" },
+            micros(c as f64, clk_hz)
+        ),
+        _ => d.to_string(),
+    };
+    match e.writer() {
+        Some(w) if detail.is_empty() => format!("by {w}"),
+        Some(w) => format!("by {w}; {detail}"),
+        None => detail,
+    }
+}
+
+/// The header line of `trace`.
+fn trace_header(t: &Trace, shown: usize) -> String {
+    format!(
+        "Trace ring: depth {}, {} written since power-up, {} lost, {} overwritten during the read; recording {}{}\n",
+        t.depth,
+        t.count,
+        t.lost,
+        t.overwritten_during_read,
+        if t.enabled { "on" } else { "off" },
+        if shown < t.entries.len() {
+            format!("; the last {shown} of {} entries", t.entries.len())
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// `trace`'s table: the header line, then one line per entry, oldest first, with its time
+/// in microseconds after the first entry shown.
+pub fn format_trace(t: &Trace, clk_hz: u32, last: Option<usize>) -> String {
+    let shown = shown_entries(t, clk_hz, last);
+    let mut out = trace_header(t, shown.len());
+    if t.entries.is_empty() {
+        out += "(no entries)\n";
+    }
+    if shown.is_empty() {
+        return out;
+    }
+    out += &format!(
+        "{:>10} {:>12}  {:<12} {:>9}  {:<21}  {}\n",
+        "Seq", "Time (us)", "Kind", "Slot/gen", "Client", "Detail"
+    );
+    for (e, us) in shown {
+        let slot = e
+            .slot_gen()
+            .map_or_else(|| "-".to_string(), |(s, g)| format!("{s}/{g}"));
+        let client = e
+            .client()
+            .map_or_else(|| "-".to_string(), |c| c.to_string());
+        let line = format!(
+            "{:>10} {us:>12.3}  {:<12} {slot:>9}  {client:<21}  {}",
+            e.seq,
+            e.kind.name(),
+            trace_detail_text(e, clk_hz)
+        );
+        out += line.trim_end();
+        out.push('\n');
+    }
+    out
+}
+
+/// The decoded detail of an entry for `trace --json` (null when its kind has none).
+fn trace_detail_json(e: &TraceRecord, clk_hz: u32) -> serde_json::Value {
+    let d = e.detail();
+    match d {
+        TraceDetail::Empty => serde_json::Value::Null,
+        TraceDetail::Verdict { code, verdict } => {
+            json!({"verdict": verdict.map(|v| v.name()), "code": code})
+        }
+        TraceDetail::SetupLatency { saturated, .. } => {
+            let c = d.setup_cycles().unwrap_or_default();
+            json!({"setup_cycles": c, "setup_us": micros(c as f64, clk_hz), "saturated": saturated})
+        }
+        TraceDetail::Untimed => json!({"setup_cycles": null}),
+        TraceDetail::Fin { from, flags } => json!({
+            "from": from.to_string(),
+            "tcp_flags": flags,
+            "flags": splicenic_driver::datapath::tcp_flag_names(flags),
+        }),
+        TraceDetail::Pick(p) => json!({
+            "unit": p.unit.to_string(),
+            "status": p.status_name(),
+            "status_code": p.status,
+            "pool": p.pool,
+            "server": p.picked().then_some(p.server),
+        }),
+    }
+}
+
+/// `trace --json`: the header's counts and `entries`, oldest first, each with its raw
+/// fields, its time in microseconds after the first shown, the slot, client and writer
+/// where its kind has them (null otherwise), the detail as text and decoded.
+pub fn trace_json(t: &Trace, clk_hz: u32, last: Option<usize>) -> serde_json::Value {
+    let entries: Vec<_> = shown_entries(t, clk_hz, last)
+        .into_iter()
+        .map(|(e, us)| {
+            json!({
+                "seq": e.seq,
+                "time": e.time,
+                "time_us": us,
+                "kind": e.kind.name(),
+                "slot": e.slot_gen().map(|(s, _)| s),
+                "gen": e.slot_gen().map(|(_, g)| g),
+                "client": e.client().map(|c| c.to_string()),
+                "writer": e.writer().map(|w| w.to_string()),
+                "port": e.port,
+                "timed": e.timed,
+                "detail": e.detail,
+                "text": trace_detail_text(e, clk_hz),
+                "decoded": trace_detail_json(e, clk_hz),
+            })
+        })
+        .collect();
+    json!({
+        "enabled": t.enabled,
+        "depth": t.depth,
+        "count": t.count,
+        "count_after": t.count_after,
+        "lost": t.lost,
+        "overwritten_during_read": t.overwritten_during_read,
+        "clk_hz": clk_hz,
+        "entries": entries,
+    })
 }
 
 /// `capture -w FILE`.
@@ -1107,6 +1373,202 @@ mod tests {
         for l in &lines[2..30] {
             assert_eq!(l.len(), 56, "{l:?}");
         }
+    }
+
+    /// A ring of 8 after 1,000 entries, 2 overwritten during the read, at 100 MHz (10 ns a
+    /// cycle): a connection's SYN, ACK, HANDSHAKE, a pick, SPLICED (timed), a FIN.
+    fn sample_trace() -> Trace {
+        use splicenic_driver::datapath::TraceKind as K;
+        let client = std::net::Ipv4Addr::new(10, 0, 0, 2);
+        let rec = |seq: u32, time: u32, kind, port, timed, detail| TraceRecord {
+            seq,
+            time,
+            kind,
+            port,
+            timed,
+            gen: 3,
+            slot: 17,
+            detail,
+            ip: client,
+            client_port: 40000,
+        };
+        Trace {
+            enabled: true,
+            depth: 8,
+            count: 1000,
+            count_after: 1002,
+            lost: 1,
+            overwritten_during_read: 2,
+            entries: vec![
+                // The time wraps between the first two entries.
+                rec(994, u32::MAX - 99, K::SynAnswered, false, false, 0),
+                rec(995, 900, K::Ack, false, false, 1),
+                rec(996, 905, K::Handshake, true, false, 0),
+                rec(997, 1_500, K::Pick, false, false, 1 << 8 | 5),
+                rec(998, 10_900, K::Spliced, false, true, 625),
+                rec(999, 100_900, K::Fin, false, false, 0x11),
+            ],
+        }
+    }
+
+    #[test]
+    fn trace_table_is_oldest_first_with_times_from_the_first_shown() {
+        let text = format_trace(&sample_trace(), 100_000_000, None);
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "Trace ring: depth 8, 1000 written since power-up, 1 lost, 2 overwritten during the read; recording on"
+        );
+        assert_eq!(
+            lines[1],
+            "       Seq    Time (us)  Kind          Slot/gen  Client                 Detail"
+        );
+        assert_eq!(
+            lines[2],
+            "       994        0.000  SYN_ANSWERED         -  10.0.0.2:40000"
+        );
+        assert_eq!(
+            lines[3],
+            "       995       10.000  ACK               17/3  -                      verdict NEW"
+        );
+        assert_eq!(
+            lines[4],
+            "       996       10.050  HANDSHAKE         17/3  10.0.0.2:40000         by engine"
+        );
+        assert_eq!(
+            lines[5],
+            "       997       16.000  PICK                 -  -                      sched_unit PICK pool 1 server 5"
+        );
+        // 625 units of 16 cycles: 10,000 cycles, 100 us.
+        assert_eq!(
+            lines[6],
+            "       998      110.000  SPLICED           17/3  10.0.0.2:40000         by firmware; setup 10000 cycles (100.000 us)"
+        );
+        assert_eq!(
+            lines[7],
+            "       999     1010.000  FIN               17/3  -                      from client, flags FIN,ACK"
+        );
+        assert_eq!(lines.len(), 8);
+
+        // --last 2: times from the first of those.
+        let text = format_trace(&sample_trace(), 100_000_000, Some(2));
+        let lines: Vec<_> = text.lines().collect();
+        assert!(
+            lines[0].ends_with("recording on; the last 2 of 6 entries"),
+            "{}",
+            lines[0]
+        );
+        assert_eq!(lines.len(), 4);
+        assert!(lines[2].starts_with("       998        0.000  SPLICED"));
+        assert!(lines[3].starts_with("       999      900.000  FIN"));
+        // --last 0: the header line only.
+        assert_eq!(
+            format_trace(&sample_trace(), 100_000_000, Some(0))
+                .lines()
+                .count(),
+            1
+        );
+
+        let empty = Trace {
+            entries: Vec::new(),
+            enabled: false,
+            ..sample_trace()
+        };
+        assert!(format_trace(&empty, 100_000_000, None).ends_with("recording off\n(no entries)\n"));
+    }
+
+    #[test]
+    fn trace_json_has_raw_and_decoded_fields() {
+        let v = trace_json(&sample_trace(), 100_000_000, Some(5));
+        assert_eq!(
+            (
+                v["depth"].clone(),
+                v["count"].clone(),
+                v["count_after"].clone()
+            ),
+            (json!(8), json!(1000), json!(1002))
+        );
+        assert_eq!(v["overwritten_during_read"], 2);
+        assert_eq!(v["clk_hz"], 100_000_000);
+        let e = v["entries"].as_array().unwrap();
+        assert_eq!(e.len(), 5);
+        assert_eq!(
+            e[0],
+            json!({"seq": 995, "time": 900, "time_us": 0.0, "kind": "ACK", "slot": 17, "gen": 3,
+                   "client": null, "writer": null, "port": false, "timed": false, "detail": 1,
+                   "text": "verdict NEW", "decoded": {"verdict": "NEW", "code": 1}})
+        );
+        assert_eq!(e[1]["writer"], "engine");
+        assert_eq!(e[1]["client"], "10.0.0.2:40000");
+        assert!(e[1]["decoded"].is_null());
+        assert_eq!(
+            e[2]["decoded"],
+            json!({"unit": "sched_unit", "status": "PICK", "status_code": 0, "pool": 1, "server": 5})
+        );
+        assert_eq!(
+            e[3]["decoded"],
+            json!({"setup_cycles": 10000, "setup_us": 100.0, "saturated": false})
+        );
+        assert_eq!(
+            e[4]["decoded"],
+            json!({"from": "client", "tcp_flags": 17, "flags": "FIN,ACK"})
+        );
+        assert_eq!(e[4]["time_us"], 1000.0);
+    }
+
+    #[test]
+    fn setup_latency_section_shows_percentiles_and_non_empty_buckets() {
+        let mut h = SetupHistogram {
+            timed: 100,
+            overwritten: 3,
+            ..SetupHistogram::default()
+        };
+        assert_eq!(
+            setup_latency_text(&h, 16_000_000),
+            "Setup latency (HANDSHAKE to SPLICED): 100 timed, 3 not timed (start overwritten); p50 -, p90 -, p99 -\n"
+        );
+        // At 16 MHz a unit of 16 cycles is 1 us.
+        h.buckets[3] = 50; // [4, 8) us
+        h.buckets[5] = 45; // [16, 32) us
+        h.buckets[10] = 5; // [512, 1024) us
+        let text = setup_latency_text(&h, 16_000_000);
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "Setup latency (HANDSHAKE to SPLICED): 100 timed, 3 not timed (start overwritten); p50 <= 8.000 us, p90 <= 32.000 us, p99 <= 1024.000 us"
+        );
+        assert_eq!(
+            lines[1..],
+            [
+                "  Bucket      From (us)        To (us)     Setups",
+                "       3          4.000          8.000         50",
+                "       5         16.000         32.000         45",
+                "      10        512.000       1024.000          5",
+            ]
+        );
+        let v = setup_latency_json(&h, 16_000_000);
+        assert_eq!(
+            (
+                v["timed"].clone(),
+                v["overwritten"].clone(),
+                v["total"].clone()
+            ),
+            (json!(100), json!(3), json!(100))
+        );
+        assert_eq!(
+            (
+                v["p50_us"].clone(),
+                v["p90_us"].clone(),
+                v["p99_us"].clone()
+            ),
+            (json!(8.0), json!(32.0), json!(1024.0))
+        );
+        assert_eq!(
+            v["buckets"][1],
+            json!({"bucket": 5, "from_us": 16.0, "to_us": 32.0, "count": 45})
+        );
+        assert_eq!(v["buckets"].as_array().unwrap().len(), 3);
+        assert!(setup_latency_json(&SetupHistogram::default(), 16_000_000)["p99_us"].is_null());
     }
 
     #[test]

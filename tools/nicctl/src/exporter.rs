@@ -21,6 +21,10 @@
 //! | `splicenic_spliced_rsts_total` | counter | outcome (pending, restored, freed_silent, freed_by_receiver, untracked) |
 //! | `splicenic_spliced_syns_total` | counter | outcome (challenged, rate_limited, dropped, time_wait_replaced) |
 //! | `splicenic_ack_validator_total` | counter | outcome (new, found, bad_cookie, stale, no_slot, table_full, handover_lost) |
+//! | `splicenic_setup_latency_seconds` | histogram (`_bucket{le}`, `_sum`, `_count`) | |
+//! | `splicenic_setup_overwritten_total` | counter | |
+//! | `splicenic_trace_entries_total`, `splicenic_trace_lost_total` | counter | |
+//! | `splicenic_free_list_low`, `splicenic_punt_ring_high` | gauge | |
 //! | `splicenic_flow_table_entries` | gauge | |
 //! | `splicenic_flow_table_capacity` | gauge | |
 //! | `splicenic_firmware_up` | gauge (0/1) | |
@@ -28,12 +32,23 @@
 //! | `splicenic_firmware_restarts_total` | counter | |
 //!
 //! "in" is traffic from clients, "out" traffic to clients, as in IPVS.
+//!
+//! `splicenic_setup_latency_seconds` is the card's setup-latency histogram (docs/engine.md,
+//! "Setup latency"): a classic Prometheus histogram whose `le` bounds are the upper bounds
+//! of the card's buckets (powers of two of `SETUP_UNIT_CYCLES`, 16 card cycles) in seconds
+//! of the card's clock, so `histogram_quantile` works on it. The card counts setups per
+//! bucket but keeps no sum of latencies, so `_sum` counts each setup at its bucket's lower
+//! bound: a lower bound of the true sum (`_sum / _count` underestimates the mean latency by
+//! less than half; a setup in bucket 0 counts 0), as its HELP text says. The counts are the
+//! card's 32-bit registers: a wrap shows as a counter reset.
 
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+use splicenic_driver::datapath::{SetupHistogram, SETUP_UNIT_CYCLES};
 
 use crate::ipvs::model::Counters;
 
@@ -60,8 +75,36 @@ pub struct Metrics {
     pub ack_validator: Vec<OutcomeMetrics>,
     /// Flow-table occupancy.
     pub flow_table: FlowTable,
+    /// The engine's setup-latency histogram (`None`: not read; the families are announced
+    /// without samples).
+    pub setup_latency: Option<SetupLatency>,
+    /// The engine's trace-ring counters and high-water marks.
+    pub engine: EngineMetrics,
     /// Firmware health.
     pub firmware: FirmwareHealth,
+}
+
+/// The setup-latency histogram and the clock its cycles count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetupLatency {
+    /// The card's histogram (`DP.SETUP_*`).
+    pub histogram: SetupHistogram,
+    /// The card's clock (`ID.CLK_HZ`).
+    pub clk_hz: u32,
+}
+
+/// The engine's trace-ring counters and high-water marks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineMetrics {
+    /// `DP.TRACE_COUNT`: entries written to the trace ring (32-bit, wraps).
+    pub trace_entries: u64,
+    /// `DP.TRACE_LOST`: decisions the trace ring did not record (32-bit, wraps).
+    pub trace_lost: u64,
+    /// `DP.FREE_LOW`: the ACK validator's free list at its lowest since the marks were
+    /// restarted (`None` before the first restart: no sample).
+    pub free_list_low: Option<u64>,
+    /// `DP.PUNT_HIGH`: the most frames waiting in the punt ring at once.
+    pub punt_ring_high: u64,
 }
 
 /// Counters of one virtual service.
@@ -199,7 +242,13 @@ impl<'a> Family<'a> {
     }
 
     fn sample(&mut self, labels: &[(&str, &str)], value: u64) {
+        self.line("", labels, &value.to_string());
+    }
+
+    /// A sample of series `name` + `suffix` (`_bucket`, `_sum`, `_count` of a histogram).
+    fn line(&mut self, suffix: &str, labels: &[(&str, &str)], value: &str) {
         self.out.push_str(&self.name);
+        self.out.push_str(suffix);
         if !labels.is_empty() {
             self.out.push('{');
             for (i, (k, v)) in labels.iter().enumerate() {
@@ -212,6 +261,48 @@ impl<'a> Family<'a> {
         }
         let _ = writeln!(self.out, " {value}");
     }
+}
+
+/// A float as the text format writes it: `+Inf`, or the shortest decimal that reads back
+/// as the same value (no exponent).
+fn float_text(v: f64) -> String {
+    if v == f64::INFINITY {
+        "+Inf".to_string()
+    } else {
+        format!("{v}")
+    }
+}
+
+/// The setup-latency histogram: cumulative `_bucket{le}` at each card bucket's upper bound,
+/// `+Inf`, `_sum` at the buckets' lower bounds, `_count`.
+fn setup_histogram(out: &mut String, latency: Option<&SetupLatency>) {
+    let mut f = Family::new(
+        out,
+        "splicenic_setup_latency_seconds",
+        "histogram",
+        &format!(
+            "Connection setup latency, from the flow-state write that puts a slot in HANDSHAKE \
+             to the first that puts it in SPLICED (the card's histogram; buckets end at powers \
+             of two of {SETUP_UNIT_CYCLES} card cycles). The card keeps no sum: _sum counts \
+             each setup at its bucket's lower bound, a lower bound of the true sum."
+        ),
+    );
+    let Some(l) = latency else {
+        return;
+    };
+    let mut cumulative = 0u64;
+    for b in l.histogram.to_seconds(l.clk_hz) {
+        cumulative += u64::from(b.count);
+        f.line(
+            "_bucket",
+            &[("le", &float_text(b.upper))],
+            &cumulative.to_string(),
+        );
+    }
+    f.line("_bucket", &[("le", "+Inf")], &cumulative.to_string());
+    let sum = l.histogram.lower_bound_sum_cycles() as f64 / f64::from(l.clk_hz.max(1));
+    f.line("_sum", &[], &float_text(sum));
+    f.line("_count", &[], &cumulative.to_string());
 }
 
 /// The scrape body for `m`.
@@ -346,6 +437,46 @@ pub fn render(m: &Metrics) -> String {
         }
     }
 
+    setup_histogram(&mut out, m.setup_latency.as_ref());
+    let mut f = Family::new(
+        &mut out,
+        "splicenic_setup_overwritten_total",
+        "counter",
+        "Connection setups the card did not time: another slot's setup replaced the start it kept.",
+    );
+    if let Some(l) = &m.setup_latency {
+        f.sample(&[], u64::from(l.histogram.overwritten));
+    }
+    Family::new(
+        &mut out,
+        "splicenic_trace_entries_total",
+        "counter",
+        "Entries written to the engine's trace ring.",
+    )
+    .sample(&[], m.engine.trace_entries);
+    Family::new(
+        &mut out,
+        "splicenic_trace_lost_total",
+        "counter",
+        "Engine decisions the trace ring did not record (its write port was busy).",
+    )
+    .sample(&[], m.engine.trace_lost);
+    let mut f = Family::new(
+        &mut out,
+        "splicenic_free_list_low",
+        "gauge",
+        "Lowest level of the ACK validator's free list since the marks were restarted (no sample before the first restart).",
+    );
+    if let Some(low) = m.engine.free_list_low {
+        f.sample(&[], low);
+    }
+    Family::new(
+        &mut out,
+        "splicenic_punt_ring_high",
+        "gauge",
+        "Most frames waiting in the punt ring (exceptions) at once since reset or the last restart of the marks.",
+    )
+    .sample(&[], m.engine.punt_ring_high);
     Family::new(
         &mut out,
         "splicenic_flow_table_entries",
@@ -572,7 +703,7 @@ fn respond(stream: &mut TcpStream, status: u16, body: &str, head_only: bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
+    use std::collections::{HashMap, HashSet};
     use std::sync::Arc;
     use std::thread;
 
@@ -584,6 +715,19 @@ mod tests {
             inbytes: base * 1000,
             outbytes: base * 9000,
         }
+    }
+
+    /// 3 setups below a unit (1 us at 16 MHz), 5 in [16, 32) us, 2 in [1024, 2048) us.
+    fn sample_histogram() -> SetupHistogram {
+        let mut h = SetupHistogram {
+            timed: 10,
+            overwritten: 4,
+            ..SetupHistogram::default()
+        };
+        h.buckets[0] = 3;
+        h.buckets[5] = 5;
+        h.buckets[11] = 2;
+        h
     }
 
     fn sample_metrics() -> Metrics {
@@ -651,6 +795,16 @@ mod tests {
                 in_use: 1234,
                 capacity: 65_536,
             },
+            setup_latency: Some(SetupLatency {
+                histogram: sample_histogram(),
+                clk_hz: 16_000_000,
+            }),
+            engine: EngineMetrics {
+                trace_entries: 4321,
+                trace_lost: 2,
+                free_list_low: Some(300),
+                punt_ring_high: 9,
+            },
             firmware: FirmwareHealth {
                 up: true,
                 heartbeat: 987_654,
@@ -660,10 +814,14 @@ mod tests {
     }
 
     /// A strict check of the 0.0.4 grammar for what we emit: HELP then TYPE once per
-    /// family, before its samples; sample lines `name{k="v",...} value` with escaped values.
+    /// family, before its samples; sample lines `name{k="v",...} value` with escaped values;
+    /// a histogram's samples are `_bucket` (with `le`, ascending, ending at `+Inf`,
+    /// cumulative), `_sum` and `_count` (equal to the `+Inf` bucket).
     fn check_grammar(text: &str) {
-        let mut typed: HashSet<String> = HashSet::new();
+        let mut typed: HashMap<String, String> = HashMap::new();
         let mut helped: HashSet<String> = HashSet::new();
+        // Per histogram: the last `le` and count seen, the +Inf count, the _count.
+        let mut hist: HashMap<String, (f64, u64, Option<u64>, Option<u64>)> = HashMap::new();
         let is_name = |n: &str| {
             !n.is_empty()
                 && n.chars()
@@ -678,18 +836,58 @@ mod tests {
             } else if let Some(rest) = line.strip_prefix("# TYPE ") {
                 let (name, kind) = rest.split_once(' ').unwrap();
                 assert!(helped.contains(name), "TYPE before HELP: {line}");
-                assert!(["counter", "gauge"].contains(&kind), "{line}");
-                assert!(typed.insert(name.to_string()), "{line}");
+                assert!(["counter", "gauge", "histogram"].contains(&kind), "{line}");
+                assert!(
+                    typed.insert(name.to_string(), kind.to_string()).is_none(),
+                    "{line}"
+                );
                 if kind == "counter" {
                     assert!(name.ends_with("_total"), "{line}");
                 } else {
                     assert!(!name.ends_with("_total"), "{line}");
                 }
+                if kind == "histogram" {
+                    hist.insert(name.to_string(), (f64::NEG_INFINITY, 0, None, None));
+                }
             } else {
                 let (series, value) = line.rsplit_once(' ').unwrap();
-                value.parse::<u64>().unwrap();
                 let name = series.split('{').next().unwrap();
-                assert!(typed.contains(name), "sample before TYPE: {line}");
+                let family = ["_bucket", "_sum", "_count"].iter().find_map(|s| {
+                    name.strip_suffix(s)
+                        .filter(|f| typed.get(*f).is_some_and(|k| k == "histogram"))
+                        .map(|f| (f, *s))
+                });
+                match family {
+                    Some((_, "_sum")) => {
+                        let v: f64 = value.parse().unwrap();
+                        assert!(v.is_finite() && v >= 0.0, "{line}");
+                    }
+                    Some((f, suffix)) => {
+                        let n: u64 = value.parse().unwrap();
+                        let h = hist.get_mut(f).unwrap();
+                        if suffix == "_count" {
+                            h.3 = Some(n);
+                        } else {
+                            let le = series
+                                .split("le=\"")
+                                .nth(1)
+                                .and_then(|r| r.split('"').next())
+                                .unwrap_or_else(|| panic!("bucket without le: {line}"));
+                            let le = if le == "+Inf" {
+                                h.2 = Some(n);
+                                f64::INFINITY
+                            } else {
+                                le.parse::<f64>().unwrap()
+                            };
+                            assert!(le > h.0 && n >= h.1, "not ascending/cumulative: {line}");
+                            (h.0, h.1) = (le, n);
+                        }
+                    }
+                    None => {
+                        value.parse::<u64>().unwrap();
+                        assert!(typed.contains_key(name), "sample before TYPE: {line}");
+                    }
+                }
                 if let Some(labels) = series.strip_prefix(name).filter(|l| !l.is_empty()) {
                     let inner = labels.strip_prefix('{').unwrap().strip_suffix('}').unwrap();
                     // k="v" pairs; inside quotes only \\, \" and \n escapes.
@@ -716,6 +914,9 @@ mod tests {
                     }
                 }
             }
+        }
+        for (name, (_, _, inf, count)) in hist {
+            assert_eq!(inf, count, "{name}: the +Inf bucket is the _count");
         }
     }
 
@@ -835,18 +1036,81 @@ mod tests {
             value(find(&scrape, "splicenic_firmware_restarts_total", &[])),
             2.0
         );
+        assert_eq!(
+            value(find(&scrape, "splicenic_setup_overwritten_total", &[])),
+            4.0
+        );
+        assert_eq!(
+            value(find(&scrape, "splicenic_trace_entries_total", &[])),
+            4321.0
+        );
+        assert_eq!(value(find(&scrape, "splicenic_trace_lost_total", &[])), 2.0);
+        let s = find(&scrape, "splicenic_free_list_low", &[]);
+        assert!(matches!(s.value, prometheus_parse::Value::Gauge(_)));
+        assert_eq!(value(s), 300.0);
+        assert_eq!(value(find(&scrape, "splicenic_punt_ring_high", &[])), 9.0);
         assert!(scrape.docs.contains_key("splicenic_drops_total"));
         // 2 services * 5 + 1 server * 8 + 2 ports * 4 + 2 drops + 1 spliced RST, 1 spliced
-        // SYN and 1 ACK validator outcome + 5 single samples.
-        assert_eq!(scrape.samples.len(), 10 + 8 + 8 + 2 + 3 + 5);
+        // SYN and 1 ACK validator outcome + 10 single samples + the histogram (its buckets
+        // one sample, _sum and _count two more).
+        assert_eq!(scrape.samples.len(), 10 + 8 + 8 + 2 + 3 + 10 + 3);
+    }
+
+    #[test]
+    fn setup_latency_is_a_prometheus_histogram_in_seconds() {
+        let text = render(&sample_metrics());
+        check_grammar(&text);
+        let scrape =
+            prometheus_parse::Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap();
+        let h = find(&scrape, "splicenic_setup_latency_seconds", &[]);
+        let prometheus_parse::Value::Histogram(buckets) = &h.value else {
+            panic!("{h:?}")
+        };
+        // Every card bucket and +Inf; le in seconds at 16 MHz (a unit of 16 cycles is 1 us).
+        assert_eq!(buckets.len(), splicenic_driver::datapath::SETUP_BUCKETS + 1);
+        let at = |le: f64| {
+            buckets
+                .iter()
+                .find(|b| b.less_than == le)
+                .unwrap_or_else(|| panic!("no le {le}: {buckets:?}"))
+                .count
+        };
+        assert_eq!(at(1e-6), 3.0);
+        assert_eq!(at(16e-6), 3.0);
+        assert_eq!(at(32e-6), 8.0);
+        assert_eq!(at(2048e-6), 10.0);
+        assert_eq!(at(f64::INFINITY), 10.0);
+        assert!(text.contains("splicenic_setup_latency_seconds_bucket{le=\"0.000001\"} 3\n"));
+        assert!(text.contains("splicenic_setup_latency_seconds_bucket{le=\"+Inf\"} 10\n"));
+        // The largest bucket ends at 2^28 units: 2^28 us at 16 MHz.
+        assert!(text.contains(&format!(
+            "splicenic_setup_latency_seconds_bucket{{le=\"{}\"}} 10\n",
+            (1u64 << 28) as f64 / 1e6
+        )));
+        // _sum: each setup at its bucket's lower bound (0, 16 us, 1024 us); _count.
+        let sum = find(&scrape, "splicenic_setup_latency_seconds_sum", &[]);
+        let prometheus_parse::Value::Untyped(sum) = sum.value else {
+            panic!("{sum:?}")
+        };
+        assert!((sum - (5.0 * 16e-6 + 2.0 * 1024e-6)).abs() < 1e-12, "{sum}");
+        assert!(text.contains("splicenic_setup_latency_seconds_count 10\n"));
+        assert!(scrape.docs["splicenic_setup_latency_seconds"].contains("lower bound"));
     }
 
     #[test]
     fn empty_metrics_still_announce_every_family() {
         let text = render(&Metrics::default());
         check_grammar(&text);
-        assert_eq!(text.matches("# TYPE ").count(), 5 + 5 + 3 + 4 + 1 + 3 + 5);
+        assert_eq!(
+            text.matches("# TYPE ").count(),
+            5 + 5 + 3 + 4 + 1 + 3 + 6 + 5
+        );
         assert!(text.contains("splicenic_firmware_up 0\n"));
+        // Not read: announced, no samples.
+        assert!(text.contains("# TYPE splicenic_setup_latency_seconds histogram\n"));
+        assert!(!text.contains("splicenic_setup_latency_seconds_count"));
+        assert!(!text.contains("\nsplicenic_free_list_low "));
+        assert!(!text.contains("\nsplicenic_setup_overwritten_total "));
     }
 
     #[test]

@@ -176,6 +176,25 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Show the engine's trace ring: its last decisions (client SYNs, ACK verdicts,
+    /// flow-state writes, FINs, server picks), oldest first.
+    #[command(
+        after_help = "Examples:\n  nicctl trace\n  nicctl trace --last 20\n  nicctl trace --disable --json > trace.json   (stop recording: the ring holds still while it is read)\n  nicctl trace --enable --last 0               (recording on again, header only)"
+    )]
+    Trace {
+        /// Show only the last N entries (the header counts all of them).
+        #[arg(long, value_name = "N")]
+        last: Option<usize>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Switch recording on before reading (it is on at reset).
+        #[arg(long, conflicts_with = "disable")]
+        enable: bool,
+        /// Switch recording off before reading: the ring then holds still, and stays off.
+        #[arg(long)]
+        disable: bool,
+    },
     /// Serve the card's metrics in Prometheus text format on http://ADDR/metrics.
     #[command(
         after_help = "Examples:\n  nicctl exporter --listen 127.0.0.1:9433\n  curl -s http://127.0.0.1:9433/metrics | grep splicenic_flow"
@@ -541,6 +560,21 @@ fn run(cli: Cli) -> Result<()> {
             restart_marks,
             secs("--interval", interval)?,
             json,
+        ),
+        Cmd::Trace {
+            last,
+            json,
+            enable,
+            disable,
+        } => cmds::trace(
+            &spec,
+            last,
+            json,
+            match (enable, disable) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
         ),
         Cmd::Exporter { listen } => cmds::exporter(&spec, listen),
         Cmd::Capture {

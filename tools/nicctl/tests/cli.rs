@@ -307,6 +307,7 @@ fn every_command_has_help_with_examples_and_completions_exist() {
         "rules",
         "flows",
         "stats",
+        "trace",
         "exporter",
         "capture",
         "monitor",

@@ -9,13 +9,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::datapath::{
     ChecksumOffload, Datapath as Api, Event, FlowCounters, FlowEntry, FlowHalf, FlowKey, FlowState,
-    FlowStatus, HalfEntry, HostKind, L7Rule, PathKind, Port as ApiPort, TcpKind,
+    FlowStatus, HalfEntry, HostKind, L7Rule, PathKind, Port as ApiPort, StateWriter, TcpKind,
+    TraceDetail, TraceKind,
 };
 use splicenic_driver::{Bar, BarError};
 use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::reference;
-use std::net::Ipv4Addr;
+use std::net::{Ipv4Addr, SocketAddrV4};
 use std::time::Duration;
 
 /// The test bench as a BAR: offsets are CSR offsets; waiting runs the clock.
@@ -199,6 +200,36 @@ fn driver_api_on_the_rtl() {
     assert_eq!(u32::from(p.meta.flow_slot), f.slot as u32);
     assert_eq!(p.meta.slot_gen, f.gen(), "the hit entry's generation");
     assert!(d.punt_next().unwrap().is_none());
+    // the trace ring: the host's SPLICED write (untimed: no HANDSHAKE started it), the
+    // forwarded FIN, the punted SYN; nothing lost
+    let tr = d.trace().unwrap();
+    assert_eq!((tr.lost, tr.overwritten_during_read), (0, 0));
+    let kinds: Vec<TraceKind> = tr.entries.iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        [TraceKind::Spliced, TraceKind::Fin, TraceKind::SynPunted],
+        "{tr:#?}"
+    );
+    let [sp, fin_e, syn_e] = [tr.entries[0], tr.entries[1], tr.entries[2]];
+    assert_eq!((sp.slot, sp.gen, sp.timed), (f.slot, f.gen(), false));
+    assert_eq!(sp.writer(), Some(StateWriter::Firmware));
+    assert_eq!(
+        sp.client(),
+        Some(SocketAddrV4::new(ip(f.client_ip), f.client_port))
+    );
+    assert_eq!(sp.detail(), TraceDetail::Untimed);
+    assert_eq!((fin_e.slot, fin_e.gen), (f.slot, f.gen()));
+    assert_eq!(
+        fin_e.detail(),
+        TraceDetail::Fin {
+            from: ApiPort::Client,
+            flags: 0x19
+        }
+    );
+    assert_eq!(
+        syn_e.client(),
+        Some(SocketAddrV4::new(ip([192, 168, 9, 9]), 1234))
+    );
     // the mark stays until restarted, then starts from the empty ring
     assert_eq!(d.marks().unwrap().punt_high, 2);
     d.restart_marks().unwrap();
@@ -604,5 +635,144 @@ fn least_load_supply_through_the_driver() {
         }
         assert_eq!(v >> dp::load_rsp::DONE_SHIFT & 1, 1, "{v:#x}");
         assert_eq!(tb.read(dp::LOAD_REFUSED as u32), 1);
+    }
+}
+
+/// The setup clock and the trace ring through the driver: a HANDSHAKE write starts a slot's
+/// clock and its first SPLICED write stops it, the latency equal to the two entries' times;
+/// a FREE drops a start; a HANDSHAKE of a slot 512 further replaces one (SETUP_OVERWRITTEN);
+/// the histogram's bucket of each timed setup; recording off and on; the decision supply's
+/// answers as PICK entries.
+#[test]
+fn trace_and_setup_latency_through_the_driver() {
+    use splicenic_driver::datapath::{LoadAnswer, PickUnit, SETUP_UNIT_CYCLES};
+
+    for width in [64, 512] {
+        let mut bar = TbBar(Datapath::new(width).expect("model"));
+        let f = Flow::sample(5);
+        let mut e = entry(&f);
+        let mut d = Api::new(&mut bar).expect("data path parameters");
+        let h0 = d.setup_histogram().unwrap();
+        let write = |d: &mut Api<'_>, slot: u16, state: FlowState, e: &mut FlowEntry| {
+            e.state = state;
+            d.state_write(slot, e, &FlowCounters::default()).unwrap();
+        };
+        let a = f.slot;
+        let b = a ^ 512; // same timing entry as a
+        let c = a ^ 1;
+        // a: HANDSHAKE .. SPLICED, timed; c: HANDSHAKE, FREE, SPLICED: not timed
+        write(&mut d, a, FlowState::Handshake, &mut e);
+        write(&mut d, c, FlowState::Handshake, &mut e);
+        write(&mut d, a, FlowState::Request, &mut e);
+        write(&mut d, a, FlowState::Connecting, &mut e);
+        write(&mut d, c, FlowState::Free, &mut e);
+        write(&mut d, a, FlowState::Spliced, &mut e);
+        write(&mut d, c, FlowState::Spliced, &mut e);
+        // a again (a new connection in the slot), then b replaces its start: a's SPLICED
+        // is not timed, b's is
+        write(&mut d, a, FlowState::Handshake, &mut e);
+        write(&mut d, b, FlowState::Handshake, &mut e);
+        write(&mut d, a, FlowState::Spliced, &mut e);
+        write(&mut d, b, FlowState::Spliced, &mut e);
+        // a second SPLICED write of b (an update) is not a second setup
+        write(&mut d, b, FlowState::Spliced, &mut e);
+        // recording off: the clock still runs, nothing is recorded
+        d.trace_enable(false).unwrap();
+        write(&mut d, c, FlowState::Handshake, &mut e);
+        write(&mut d, c, FlowState::Spliced, &mut e);
+        d.trace_enable(true).unwrap();
+        write(&mut d, c, FlowState::Closing, &mut e);
+        write(&mut d, c, FlowState::Free, &mut e);
+
+        let tr = d.trace().unwrap();
+        assert_eq!((tr.lost, tr.overwritten_during_read), (0, 0));
+        let got: Vec<(TraceKind, u16, bool)> = tr
+            .entries
+            .iter()
+            .map(|e| (e.kind, e.slot, e.timed))
+            .collect();
+        let (a16, b16, c16) = (a, b, c);
+        let want = {
+            use TraceKind::*;
+            [
+                (Handshake, a16, false),
+                (Handshake, c16, false),
+                (Request, a16, false),
+                (Connecting, a16, false),
+                (Free, c16, false),
+                (Spliced, a16, true),
+                (Spliced, c16, false),
+                (Handshake, a16, false),
+                (Handshake, b16, false),
+                (Spliced, a16, false),
+                (Spliced, b16, true),
+                (Spliced, b16, false),
+                (Closing, c16, false),
+                (Free, c16, false),
+            ]
+        };
+        assert_eq!(got, want, "DATA_WIDTH {width}");
+        for x in &tr.entries {
+            assert_eq!(x.writer(), Some(StateWriter::Firmware));
+            assert_eq!(x.gen, f.gen());
+            assert_eq!(
+                x.client(),
+                Some(SocketAddrV4::new(ip(f.client_ip), f.client_port))
+            );
+        }
+        // Each timed latency from its own HANDSHAKE entry: an entry's time is its write's
+        // cycle + 4 (the setup pipeline), the clock counts cycles / 16.
+        let unit = |t: u32| (t.wrapping_sub(4) / SETUP_UNIT_CYCLES as u32) as u16;
+        let mut lat = Vec::new();
+        for (hs, sp) in [(0, 5), (8, 10)] {
+            let (h, s) = (tr.entries[hs], tr.entries[sp]);
+            let want = unit(s.time).wrapping_sub(unit(h.time));
+            assert!(want > 0, "some cycles between the writes");
+            assert_eq!(
+                s.detail(),
+                TraceDetail::SetupLatency {
+                    units: want,
+                    saturated: false
+                },
+                "DATA_WIDTH {width}: {h:?} -> {s:?}"
+            );
+            lat.push(u64::from(want));
+        }
+        let h = d.setup_histogram().unwrap();
+        assert_eq!(h.timed - h0.timed, 3, "a, b and c while not recording");
+        assert_eq!(h.overwritten - h0.overwritten, 1, "b replaced a's start");
+        assert_eq!(h.total(), u64::from(h.timed), "the histogram's total");
+        for l in &lat {
+            let b = (0..h.buckets.len())
+                .find(|&b| h.bucket_cycles(b).contains(&(l * SETUP_UNIT_CYCLES)))
+                .expect("a bucket");
+            assert!(h.buckets[b] > h0.buckets[b], "bucket {b} counted {l} units");
+        }
+
+        // the decision supply's answers: a load pick and a table pick
+        use splicenic_fw_logic::sched::{Kind, SchedConfig, Scheduler, ServerConfig, ServerSet};
+        let mut servers = ServerSet::new();
+        for (k, w) in [2u32, 1].into_iter().enumerate() {
+            servers
+                .add(ServerConfig::new(0x0a00_0100 + k as u32, 8080, w))
+                .expect("server");
+        }
+        let s: Scheduler<4, 4> = Scheduler::new(SchedConfig::new(Kind::Wlc));
+        d.load_program(3, &s.hw_load(&servers), None)
+            .expect("program");
+        let answer = d.load_pick(3, false).expect("pick");
+        let tr = d.trace().unwrap();
+        let last = tr.entries.last().expect("an entry");
+        assert_eq!(last.kind, TraceKind::Pick, "{answer:?}");
+        let TraceDetail::Pick(p) = last.detail() else {
+            panic!("{last:?}")
+        };
+        assert_eq!(
+            (p.unit, p.pool, p.picked()),
+            (PickUnit::Load, 3, true),
+            "{p:?}"
+        );
+        assert_eq!(answer, LoadAnswer::Pick(p.server), "{p:?}");
+        assert_eq!(d.trace_status().unwrap().lost, 0);
     }
 }
