@@ -22,8 +22,9 @@
  *
  * Setup latency: per flow slot modulo SETUP_TIMING_SLOTS (one DP16KD, 512 x 36: valid, slot
  * bits 15:9, start time in units of 2^SETUP_TIME_SHIFT cycles) a start time. A flow-state
- * write of state HANDSHAKE starts the slot's clock (replacing another slot's start is counted
- * in setup_overwritten); the first SPLICED write of the slot stops it and counts the latency
+ * write of state HANDSHAKE starts the slot's clock, a write of REQUEST or CONNECTING starts it
+ * when the slot has none (replacing another slot's start is counted in setup_overwritten);
+ * the first SPLICED write of the slot stops it and counts the latency
  * in the histogram; a FREE write drops it. Flow-state writes come at most every other cycle
  * (flow_state_mem's command port), so the read-modify-write (read, decide on the registered
  * output and write the next cycle) needs no forwarding. Histogram: SETUP_BUCKETS counters in
@@ -159,7 +160,12 @@ end
 
 // F1: the slot's start (registered RAM output) and the write back
 wire              f1_tag_hit = tm_q[TM_W-1] && tm_q[TW +: TAG_W] == f1_slot[15:TM_AW];
-wire              f1_start = f1_state == `SNIC_FLOW_STATE_HANDSHAKE;
+// HANDSHAKE starts the clock; REQUEST or CONNECTING start it when the slot has none (a
+// handshake the firmware completed without writing HANDSHAKE: the card's SYN-ACK, the
+// firmware's check of the ACK)
+wire              f1_start = f1_state == `SNIC_FLOW_STATE_HANDSHAKE ||
+                             ((f1_state == `SNIC_FLOW_STATE_REQUEST ||
+                               f1_state == `SNIC_FLOW_STATE_CONNECTING) && !f1_tag_hit);
 wire              f1_stop = f1_state == `SNIC_FLOW_STATE_SPLICED && f1_tag_hit;
 wire              f1_drop = f1_state == `SNIC_FLOW_STATE_FREE && f1_tag_hit;
 

@@ -1227,21 +1227,21 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
-    /// Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, "Setup latency") (ro)
+    /// Setups counted in the bucket at SETUP_HIST_IDX since power-up: from the flow-state write that puts a slot in HANDSHAKE (or in REQUEST or CONNECTING when its clock has not started) to the first that puts it in SPLICED (docs/engine.md, "Setup latency") (ro)
     pub const SETUP_HIST_DATA: u64 = BASE + 0x224;
     /// Reset value and fields of SETUP_HIST_DATA.
     pub mod setup_hist_data {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
-    /// Setups timed since reset (the histogram's total) (ro)
+    /// Setups timed since power-up (the histogram's total) (ro)
     pub const SETUP_TIMED: u64 = BASE + 0x228;
     /// Reset value and fields of SETUP_TIMED.
     pub mod setup_timed {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
-    /// Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed (ro)
+    /// Setups not timed: the start of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed (ro)
     pub const SETUP_OVERWRITTEN: u64 = BASE + 0x22c;
     /// Reset value and fields of SETUP_OVERWRITTEN.
     pub mod setup_overwritten {

@@ -555,17 +555,17 @@ impl RegisterBlock {
     pub const fn setup_hist_idx(&self) -> &SetupHistIdx {
         &self.setup_hist_idx
     }
-    #[doc = "0x224 - Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")"]
+    #[doc = "0x224 - Setups counted in the bucket at SETUP_HIST_IDX since power-up: from the flow-state write that puts a slot in HANDSHAKE (or in REQUEST or CONNECTING when its clock has not started) to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")"]
     #[inline(always)]
     pub const fn setup_hist_data(&self) -> &SetupHistData {
         &self.setup_hist_data
     }
-    #[doc = "0x228 - Setups timed since reset (the histogram's total)"]
+    #[doc = "0x228 - Setups timed since power-up (the histogram's total)"]
     #[inline(always)]
     pub const fn setup_timed(&self) -> &SetupTimed {
         &self.setup_timed
     }
-    #[doc = "0x22c - Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed"]
+    #[doc = "0x22c - Setups not timed: the start of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed"]
     #[inline(always)]
     pub const fn setup_overwritten(&self) -> &SetupOverwritten {
         &self.setup_overwritten
@@ -951,18 +951,18 @@ pub mod trace_rd_data;
 pub type SetupHistIdx = crate::Reg<setup_hist_idx::SetupHistIdxSpec>;
 #[doc = "Bucket of the setup-latency histogram SETUP_HIST_DATA shows (write; ready for the next register access)"]
 pub mod setup_hist_idx;
-#[doc = "SETUP_HIST_DATA (r) register accessor: Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_hist_data::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_hist_data`] module"]
+#[doc = "SETUP_HIST_DATA (r) register accessor: Setups counted in the bucket at SETUP_HIST_IDX since power-up: from the flow-state write that puts a slot in HANDSHAKE (or in REQUEST or CONNECTING when its clock has not started) to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_hist_data::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_hist_data`] module"]
 #[doc(alias = "SETUP_HIST_DATA")]
 pub type SetupHistData = crate::Reg<setup_hist_data::SetupHistDataSpec>;
-#[doc = "Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")"]
+#[doc = "Setups counted in the bucket at SETUP_HIST_IDX since power-up: from the flow-state write that puts a slot in HANDSHAKE (or in REQUEST or CONNECTING when its clock has not started) to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")"]
 pub mod setup_hist_data;
-#[doc = "SETUP_TIMED (r) register accessor: Setups timed since reset (the histogram's total)\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_timed::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_timed`] module"]
+#[doc = "SETUP_TIMED (r) register accessor: Setups timed since power-up (the histogram's total)\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_timed::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_timed`] module"]
 #[doc(alias = "SETUP_TIMED")]
 pub type SetupTimed = crate::Reg<setup_timed::SetupTimedSpec>;
-#[doc = "Setups timed since reset (the histogram's total)"]
+#[doc = "Setups timed since power-up (the histogram's total)"]
 pub mod setup_timed;
-#[doc = "SETUP_OVERWRITTEN (r) register accessor: Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_overwritten::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_overwritten`] module"]
+#[doc = "SETUP_OVERWRITTEN (r) register accessor: Setups not timed: the start of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_overwritten::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@setup_overwritten`] module"]
 #[doc(alias = "SETUP_OVERWRITTEN")]
 pub type SetupOverwritten = crate::Reg<setup_overwritten::SetupOverwrittenSpec>;
-#[doc = "Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed"]
+#[doc = "Setups not timed: the start of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed"]
 pub mod setup_overwritten;

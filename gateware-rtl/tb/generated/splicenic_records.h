@@ -149,7 +149,7 @@
  */
 #define SPLICENIC_SETUP_BUCKETS 29u
 /* engine_obs: slots in setup the histogram times at once, one entry per flow slot modulo
- * 512 (a later setup of a slot with the same low 9 bits replaces an earlier one, counted
+ * 512 (a later start of a slot with the same low 9 bits replaces an earlier one, counted
  * in DP.SETUP_OVERWRITTEN).
  */
 #define SPLICENIC_SETUP_TIMING_SLOTS 512u

@@ -3,8 +3,9 @@
 //! [`Datapath`] register sequences that read them.
 //!
 //! The ring keeps the engine's last decisions, one [`layout::TraceEntry`] each; the
-//! histogram counts connection setups (the flow-state write that puts a slot in HANDSHAKE to
-//! the first that puts it in SPLICED) by latency, in powers of two of
+//! histogram counts connection setups (the flow-state write that puts a slot in HANDSHAKE,
+//! or in REQUEST or CONNECTING when its clock has not started, to the first that puts it in
+//! SPLICED) by latency, in powers of two of
 //! [`SETUP_UNIT_CYCLES`] card cycles. Reading either writes an index register
 //! (`DP.TRACE_RD_IDX`, `DP.SETUP_HIST_IDX`) and nothing else.
 
@@ -194,15 +195,15 @@ pub enum TraceDetail {
         /// The verdict; `None` for a code the data path does not define.
         verdict: Option<EngineVerdict>,
     },
-    /// SPLICED of a timed setup: its latency, HANDSHAKE to SPLICED.
+    /// SPLICED of a timed setup: its latency, from the slot's start (HANDSHAKE) to SPLICED.
     SetupLatency {
         /// Units of [`SETUP_UNIT_CYCLES`] cycles (the latency is in `[units, units + 1)`).
         units: u16,
         /// The latency was [`SETUP_DETAIL_SATURATED`] units or more.
         saturated: bool,
     },
-    /// SPLICED not timed: another slot's HANDSHAKE replaced the start, no HANDSHAKE write
-    /// started it, or it is not the slot's first SPLICED write since its HANDSHAKE.
+    /// SPLICED not timed: another slot's start replaced the slot's, no write started it, or
+    /// it is not the slot's first SPLICED write since its start.
     Untimed,
     /// FIN: the side the segment came from and its TCP flags.
     Fin {
@@ -497,7 +498,8 @@ impl Trace {
 
 /// The setup-latency histogram (`DP.SETUP_*`), read with [`Datapath::setup_histogram`]:
 /// setups counted since power-up by latency, from the flow-state write that puts a slot in
-/// HANDSHAKE to the first that puts it in SPLICED. Bucket 0 counts latencies below one unit
+/// HANDSHAKE (or in REQUEST or CONNECTING when its clock has not started) to the first that
+/// puts it in SPLICED. Bucket 0 counts latencies below one unit
 /// of [`SETUP_UNIT_CYCLES`] cycles, bucket `b >= 1` latencies in `[2^(b-1), 2^b)` units. The
 /// counters are 32-bit and wrap; they are read one after the other, so setups finished
 /// during the read can make [`SetupHistogram::total`] and `timed` differ.
@@ -507,8 +509,8 @@ pub struct SetupHistogram {
     pub buckets: [u32; SETUP_BUCKETS],
     /// `SETUP_TIMED`: setups timed (the histogram's total when it was read).
     pub timed: u32,
-    /// `SETUP_OVERWRITTEN`: setups not timed (a HANDSHAKE of another slot with the same
-    /// low bits replaced the slot's start before it was SPLICED or freed).
+    /// `SETUP_OVERWRITTEN`: setups not timed (the start of another slot with the same low
+    /// bits replaced the slot's start before it was SPLICED or freed).
     pub overwritten: u32,
     /// Card cycles per unit ([`SETUP_UNIT_CYCLES`]).
     pub unit_cycles: u64,

@@ -164,7 +164,7 @@ pub const SETUP_TIME_SHIFT: u32 = 4;
 pub const SETUP_BUCKETS: u32 = 29;
 
 /// engine_obs: slots in setup the histogram times at once, one entry per flow slot modulo 512
-/// (a later setup of a slot with the same low 9 bits replaces an earlier one, counted in
+/// (a later start of a slot with the same low 9 bits replaces an earlier one, counted in
 /// DP.SETUP_OVERWRITTEN).
 pub const SETUP_TIMING_SLOTS: u32 = 512;
 
@@ -2912,11 +2912,14 @@ pub mod trace_kind {
     /// and gen the slot it took or found.
     pub const ACK: u8 = 0x4;
     /// A flow-state write put the slot in HANDSHAKE (port: 1 when the engine wrote it, 0 the
-    /// firmware; ip, client_port: the entry's client half); the setup clock of the slot starts.
+    /// firmware; ip, client_port: the entry's client half); the setup clock of the slot starts
+    /// (DP.SETUP_*).
     pub const HANDSHAKE: u8 = 0x5;
-    /// A flow-state write put the slot in REQUEST.
+    /// A flow-state write put the slot in REQUEST (the setup clock starts if the slot has none:
+    /// a handshake the firmware completed).
     pub const REQUEST: u8 = 0x6;
-    /// A flow-state write put the slot in CONNECTING.
+    /// A flow-state write put the slot in CONNECTING (the setup clock starts if the slot has
+    /// none).
     pub const CONNECTING: u8 = 0x7;
     /// A flow-state write put the slot in SPLICED; when timed, detail is the setup latency in
     /// units of 2^SETUP_TIME_SHIFT cycles (saturated at 0xFFFF).
@@ -2973,11 +2976,14 @@ pub enum TraceKind {
     /// and gen the slot it took or found.
     Ack = trace_kind::ACK,
     /// A flow-state write put the slot in HANDSHAKE (port: 1 when the engine wrote it, 0 the
-    /// firmware; ip, client_port: the entry's client half); the setup clock of the slot starts.
+    /// firmware; ip, client_port: the entry's client half); the setup clock of the slot starts
+    /// (DP.SETUP_*).
     Handshake = trace_kind::HANDSHAKE,
-    /// A flow-state write put the slot in REQUEST.
+    /// A flow-state write put the slot in REQUEST (the setup clock starts if the slot has none:
+    /// a handshake the firmware completed).
     Request = trace_kind::REQUEST,
-    /// A flow-state write put the slot in CONNECTING.
+    /// A flow-state write put the slot in CONNECTING (the setup clock starts if the slot has
+    /// none).
     Connecting = trace_kind::CONNECTING,
     /// A flow-state write put the slot in SPLICED; when timed, detail is the setup latency in
     /// units of 2^SETUP_TIME_SHIFT cycles (saturated at 0xFFFF).

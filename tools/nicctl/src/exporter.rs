@@ -282,7 +282,8 @@ fn setup_histogram(out: &mut String, latency: Option<&SetupLatency>) {
         "histogram",
         &format!(
             "Connection setup latency, from the flow-state write that puts a slot in HANDSHAKE \
-             to the first that puts it in SPLICED (the card's histogram; buckets end at powers \
+             (or REQUEST or CONNECTING when its clock has not started) to the first that puts \
+             it in SPLICED (the card's histogram; buckets end at powers \
              of two of {SETUP_UNIT_CYCLES} card cycles). The card keeps no sum: _sum counts \
              each setup at its bucket's lower bound, a lower bound of the true sum."
         ),

@@ -5,7 +5,7 @@ impl core::fmt::Debug for R {
         write!(f, "{}", self.bits())
     }
 }
-#[doc = "Setups counted in the bucket at SETUP_HIST_IDX since reset: from the flow-state write that puts a slot in HANDSHAKE to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_hist_data::R`](R). See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
+#[doc = "Setups counted in the bucket at SETUP_HIST_IDX since power-up: from the flow-state write that puts a slot in HANDSHAKE (or in REQUEST or CONNECTING when its clock has not started) to the first that puts it in SPLICED (docs/engine.md, \"Setup latency\")\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_hist_data::R`](R). See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
 pub struct SetupHistDataSpec;
 impl crate::RegisterSpec for SetupHistDataSpec {
     type Ux = u32;

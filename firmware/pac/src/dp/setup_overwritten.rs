@@ -5,7 +5,7 @@ impl core::fmt::Debug for R {
         write!(f, "{}", self.bits())
     }
 }
-#[doc = "Setups not timed: a HANDSHAKE write of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_overwritten::R`](R). See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
+#[doc = "Setups not timed: the start of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_overwritten::R`](R). See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
 pub struct SetupOverwrittenSpec;
 impl crate::RegisterSpec for SetupOverwrittenSpec {
     type Ux = u32;

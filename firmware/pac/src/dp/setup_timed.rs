@@ -5,7 +5,7 @@ impl core::fmt::Debug for R {
         write!(f, "{}", self.bits())
     }
 }
-#[doc = "Setups timed since reset (the histogram's total)\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_timed::R`](R). See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
+#[doc = "Setups timed since power-up (the histogram's total)\n\nYou can [`read`](crate::Reg::read) this register and get [`setup_timed::R`](R). See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
 pub struct SetupTimedSpec;
 impl crate::RegisterSpec for SetupTimedSpec {
     type Ux = u32;

@@ -641,6 +641,7 @@ fn least_load_supply_through_the_driver() {
 /// The setup clock and the trace ring through the driver: a HANDSHAKE write starts a slot's
 /// clock and its first SPLICED write stops it, the latency equal to the two entries' times;
 /// a FREE drops a start; a HANDSHAKE of a slot 512 further replaces one (SETUP_OVERWRITTEN);
+/// REQUEST starts a clock that has not started;
 /// the histogram's bucket of each timed setup; recording off and on; the decision supply's
 /// answers as PICK entries.
 #[test]
@@ -683,6 +684,11 @@ fn trace_and_setup_latency_through_the_driver() {
         d.trace_enable(true).unwrap();
         write(&mut d, c, FlowState::Closing, &mut e);
         write(&mut d, c, FlowState::Free, &mut e);
+        // a handshake the firmware completed without HANDSHAKE: REQUEST starts the clock,
+        // CONNECTING does not restart it
+        write(&mut d, c, FlowState::Request, &mut e);
+        write(&mut d, c, FlowState::Connecting, &mut e);
+        write(&mut d, c, FlowState::Spliced, &mut e);
 
         let tr = d.trace().unwrap();
         assert_eq!((tr.lost, tr.overwritten_during_read), (0, 0));
@@ -709,6 +715,9 @@ fn trace_and_setup_latency_through_the_driver() {
                 (Spliced, b16, false),
                 (Closing, c16, false),
                 (Free, c16, false),
+                (Request, c16, false),
+                (Connecting, c16, false),
+                (Spliced, c16, true),
             ]
         };
         assert_eq!(got, want, "DATA_WIDTH {width}");
@@ -724,7 +733,7 @@ fn trace_and_setup_latency_through_the_driver() {
         // cycle + 4 (the setup pipeline), the clock counts cycles / 16.
         let unit = |t: u32| (t.wrapping_sub(4) / SETUP_UNIT_CYCLES as u32) as u16;
         let mut lat = Vec::new();
-        for (hs, sp) in [(0, 5), (8, 10)] {
+        for (hs, sp) in [(0, 5), (8, 10), (14, 16)] {
             let (h, s) = (tr.entries[hs], tr.entries[sp]);
             let want = unit(s.time).wrapping_sub(unit(h.time));
             assert!(want > 0, "some cycles between the writes");
@@ -739,7 +748,11 @@ fn trace_and_setup_latency_through_the_driver() {
             lat.push(u64::from(want));
         }
         let h = d.setup_histogram().unwrap();
-        assert_eq!(h.timed - h0.timed, 3, "a, b and c while not recording");
+        assert_eq!(
+            h.timed - h0.timed,
+            4,
+            "a, b, c while not recording, c from REQUEST"
+        );
         assert_eq!(h.overwritten - h0.overwritten, 1, "b replaced a's start");
         assert_eq!(h.total(), u64::from(h.timed), "the histogram's total");
         for l in &lat {
