@@ -85,6 +85,87 @@ fn mib_download(t: &Topology) {
     t.finish(name, &tally, t0);
 }
 
+/// The card's own record of the connections through `nicctl` (docs/engine.md, "Trace ring"
+/// and "Setup latency"): every spliced connection timed from its HANDSHAKE write, nothing
+/// lost; in the ring, each timed SPLICED entry's latency equal to the cycles since its
+/// slot's HANDSHAKE entry, and the last connection's states in order.
+fn engine_trace(t: &Topology, spliced: u64) {
+    if t.nicctl_card().is_none() {
+        eprintln!("engine trace: a lab rig's VFIO card is held by the topology; not checked");
+        return;
+    }
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = t
+            .nicctl(args)
+            .unwrap_or_else(|e| panic!("nicctl {args:?}: {e:#}"));
+        assert!(out.ok, "nicctl {args:?}: {}", out.stderr);
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("nicctl {args:?}: {e}: {}", out.text()))
+    };
+    let s = json(&["stats", "--json"]);
+    let lat = &s["setup_latency"];
+    eprintln!(
+        "engine trace: setups timed {}, overwritten {}, p50 <= {} us, p99 <= {} us",
+        lat["timed"], lat["overwritten"], lat["p50_us"], lat["p99_us"]
+    );
+    assert_eq!(lat["timed"].as_u64(), Some(spliced), "setups timed: {lat}");
+    assert_eq!(lat["overwritten"].as_u64(), Some(0), "{lat}");
+    let text = t.nicctl(&["trace", "--last", "12"]).expect("nicctl trace");
+    eprintln!("{}", text.text());
+    let tr = json(&["trace", "--json"]);
+    assert_eq!(tr["lost"].as_u64(), Some(0), "trace lost");
+    let entries = tr["entries"].as_array().expect("entries");
+    let slot_gen = |e: &serde_json::Value| (e["slot"].as_u64(), e["gen"].as_u64());
+    let mut timed = 0;
+    for (i, e) in entries.iter().enumerate() {
+        if e["kind"] != "SPLICED" || e["timed"] != true {
+            continue;
+        }
+        timed += 1;
+        let Some(h) = entries[..i]
+            .iter()
+            .rev()
+            .find(|h| h["kind"] == "HANDSHAKE" && slot_gen(h) == slot_gen(e))
+        else {
+            continue;
+        };
+        let cycles = e["time"]
+            .as_u64()
+            .unwrap()
+            .wrapping_sub(h["time"].as_u64().unwrap())
+            & 0xffff_ffff;
+        let setup = e["decoded"]["setup_cycles"].as_u64().expect("setup_cycles");
+        assert!(
+            setup <= cycles && cycles < setup + 32,
+            "SPLICED {e} after HANDSHAKE {h}: {cycles} cycles apart"
+        );
+    }
+    assert!(timed > 0, "no timed SPLICED entry in the ring");
+    // The last connection (the download): its slot's decisions in order.
+    let last = entries
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "SPLICED")
+        .expect("a SPLICED entry");
+    // (the firmware writes some states more than once: CONNECTING with the server's
+    // numbers, CLOSING per FIN)
+    let mut kinds: Vec<&str> = entries
+        .iter()
+        .filter(|e| slot_gen(e) == slot_gen(last) && e["kind"] != "ACK" && e["kind"] != "FIN")
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    kinds.dedup();
+    let at = kinds
+        .iter()
+        .position(|k| *k == "HANDSHAKE")
+        .expect("its HANDSHAKE");
+    assert_eq!(
+        &kinds[at..at + 4],
+        ["HANDSHAKE", "REQUEST", "CONNECTING", "SPLICED"],
+        "{kinds:?}"
+    );
+}
+
 #[test]
 fn real_peers_through_the_card() {
     let tools = [("nginx", "-v"), ("curl", "--version")];
@@ -117,6 +198,7 @@ fn real_peers_through_the_card() {
         stats.setup_failed, 0,
         "connection setups failed on the card"
     );
+    engine_trace(&t, stats.spliced_total.into());
     drop(t);
     eprintln!("whole test: {:.1?}", t0.elapsed());
 }

@@ -30,7 +30,7 @@
 use anyhow::{bail, ensure, Context, Result};
 use serde_json::{json, Value};
 use smoltcp::socket::tcp;
-use splicenic_driver::datapath::Port;
+use splicenic_driver::datapath::{Port, SetupHistogram};
 use splicenic_driver::{regs, FlowStats, TcpTimeoutState};
 use splicenic_hil::net::{Direction, FetchId, Net, Segment};
 use splicenic_hil::splice_rig::{rig_with, syn_responder_off, Opts, Rig, BUDGET, SERVICE};
@@ -145,6 +145,9 @@ struct Phase {
     span_handler: u64,
     span_passes: u64,
     dp: Dp,
+    /// The card's setup-latency histogram over the phase (HANDSHAKE write to SPLICED,
+    /// `engine_obs`).
+    setup: SetupHistogram,
 }
 
 impl Phase {
@@ -206,6 +209,8 @@ struct Figures {
     synburst: Option<Burst>,
     /// Card cycles per idle main-loop pass (no traffic).
     idle_pass: f64,
+    /// Flow slots and the CLOSING timeout of the card's default table.
+    slot_defaults: SlotDefaults,
     /// Wall time and card cycles of the seq and burst phases (the original figures) and of
     /// the whole run.
     wall: f64,
@@ -318,6 +323,7 @@ fn phase(
     drive: impl FnOnce(&mut Rig) -> Result<Vec<FetchId>>,
 ) -> Result<Phase> {
     let s0 = rig.card.flow_manager().flow_stats()?;
+    let h0 = rig.card.datapath()?.setup_histogram()?;
     let dp0 = Dp::read(rig)?;
     let cap0 = rig.net.captured().len();
     let hb0 = heartbeat(rig)?;
@@ -347,6 +353,13 @@ fn phase(
         s2 = rig.card.flow_manager().flow_stats()?;
     }
     let dp = Dp::read(rig)?.since(dp0);
+    let h2 = rig.card.datapath()?.setup_histogram()?;
+    let mut setup = h2;
+    for (b, h) in setup.buckets.iter_mut().zip(h0.buckets) {
+        *b = b.wrapping_sub(h);
+    }
+    setup.timed = h2.timed.wrapping_sub(h0.timed);
+    setup.overwritten = h2.overwritten.wrapping_sub(h0.overwritten);
     let conns = s2.spliced_total - s0.spliced_total;
     let aged = s2.aged_out - s0.aged_out;
     ensure!(conns == n as u32, "{key}: {conns} of {n} spliced: {s2:?}");
@@ -354,6 +367,12 @@ fn phase(
     ensure!(
         s2.setup_failed == s0.setup_failed,
         "{key}: setups failed: {s2:?}"
+    );
+    ensure!(
+        h2.timed.wrapping_sub(h0.timed) == conns && h2.overwritten == h0.overwritten,
+        "{key}: the card timed {} setups of {conns} ({} overwritten)",
+        h2.timed.wrapping_sub(h0.timed),
+        h2.overwritten.wrapping_sub(h0.overwritten)
     );
     let handler = |s: &FlowStats| s.setup_cycles + s.teardown_cycles;
     Ok(Phase {
@@ -368,6 +387,7 @@ fn phase(
         span_handler: handler(&s1) - handler(&s0),
         span_passes: u64::from(hb1.wrapping_sub(hb0)),
         dp,
+        setup,
     })
 }
 
@@ -415,6 +435,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
         ..Opts::default()
     })
     .with_context(|| format!("{cpu} rig"))?;
+    let slot_defaults = SlotDefaults::read(&mut rig)?;
     for st in [
         TcpTimeoutState::Established,
         TcpTimeoutState::FinWait,
@@ -533,6 +554,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
     }
     Ok(Figures {
         cpu,
+        slot_defaults,
         seq,
         burst,
         load: load_phase,
@@ -553,6 +575,93 @@ fn cpu_key(cpu: Cpu) -> &'static str {
         Cpu::PicoRv32 => "picorv32",
         Cpu::VexRiscv => "vexriscv",
     }
+}
+
+/// The card's flow-slot capacity and its CLOSING timeout as the firmware holds them at
+/// bring-up (the default table), read before the bench shortens the timeouts.
+struct SlotDefaults {
+    slots: u32,
+    closing: &'static str,
+    closing_s: f64,
+}
+
+impl SlotDefaults {
+    fn read(rig: &mut Rig) -> Result<SlotDefaults> {
+        use splicenic_fw_logic::flowmgr::timeouts::TcpState;
+        use splicenic_fw_logic::flowmgr::FlowState as Fs;
+        let class = TcpState::for_flow(Fs::Closing).context("CLOSING has a timeout class")?;
+        let mut fm = rig.card.flow_manager();
+        let slots = fm.flow_stats()?.slot_capacity;
+        let closing_s = fm
+            .timeouts()?
+            .into_iter()
+            .find(|(st, _)| st.name() == class.name())
+            .with_context(|| format!("no {} timeout in the card's table", class.name()))?
+            .1
+            .as_secs_f64();
+        Ok(SlotDefaults {
+            slots,
+            closing: class.name(),
+            closing_s,
+        })
+    }
+}
+
+/// Slot lifetime and the sustained connection rate (Little's law: slots in use = rate x
+/// lifetime) with the firmware's default timeout table: a connection holds its flow slot
+/// for its own duration (measured: the one-at-a-time phase's card cycles per connection,
+/// first SYN to last response) and then, CLOSING after its FINs, until the aging scan frees
+/// it at the CLOSING state's timeout.
+fn slot_lifetime(f: &Figures, clk: f64, at: &str, figs: &mut Vec<Value>) {
+    let d = &f.slot_defaults;
+    let duration = f.seq.span as f64 / f64::from(f.seq.conns) / clk;
+    let lifetime = duration + d.closing_s;
+    let sustained = f64::from(d.slots) / lifetime;
+    let card_rate = f
+        .load
+        .as_ref()
+        .map_or(clk / f.seq.card_per_conn(), |p| clk / p.card_per_conn());
+    println!(
+        "slot lifetime  default timeouts: a connection holds its slot {duration:.6} s (measured, one at a time) + {:.0} s CLOSING ({} timeout, the card's default table) = {lifetime:.3} s; {} slots sustain {sustained:.1} new connections/s; at the card's {card_rate:.0} connections/s (load phase, {at}) {:.0} slots would be in use",
+        d.closing_s,
+        d.closing,
+        d.slots,
+        card_rate * lifetime,
+    );
+    let how = format!(
+        "Little's law with the card's default timeout table (CLOSING held for the {} timeout, {:.0} s) and its {} flow slots (FLOW_STATS slot_capacity), both read at bring-up; duration = the {} one-at-a-time phase's card cycles per connection, first SYN to last response",
+        d.closing, d.closing_s, d.slots, f.cpu
+    );
+    figs.push(figure(
+        "slots.lifetime_s".into(),
+        "slot lifetime per connection with the default timeouts (duration + CLOSING timeout)"
+            .into(),
+        lifetime,
+        "s",
+        "projected",
+        how.clone(),
+    ));
+    figs.push(figure(
+        "slots.sustained_conn_per_s".into(),
+        format!(
+            "new connections/s the {} flow slots sustain with the default timeouts",
+            d.slots
+        ),
+        sustained,
+        "connections/s",
+        "projected",
+        how.clone(),
+    ));
+    figs.push(figure(
+        "slots.in_use_at_card_rate".into(),
+        "slots in use at the card's projected connection rate (rate x lifetime)".into(),
+        card_rate * lifetime,
+        "slots",
+        "projected",
+        format!(
+            "{how}; rate = the load phase's card cycles per connection at the projection clock"
+        ),
+    ));
 }
 
 fn figure(key: String, label: String, value: f64, unit: &str, kind: &str, how: String) -> Value {
@@ -697,6 +806,16 @@ fn main() -> Result<()> {
                 p.per_conn(p.dp.forwarded),
                 p.dp.drop_full,
             );
+            let pct = |q: f64| p.setup.percentile(q).unwrap_or(0) as f64;
+            println!(
+                "flow manager   {:<8} {:<8} setup latency on the card (HANDSHAKE write -> SPLICED, DP.SETUP_HIST): {} timed, p50 <= {:.0} cycles, p90 <= {:.0}, p99 <= {:.0} (log2 buckets of 16-cycle units)",
+                f.cpu.to_string(),
+                p.key,
+                p.setup.timed,
+                pct(50.0),
+                pct(90.0),
+                pct(99.0),
+            );
             let label = |what: &str| {
                 format!(
                     "{cpu} {} ({} connections, {}): {what}",
@@ -763,6 +882,15 @@ fn main() -> Result<()> {
                 "estimated",
                 format!("CTRL.HEARTBEAT passes in the span x {:.0} cycles per idle pass (measured with no traffic), / connections", f.idle_pass),
             ));
+            for (q, k) in [(50.0, "p50"), (99.0, "p99")] {
+                figs.push(exact(
+                    &format!("setup_latency_{k}_cycles"),
+                    &format!("{k} setup latency on the card, HANDSHAKE write to SPLICED (upper bound of its log2 bucket)"),
+                    pct(q),
+                    "cycles",
+                    "DP.SETUP_HIST_* delta over the phase (engine_obs: every setup timed from the write that puts its slot in HANDSHAKE to its first SPLICED write): the upper end of the bucket holding the quantile",
+                ));
+            }
             figs.push(exact(
                 "loop_passes_per_conn",
                 "firmware main-loop passes per connection during the phase",
@@ -978,6 +1106,9 @@ fn main() -> Result<()> {
             "exact",
             "ratio of the two cores' fw_cycles_per_conn".into(),
         ));
+    }
+    if let Some(f) = rows.first() {
+        slot_lifetime(f, clk, &at, &mut figs);
     }
     if let Some(dir) = std::env::var_os("SPLICENIC_BENCH_DIR") {
         let dir = std::path::PathBuf::from(dir);

@@ -1152,6 +1152,31 @@ pub fn report(root: &Path, results_dir: &Path, out_md: &Path) -> Result<()> {
         }
         md.push('\n');
     }
+    let _ = writeln!(md, "## Slot lifetime and the sustained connection rate\n");
+    let slots: Vec<&Figure> = r.with_prefix("slots.").collect();
+    if slots.is_empty() {
+        let _ = writeln!(md, "Not measured in this run.\n");
+    } else {
+        let _ = writeln!(
+            md,
+            "Little's law: the flow slots in use are the connection rate times the time a \
+             connection holds its slot, its own duration plus the timeout of the state it is \
+             left in (docs/engine.md, \"Slot lifetime\").\n\n\
+             | figure | value | unit | kind | how |\n|---|---:|---|---|---|"
+        );
+        for f in slots {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} |",
+                cell(&f.label),
+                f.value.map_or("not measured".into(), num),
+                f.unit,
+                f.kind,
+                cell(&f.how)
+            );
+        }
+        md.push('\n');
+    }
     let _ = writeln!(md, "## SYN flood at wire rate (hardware SYN responder)\n");
     let flood: Vec<&Figure> = r.with_prefix("synflood.").collect();
     if flood.is_empty() {
