@@ -197,7 +197,9 @@ pub enum TraceDetail {
     },
     /// SPLICED of a timed setup: its latency, from the slot's start (HANDSHAKE) to SPLICED.
     SetupLatency {
-        /// Units of [`SETUP_UNIT_CYCLES`] cycles (the latency is in `[units, units + 1)`).
+        /// Units of [`SETUP_UNIT_CYCLES`] cycles: the ticks of the card's cycle counter
+        /// (one per [`SETUP_UNIT_CYCLES`]) between the start and SPLICED, so the latency is
+        /// within one unit of `units` units, either way.
         units: u16,
         /// The latency was [`SETUP_DETAIL_SATURATED`] units or more.
         saturated: bool,
@@ -217,8 +219,9 @@ pub enum TraceDetail {
 }
 
 impl TraceDetail {
-    /// The setup latency in card cycles (its lower bound: the setup clock counts whole
-    /// units), for [`TraceDetail::SetupLatency`].
+    /// The setup latency in card cycles, `units` x [`SETUP_UNIT_CYCLES`] (within one unit
+    /// of the true latency: the setup clock counts ticks of the cycle counter), for
+    /// [`TraceDetail::SetupLatency`].
     pub fn setup_cycles(&self) -> Option<u64> {
         match *self {
             TraceDetail::SetupLatency { units, .. } => Some(u64::from(units) * SETUP_UNIT_CYCLES),
