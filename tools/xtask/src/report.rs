@@ -762,6 +762,38 @@ pub fn terminal(rows: &[Row]) -> String {
 }
 
 /// A table cell: no line breaks, `|` escaped.
+/// A section of `md` titled `title`: `intro`, then a table of `figs` (label, value, unit,
+/// kind, how), or "Not measured in this run." when there are none.
+fn figure_section<'a>(
+    md: &mut String,
+    title: &str,
+    intro: &str,
+    figs: impl Iterator<Item = &'a Figure>,
+) {
+    let _ = writeln!(md, "## {title}\n");
+    let figs: Vec<&Figure> = figs.collect();
+    if figs.is_empty() {
+        let _ = writeln!(md, "Not measured in this run.\n");
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "{intro}| figure | value | unit | kind | how |\n|---|---:|---|---|---|"
+    );
+    for f in figs {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            cell(&f.label),
+            f.value.map_or("not measured".into(), num),
+            f.unit,
+            f.kind,
+            cell(&f.how)
+        );
+    }
+    md.push('\n');
+}
+
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
@@ -1152,53 +1184,20 @@ pub fn report(root: &Path, results_dir: &Path, out_md: &Path) -> Result<()> {
         }
         md.push('\n');
     }
-    let _ = writeln!(md, "## Slot lifetime and the sustained connection rate\n");
-    let slots: Vec<&Figure> = r.with_prefix("slots.").collect();
-    if slots.is_empty() {
-        let _ = writeln!(md, "Not measured in this run.\n");
-    } else {
-        let _ = writeln!(
-            md,
-            "Little's law: the flow slots in use are the connection rate times the time a \
-             connection holds its slot, its own duration plus the timeout of the state it is \
-             left in (docs/engine.md, \"Slot lifetime\").\n\n\
-             | figure | value | unit | kind | how |\n|---|---:|---|---|---|"
-        );
-        for f in slots {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {} |",
-                cell(&f.label),
-                f.value.map_or("not measured".into(), num),
-                f.unit,
-                f.kind,
-                cell(&f.how)
-            );
-        }
-        md.push('\n');
-    }
-    let _ = writeln!(md, "## SYN flood at wire rate (hardware SYN responder)\n");
-    let flood: Vec<&Figure> = r.with_prefix("synflood.").collect();
-    if flood.is_empty() {
-        let _ = writeln!(md, "Not measured in this run.\n");
-    } else {
-        let _ = writeln!(
-            md,
-            "| figure | value | unit | kind | how |\n|---|---:|---|---|---|"
-        );
-        for f in flood {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {} |",
-                cell(&f.label),
-                f.value.map_or("not measured".into(), num),
-                f.unit,
-                f.kind,
-                cell(&f.how)
-            );
-        }
-        md.push('\n');
-    }
+    figure_section(
+        &mut md,
+        "Slot lifetime and the sustained connection rate",
+        "Little's law: the flow slots in use are the connection rate times the time a \
+         connection holds its slot, its own duration plus the timeout of the state it is left \
+         in (docs/engine.md, \"Slot lifetime\").\n\n",
+        r.with_prefix("slots."),
+    );
+    figure_section(
+        &mut md,
+        "SYN flood at wire rate (hardware SYN responder)",
+        "",
+        r.with_prefix("synflood."),
+    );
     let _ = writeln!(md, "## Where the cycles go per new connection\n");
     md.push_str(&profile_table(&r));
     let _ = writeln!(md, "## ECP5 resources and fmax (out of context)\n");
