@@ -18,10 +18,17 @@
  * read cycle is forwarded (the read sees the new entry whole).
  *
  * Data-path update port: upd_valid/upd_ready, upd_slot, upd_dir (0 client->server,
- * 1 server->client), upd_bytes, upd_time. Each accepted update does
- *   packets[dir] += 1, bytes[dir] += upd_bytes, last_seen = upd_time
- * as a read-modify-write pipeline (read, then add and write) with forwarding, so
- * back-to-back updates of one slot all count. One update per cycle; upd_ready drops only
+ * 1 server->client), upd_bytes, upd_time, and the segment's teardown view: upd_fin (it
+ * carries FIN), upd_fin_end (its sequence number after the FIN: seq + payload + 1, in the
+ * sender's numbers), upd_ack (it carries ACK), upd_ack_x (its acknowledgement number
+ * translated into the other side's numbers). Each accepted update does
+ *   packets[dir] += 1, bytes[dir] += upd_bytes, last_seen = upd_time,
+ *   FIN[dir]: set by the first FIN, which stores fin_end[dir] = upd_fin_end,
+ *   ACKED[!dir]: set when FIN[!dir] is set, the segment carries ACK and
+ *                upd_ack_x - fin_end[!dir] is not negative (mod 2^32)
+ * (record FlowDyn, enum Teardown; the flags are cleared only by a command WRITE) as a
+ * read-modify-write pipeline (read, then add and write) with forwarding, so back-to-back
+ * updates of one slot all count. One update per cycle; upd_ready drops only
  * in the cycle a firmware command is accepted (the command takes that pipeline slot).
  *
  * Command port (firmware through CSR): cmd_valid/cmd_ready, cmd_op, cmd_slot,
@@ -61,6 +68,10 @@ module flow_state_mem #
     input  wire                    upd_dir,
     input  wire [BYTES_WIDTH-1:0]  upd_bytes,
     input  wire [31:0]             upd_time,
+    input  wire                    upd_fin,
+    input  wire [31:0]             upd_fin_end,
+    input  wire                    upd_ack,
+    input  wire [31:0]             upd_ack_x,
 
     // Command (firmware through CSR)
     input  wire                    cmd_valid,
@@ -153,6 +164,10 @@ reg [SLOT_BITS-1:0]   c_slot_reg = {SLOT_BITS{1'b0}};
 reg                   c_dir_reg = 1'b0;
 reg [BYTES_WIDTH-1:0] c_bytes_reg = {BYTES_WIDTH{1'b0}};
 reg [31:0]            c_time_reg = 32'd0;
+reg                   c_fin_reg = 1'b0;
+reg [31:0]            c_fin_end_reg = 32'd0;
+reg                   c_ack_reg = 1'b0;
+reg [31:0]            c_ack_x_reg = 32'd0;
 reg [DYN_WIDTH-1:0]   c_wdata_reg = {DYN_WIDTH{1'b0}};
 
 reg                   last_valid_reg = 1'b0;
@@ -181,17 +196,22 @@ function [DYN_WIDTH-1:0] dyn_cur(input last_valid, input [SLOT_BITS-1:0] last_sl
     dyn_cur = (last_valid && last_slot == slot) ? last_data : rdata;
 endfunction
 
-// the entry after the access: the command's data, or the counters updated (the old time
-// stamp, bits 31:0, is replaced)
+// the entry after the access: the command's data, or the counters and teardown flags
+// updated (the old time stamp, bits 31:0, is replaced)
 // verilator lint_off UNUSEDSIGNAL
 function [DYN_WIDTH-1:0] dyn_new(input cmd, input [DYN_WIDTH-1:0] wdata,
                                  input [DYN_WIDTH-1:0] cur, input dir,
-                                 input [BYTES_WIDTH-1:0] bytes, input [31:0] t);
+                                 input [BYTES_WIDTH-1:0] bytes, input [31:0] t,
+                                 input fin, input [31:0] fin_end, input ack,
+                                 input [31:0] ack_x);
     reg [`SNIC_FLOW_DYN_PACKETS_CS_W-1:0] cur_pkts_c2s;
     reg [`SNIC_FLOW_DYN_PACKETS_SC_W-1:0] cur_pkts_s2c;
     reg [`SNIC_FLOW_DYN_BYTES_CS_W-1:0] cur_bytes_c2s, add_bytes;
     reg [`SNIC_FLOW_DYN_BYTES_SC_W-1:0] cur_bytes_s2c;
     reg [`SNIC_FLOW_DYN_PACKETS_CS_W-1:0] one;
+    reg [`SNIC_TEARDOWN_W-1:0] td, td_new;
+    reg [31:0] end_cs, end_sc, dist_cs, dist_sc;
+    reg fin_mine, acked_cs, acked_sc;
     begin
         one = 1;
         cur_pkts_c2s = `SNIC_FLOW_DYN_PACKETS_CS(cur);
@@ -199,12 +219,30 @@ function [DYN_WIDTH-1:0] dyn_new(input cmd, input [DYN_WIDTH-1:0] wdata,
         cur_bytes_c2s = `SNIC_FLOW_DYN_BYTES_CS(cur);
         cur_bytes_s2c = `SNIC_FLOW_DYN_BYTES_SC(cur);
         add_bytes = {{(`SNIC_FLOW_DYN_BYTES_CS_W-BYTES_WIDTH){1'b0}}, bytes};
+        td = `SNIC_FLOW_DYN_TEARDOWN(cur);
+        end_cs = `SNIC_FLOW_DYN_FIN_END_CS(cur);
+        end_sc = `SNIC_FLOW_DYN_FIN_END_SC(cur);
+        // both comparisons side by side on the stored ends (no select before the carry
+        // chains); the segment's direction picks one after them
+        dist_cs = ack_x - end_cs;
+        dist_sc = ack_x - end_sc;
+        acked_cs = ack && dir && |(td & `SNIC_TEARDOWN_FIN_CS) && !dist_cs[31];
+        acked_sc = ack && !dir && |(td & `SNIC_TEARDOWN_FIN_SC) && !dist_sc[31];
+        fin_mine = |(td & (dir ? `SNIC_TEARDOWN_FIN_SC : `SNIC_TEARDOWN_FIN_CS));
+        td_new = td
+               | ((fin ? {`SNIC_TEARDOWN_W{1'b1}} : {`SNIC_TEARDOWN_W{1'b0}}) &
+                  (dir ? `SNIC_TEARDOWN_FIN_SC : `SNIC_TEARDOWN_FIN_CS))
+               | (acked_cs ? `SNIC_TEARDOWN_ACKED_CS : {`SNIC_TEARDOWN_W{1'b0}})
+               | (acked_sc ? `SNIC_TEARDOWN_ACKED_SC : {`SNIC_TEARDOWN_W{1'b0}});
         dyn_new = cmd ? wdata : snic_flow_dyn_pack(
             t,
             dir ? cur_pkts_c2s : cur_pkts_c2s + one,
             dir ? cur_pkts_s2c + one : cur_pkts_s2c,
             dir ? cur_bytes_c2s : cur_bytes_c2s + add_bytes,
-            dir ? cur_bytes_s2c + add_bytes : cur_bytes_s2c
+            dir ? cur_bytes_s2c + add_bytes : cur_bytes_s2c,
+            (!dir && fin && !fin_mine) ? fin_end : end_cs,
+            (dir && fin && !fin_mine) ? fin_end : end_sc,
+            td_new
         );
     end
 endfunction
@@ -220,7 +258,8 @@ always @(posedge clk) begin
         dy_mem[c_slot_reg] <= dyn_new(c_cmd_reg, c_wdata_reg,
                                       dyn_cur(last_valid_reg, last_slot_reg, last_data_reg,
                                               c_slot_reg, dy_rdata_reg),
-                                      c_dir_reg, c_bytes_reg, c_time_reg);
+                                      c_dir_reg, c_bytes_reg, c_time_reg,
+                                      c_fin_reg, c_fin_end_reg, c_ack_reg, c_ack_x_reg);
     end
 end
 
@@ -235,6 +274,10 @@ always @(posedge clk) begin
         c_dir_reg <= upd_dir;
         c_bytes_reg <= upd_bytes;
         c_time_reg <= upd_time;
+        c_fin_reg <= upd_fin;
+        c_fin_end_reg <= upd_fin_end;
+        c_ack_reg <= upd_ack;
+        c_ack_x_reg <= upd_ack_x;
         c_wdata_reg <= cmd_wdata_dyn;
     end
 
@@ -255,7 +298,8 @@ always @(posedge clk) begin
         last_data_reg <= dyn_new(c_cmd_reg, c_wdata_reg,
                                  dyn_cur(last_valid_reg, last_slot_reg, last_data_reg,
                                          c_slot_reg, dy_rdata_reg),
-                                 c_dir_reg, c_bytes_reg, c_time_reg);
+                                 c_dir_reg, c_bytes_reg, c_time_reg,
+                                 c_fin_reg, c_fin_end_reg, c_ack_reg, c_ack_x_reg);
     end
 
     if (rst) begin

@@ -132,6 +132,7 @@ localparam EVT_W = `SNIC_EVT_FIN_RST_W;
 localparam FS_W = `SNIC_FLOW_STATIC_W;
 localparam FSR_W = 32 * `SNIC_FLOW_STATE_STATIC_COUNT;
 localparam FD_W = `SNIC_FLOW_DYN_W;
+localparam FDR_W = 32 * `SNIC_FLOW_STATE_DYN_COUNT;
 localparam HALF_W = `SNIC_FLOW_HALF_ENTRY_W;
 localparam PA_UW = META_W + 2;
 localparam RS_W = `SNIC_FLOW_STATIC_REAL_SERVER_W;
@@ -784,14 +785,18 @@ reg  [1:0]              fs_cmd_op_reg = 2'd0;
 reg  [SLOT_BITS-1:0]    fs_slot_reg = {SLOT_BITS{1'b0}};
 // FLOW.STATE_STATIC words (the record's FS_W bits, then the last word's unused bits)
 reg  [FSR_W-1:0]        fs_static_reg = {FSR_W{1'b0}};
-reg  [FD_W-1:0]         fs_dyn_reg = {FD_W{1'b0}};
+// FLOW.STATE_DYN words (the record's FD_W bits, then the last word's unused bits)
+reg  [FDR_W-1:0]        fs_dyn_reg = {FDR_W{1'b0}};
 wire                    fs_rsp_valid;
 wire [FS_W-1:0]         fs_rsp_static;
 wire [FD_W-1:0]         fs_rsp_dyn;
 wire                    fs_rd_resp_valid;
 wire [FS_W-1:0]         st;
+// a forwarded segment's flow update: {ack translated, ACK, FIN end, FIN, slot, port, frame
+// length, time}
+localparam UPD_W = 32 + 1 + 32 + 1 + SLOT_BITS + 1 + 16 + 32;
 wire                    upd_valid, upd_ready;
-wire [SLOT_BITS+1+16+32-1:0] upd_data;
+wire [UPD_W-1:0]        upd_data;
 
 // The flow-state command port, shared like the flow table's (cmd_arb; the engine writes
 // the static words of a slot it hands over and reads a found slot's generation; the
@@ -844,12 +849,16 @@ flow_state_inst (
     .upd_dir(upd_data[48]),
     .upd_bytes(upd_data[32 +: 16]),
     .upd_time(upd_data[0 +: 32]),
+    .upd_fin(upd_data[SLOT_BITS + 49]),
+    .upd_fin_end(upd_data[SLOT_BITS + 50 +: 32]),
+    .upd_ack(upd_data[SLOT_BITS + 82]),
+    .upd_ack_x(upd_data[SLOT_BITS + 83 +: 32]),
     .cmd_valid(fs_m_valid),
     .cmd_ready(fs_m_ready),
     .cmd_op(fs_m_op),
     .cmd_slot(fs_m_slot),
     .cmd_wdata_static(fs_m_static),
-    .cmd_wdata_dyn(fs_dyn_reg),
+    .cmd_wdata_dyn(fs_dyn_reg[FD_W-1:0]),
     .rsp_valid(fs_rsp_valid),
     .rsp_rdata_static(fs_rsp_static),
     .rsp_rdata_dyn(fs_rsp_dyn)
@@ -990,7 +999,7 @@ reg [STAT_IB-1:0] d7_reason_idx_reg = {STAT_IB{1'b0}};
 reg               d7_reason_reg = 1'b0;
 reg               d7_evt_reg = 1'b0;
 reg [EVT_W-1:0]   d7_evt_data_reg = {EVT_W{1'b0}};
-reg [SLOT_BITS+48:0] d7_upd_reg = {SLOT_BITS+49{1'b0}};
+reg [UPD_W-1:0]   d7_upd_reg = {UPD_W{1'b0}};
 // the SYN responder's verdict for a client-port SYN candidate: {client IP, VIP, ports, ISN}
 reg               d7_syn_reg = 1'b0;
 reg [127:0]       d7_syn_rec_reg = 128'd0;
@@ -1022,7 +1031,15 @@ always @(posedge clk) begin
                                                  d6_slot_reg,
                                                  h6[H_PLEN +: 16], h6[H_SEQ +: 32],
                                                  h6[H_ACK +: 32]);
-        d7_upd_reg <= {d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
+        // teardown view (flow_state_mem): the FIN's end in the sender's numbers, the ACK
+        // in the other side's (a client's ack less the server-to-client delta, a
+        // server's less the client-to-server one)
+        d7_upd_reg <= {h6[H_ACK +: 32] - (d6_port ? `SNIC_FLOW_STATIC_SEQ_DELTA_CS(st)
+                                                  : `SNIC_FLOW_STATIC_SEQ_DELTA_SC(st)),
+                       d6_flags[4],
+                       h6[H_SEQ +: 32] + {16'd0, h6[H_PLEN +: 16]} + 32'd1,
+                       d6_flags[0],
+                       d6_slot_reg[SLOT_BITS-1:0], d6_port, d6_flen, now};
         d7_syn_rec_reg <= {h6[H_SRC +: 32], h6[H_DST +: 32], h6[H_SPORT +: 16],
                            h6[H_DPORT +: 16], h6[H_SEQ +: 32]};
         d7_ack_reg <= h6[H_ACK +: 32];
@@ -1426,7 +1443,7 @@ reg  [31:0] upd_drops_reg = 32'd0;
 wire        updq_ready;
 // verilator lint_off PINCONNECTEMPTY
 dp_fifo #(
-    .WIDTH(SLOT_BITS + 49),
+    .WIDTH(UPD_W),
     .DEPTH(4)
 )
 upd_fifo_inst (
@@ -2383,8 +2400,8 @@ always @(posedge clk) begin
         if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * `SNIC_FLOW_STATE_STATIC_COUNT) begin
             rdata_reg <= fs_static_reg[32*(ra[5:2]) +: 32];
         end
-        if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * 6) begin
-            rdata_reg <= fs_dyn_reg[32*(ra[4:2]) +: 32];
+        if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * `SNIC_FLOW_STATE_DYN_COUNT) begin
+            rdata_reg <= fs_dyn_reg[32*(ra[5:2]) +: 32];
         end
         if (ra >= `SNIC_EVQ_HEAD && ra < `SNIC_EVQ_HEAD + 16) begin
             rdata_reg <= evq_head_valid ? evq_head_data[32*ra[3:2] +: 32] : 32'd0;
@@ -2466,7 +2483,7 @@ always @(posedge clk) begin
         fs_busy_reg <= 1'b0;
         if (fs_cmd_op_reg == 2'd0 || fs_cmd_op_reg == 2'd3) begin
             fs_static_reg <= {{FSR_W-FS_W{1'b0}}, fs_rsp_static};
-            fs_dyn_reg <= fs_rsp_dyn;
+            fs_dyn_reg <= {{FDR_W-FD_W{1'b0}}, fs_rsp_dyn};
         end
     end
     if (l7_wr_valid_reg && l7_wr_ready) begin
@@ -2702,8 +2719,8 @@ always @(posedge clk) begin
         if (ra >= `SNIC_FLOW_STATE_STATIC && ra < `SNIC_FLOW_STATE_STATIC + 4 * `SNIC_FLOW_STATE_STATIC_COUNT) begin
             fs_static_reg[32*(ra[5:2]) +: 32] <= csr_wdata;
         end
-        if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * 6) begin
-            fs_dyn_reg[32*(ra[4:2]) +: 32] <= csr_wdata;
+        if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * `SNIC_FLOW_STATE_DYN_COUNT) begin
+            fs_dyn_reg[32*(ra[5:2]) +: 32] <= csr_wdata;
         end
     end
 

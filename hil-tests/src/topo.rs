@@ -813,6 +813,7 @@ impl Topology {
             TcpTimeoutState::Close,
             TcpTimeoutState::CloseWait,
             TcpTimeoutState::LastAck,
+            TcpTimeoutState::Linger,
         ] {
             card.flow_manager().timeout_set_ms(st, ms)?;
         }

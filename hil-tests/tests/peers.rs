@@ -6,9 +6,13 @@
 //! dominates the wall time).
 
 use sha2::{Digest, Sha256};
+use splicenic_driver::TcpTimeoutState;
+use splicenic_hil::peer::ns_command;
 use splicenic_hil::peer::Tally;
-use splicenic_hil::topo::{scenario, Opts, Topology, BLOB_LEN};
-use std::time::Instant;
+use splicenic_hil::topo::{python, scenario, Opts, Topology, BLOB_LEN, VIP, VIP_PORT};
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 /// A GET that must answer 200: (X-Backend header, body).
 fn get(t: &Topology, host: &str, path: &str, tally: &mut Tally) -> (String, Vec<u8>) {
@@ -169,6 +173,126 @@ fn engine_trace(t: &Topology, spliced: u64) {
     );
 }
 
+/// The linger of the scenario below, in ms of the card's time.
+const LINGER_MS: u32 = 5;
+
+/// Waits (wall time, at most `limit`) until `done` holds for the card's flow list.
+fn wait_flows(t: &mut Topology, limit: Duration, done: impl Fn(usize) -> bool) -> usize {
+    let t0 = Instant::now();
+    loop {
+        let n = t.flows().len();
+        if done(n) || t0.elapsed() > limit {
+            return n;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Teardown (docs/engine.md, "Teardown"): with FIN_WAIT and TIME_WAIT at the IPVS defaults
+/// (120 s) and LINGER at [`LINGER_MS`], a connection both ends closed leaves the card's
+/// table LINGER after its last segment, while one that is still open stays however long it
+/// idles. Measured in the card's own clock: the trace ring's FIN and FREE entries.
+fn linger_frees_closed_flows(t: &mut Topology) {
+    let (name, t0) = ("linger", Instant::now());
+    let card = t.card_mut();
+    card.flow_manager()
+        .timeout_set_ms(TcpTimeoutState::Linger, LINGER_MS)
+        .expect("TIMEOUT_SET LINGER");
+    let fin_wait = card.flow_manager().timeouts().expect("TIMEOUT_GET");
+    assert!(
+        fin_wait
+            .iter()
+            .any(|(s, d)| *s == TcpTimeoutState::FinWait && *d == Duration::from_secs(120)),
+        "FIN_WAIT at its default: {fin_wait:?}"
+    );
+    // The earlier scenarios' connections are closed: their flows go after the linger.
+    let left = wait_flows(t, Duration::from_secs(120), |n| n == 0);
+    assert_eq!(left, 0, "flows of closed connections still held");
+    eprintln!(
+        "{name}: the earlier connections' flows gone after {:.1?}",
+        t0.elapsed()
+    );
+    // An open connection idles past several lingers and keeps its flow.
+    let script = "import socket, sys\n\
+                  s = socket.create_connection((sys.argv[1], int(sys.argv[2])))\n\
+                  s.sendall(b'GET /id HTTP/1.1\\r\\nHost: www.example.com\\r\\n\\r\\n')\n\
+                  s.recv(65536)\n\
+                  print('open', flush=True)\n\
+                  sys.stdin.read()\n\
+                  s.close()\n";
+    let (vip, port) = (VIP.to_string(), VIP_PORT.to_string());
+    let mut child = ns_command(&t.client_ns, &[python(), "-c", script, &vip, &port])
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("python client");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("client output");
+    assert_eq!(line.trim(), "open", "the client's connection");
+    let ticks =
+        |ms: u32| ((u64::from(ms) * u64::from(splicenic_layout::CLK_HZ) / 1000) >> 16) as u32;
+    let start = t
+        .card_mut()
+        .datapath()
+        .expect("datapath")
+        .now()
+        .expect("NOW");
+    while t
+        .card_mut()
+        .datapath()
+        .expect("datapath")
+        .now()
+        .expect("NOW")
+        .wrapping_sub(start)
+        < 3 * ticks(LINGER_MS)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let open = t.flows();
+    assert_eq!(
+        open.len(),
+        1,
+        "the open connection's flow after 3 lingers: {open:?}"
+    );
+    let slot = open[0].slot;
+    // Closed by the client: both FINs, the last ACK, then the linger.
+    drop(child.stdin.take());
+    let status = child.wait().expect("client");
+    assert!(status.success(), "client: {status}");
+    let left = wait_flows(t, Duration::from_secs(120), |n| n == 0);
+    assert_eq!(left, 0, "the closed connection's flow still held");
+    // In the card's clock: its FREE came at least LINGER after its last FIN and long
+    // before FIN_WAIT.
+    let out = t.nicctl(&["trace", "--json"]).expect("nicctl trace");
+    assert!(out.ok, "nicctl trace: {}", out.stderr);
+    let tr: serde_json::Value = serde_json::from_slice(&out.stdout).expect("trace JSON");
+    let entries = tr["entries"].as_array().expect("entries");
+    let of_slot = |k: &str| {
+        entries
+            .iter()
+            .rev()
+            .find(|e| e["kind"] == k && e["slot"].as_u64() == Some(u64::from(slot)))
+            .and_then(|e| e["time"].as_u64())
+            .unwrap_or_else(|| panic!("no {k} entry of slot {slot} in the trace"))
+    };
+    let (fin, free) = (of_slot("FIN"), of_slot("FREE"));
+    let held = (free as u32).wrapping_sub(fin as u32);
+    let cycles_per_ms = splicenic_layout::CLK_HZ / 1000;
+    eprintln!(
+        "{name}: slot {slot} freed {held} cycles ({:.2} ms) after its last FIN, linger {LINGER_MS} ms; {:.1?}",
+        f64::from(held) / f64::from(cycles_per_ms),
+        t0.elapsed()
+    );
+    assert!(held >= LINGER_MS * cycles_per_ms, "freed before the linger");
+    assert!(
+        held < 50 * LINGER_MS * cycles_per_ms,
+        "not freed by the linger"
+    );
+    let stats = t.flow_stats();
+    assert_eq!(stats.spliced_total, 16, "connections spliced");
+}
+
 #[test]
 fn real_peers_through_the_card() {
     let tools = [("nginx", "-v"), ("curl", "--version")];
@@ -202,6 +326,9 @@ fn real_peers_through_the_card() {
         "connection setups failed on the card"
     );
     engine_trace(&t, stats.spliced_total.into());
+    if t.nicctl_card().is_some() {
+        linger_frees_closed_flows(&mut t);
+    }
     drop(t);
     eprintln!("whole test: {:.1?}", t0.elapsed());
 }

@@ -553,16 +553,17 @@ impl<'a> ApplyPlan<'a> {
     }
 }
 
-/// The card timeouts `lvs_timeouts` sets (`udp` has no card state: TCP only).
+/// The card timeouts `lvs_timeouts` sets (`udp` has no card state: TCP only; `linger` is
+/// the card's LINGER class, TIMEOUT_SET state 11).
 fn timeouts_of(t: &config::Timeouts) -> Vec<(TcpTimeoutState, u32)> {
-    let mut v = Vec::new();
-    if let Some(s) = t.tcp {
-        v.push((TcpTimeoutState::Established, s));
-    }
-    if let Some(s) = t.tcpfin {
-        v.push((TcpTimeoutState::FinWait, s));
-    }
-    v
+    [
+        (TcpTimeoutState::Established, t.tcp),
+        (TcpTimeoutState::FinWait, t.tcpfin),
+        (TcpTimeoutState::Linger, t.linger),
+    ]
+    .into_iter()
+    .filter_map(|(st, s)| s.map(|s| (st, s)))
+    .collect()
 }
 
 fn pool_of(mode: ServiceMode) -> u8 {
@@ -706,6 +707,7 @@ impl fmt::Display for Change {
                 let key = match state {
                     TcpTimeoutState::Established => "tcp",
                     TcpTimeoutState::FinWait => "tcpfin",
+                    TcpTimeoutState::Linger => "linger",
                     _ => state.name(),
                 };
                 write!(
@@ -1109,6 +1111,39 @@ url_rule static_files {
             ],
             "{lines:#?}"
         );
+    }
+
+    #[test]
+    fn the_linger_is_the_cards_linger_timeout() {
+        let t = config::Timeouts {
+            tcp: Some(900),
+            udp: Some(300),
+            linger: Some(2),
+            ..config::Timeouts::default()
+        };
+        assert_eq!(
+            timeouts_of(&t),
+            [
+                (TcpTimeoutState::Established, 900),
+                (TcpTimeoutState::Linger, 2)
+            ]
+        );
+        assert_eq!(TcpTimeoutState::Linger.index(), 11, "TIMEOUT_SET state 11");
+        // A changed linger is a change, named by its keyword.
+        let (cfg, plan) = planned(CONF);
+        let p = ApplyPlan::new(CardConfig::default(), &cfg, &plan, &neigh()).unwrap();
+        let mut state = state_of(&p);
+        state
+            .timeouts
+            .push((TcpTimeoutState::Linger, Duration::from_secs(2)));
+        let (cfg2, plan2) = planned(&CONF.replace("tcpfin 120", "tcpfin 120 linger 5"));
+        let p2 = ApplyPlan::new(state.config.clone(), &cfg2, &plan2, &neigh()).unwrap();
+        let lines: Vec<String> = p2.changes(&state).iter().map(|c| c.to_string()).collect();
+        assert_eq!(lines, ["~ lvs_timeouts linger (LINGER): 5 s (was: 2 s)"]);
+        // The card's value already: no change.
+        let (cfg3, plan3) = planned(&CONF.replace("tcpfin 120", "tcpfin 120 linger 2"));
+        let p3 = ApplyPlan::new(state.config.clone(), &cfg3, &plan3, &neigh()).unwrap();
+        assert_eq!(p3.changes(&state), vec![]);
     }
 
     #[test]

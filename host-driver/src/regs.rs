@@ -1469,10 +1469,10 @@ pub mod flow {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
-    /// Dynamic flow entry words: last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits) (rw)
+    /// Dynamic flow entry words (record FlowDyn): last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits), FIN ends, teardown flags (rw)
     pub const STATE_DYN: u64 = BASE + 0x140;
     /// Number of STATE_DYN elements.
-    pub const STATE_DYN_COUNT: usize = 6;
+    pub const STATE_DYN_COUNT: usize = 9;
     /// Byte distance between STATE_DYN elements.
     pub const STATE_DYN_STRIDE: u64 = 4;
     /// Reset value and fields of STATE_DYN.

@@ -46,6 +46,7 @@ fn the_example_describes_what_it_says() {
     assert_eq!(c.timeouts.tcp, Some(900));
     assert_eq!(c.timeouts.tcpfin, Some(120));
     assert_eq!(c.timeouts.udp, Some(300));
+    assert_eq!(c.timeouts.linger, Some(2));
     let names: Vec<&str> = c.pools.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["web", "static", "api", "10.0.0.101:80"]);
     assert_eq!(
@@ -219,6 +220,60 @@ fn several_errors_are_all_reported_in_file_order() {
         .next()
         .unwrap()
         .starts_with("several.conf:10:5: error: unknown keyword `lvs_timeout`"));
+}
+
+#[test]
+fn lvs_timeouts_take_the_cards_linger() {
+    let timeouts = |text: &str| {
+        let cfg = format!(
+            "global_defs {{ {text} }}\nvirtual_server 10.0.0.1 80 {{ real_server 10.0.1.1 80 }}\n"
+        );
+        config::parse("t.conf", &cfg).map(|c| c.timeouts)
+    };
+    let t = timeouts("lvs_timeouts tcp 900 tcpfin 120 udp 300 linger 2").unwrap();
+    assert_eq!(
+        (t.tcp, t.tcpfin, t.udp, t.linger),
+        (Some(900), Some(120), Some(300), Some(2))
+    );
+    // Alone, in any order; 0 leaves the card's value as for the others.
+    assert_eq!(timeouts("lvs_timeouts linger 5").unwrap().linger, Some(5));
+    assert_eq!(
+        timeouts("lvs_timeouts linger 0 tcp 60").unwrap(),
+        config::Timeouts {
+            tcp: Some(60),
+            ..config::Timeouts::default()
+        }
+    );
+    let max = config::MAX_LINGER_SECS;
+    assert_eq!(
+        timeouts(&format!("lvs_timeouts linger {max}"))
+            .unwrap()
+            .linger,
+        Some(max)
+    );
+    let err = |text: &str| timeouts(text).unwrap_err().to_string();
+    let e = err(&format!("lvs_timeouts linger {}", max + 1));
+    assert!(
+        e.contains(&format!(
+            "1:35: error: `linger` {} s is out of range: 1 up to {max} s (0 = unchanged)",
+            max + 1
+        )),
+        "{e}"
+    );
+    let e = err("lvs_timeouts linger 1.5");
+    assert!(
+        e.contains("`linger` timeout expects whole seconds (0 = unchanged), found `1.5`"),
+        "{e}"
+    );
+    let e = err("lvs_timeouts linger 2 linger 3");
+    assert!(e.contains("`linger` given twice in `lvs_timeouts`"), "{e}");
+    let e = err("lvs_timeouts linger");
+    assert!(e.contains("`linger` has no value"), "{e}");
+    let e = err("lvs_timeouts lingr 2");
+    assert!(
+        e.contains("takes `tcp N`, `tcpfin N`, `udp N` and/or `linger N` (seconds); found `lingr`"),
+        "{e}"
+    );
 }
 
 #[test]

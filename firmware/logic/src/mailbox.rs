@@ -400,7 +400,7 @@ mod tests {
             (0, 1, 2, 3)
         );
         assert_eq!(&PONG.to_be_bytes(), b"PONG");
-        assert_eq!(API_VERSION, 8);
+        assert_eq!(API_VERSION, 9);
         assert_eq!(cmd::name(0x10), Some("BENCH"));
         assert_eq!(status::name(3), Some("BAD_ARGUMENT"));
         assert_eq!(cmd::name(0x99), None);

@@ -23,7 +23,7 @@ pub struct RegisterBlock {
     _reserved18: [u8; 0xb4],
     state_static: [StateStatic; 15],
     _reserved19: [u8; 0x04],
-    state_dyn: [StateDyn; 6],
+    state_dyn: [StateDyn; 9],
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -127,13 +127,13 @@ impl RegisterBlock {
     pub fn state_static_iter(&self) -> impl Iterator<Item = &StateStatic> {
         self.state_static.iter()
     }
-    #[doc = "0x140..0x158 - Dynamic flow entry words: last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits)"]
+    #[doc = "0x140..0x164 - Dynamic flow entry words (record FlowDyn): last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits), FIN ends, teardown flags"]
     #[inline(always)]
     pub const fn state_dyn(&self, n: usize) -> &StateDyn {
         &self.state_dyn[n]
     }
     #[doc = "Iterator for array of:"]
-    #[doc = "0x140..0x158 - Dynamic flow entry words: last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits)"]
+    #[doc = "0x140..0x164 - Dynamic flow entry words (record FlowDyn): last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits), FIN ends, teardown flags"]
     #[inline(always)]
     pub fn state_dyn_iter(&self) -> impl Iterator<Item = &StateDyn> {
         self.state_dyn.iter()
@@ -234,8 +234,8 @@ pub mod state_status;
 pub type StateStatic = crate::Reg<state_static::StateStaticSpec>;
 #[doc = "Static flow entry words (state, translation, both halves; layout in docs/datapath.md)"]
 pub mod state_static;
-#[doc = "STATE_DYN (rw) register accessor: Dynamic flow entry words: last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits)\n\nYou can [`read`](crate::Reg::read) this register and get [`state_dyn::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`state_dyn::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@state_dyn`] module"]
+#[doc = "STATE_DYN (rw) register accessor: Dynamic flow entry words (record FlowDyn): last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits), FIN ends, teardown flags\n\nYou can [`read`](crate::Reg::read) this register and get [`state_dyn::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`state_dyn::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@state_dyn`] module"]
 #[doc(alias = "STATE_DYN")]
 pub type StateDyn = crate::Reg<state_dyn::StateDynSpec>;
-#[doc = "Dynamic flow entry words: last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits)"]
+#[doc = "Dynamic flow entry words (record FlowDyn): last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits), FIN ends, teardown flags"]
 pub mod state_dyn;

@@ -185,19 +185,25 @@ function [455:0] snic_flow_static_pack;
     end
 endfunction
 
-function [191:0] snic_flow_dyn_pack;
+function [263:0] snic_flow_dyn_pack;
     input [31:0] fld_last_seen;
     input [31:0] fld_packets_cs;
     input [31:0] fld_packets_sc;
     input [47:0] fld_bytes_cs;
     input [47:0] fld_bytes_sc;
+    input [31:0] fld_fin_end_cs;
+    input [31:0] fld_fin_end_sc;
+    input [7:0] fld_teardown;
     begin
-        snic_flow_dyn_pack = {192{1'b0}};
+        snic_flow_dyn_pack = {264{1'b0}};
         snic_flow_dyn_pack[0 +: 32] = fld_last_seen;
         snic_flow_dyn_pack[32 +: 32] = fld_packets_cs;
         snic_flow_dyn_pack[64 +: 32] = fld_packets_sc;
         snic_flow_dyn_pack[96 +: 48] = fld_bytes_cs;
         snic_flow_dyn_pack[144 +: 48] = fld_bytes_sc;
+        snic_flow_dyn_pack[192 +: 32] = fld_fin_end_cs;
+        snic_flow_dyn_pack[224 +: 32] = fld_fin_end_sc;
+        snic_flow_dyn_pack[256 +: 8] = fld_teardown;
     end
 endfunction
 

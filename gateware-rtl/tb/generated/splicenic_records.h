@@ -42,9 +42,10 @@
  * commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE`
  * 0x37; 4 adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39; 6 grows the `TCP_STATS` answer
  * to 15 words (the ACK validator's hand-overs); 7 to 16 (punts and events of an earlier
- * use of their slot, dropped); 8 to 18 (early data segments held and kept).
+ * use of their slot, dropped); 8 to 18 (early data segments held and kept); 9 adds
+ * TIMEOUT_SET state 11 (LINGER) and grows the TIMEOUT_GET answer to 12 words.
  */
-#define SPLICENIC_MAILBOX_API_VERSION 8u
+#define SPLICENIC_MAILBOX_API_VERSION 9u
 /* First response word of PING: "PONG" in ASCII (big endian). */
 #define SPLICENIC_MAILBOX_PONG 0x504F4E47u
 /* SYN cookie MSS class 0 (also any client MSS below it). */
@@ -362,6 +363,16 @@
 #define SPLICENIC_POOL_FLAGS_FALLBACK 0x1u
 #define SPLICENIC_POOL_FLAGS_HASH_PORT 0x2u
 #define SPLICENIC_POOL_FLAGS_EXPIRE_QUIESCENT 0x4u
+
+/* Teardown: Teardown flags of a flow (`FlowDyn.teardown`), bit masks: which FINs went
+ * through and which of them the other side acknowledged (docs/engine.md, "Teardown"). (bit
+ * masks)
+ */
+#define SPLICENIC_TEARDOWN_WIDTH 8
+#define SPLICENIC_TEARDOWN_FIN_CS 0x1u
+#define SPLICENIC_TEARDOWN_FIN_SC 0x2u
+#define SPLICENIC_TEARDOWN_ACKED_CS 0x4u
+#define SPLICENIC_TEARDOWN_ACKED_SC 0x8u
 
 /* EntryFlags: Flags byte of a flow entry (`FlowStatic.flags`), bit masks: bits 2:0 steer
  * the data path, bits 7:3 belong to the firmware. (bit masks)
@@ -991,10 +1002,10 @@ static inline uint64_t splicenic_flow_static_gen(const uint32_t* w) {
 }
 
 /* FlowDyn: Dynamic part of a flow-state slot (FLOW.STATE_DYN words): updated by the data
- * path per forwarded segment; counters wrap modulo their width. 192 bits, 6 words.
+ * path per forwarded segment; counters wrap modulo their width. 264 bits, 9 words.
  */
-#define SPLICENIC_FLOW_DYN_BITS 192
-#define SPLICENIC_FLOW_DYN_WORDS 6
+#define SPLICENIC_FLOW_DYN_BITS 264
+#define SPLICENIC_FLOW_DYN_WORDS 9
 #define SPLICENIC_FLOW_DYN_LAST_SEEN_LSB 0
 #define SPLICENIC_FLOW_DYN_LAST_SEEN_WIDTH 32
 #define SPLICENIC_FLOW_DYN_PACKETS_CS_LSB 32
@@ -1005,6 +1016,12 @@ static inline uint64_t splicenic_flow_static_gen(const uint32_t* w) {
 #define SPLICENIC_FLOW_DYN_BYTES_CS_WIDTH 48
 #define SPLICENIC_FLOW_DYN_BYTES_SC_LSB 144
 #define SPLICENIC_FLOW_DYN_BYTES_SC_WIDTH 48
+#define SPLICENIC_FLOW_DYN_FIN_END_CS_LSB 192
+#define SPLICENIC_FLOW_DYN_FIN_END_CS_WIDTH 32
+#define SPLICENIC_FLOW_DYN_FIN_END_SC_LSB 224
+#define SPLICENIC_FLOW_DYN_FIN_END_SC_WIDTH 32
+#define SPLICENIC_FLOW_DYN_TEARDOWN_LSB 256
+#define SPLICENIC_FLOW_DYN_TEARDOWN_WIDTH 8
 static inline uint64_t splicenic_flow_dyn_last_seen(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_FLOW_DYN_LAST_SEEN_LSB, SPLICENIC_FLOW_DYN_LAST_SEEN_WIDTH);
 }
@@ -1019,6 +1036,15 @@ static inline uint64_t splicenic_flow_dyn_bytes_cs(const uint32_t* w) {
 }
 static inline uint64_t splicenic_flow_dyn_bytes_sc(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_FLOW_DYN_BYTES_SC_LSB, SPLICENIC_FLOW_DYN_BYTES_SC_WIDTH);
+}
+static inline uint64_t splicenic_flow_dyn_fin_end_cs(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_FLOW_DYN_FIN_END_CS_LSB, SPLICENIC_FLOW_DYN_FIN_END_CS_WIDTH);
+}
+static inline uint64_t splicenic_flow_dyn_fin_end_sc(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_FLOW_DYN_FIN_END_SC_LSB, SPLICENIC_FLOW_DYN_FIN_END_SC_WIDTH);
+}
+static inline uint64_t splicenic_flow_dyn_teardown(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_FLOW_DYN_TEARDOWN_LSB, SPLICENIC_FLOW_DYN_TEARDOWN_WIDTH);
 }
 
 /* L7RuleCtrl: L7 rule word CTRL (`RuleWordIndex::CTRL`). 32 bits, 1 words. */

@@ -441,6 +441,7 @@ fn measure(cpu: Cpu, sequential: usize, load: usize, window: usize) -> Result<Fi
         TcpTimeoutState::FinWait,
         TcpTimeoutState::TimeWait,
         TcpTimeoutState::Close,
+        TcpTimeoutState::Linger,
     ] {
         rig.card.flow_manager().timeout_set_ms(st, 5)?;
     }
@@ -577,8 +578,9 @@ fn cpu_key(cpu: Cpu) -> &'static str {
     }
 }
 
-/// The card's flow-slot capacity and its CLOSING timeout as the firmware holds them at
-/// bring-up (the default table), read before the bench shortens the timeouts.
+/// The card's flow-slot capacity and the timeout a cleanly closed connection's slot is held
+/// for (LINGER: both FINs acknowledged, docs/engine.md "Teardown") as the firmware holds
+/// them at bring-up (the default table), read before the bench shortens the timeouts.
 struct SlotDefaults {
     slots: u32,
     closing: &'static str,
@@ -588,8 +590,7 @@ struct SlotDefaults {
 impl SlotDefaults {
     fn read(rig: &mut Rig) -> Result<SlotDefaults> {
         use splicenic_fw_logic::flowmgr::timeouts::TcpState;
-        use splicenic_fw_logic::flowmgr::FlowState as Fs;
-        let class = TcpState::for_flow(Fs::Closing).context("CLOSING has a timeout class")?;
+        let class = TcpState::Linger;
         let mut fm = rig.card.flow_manager();
         let slots = fm.flow_stats()?.slot_capacity;
         let closing_s = fm
@@ -610,8 +611,8 @@ impl SlotDefaults {
 /// Slot lifetime and the sustained connection rate (Little's law: slots in use = rate x
 /// lifetime) with the firmware's default timeout table: a connection holds its flow slot
 /// for its own duration (measured: the one-at-a-time phase's card cycles per connection,
-/// first SYN to last response) and then, CLOSING after its FINs, until the aging scan frees
-/// it at the CLOSING state's timeout.
+/// first SYN to last response) and then, once the data path has seen both FINs
+/// acknowledged, until the aging scan frees it at the LINGER timeout.
 fn slot_lifetime(f: &Figures, clk: f64, at: &str, figs: &mut Vec<Value>) {
     let d = &f.slot_defaults;
     let duration = f.seq.span as f64 / f64::from(f.seq.conns) / clk;
@@ -622,20 +623,19 @@ fn slot_lifetime(f: &Figures, clk: f64, at: &str, figs: &mut Vec<Value>) {
         .as_ref()
         .map_or(clk / f.seq.card_per_conn(), |p| clk / p.card_per_conn());
     println!(
-        "slot lifetime  default timeouts: a connection holds its slot {duration:.6} s (measured, one at a time) + {:.0} s CLOSING ({} timeout, the card's default table) = {lifetime:.3} s; {} slots sustain {sustained:.1} new connections/s; at the card's {card_rate:.0} connections/s (load phase, {at}) {:.0} slots would be in use",
+        "slot lifetime  default timeouts: a connection holds its slot {duration:.6} s (measured, one at a time) + {:.0} s after both FINs are acknowledged ({} timeout, the card's default table) = {lifetime:.3} s; {} slots sustain {sustained:.1} new connections/s; at the card's {card_rate:.0} connections/s (load phase, {at}) {:.0} slots would be in use",
         d.closing_s,
         d.closing,
         d.slots,
         card_rate * lifetime,
     );
     let how = format!(
-        "Little's law with the card's default timeout table (CLOSING held for the {} timeout, {:.0} s) and its {} flow slots (FLOW_STATS slot_capacity), both read at bring-up; duration = the {} one-at-a-time phase's card cycles per connection, first SYN to last response",
+        "Little's law with the card's default timeout table (a closed connection held for the {} timeout, {:.0} s) and its {} flow slots (FLOW_STATS slot_capacity), both read at bring-up; duration = the {} one-at-a-time phase's card cycles per connection, first SYN to last response",
         d.closing, d.closing_s, d.slots, f.cpu
     );
     figs.push(figure(
         "slots.lifetime_s".into(),
-        "slot lifetime per connection with the default timeouts (duration + CLOSING timeout)"
-            .into(),
+        "slot lifetime per connection with the default timeouts (duration + LINGER)".into(),
         lifetime,
         "s",
         "projected",

@@ -36,6 +36,7 @@ pub use load::load_rule_table;
 pub use model::{
     CheckCommon, Checker, Config, Feedback, HostMatch, HttpCheck, LoadInput, Loc, MiscCheck,
     PathMatch, Pool, Server, Service, ServiceKind, TcpCheck, Timeouts, UrlCheck, UrlRule,
+    MAX_LINGER_SECS,
 };
 pub use plan::{plan, Limits, Plan, PlannedPool, PlannedServer, PlannedService};
 pub use rules::{compile_rules, BlobError, CompiledRule, RuleChange, RuleTable, NO_POOL};

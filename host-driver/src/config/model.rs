@@ -25,7 +25,8 @@ impl std::fmt::Display for Loc {
 /// A whole configuration file.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Config {
-    /// `global_defs { lvs_timeouts tcp T tcpfin T udp T }`, seconds; `None` = unchanged.
+    /// `global_defs { lvs_timeouts tcp T tcpfin T udp T linger T }`, seconds; `None` =
+    /// unchanged.
     pub timeouts: Timeouts,
     /// `global_defs { router_id NAME }`.
     pub router_id: Option<String>,
@@ -60,10 +61,20 @@ pub struct CardAddresses {
 /// `lvs_timeouts` (seconds; `None` leaves the card's value).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Timeouts {
+    /// `tcp`: ESTABLISHED.
     pub tcp: Option<u32>,
+    /// `tcpfin`: FIN_WAIT.
     pub tcpfin: Option<u32>,
+    /// `udp` (reported only: the card carries TCP).
     pub udp: Option<u32>,
+    /// `linger`, the card's extension: how long a flow whose both FINs were acknowledged
+    /// keeps its slot after its last segment (the LINGER class; 1..=[`MAX_LINGER_SECS`]).
+    pub linger: Option<u32>,
 }
+
+/// Longest `lvs_timeouts linger` in seconds: an hour, far beyond any retransmission of a
+/// closed connection (a longer hold is what FIN_WAIT and TIME_WAIT are for).
+pub const MAX_LINGER_SECS: u32 = 3600;
 
 /// A virtual service: `virtual_server IP PORT { ... }`.
 #[derive(Debug, Clone, PartialEq)]

@@ -553,7 +553,8 @@ impl P<'_> {
     }
 
     fn lvs_timeouts(&mut self, s: &Stmt) {
-        const FORM: &str = "`lvs_timeouts` takes `tcp N`, `tcpfin N` and/or `udp N` (seconds)";
+        const FORM: &str =
+            "`lvs_timeouts` takes `tcp N`, `tcpfin N`, `udp N` and/or `linger N` (seconds)";
         if s.args.is_empty() {
             self.err(&s.kw.loc, format!("{FORM}; found nothing"));
             return;
@@ -569,6 +570,7 @@ impl P<'_> {
                 "tcp" => &mut self.config.timeouts.tcp,
                 "tcpfin" => &mut self.config.timeouts.tcpfin,
                 "udp" => &mut self.config.timeouts.udp,
+                "linger" => &mut self.config.timeouts.linger,
                 _ => {
                     self.err(&key.loc, format!("{FORM}; found `{}`", key.text));
                     continue;
@@ -583,6 +585,12 @@ impl P<'_> {
             match val.text.parse::<u32>() {
                 // 0 leaves the card's value, as with `ipvsadm --set`.
                 Ok(0) => *slot = None,
+                Ok(v) if key.text == "linger" && v > MAX_LINGER_SECS => {
+                    let msg = format!(
+                        "`linger` {v} s is out of range: 1 up to {MAX_LINGER_SECS} s (0 = unchanged)"
+                    );
+                    self.err(&val.loc, msg);
+                }
                 Ok(v) => *slot = Some(v),
                 Err(_) => {
                     let msg = format!(

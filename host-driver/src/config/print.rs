@@ -249,10 +249,15 @@ impl Out<'_, '_> {
     fn global_defs(&mut self, c: &Config) -> fmt::Result {
         let t = &c.timeouts;
         let card = &c.card;
-        let timeouts: Vec<(&str, u32)> = [("tcp", t.tcp), ("tcpfin", t.tcpfin), ("udp", t.udp)]
-            .into_iter()
-            .filter_map(|(k, v)| v.map(|v| (k, v)))
-            .collect();
+        let timeouts: Vec<(&str, u32)> = [
+            ("tcp", t.tcp),
+            ("tcpfin", t.tcpfin),
+            ("udp", t.udp),
+            ("linger", t.linger),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        .collect();
         if c.router_id.is_none()
             && timeouts.is_empty()
             && card.client_mac.is_none()
@@ -582,7 +587,7 @@ mod tests {
     const EVERYTHING: &str = r#"
 global_defs {
     router_id "lb one \"q\" \ back\\"
-    lvs_timeouts udp 30 tcp 900
+    lvs_timeouts udp 30 linger 3 tcp 900
     client_mac 02:5E:00:00:00:0C
     server_mac 02-5e-00-00-00-05
     local_address 10.0.0.254 10.0.0.253
@@ -643,7 +648,7 @@ url_rule r2 { path "/q;r"; priority 65535; pool 10.0.0.2:80 }
         let text = round_trip(&c);
         for s in [
             "    router_id \"lb one \\\"q\\\" \\ back\\\\\"\n",
-            "    lvs_timeouts tcp 900 udp 30\n",
+            "    lvs_timeouts tcp 900 udp 30 linger 3\n",
             "    client_mac 02:5e:00:00:00:0c\n",
             "    server_mac 02:5e:00:00:00:05\n",
             "    local_address 10.0.0.254 10.0.0.253\n",

@@ -188,7 +188,9 @@ impl FlowEntry {
     }
 }
 
-/// Dynamic part of a flow state slot (6 words), updated by the data path.
+/// Dynamic part of a flow state slot (record `FlowDyn`), updated by the data path per
+/// forwarded segment: counters, last-seen and the teardown view (docs/engine.md,
+/// "Teardown").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FlowCounters {
     /// `DP.NOW` of the last forwarded segment.
@@ -199,10 +201,16 @@ pub struct FlowCounters {
     pub bytes_cs: u64,
     /// 48-bit byte counter, server to client.
     pub bytes_sc: u64,
+    /// With `teardown::FIN_CS`: the client's sequence number after its FIN.
+    pub fin_end_cs: u32,
+    /// With `teardown::FIN_SC`: the server's sequence number after its FIN.
+    pub fin_end_sc: u32,
+    /// Teardown flags (`splicenic_layout::teardown` masks).
+    pub teardown: u8,
 }
 
 impl FlowCounters {
-    /// The 6 `FLOW.STATE_DYN` words (record `FlowDyn`; byte counters are cut to 48 bits).
+    /// The `FLOW.STATE_DYN` words (record `FlowDyn`; byte counters are cut to 48 bits).
     pub fn to_words(&self) -> [u32; FLOW_DYN_WORDS] {
         layout::FlowDyn {
             last_seen: self.last_seen,
@@ -210,11 +218,14 @@ impl FlowCounters {
             packets_sc: self.packets_sc,
             bytes_cs: self.bytes_cs,
             bytes_sc: self.bytes_sc,
+            fin_end_cs: self.fin_end_cs,
+            fin_end_sc: self.fin_end_sc,
+            teardown: self.teardown,
         }
         .pack()
     }
 
-    /// Decode the 6 `FLOW.STATE_DYN` words.
+    /// Decode the `FLOW.STATE_DYN` words.
     pub fn from_words(w: &[u32; FLOW_DYN_WORDS]) -> FlowCounters {
         let d = layout::FlowDyn::unpack(w);
         FlowCounters {
@@ -223,6 +234,9 @@ impl FlowCounters {
             packets_sc: d.packets_sc,
             bytes_cs: d.bytes_cs,
             bytes_sc: d.bytes_sc,
+            fin_end_cs: d.fin_end_cs,
+            fin_end_sc: d.fin_end_sc,
+            teardown: d.teardown,
         }
     }
 }

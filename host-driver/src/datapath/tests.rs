@@ -82,11 +82,24 @@ fn flow_counters_round_trip_and_layout() {
         packets_sc: 6,
         bytes_cs: 0xaaaa_bbbb_cccc,
         bytes_sc: 0x1234_5678_9abc,
+        fin_end_cs: 0xdead_beef,
+        fin_end_sc: 0x0bad_f00d,
+        teardown: 0x0f,
     };
     let w = c.to_words();
     assert_eq!(
         w,
-        [0x0102_0304, 5, 6, 0xbbbb_cccc, 0x9abc_aaaa, 0x1234_5678]
+        [
+            0x0102_0304,
+            5,
+            6,
+            0xbbbb_cccc,
+            0x9abc_aaaa,
+            0x1234_5678,
+            0xdead_beef,
+            0x0bad_f00d,
+            0x0f
+        ]
     );
     assert_eq!(FlowCounters::from_words(&w), c);
     // Byte counters are 48 bits wide.
@@ -575,6 +588,9 @@ fn state_slots_are_written_and_read_through_the_windows() {
         packets_sc: 2,
         bytes_cs: 3,
         bytes_sc: 4,
+        fin_end_cs: 5,
+        fin_end_sc: 6,
+        teardown: 7,
     };
     dp.state_write(5, &e, &c).unwrap();
     assert_eq!(dp.state_read(5).unwrap(), (e, c));

@@ -31,7 +31,8 @@ pub struct FlowInfo {
     pub expires_in: Option<Duration>,
     /// Time since the last forwarded segment (or since the setup step started).
     pub idle: Duration,
-    /// The IPVS state whose timeout applies (`None` for flows being set up).
+    /// The IPVS state whose timeout applies, or the card's [`TcpTimeoutState::Linger`] once
+    /// both FINs were acknowledged (`None` for flows being set up).
     pub timeout_class: Option<TcpTimeoutState>,
     /// Packets client → server.
     pub packets_to_server: u32,

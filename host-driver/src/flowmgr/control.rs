@@ -61,7 +61,8 @@ impl FlowManager<'_> {
         Ok(out)
     }
 
-    /// TIMEOUT_GET: the timeout of every IPVS TCP state, in [`TcpTimeoutState::ALL`] order.
+    /// TIMEOUT_GET: the timeout of every IPVS TCP state and of the card's LINGER class, in
+    /// [`TcpTimeoutState::ALL`] order (12 words).
     pub fn timeouts(&mut self) -> Result<Vec<(TcpTimeoutState, Duration)>, DriverError> {
         let n = TcpTimeoutState::ALL.len();
         let d = self.call_ok(cmd::TIMEOUT_GET, &[], n)?;

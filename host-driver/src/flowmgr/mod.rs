@@ -37,7 +37,8 @@ use crate::datapath::Port;
 use crate::error::DriverError;
 
 /// IPVS TCP connection state whose timeout [`FlowManager::timeout_set`] changes; the wire code is
-/// [`TcpTimeoutState::index`] (NONE 0 .. SYNACK 10, the kernel's order).
+/// [`TcpTimeoutState::index`] (NONE 0 .. SYNACK 10, the kernel's order), then the card's own
+/// LINGER 11 (a flow whose both FINs were acknowledged; 2 s by default).
 pub use splicenic_fw_logic::flowmgr::timeouts::TcpState as TcpTimeoutState;
 
 /// Number of virtual services (`DP.VIP_ADDR`/`VIP_PORT` entries).

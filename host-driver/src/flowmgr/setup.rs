@@ -390,8 +390,10 @@ impl FlowManager<'_> {
         self.call_ok(cmd::SERVER_DEL, &[u32::from(rs)], 0).map(drop)
     }
 
-    /// TIMEOUT_SET: the timeout of TCP state `state` in seconds (at least 1). The firmware
-    /// refuses a value longer than half its tick counter's range with BAD_ARGUMENT.
+    /// TIMEOUT_SET: the timeout of TCP state `state` in seconds (at least 1); with
+    /// [`TcpTimeoutState::Linger`], the linger of a flow whose both FINs were acknowledged.
+    /// The firmware refuses a value longer than half its tick counter's range with
+    /// BAD_ARGUMENT.
     pub fn timeout_set(&mut self, state: TcpTimeoutState, secs: u32) -> Result<(), DriverError> {
         check(secs > 0, "TIMEOUT_SET", "secs", secs, "1..=4294967295")?;
         self.call_ok(cmd::TIMEOUT_SET, &[state.index() as u32, secs], 0)

@@ -164,6 +164,27 @@ fn timeout_and_setup_timers_words() {
         .unwrap();
     assert_eq!(only_request(&log), (cmd::TIMEOUT_SET, vec![10, 5]));
 
+    // The card's LINGER class: state 11, in seconds or (word 2 = 1) in milliseconds.
+    let (mut card, log) = ok_card();
+    card.flow_manager()
+        .timeout_set(TcpTimeoutState::Linger, 2)
+        .unwrap();
+    assert_eq!(only_request(&log), (cmd::TIMEOUT_SET, vec![11, 2]));
+    let (mut card, log) = ok_card();
+    card.flow_manager()
+        .timeout_set_ms(TcpTimeoutState::Linger, 250)
+        .unwrap();
+    assert_eq!(only_request(&log), (cmd::TIMEOUT_SET, vec![11, 250, 1]));
+    let (mut card, log) = ok_card();
+    assert!(card
+        .flow_manager()
+        .timeout_set_ms(TcpTimeoutState::Linger, 0)
+        .is_err());
+    assert!(
+        log.lock().unwrap().is_empty(),
+        "0 ms is refused before sending"
+    );
+
     let (mut card, log) = ok_card();
     card.flow_manager()
         .setup_timers_set(&SetupTimers {
@@ -190,6 +211,8 @@ fn tcp_states_are_in_ipvs_order() {
         "LAST_ACK",
         "LISTEN",
         "SYNACK",
+        // The card's own class after the IPVS states.
+        "LINGER",
     ];
     assert_eq!(STATES, names.len());
     for (i, name) in names.iter().enumerate() {
@@ -485,7 +508,7 @@ fn profile_cycles(i: usize) -> u64 {
 #[test]
 fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(cmd::FLOW_PROFILE, 0x37);
-    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 8);
+    assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 9);
     assert_eq!(
         (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
         (28, 17, 5)
@@ -780,14 +803,16 @@ fn config_map_lists_indexes_and_drives_the_listings() {
 
 #[test]
 fn timeouts_and_zero() {
-    let ms: Vec<u32> = (0..11).map(|i| 1000 * (i + 1)).collect();
+    let ms: Vec<u32> = (0..12).map(|i| 1000 * (i + 1)).collect();
     let (mut card, log) = card_answering(status::OK, ms);
     let t = card.flow_manager().timeouts().unwrap();
     assert_eq!(only_request(&log), (cmd::TIMEOUT_GET, vec![]));
-    assert_eq!(t.len(), 11);
+    assert_eq!(t.len(), 12);
     assert_eq!(t[1], (TcpTimeoutState::Established, Duration::from_secs(2)));
     assert_eq!(t[10], (TcpTimeoutState::Synack, Duration::from_secs(11)));
-    let (mut card, _) = card_answering(status::OK, vec![0; 10]);
+    assert_eq!(t[11], (TcpTimeoutState::Linger, Duration::from_secs(12)));
+    // 11 words (the IPVS states without LINGER) are too few.
+    let (mut card, _) = card_answering(status::OK, vec![0; 11]);
     assert!(card.flow_manager().timeouts().is_err(), "short answer");
     let (mut card, log) = ok_card();
     card.flow_manager().zero_counters().unwrap();
@@ -858,6 +883,21 @@ fn flow_words_decode_into_socket_addresses_and_counters() {
     );
     assert_eq!(f.server, SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
     assert_eq!(f.expires_in, None);
+    // A closed flow whose both FINs were acknowledged: TIME_WAIT as IPVS names it, in the
+    // card's LINGER class (index 11).
+    let mut l = flow_words(4);
+    l[0] = 5 | u32::from(entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER) << 8 | 1 << 16;
+    l[7] = 1500;
+    l[15] = 11;
+    let f = FlowInfo::from_words(4, &l).unwrap();
+    assert_eq!(
+        (f.state, f.timeout_class, f.expires_in),
+        (
+            TcpTimeoutState::TimeWait,
+            Some(TcpTimeoutState::Linger),
+            Some(Duration::from_millis(1500))
+        )
+    );
     w[0] = 9;
     assert!(FlowInfo::from_words(3, &w).is_err(), "unknown state");
     assert!(FlowInfo::from_words(3, &w[..15]).is_err(), "short");

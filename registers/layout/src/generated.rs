@@ -44,8 +44,9 @@ pub const L7_BUFFER_BYTES: u32 = 1_024;
 /// commands (`SVC_GET` 0x29 .. `CAPTURE_INFO` 0x36) to version 1; 3 adds `FLOW_PROFILE` 0x37; 4
 /// adds `HEAD_STATS` 0x38; 5 adds `TCP_STATS` 0x39; 6 grows the `TCP_STATS` answer to 15 words
 /// (the ACK validator's hand-overs); 7 to 16 (punts and events of an earlier use of their slot,
-/// dropped); 8 to 18 (early data segments held and kept).
-pub const MAILBOX_API_VERSION: u32 = 8;
+/// dropped); 8 to 18 (early data segments held and kept); 9 adds TIMEOUT_SET state 11 (LINGER)
+/// and grows the TIMEOUT_GET answer to 12 words.
+pub const MAILBOX_API_VERSION: u32 = 9;
 
 /// First response word of PING: "PONG" in ASCII (big endian).
 pub const MAILBOX_PONG: u32 = 0x504F_4E47;
@@ -1517,7 +1518,10 @@ pub mod mailbox_cmd {
     pub const SERVER_SET: u32 = 0x23;
     /// Remove a real server: [rs]. Its established flows keep flowing to it.
     pub const SERVER_DEL: u32 = 0x24;
-    /// Timeout of one IPVS TCP state: [state index (`flowmgr::timeouts::TcpState`), seconds].
+    /// Timeout of one IPVS TCP state or of the card's LINGER class: [state index
+    /// (`flowmgr::timeouts::TcpState`: 0..=10 the IPVS states, 11 = LINGER, a flow whose both
+    /// FINs were acknowledged), timeout, optional unit (0 seconds, the default; 1
+    /// milliseconds)].
     pub const TIMEOUT_SET: u32 = 0x25;
     /// Connection-setup settings: [request timeout ms, server SYN retransmission ms, server SYN
     /// transmissions per server, (optional) most flows in use at once]; 0 keeps a value.
@@ -1540,7 +1544,8 @@ pub mod mailbox_cmd {
     /// Which indexes are set up: [] -> [service bitmap, pool bitmap, real servers 0-31, real
     /// servers 32-63].
     pub const CONFIG_MAP: u32 = 0x2C;
-    /// The timeout of every IPVS TCP state in milliseconds, in `TcpState::ALL` order.
+    /// The timeout of every IPVS TCP state and of the card's LINGER class in milliseconds (12
+    /// words), in `TcpState::ALL` order (LINGER last).
     pub const TIMEOUT_GET: u32 = 0x2D;
     /// Zeroes the flow manager's event counters (FLOW_STATS totals, connections per real
     /// server); gauges are kept.
@@ -1662,7 +1667,10 @@ pub enum MailboxCmd {
     ServerSet = mailbox_cmd::SERVER_SET,
     /// Remove a real server: [rs]. Its established flows keep flowing to it.
     ServerDel = mailbox_cmd::SERVER_DEL,
-    /// Timeout of one IPVS TCP state: [state index (`flowmgr::timeouts::TcpState`), seconds].
+    /// Timeout of one IPVS TCP state or of the card's LINGER class: [state index
+    /// (`flowmgr::timeouts::TcpState`: 0..=10 the IPVS states, 11 = LINGER, a flow whose both
+    /// FINs were acknowledged), timeout, optional unit (0 seconds, the default; 1
+    /// milliseconds)].
     TimeoutSet = mailbox_cmd::TIMEOUT_SET,
     /// Connection-setup settings: [request timeout ms, server SYN retransmission ms, server SYN
     /// transmissions per server, (optional) most flows in use at once]; 0 keeps a value.
@@ -1685,7 +1693,8 @@ pub enum MailboxCmd {
     /// Which indexes are set up: [] -> [service bitmap, pool bitmap, real servers 0-31, real
     /// servers 32-63].
     ConfigMap = mailbox_cmd::CONFIG_MAP,
-    /// The timeout of every IPVS TCP state in milliseconds, in `TcpState::ALL` order.
+    /// The timeout of every IPVS TCP state and of the card's LINGER class in milliseconds (12
+    /// words), in `TcpState::ALL` order (LINGER last).
     TimeoutGet = mailbox_cmd::TIMEOUT_GET,
     /// Zeroes the flow manager's event counters (FLOW_STATS totals, connections per real
     /// server); gauges are kept.
@@ -2093,6 +2102,25 @@ pub mod pool_flags {
     pub const WIDTH: u32 = 32;
     /// Every flag.
     pub const ALL: u32 = 0x7;
+}
+
+/// Teardown flags of a flow (`FlowDyn.teardown`), bit masks: which FINs went through and which
+/// of them the other side acknowledged (docs/engine.md, "Teardown"). Codes as constants.
+pub mod teardown {
+    /// A FIN from the client went through (`fin_end_cs` holds its end).
+    pub const FIN_CS: u8 = 0x1;
+    /// A FIN from the server went through (`fin_end_sc` holds its end).
+    pub const FIN_SC: u8 = 0x2;
+    /// The server acknowledged the client's FIN: an ACK from the server, translated into the
+    /// client's numbers, at or beyond `fin_end_cs`.
+    pub const ACKED_CS: u8 = 0x4;
+    /// The client acknowledged the server's FIN (its ACK translated into the server's numbers
+    /// at or beyond `fin_end_sc`).
+    pub const ACKED_SC: u8 = 0x8;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 8;
+    /// Every flag.
+    pub const ALL: u8 = 0xF;
 }
 
 /// Flags byte of a flow entry (`FlowStatic.flags`), bit masks: bits 2:0 steer the data path,
@@ -4446,6 +4474,9 @@ impl FlowStatic {
 /// | 64..96 | `packets_sc` |  |
 /// | 96..144 | `bytes_cs` |  |
 /// | 144..192 | `bytes_sc` |  |
+/// | 192..224 | `fin_end_cs` |  |
+/// | 224..256 | `fin_end_sc` |  |
+/// | 256..264 | `teardown` | [`Teardown`] |
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct FlowDyn {
     /// DP.NOW of the last forwarded segment.
@@ -4458,15 +4489,24 @@ pub struct FlowDyn {
     pub bytes_cs: u64,
     /// Bytes server to client.
     pub bytes_sc: u64,
+    /// With `Teardown.FIN_CS`: the client's sequence number after its first forwarded FIN (seq
+    /// + payload + 1, as the client sent it).
+    pub fin_end_cs: u32,
+    /// With `Teardown.FIN_SC`: the server's sequence number after its first forwarded FIN (as
+    /// the server sent it).
+    pub fin_end_sc: u32,
+    /// Teardown flags (`Teardown` masks), set by the data path per forwarded segment, cleared
+    /// only by a WRITE of the whole entry.
+    pub teardown: u8,
 }
 
 impl FlowDyn {
     /// Width in bits.
-    pub const BITS: usize = 192;
+    pub const BITS: usize = 264;
     /// Width in 32-bit words.
-    pub const WORDS: usize = 6;
+    pub const WORDS: usize = 9;
     /// Leaf fields (nested records flattened).
-    pub const LEAVES: usize = 5;
+    pub const LEAVES: usize = 8;
     /// Position of `last_seen`.
     pub const LAST_SEEN: Field = Field::new(0, 32);
     /// Position of `packets_cs`.
@@ -4477,6 +4517,12 @@ impl FlowDyn {
     pub const BYTES_CS: Field = Field::new(96, 48);
     /// Position of `bytes_sc`.
     pub const BYTES_SC: Field = Field::new(144, 48);
+    /// Position of `fin_end_cs`.
+    pub const FIN_END_CS: Field = Field::new(192, 32);
+    /// Position of `fin_end_sc`.
+    pub const FIN_END_SC: Field = Field::new(224, 32);
+    /// Position of `teardown`.
+    pub const TEARDOWN: Field = Field::new(256, 8);
     /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
     pub fn unpack_at(w: &[u32], base: usize) -> FlowDyn {
         FlowDyn {
@@ -4485,6 +4531,9 @@ impl FlowDyn {
             packets_sc: get_bits(w, base + Self::PACKETS_SC.lsb, Self::PACKETS_SC.width) as u32,
             bytes_cs: get_bits(w, base + Self::BYTES_CS.lsb, Self::BYTES_CS.width),
             bytes_sc: get_bits(w, base + Self::BYTES_SC.lsb, Self::BYTES_SC.width),
+            fin_end_cs: get_bits(w, base + Self::FIN_END_CS.lsb, Self::FIN_END_CS.width) as u32,
+            fin_end_sc: get_bits(w, base + Self::FIN_END_SC.lsb, Self::FIN_END_SC.width) as u32,
+            teardown: get_bits(w, base + Self::TEARDOWN.lsb, Self::TEARDOWN.width) as u8,
         }
     }
     /// Writes the record at bit `base` of `w` (every bit is a field;
@@ -4520,26 +4569,47 @@ impl FlowDyn {
             Self::BYTES_SC.width,
             self.bytes_sc,
         );
+        put_bits(
+            w,
+            base + Self::FIN_END_CS.lsb,
+            Self::FIN_END_CS.width,
+            u64::from(self.fin_end_cs),
+        );
+        put_bits(
+            w,
+            base + Self::FIN_END_SC.lsb,
+            Self::FIN_END_SC.width,
+            u64::from(self.fin_end_sc),
+        );
+        put_bits(
+            w,
+            base + Self::TEARDOWN.lsb,
+            Self::TEARDOWN.width,
+            u64::from(self.teardown),
+        );
     }
     /// Reads the record from its words.
-    pub fn unpack(w: &[u32; 6]) -> FlowDyn {
+    pub fn unpack(w: &[u32; 9]) -> FlowDyn {
         Self::unpack_at(w, 0)
     }
     /// The record's words.
-    pub fn pack(&self) -> [u32; 6] {
-        let mut w = [0u32; 6];
+    pub fn pack(&self) -> [u32; 9] {
+        let mut w = [0u32; 9];
         self.pack_at(&mut w, 0);
         w
     }
     /// Leaf values in declaration order, nested records flattened (the round-trip
     /// test compares them with the RTL's unpacked fields).
-    pub fn leaves(&self) -> [u64; 5] {
+    pub fn leaves(&self) -> [u64; 8] {
         [
             u64::from(self.last_seen),
             u64::from(self.packets_cs),
             u64::from(self.packets_sc),
             self.bytes_cs,
             self.bytes_sc,
+            u64::from(self.fin_end_cs),
+            u64::from(self.fin_end_sc),
+            u64::from(self.teardown),
         ]
     }
 }

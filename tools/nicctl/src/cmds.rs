@@ -12,7 +12,7 @@ use splicenic_driver::datapath::{
     DropCounters, Port, SetupHistogram, StatsSnapshot, Trace, TraceDetail, TraceRecord,
     DROP_REGISTER_BITS,
 };
-use splicenic_driver::flowmgr::{FlowInfo, FlowStats, TcpStats};
+use splicenic_driver::flowmgr::{FlowInfo, FlowStats, TcpStats, TcpTimeoutState};
 use splicenic_driver::{Card, DriverError, RealServer};
 
 use crate::adm::{self, Table};
@@ -242,6 +242,15 @@ fn fmt_expiry(d: Option<Duration>) -> String {
     }
 }
 
+/// The state the `flows` table shows: the IPVS state, or `LINGER` for a flow in the card's
+/// linger class (both FINs acknowledged; it leaves when its linger ends).
+fn flow_state_text(f: &FlowInfo) -> &'static str {
+    match f.timeout_class {
+        Some(TcpTimeoutState::Linger) => TcpTimeoutState::Linger.name(),
+        _ => f.state.name(),
+    }
+}
+
 /// The `flows` listing.
 pub fn render_flows(list: &[FlowInfo], as_json: bool) -> Result<String> {
     if as_json {
@@ -251,6 +260,7 @@ pub fn render_flows(list: &[FlowInfo], as_json: bool) -> Result<String> {
                 json!({
                     "slot": f.slot,
                     "state": f.state.name(),
+                    "timeout_class": f.timeout_class.map(|c| c.name()),
                     "flow_state": format!("{:?}", f.flow_state),
                     "client": f.client.to_string(),
                     "virtual": f.vip.to_string(),
@@ -287,7 +297,7 @@ pub fn render_flows(list: &[FlowInfo], as_json: bool) -> Result<String> {
         out += &format!(
             "{:<5} {:<11} {:>6} {:<21} {:<21} {:<21} {:<21} {:>9} {:>9} {:>12} {:>12}\n",
             f.slot,
-            f.state.name(),
+            flow_state_text(f),
             fmt_expiry(f.expires_in),
             f.client.to_string(),
             f.vip.to_string(),
@@ -1569,6 +1579,50 @@ mod tests {
         );
         assert_eq!(v["buckets"].as_array().unwrap().len(), 3);
         assert!(setup_latency_json(&SetupHistogram::default(), 16_000_000)["p99_us"].is_null());
+    }
+
+    /// FLOW_GET words of a closed flow (CLOSING, both FINs) in timeout class `class`.
+    fn closed_flow(class: TcpTimeoutState, expires_ms: u32) -> FlowInfo {
+        use splicenic_fw_logic::splicer::entry_flags::{FIN_CLIENT, FIN_SERVER};
+        let w = [
+            5 | u32::from(FIN_CLIENT | FIN_SERVER) << 8 | 1 << 16,
+            0x0A00_0002,
+            40000 << 16 | 80,
+            0x0A00_0064,
+            0xC0A8_0114,
+            8080 << 16 | 16384,
+            0xC0A8_0101,
+            expires_ms,
+            100,
+            3,
+            2,
+            214,
+            0,
+            120,
+            0,
+            class.index() as u32,
+        ];
+        FlowInfo::from_words(0, &w).unwrap()
+    }
+
+    #[test]
+    fn lingering_flows_show_their_class() {
+        let lingering = closed_flow(TcpTimeoutState::Linger, 1900);
+        let waiting = closed_flow(TcpTimeoutState::TimeWait, 119_000);
+        let table = render_flows(&[lingering, waiting], false).unwrap();
+        let rows: Vec<&str> = table.lines().collect();
+        assert!(
+            rows[1].starts_with("0     LINGER       00:01 10.0.0.2:40000"),
+            "{table}"
+        );
+        assert!(rows[2].starts_with("0     TIME_WAIT    01:59 "), "{table}");
+        let v: serde_json::Value =
+            serde_json::from_str(&render_flows(&[lingering, waiting], true).unwrap()).unwrap();
+        assert_eq!(
+            (&v[0]["state"], &v[0]["timeout_class"]),
+            (&json!("TIME_WAIT"), &json!("LINGER"))
+        );
+        assert_eq!(v[1]["timeout_class"], "TIME_WAIT");
     }
 
     #[test]

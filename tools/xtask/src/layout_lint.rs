@@ -72,10 +72,10 @@ const FORMS: &[(&str, &str)] = &[
     ("base + 80", "FlowHalfEntry.peer_port"),
     ("base + 48", "FlowHalfEntry.peer_ip"),
     ("STATIC_WIDTH = 416", "FlowStatic width"),
-    ("DYN_WIDTH = 192", "FlowDyn width"),
+    ("DYN_WIDTH = 264", "FlowDyn width"),
     ("416'd0", "FlowStatic width"),
     ("STATIC_WORDS: usize = 13", "FlowStatic words"),
-    ("DYN_WORDS: usize = 6", "FlowDyn words"),
+    ("DYN_WORDS: usize = 9", "FlowDyn words"),
     // the flow table's Toeplitz key (its first words, as Verilog hex and as Rust bytes)
     ("6d5a56da255b0ec2", "FLOW_HASH_KEY"),
     ("0x6d, 0x5a, 0x56, 0xda", "FLOW_HASH_KEY"),

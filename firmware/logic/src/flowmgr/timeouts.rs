@@ -1,9 +1,13 @@
 //! Per-state connection timeouts with the IPVS defaults, in `DP.NOW` ticks.
 //!
-//! The table is the kernel's `tcp_timeouts[]` (`LVS_REFERENCE.md`); values are kept both in
-//! seconds (for reporting, as `ipvsadm --timeout` prints them) and in `DP.NOW` ticks of
-//! `2^16` clock cycles (for the aging scan). Seconds convert to ticks rounding up, so a flow
-//! never expires early.
+//! The table is the kernel's `tcp_timeouts[]` (`LVS_REFERENCE.md`), followed by one class of
+//! the card's own, [`TcpState::Linger`] (2 s by default): a flow whose two FINs were both
+//! acknowledged by the other side is freed that long after its last forwarded segment
+//! instead of waiting out FIN_WAIT or TIME_WAIT (the endpoints keep their own TIME_WAIT;
+//! the linger only covers late retransmits; `docs/flowmgr.md`, "Timeouts"). Values are kept
+//! both in seconds (for reporting, as `ipvsadm --timeout` prints them) and in `DP.NOW` ticks
+//! of `2^16` clock cycles (for the aging scan). Seconds convert to ticks rounding up, so a
+//! flow never expires early.
 //!
 //! Setting a timeout: [`Timeouts::set`] rejects 0 (a zero timeout would free every flow in
 //! that state at the next scan) and anything longer than [`Timeouts::max_secs`] (half the
@@ -20,7 +24,8 @@ pub const MAX_TIMEOUT_TICKS: u32 = i32::MAX as u32;
 /// IPVS UDP timeout in seconds (reported by `--timeout`; the splicer carries TCP only).
 pub const DEFAULT_UDP_SECS: u32 = 300;
 
-/// IPVS TCP connection state (the index into the timeout table, in the kernel's order).
+/// IPVS TCP connection state (the index into the timeout table, in the kernel's order),
+/// then the card's own [`TcpState::Linger`] class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum TcpState {
@@ -46,13 +51,17 @@ pub enum TcpState {
     Listen = 9,
     /// SYNACK.
     Synack = 10,
+    /// LINGER: not an IPVS state but the card's own class, a flow whose both FINs the other
+    /// side acknowledged (`FlowDyn.teardown` has `ACKED_CS` and `ACKED_SC`) and that no RST
+    /// ended. Its timeout counts from the last forwarded segment (the final ACK).
+    Linger = 11,
 }
 
-/// Number of [`TcpState`]s.
-pub const STATES: usize = 11;
+/// Number of [`TcpState`]s (the 11 IPVS states and [`TcpState::Linger`]).
+pub const STATES: usize = 12;
 
-/// IPVS default timeouts in seconds, indexed by [`TcpState`].
-pub const DEFAULT_SECS: [u32; STATES] = [2, 900, 120, 60, 120, 120, 10, 60, 30, 120, 120];
+/// Default timeouts in seconds, indexed by [`TcpState`]: the IPVS table, then LINGER's 2 s.
+pub const DEFAULT_SECS: [u32; STATES] = [2, 900, 120, 60, 120, 120, 10, 60, 30, 120, 120, 2];
 
 impl TcpState {
     /// Every state, in table order.
@@ -68,9 +77,10 @@ impl TcpState {
         TcpState::LastAck,
         TcpState::Listen,
         TcpState::Synack,
+        TcpState::Linger,
     ];
 
-    /// The IPVS name (as `ipvsadm -c` prints it).
+    /// The IPVS name (as `ipvsadm -c` prints it); `LINGER` for the card's own class.
     pub const fn name(self) -> &'static str {
         match self {
             TcpState::None => "NONE",
@@ -84,6 +94,7 @@ impl TcpState {
             TcpState::LastAck => "LAST_ACK",
             TcpState::Listen => "LISTEN",
             TcpState::Synack => "SYNACK",
+            TcpState::Linger => "LINGER",
         }
     }
 
@@ -104,7 +115,8 @@ impl TcpState {
     /// The default timeout class of a data-path flow state, for a firmware that keeps no
     /// finer state: HANDSHAKE is SYN_RECV, REQUEST and SPLICED are ESTABLISHED (the client
     /// has completed its handshake, as IPVS counts it), CONNECTING is SYN_SENT, CLOSING is
-    /// FIN_WAIT. A FREE slot never expires (`None`).
+    /// FIN_WAIT. A FREE slot never expires (`None`). [`TcpState::Linger`] needs the flow's
+    /// teardown flags, which this mapping does not see (the splicer's aging adds it).
     pub const fn for_flow(state: FlowState) -> Option<TcpState> {
         match state {
             FlowState::Free => None,
@@ -288,13 +300,16 @@ mod tests {
             ("LAST_ACK", 30),
             ("LISTEN", 120),
             ("SYNACK", 120),
+            ("LINGER", 2),
         ];
         for (i, (name, secs)) in want.into_iter().enumerate() {
             let s = TcpState::from_index(i).unwrap();
             assert_eq!(s.index(), i);
             assert_eq!((s.name(), t.secs(s)), (name, secs));
         }
+        assert_eq!(STATES, 12);
         assert_eq!(TcpState::from_index(STATES), None);
+        assert_eq!(TcpState::from_index(11), Some(TcpState::Linger));
         assert_eq!(DEFAULT_UDP_SECS, 300);
     }
 
@@ -349,6 +364,11 @@ mod tests {
         assert_eq!(t, before);
         t.reset(TcpState::SynRecv);
         assert_eq!(t, Timeouts::new(CLK).unwrap());
+        // The card's own LINGER class is set like any other.
+        t.set(TcpState::Linger, 5).unwrap();
+        assert_eq!(t.ticks(TcpState::Linger), secs_to_ticks(5, CLK).unwrap());
+        t.reset(TcpState::Linger);
+        assert_eq!(t.secs(TcpState::Linger), 2);
     }
 
     #[test]

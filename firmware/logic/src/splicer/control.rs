@@ -233,7 +233,7 @@ impl Splicer<'_> {
                 let left = self.pend[i].deadline.wrapping_sub(now) as i32;
                 (ticks_to_ms(left.max(0) as u32, clk), NONE8)
             }
-            None => match Self::timeout_class(w[0]) {
+            None => match Self::timeout_class(w[0], &d) {
                 Some(c) => (
                     ticks_to_ms(self.timeouts.ticks(c).saturating_sub(idle), clk),
                     c.index() as u32,

@@ -44,8 +44,8 @@ use resets::RstPending;
 pub use resets::{TcpStats, CHALLENGE_MS, RST_PENDING_MS, RST_PENDING_SLOTS};
 use splicenic_layout::{
     engine_verdict, flow_half, l7_flag, mac_from_u64, mac_to_u64, pool_flags, port, service_mode,
-    EventType, EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic, PuntMeta,
-    PuntWhy,
+    teardown, EventType, EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic,
+    PuntMeta, PuntWhy,
 };
 use synresp::SynResp;
 pub use synresp::{SynCtrl, ROTATE_MS};
@@ -122,7 +122,8 @@ pub enum FlowStatus {
 /// Static flow entry words ([`FlowStatic`]).
 pub const STATIC_WORDS: usize = FlowStatic::WORDS;
 /// Dynamic flow entry words ([`FlowDyn`]): last seen, packets C→S, packets S→C, bytes C→S
-/// (48 bits) and bytes S→C (48 bits), packed as in `flow_state_mem`.
+/// (48 bits), bytes S→C (48 bits), the FIN ends and the teardown flags, packed as in
+/// `flow_state_mem`.
 pub const DYN_WORDS: usize = FlowDyn::WORDS;
 
 /// What the flow manager needs from the data path.
@@ -153,8 +154,9 @@ pub trait Hw {
     /// Read the static entry of `slot`; returns the last-seen tick.
     fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32;
     /// Read the static and the dynamic entry of `slot` (one read of the flow memory, so the
-    /// counters belong to the entry read). The default reads the static entry and reports
-    /// the last-seen tick with zero counters.
+    /// counters belong to the entry read). The aging scan uses it for every slot (the
+    /// teardown flags pick the LINGER class). The default reads the static entry and reports
+    /// the last-seen tick with zero counters and no teardown flags (so no flow lingers).
     fn state_read_dyn(
         &mut self,
         slot: Slot,
@@ -2211,9 +2213,21 @@ impl<'a> Splicer<'a> {
 
     // ----- teardown -------------------------------------------------------------------
 
-    fn timeout_class(w0: u32) -> Option<TcpState> {
+    /// The timeout class of a flow from its static word 0 and its dynamic words: LINGER once
+    /// the other side acknowledged both FINs (`FlowDyn.teardown`) and no RST ended the flow,
+    /// else the IPVS state its entry flags give. Inlined: each caller then keeps only the
+    /// classes it can see (smaller firmware than one shared copy).
+    #[inline(always)]
+    fn timeout_class(w0: u32, d: &[u32; DYN_WORDS]) -> Option<TcpState> {
+        const ACKED: u32 = (teardown::ACKED_CS | teardown::ACKED_SC) as u32;
         let flags = entry_flag_bits(w0);
         match entry_state(w0)? {
+            FlowState::Spliced | FlowState::Closing
+                if flags & entry_flags::RST == 0
+                    && field(d, FlowDyn::TEARDOWN) & ACKED == ACKED =>
+            {
+                Some(TcpState::Linger)
+            }
             FlowState::Spliced => Some(TcpState::Established),
             FlowState::Closing if flags & entry_flags::RST != 0 => Some(TcpState::Close),
             FlowState::Closing
@@ -2244,11 +2258,12 @@ impl<'a> Splicer<'a> {
                 {
                     return None;
                 }
-                let mut w = [0u32; STATIC_WORDS];
-                let last_seen = hw.state_read(slot, &mut w);
+                // The dynamic words too: the teardown flags pick the LINGER class.
+                let (mut w, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
+                hw.state_read_dyn(slot, &mut w, &mut d);
                 Some(SlotAge {
-                    state: Self::timeout_class(w[0])?,
-                    last_seen,
+                    state: Self::timeout_class(w[0], &d)?,
+                    last_seen: field(&d, FlowDyn::LAST_SEEN),
                 })
             },
             &mut expired,
@@ -2266,14 +2281,18 @@ impl<'a> Splicer<'a> {
         step.expired > 0
     }
 
-    /// Frees an expired flow: re-checks it, deletes both keys, marks it FREE and appends the
-    /// slot to the free list.
+    /// Frees an expired flow: re-checks it (static and dynamic words, so a segment since the
+    /// scan, or a FIN acknowledged since, counts), deletes both keys, marks it FREE and
+    /// appends the slot to the free list.
     fn free_flow(&mut self, hw: &mut impl Hw, slot: Slot, now: u32) {
-        let mut w = [0u32; STATIC_WORDS];
-        let last_seen = self.entry_read(hw, slot, &mut w);
-        let Some(class) = Self::timeout_class(w[0]) else {
+        let (mut w, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
+        self.profile.time(hw, Step::EntryRead, |hw| {
+            hw.state_read_dyn(slot, &mut w, &mut d)
+        });
+        let Some(class) = Self::timeout_class(w[0], &d) else {
             return;
         };
+        let last_seen = field(&d, FlowDyn::LAST_SEEN);
         if !crate::flowmgr::aging::is_expired(now, last_seen, self.timeouts.ticks(class)) {
             return;
         }

@@ -64,7 +64,8 @@ struct Fake {
     l7: Vec<(Vec<u8>, u16)>,
     /// The slot generation of each `l7` command (L7.CMD_GEN).
     l7_gen: Vec<u8>,
-    /// Dynamic words 1-5 (packet and byte counters) per slot; word 0 is `mem`'s last seen.
+    /// Dynamic words 1.. (packet and byte counters, FIN ends, teardown flags) per slot; word
+    /// 0 is `mem`'s last seen. A WRITE with a last-seen tick clears them, as the data path's.
     counters: HashMap<Slot, [u32; DYN_WORDS]>,
     /// Readings of the cycle counter so far (each one advances it by a cycle).
     cycle_reads: u64,
@@ -364,6 +365,7 @@ impl Hw for Fake {
         e.0 = *words;
         if let Some(t) = last_seen {
             e.1 = t;
+            self.counters.remove(&slot);
         }
     }
     fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32 {
@@ -959,8 +961,10 @@ fn commands_validate_their_arguments() {
         status::OK
     );
     assert_eq!(st(&mut sp, cmd::POOL_DEL, &[0]), status::BUSY);
+    // 11 is LINGER, the last state; 12 is none.
+    assert_eq!(st(&mut sp, cmd::TIMEOUT_SET, &[11, 5]), status::OK);
     assert_eq!(
-        st(&mut sp, cmd::TIMEOUT_SET, &[11, 5]),
+        st(&mut sp, cmd::TIMEOUT_SET, &[STATES as u32, 5]),
         status::BAD_ARGUMENT
     );
     assert_eq!(st(&mut sp, cmd::TIMEOUT_SET, &[1, 0]), status::BAD_ARGUMENT);
@@ -1713,11 +1717,19 @@ fn timeouts_read_back_in_milliseconds() {
         .0,
         status::BAD_ARGUMENT
     );
+    // LINGER (index 11) in seconds, then in milliseconds.
+    ok_words(&mut sp, &mut hw, cmd::TIMEOUT_SET, &[11, 5]);
+    assert_eq!(sp.timeouts.ticks(TcpState::Linger), ms_to_ticks(5000, CLK));
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::TIMEOUT_GET, &[])[11], 5000);
+    ok_words(&mut sp, &mut hw, cmd::TIMEOUT_SET, &[11, 250, 1]);
+    assert_eq!(sp.timeouts.ticks(TcpState::Linger), ms_to_ticks(250, CLK));
     let t = ok_words(&mut sp, &mut hw, cmd::TIMEOUT_GET, &[]);
+    assert_eq!(t.len(), 12);
     assert_eq!(t.len(), STATES);
     assert_eq!(t[TcpState::Established as usize], 3_600_000);
     assert_eq!(t[TcpState::Close as usize], 1500);
     assert_eq!(t[TcpState::FinWait as usize], 120_000);
+    assert_eq!(t[TcpState::Linger as usize], 250);
     assert_eq!(
         call(&mut sp, &mut hw, cmd::TIMEOUT_GET, &[1]).0,
         status::BAD_LENGTH
@@ -4873,4 +4885,209 @@ fn a_handover_past_the_flow_limit_is_refused_and_its_slot_freed() {
     );
     assert!(hw.table.is_empty(), "the engine's key is deleted");
     assert_eq!(hw.mem[&slot].0, [0; STATIC_WORDS], "and its entry cleared");
+}
+
+// ----- LINGER: both FINs acknowledged ------------------------------------------------------
+
+/// The data path's teardown flags of `slot` become `flags` with a forwarded segment (the
+/// final ACK): `FlowDyn.teardown` and the last-seen tick, as the hardware writes them.
+fn teardown_seen(hw: &mut Fake, slot: Slot, flags: u8) {
+    let d = hw.counters.entry(slot).or_default();
+    put_bits(
+        d,
+        FlowDyn::TEARDOWN.lsb,
+        FlowDyn::TEARDOWN.width,
+        flags.into(),
+    );
+    let now = hw.now;
+    hw.mem.get_mut(&slot).expect("a flow in use").1 = now;
+}
+
+/// The timeout class FLOW_GET reports for `slot`.
+fn flow_class(sp: &mut Splicer, hw: &mut Fake, slot: Slot) -> Option<TcpState> {
+    let g = ok_words(sp, hw, cmd::FLOW_GET, &[u32::from(slot)]);
+    TcpState::from_index(g[15] as usize)
+}
+
+/// Polls enough for the aging scan to visit every slot of a test splicer.
+fn age_all(sp: &mut Splicer, hw: &mut Fake) {
+    for _ in 0..4 {
+        sp.poll(hw);
+    }
+}
+
+/// Both FINs forwarded (FIN_RST events from each side): the flow is CLOSING, TIME_WAIT class.
+fn both_fins(sp: &mut Splicer, hw: &mut Fake, slot: Slot) {
+    hw.forwarded(ev_fin(slot, Port::Client));
+    hw.forwarded(ev_fin(slot, Port::Server));
+    sp.poll(hw);
+    assert_eq!(state_of(hw.entry(slot)[0]), FlowState::Closing.raw().into());
+    assert_eq!(flow_class(sp, hw, slot), Some(TcpState::TimeWait));
+}
+
+const ALL_TEARDOWN: u8 =
+    teardown::FIN_CS | teardown::FIN_SC | teardown::ACKED_CS | teardown::ACKED_SC;
+
+#[test]
+fn the_linger_class_needs_both_fins_acknowledged_and_no_rst() {
+    use entry_flags::{FIN_CLIENT, FIN_SERVER, RST};
+    use teardown::{ACKED_CS, ACKED_SC, FIN_CS, FIN_SC};
+    let w0 = |st: FlowState, flags: u8| {
+        FlowStatic::STATE.place32(st.raw().into()) | FlowStatic::FLAGS.place32(flags.into())
+    };
+    let d = |td: u8| {
+        let mut d = [0u32; DYN_WORDS];
+        put_bits(
+            &mut d,
+            FlowDyn::TEARDOWN.lsb,
+            FlowDyn::TEARDOWN.width,
+            td.into(),
+        );
+        d
+    };
+    let fins = FIN_CLIENT | FIN_SERVER;
+    let cases = [
+        // The FIN events not handled yet: the data path's flags decide.
+        (FlowState::Spliced, 0, ALL_TEARDOWN, Some(TcpState::Linger)),
+        (
+            FlowState::Closing,
+            fins,
+            ALL_TEARDOWN,
+            Some(TcpState::Linger),
+        ),
+        (
+            FlowState::Closing,
+            fins | RST,
+            ALL_TEARDOWN,
+            Some(TcpState::Close),
+        ),
+        (
+            FlowState::Closing,
+            fins,
+            FIN_CS | FIN_SC | ACKED_CS,
+            Some(TcpState::TimeWait),
+        ),
+        (
+            FlowState::Closing,
+            FIN_CLIENT,
+            FIN_CS | ACKED_CS,
+            Some(TcpState::FinWait),
+        ),
+        (FlowState::Spliced, 0, ACKED_SC, Some(TcpState::Established)),
+        (FlowState::Spliced, 0, 0, Some(TcpState::Established)),
+        // Setups keep their own deadlines; a free slot never expires.
+        (FlowState::Handshake, 0, ALL_TEARDOWN, None),
+        (FlowState::Free, 0, ALL_TEARDOWN, None),
+    ];
+    for (st, flags, td, want) in cases {
+        assert_eq!(
+            Splicer::timeout_class(w0(st, flags), &d(td)),
+            want,
+            "{st:?} flags {flags:#x} teardown {td:#x}"
+        );
+    }
+}
+
+#[test]
+fn a_flow_whose_fins_were_both_acknowledged_is_freed_after_the_linger_and_not_before() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7300);
+    both_fins(&mut sp, &mut hw, slot);
+    // The final ACK: the server's FIN acknowledged too.
+    hw.now += 50;
+    teardown_seen(&mut hw, slot, ALL_TEARDOWN);
+    assert_eq!(flow_class(&mut sp, &mut hw, slot), Some(TcpState::Linger));
+    let linger = sp.timeouts.ticks(TcpState::Linger);
+    assert_eq!(linger, ms_to_ticks(2000, CLK), "2 s by default");
+    hw.now += linger - 1;
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 1, "not before the linger");
+    assert_eq!(sp.stats.aged_out, 0);
+    hw.now += 1;
+    age_all(&mut sp, &mut hw);
+    assert_eq!(state_of(hw.entry(slot)[0]), 0, "freed");
+    assert!(hw.table.is_empty(), "both keys deleted");
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(sp.stats.aged_out, 1);
+}
+
+#[test]
+fn the_linger_is_set_with_timeout_set_state_11() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7302);
+    ok_words(&mut sp, &mut hw, cmd::TIMEOUT_SET, &[11, 20, 1]);
+    let linger = ms_to_ticks(20, CLK);
+    assert_eq!(sp.timeouts.ticks(TcpState::Linger), linger);
+    // Both FINs acknowledged before the card handled either FIN event: still LINGER.
+    teardown_seen(&mut hw, slot, ALL_TEARDOWN);
+    hw.now += linger - 1;
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 1);
+    hw.now += 1;
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(sp.stats.aged_out, 1);
+}
+
+#[test]
+fn a_flow_with_one_fin_acknowledged_waits_for_fin_wait_or_time_wait() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7304);
+    let one = splice_l4(&mut sp, &mut hw, 7305);
+    // Both FINs, only the client's acknowledged: TIME_WAIT.
+    both_fins(&mut sp, &mut hw, slot);
+    teardown_seen(
+        &mut hw,
+        slot,
+        teardown::FIN_CS | teardown::FIN_SC | teardown::ACKED_CS,
+    );
+    assert_eq!(flow_class(&mut sp, &mut hw, slot), Some(TcpState::TimeWait));
+    // The client's FIN alone, acknowledged: FIN_WAIT.
+    hw.forwarded(ev_fin(one, Port::Client));
+    sp.poll(&mut hw);
+    teardown_seen(&mut hw, one, teardown::FIN_CS | teardown::ACKED_CS);
+    assert_eq!(flow_class(&mut sp, &mut hw, one), Some(TcpState::FinWait));
+    hw.now += 10 * sp.timeouts.ticks(TcpState::Linger);
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 2, "no linger for either");
+    // Their own timeouts still apply.
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::TIMEOUT_SET,
+        &[TcpState::TimeWait as u32, 10, 1],
+    );
+    age_all(&mut sp, &mut hw);
+    assert_eq!(state_of(hw.entry(slot)[0]), 0, "TIME_WAIT over");
+    assert_eq!(sp.slots_in_use(), 1);
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::TIMEOUT_SET,
+        &[TcpState::FinWait as u32, 10, 1],
+    );
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 0, "FIN_WAIT over");
+    assert_eq!(sp.stats.aged_out, 2);
+}
+
+#[test]
+fn a_reset_flow_keeps_the_close_class_with_both_fins_acknowledged() {
+    let mut w = world();
+    let (mut sp, mut hw, slot) = spliced_world(&mut w, 7306);
+    // No room to track the RST: the flow is left to the CLOSE timeout.
+    for _ in 0..RST_PENDING_SLOTS {
+        sp.rst_pend_fill(slot, hw.now.wrapping_add(1 << 30));
+    }
+    rst_from(&mut hw, Port::Client, 7306, slot, 1, 0);
+    sp.poll(&mut hw);
+    assert_ne!(entry_flag_bits(hw.entry(slot)[0]) & entry_flags::RST, 0);
+    teardown_seen(&mut hw, slot, ALL_TEARDOWN);
+    assert_eq!(flow_class(&mut sp, &mut hw, slot), Some(TcpState::Close));
+    hw.now += sp.timeouts.ticks(TcpState::Linger);
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 1, "no linger after a RST");
+    hw.now += sp.timeouts.ticks(TcpState::Close);
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 0, "CLOSE over");
 }

@@ -8,7 +8,7 @@ impl core::fmt::Debug for R {
     }
 }
 impl W {}
-#[doc = "Dynamic flow entry words: last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits)\n\nYou can [`read`](crate::Reg::read) this register and get [`state_dyn::R`](R). You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`state_dyn::W`](W). You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
+#[doc = "Dynamic flow entry words (record FlowDyn): last seen, packets C to S, packets S to C, bytes C to S (48 bits), bytes S to C (48 bits), FIN ends, teardown flags\n\nYou can [`read`](crate::Reg::read) this register and get [`state_dyn::R`](R). You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`state_dyn::W`](W). You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
 pub struct StateDynSpec;
 impl crate::RegisterSpec for StateDynSpec {
     type Ux = u32;

@@ -358,6 +358,40 @@ pub fn flow_frame(
     )
 }
 
+/// A frame of `f` arriving on `port` with sequence number `seq` and ACK `ack`, no VLAN:
+/// (bytes, l3 offset, ihl, doff).
+pub fn flow_frame_at(
+    rng: &mut ChaCha8Rng,
+    f: &Flow,
+    port: Port,
+    payload: &[u8],
+    flags: Flags,
+    seq: u32,
+    ack: u32,
+) -> (Vec<u8>, u8, u8, u8) {
+    let (smac, dmac, sip, dip, sport, dport) = f.wire(port);
+    let w = Wire {
+        smac,
+        dmac,
+        sip,
+        dip,
+        sport,
+        dport,
+    };
+    tcp_frame_numbered(rng, &w, payload, flags, false, Some((seq, ack)))
+}
+
+/// Addresses of a frame: from `smac`/`sip`:`sport` to `dmac`/`dip`:`dport`.
+#[derive(Clone, Copy)]
+struct Wire {
+    smac: [u8; 6],
+    dmac: [u8; 6],
+    sip: [u8; 4],
+    dip: [u8; 4],
+    sport: u16,
+    dport: u16,
+}
+
 /// A frame from `smac`/`sip`:`sport` to `dmac`/`dip`:`dport`: (bytes, l3 offset, ihl, doff).
 #[allow(clippy::too_many_arguments)]
 pub fn tcp_frame(
@@ -372,6 +406,34 @@ pub fn tcp_frame(
     flags: Flags,
     vlan: bool,
 ) -> (Vec<u8>, u8, u8, u8) {
+    let w = Wire {
+        smac,
+        dmac,
+        sip,
+        dip,
+        sport,
+        dport,
+    };
+    tcp_frame_numbered(rng, &w, payload, flags, vlan, None)
+}
+
+/// A frame with random options; sequence and ACK numbers `numbers`, random without.
+fn tcp_frame_numbered(
+    rng: &mut ChaCha8Rng,
+    w: &Wire,
+    payload: &[u8],
+    flags: Flags,
+    vlan: bool,
+    numbers: Option<(u32, u32)>,
+) -> (Vec<u8>, u8, u8, u8) {
+    let Wire {
+        smac,
+        dmac,
+        sip,
+        dip,
+        sport,
+        dport,
+    } = *w;
     let mut bytes = Vec::new();
     Ethernet2Header {
         source: smac,
@@ -398,6 +460,10 @@ pub fn tcp_frame(
     let opts = gen_options(rng);
     let mut tcp = TcpHeader::new(sport, dport, rng.gen(), rng.gen());
     tcp.acknowledgment_number = rng.gen();
+    if let Some((seq, ack)) = numbers {
+        tcp.sequence_number = seq;
+        tcp.acknowledgment_number = ack;
+    }
     tcp.ack = !flags.syn;
     tcp.syn = flags.syn;
     tcp.fin = flags.fin;

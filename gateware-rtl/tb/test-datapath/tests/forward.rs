@@ -8,7 +8,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
 use splicenic_layout::stats::{port as port_stats, server, server_dir, service};
-use splicenic_layout::{event_type, flow_state, EvtFinRst, STATS_COUNTERS, STATS_SERVERS};
+use splicenic_layout::{
+    event_type, flow_state, teardown, EvtFinRst, STATS_COUNTERS, STATS_SERVERS,
+};
 use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::reference;
@@ -237,4 +239,89 @@ fn forward_backpressure_64() {
     assert!(dp.settle(400, 20_000_000));
     let got: Vec<Vec<u8>> = dp.drain(Port::Server).into_iter().map(|t| t.data).collect();
     assert_eq!(got, want);
+}
+
+/// A close through the whole data path: each FIN's end is stored as its sender numbered it,
+/// and an ACK counts for the other side's FIN only once translated into that side's numbers
+/// (a server's ACK less the client-to-server delta, a client's less the server-to-client
+/// one): one short of the FIN's end does not, the end itself does (flow_state_mem, record
+/// FlowDyn; docs/engine.md, "Teardown").
+fn teardown(width: u32) {
+    let mut dp = Datapath::new(width).expect("model");
+    let mut rng = ChaCha8Rng::seed_from_u64(0x7ea2 + u64::from(width));
+    configure(&mut dp);
+    let f = Flow::sample(7);
+    assert!(
+        f.d_cs != 0 && f.d_sc != 0,
+        "the sample translates both ways"
+    );
+    install(&mut dp, &f);
+    let fin = Flags {
+        syn: false,
+        fin: true,
+        rst: false,
+    };
+    let plain = Flags { fin: false, ..fin };
+    let (c_seq, s_seq) = (0xffff_fff8u32, 0x1234_5678u32);
+    let client_end = c_seq.wrapping_add(10 + 1); // 10 bytes and the FIN, past 2^32
+    let server_end = s_seq.wrapping_add(1);
+    // (port, flags, payload bytes, seq, ack, teardown after)
+    let steps = [
+        (Port::Client, fin, 10, c_seq, 0, teardown::FIN_CS),
+        (
+            Port::Server,
+            plain,
+            0,
+            s_seq,
+            client_end.wrapping_add(f.d_cs).wrapping_sub(1),
+            teardown::FIN_CS,
+        ),
+        (
+            Port::Server,
+            fin,
+            0,
+            s_seq,
+            client_end.wrapping_add(f.d_cs),
+            teardown::FIN_CS | teardown::ACKED_CS | teardown::FIN_SC,
+        ),
+        (
+            Port::Client,
+            plain,
+            0,
+            client_end,
+            server_end.wrapping_add(f.d_sc).wrapping_sub(1),
+            teardown::FIN_CS | teardown::ACKED_CS | teardown::FIN_SC,
+        ),
+        (
+            Port::Client,
+            plain,
+            0,
+            client_end,
+            server_end.wrapping_add(f.d_sc),
+            teardown::FIN_CS | teardown::ACKED_CS | teardown::FIN_SC | teardown::ACKED_SC,
+        ),
+    ];
+    assert_eq!(read_dyn(&mut dp, f.slot).teardown, 0);
+    for (k, (port, flags, plen, seq, ack, want)) in steps.into_iter().enumerate() {
+        let payload: Vec<u8> = (0..plen).map(|_| rng.gen()).collect();
+        let (bytes, ..) = flow_frame_at(&mut rng, &f, port, &payload, flags, seq, ack);
+        dp.push(port, &bytes, false);
+        assert!(dp.settle(400, 1_000_000), "data path did not drain");
+        assert_eq!(dp.drain(port.other()).len(), 1, "step {k} forwarded");
+        let d = read_dyn(&mut dp, f.slot);
+        assert_eq!(d.teardown, want, "teardown flags after step {k}: {d:?}");
+    }
+    let d = read_dyn(&mut dp, f.slot);
+    assert_eq!((d.fin_end_cs, d.fin_end_sc), (client_end, server_end));
+    assert_eq!(dp.read(r(regs::punt::PROD)), 0, "nothing punted");
+}
+
+#[test]
+fn teardown_64() {
+    teardown(64);
+}
+
+#[test]
+fn teardown_512() {
+    teardown(512);
 }

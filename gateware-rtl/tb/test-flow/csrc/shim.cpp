@@ -201,6 +201,10 @@ struct FsUpd {
     uint32_t dir;
     uint32_t bytes;
     uint32_t time;
+    uint32_t fin;
+    uint32_t fin_end;
+    uint32_t ack;
+    uint32_t ack_x;
 };
 
 struct FsCmd {
@@ -273,6 +277,10 @@ public:
                 m.upd_dir = upd[ui].dir & 1;
                 m.upd_bytes = upd[ui].bytes;
                 m.upd_time = upd[ui].time;
+                m.upd_fin = upd[ui].fin & 1;
+                m.upd_fin_end = upd[ui].fin_end;
+                m.upd_ack = upd[ui].ack & 1;
+                m.upd_ack_x = upd[ui].ack_x;
             }
             m.rd_valid = ri < nrd;
             if (ri < nrd) m.rd_slot = rd_slots[ri];

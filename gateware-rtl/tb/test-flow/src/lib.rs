@@ -62,6 +62,10 @@ mod ffi {
         pub dir: u32,
         pub bytes: u32,
         pub time: u32,
+        pub fin: u32,
+        pub fin_end: u32,
+        pub ack: u32,
+        pub ack_x: u32,
     }
 
     #[repr(C)]
@@ -434,6 +438,12 @@ pub struct Update {
     pub dir: bool,
     pub bytes: u16,
     pub time: u32,
+    /// The segment carries FIN; `fin_end` is its sequence number after the FIN.
+    pub fin: bool,
+    pub fin_end: u32,
+    /// The segment carries ACK; `ack_x` is its ack in the other side's numbers.
+    pub ack: bool,
+    pub ack_x: u32,
 }
 
 /// One firmware command, offered once `at_update` updates have been accepted.
@@ -524,6 +534,10 @@ impl FlowStateMem {
                 dir: u32::from(u.dir),
                 bytes: u32::from(u.bytes),
                 time: u.time,
+                fin: u32::from(u.fin),
+                fin_end: u.fin_end,
+                ack: u32::from(u.ack),
+                ack_x: u.ack_x,
             })
             .collect();
         let fc: Vec<ffi::FsCmd> = cmds

@@ -4,7 +4,7 @@
 //! `splicenic-layout`). Written from the module header comments, independently of the RTL,
 //! for the tests to compare against.
 
-use splicenic_layout::{FlowDyn, FlowHalfEntry, FlowKey, FlowStatic, FLOW_HASH_KEY};
+use splicenic_layout::{teardown, FlowDyn, FlowHalfEntry, FlowKey, FlowStatic, FLOW_HASH_KEY};
 use std::collections::HashMap;
 
 /// One half of a flow as the lookup key: the IPv4 4-tuple of a packet on the wire.
@@ -217,6 +217,10 @@ pub struct FlowEntry {
     /// 48-bit counters.
     pub bytes_c2s: u64,
     pub bytes_s2c: u64,
+    /// FIN ends and teardown flags (`Teardown` masks).
+    pub fin_end_c2s: u32,
+    pub fin_end_s2c: u32,
+    pub teardown: u8,
 }
 
 /// The byte counters wrap modulo their width.
@@ -271,6 +275,9 @@ impl FlowEntry {
             packets_sc: self.pkts_s2c,
             bytes_cs: self.bytes_c2s & BYTES_MASK,
             bytes_sc: self.bytes_s2c & BYTES_MASK,
+            fin_end_cs: self.fin_end_c2s,
+            fin_end_sc: self.fin_end_s2c,
+            teardown: self.teardown,
         }
         .pack()
     }
@@ -294,6 +301,9 @@ impl FlowEntry {
             pkts_s2c: d.packets_sc,
             bytes_c2s: d.bytes_cs,
             bytes_s2c: d.bytes_sc,
+            fin_end_c2s: d.fin_end_cs,
+            fin_end_s2c: d.fin_end_sc,
+            teardown: d.teardown,
         }
     }
 
@@ -305,12 +315,42 @@ impl FlowEntry {
             pkts_s2c: 0,
             bytes_c2s: 0,
             bytes_s2c: 0,
+            fin_end_c2s: 0,
+            fin_end_s2c: 0,
+            teardown: 0,
             ..*self
         }
     }
 
-    /// Apply one data-path update (reference of the RTL's read-modify-write).
-    pub fn apply(&mut self, dir: bool, bytes: u16, time: u32) {
+    /// Apply one data-path update (reference of the RTL's read-modify-write): counters,
+    /// last-seen and the teardown flags (docs/engine.md, "Teardown").
+    pub fn apply(&mut self, u: &crate::Update) {
+        let (dir, bytes, time) = (u.dir, u.bytes, u.time);
+        let (fin_mine, fin_other, acked_other) = if dir {
+            (teardown::FIN_SC, teardown::FIN_CS, teardown::ACKED_CS)
+        } else {
+            (teardown::FIN_CS, teardown::FIN_SC, teardown::ACKED_SC)
+        };
+        let other_end = if dir {
+            self.fin_end_c2s
+        } else {
+            self.fin_end_s2c
+        };
+        // RFC 793 modular comparison: the ack is at or beyond the FIN's end
+        let acked = u.ack
+            && self.teardown & fin_other != 0
+            && (u.ack_x.wrapping_sub(other_end) as i32) >= 0;
+        if u.fin && self.teardown & fin_mine == 0 {
+            if dir {
+                self.fin_end_s2c = u.fin_end;
+            } else {
+                self.fin_end_c2s = u.fin_end;
+            }
+            self.teardown |= fin_mine;
+        }
+        if acked {
+            self.teardown |= acked_other;
+        }
         self.last_seen = time;
         if dir {
             self.pkts_s2c = self.pkts_s2c.wrapping_add(1);
@@ -409,6 +449,9 @@ mod tests {
             pkts_s2c: 6,
             bytes_c2s: 0xffff_ffff_fff0,
             bytes_s2c: 9,
+            fin_end_c2s: 0x0102_0304,
+            fin_end_s2c: 0xfffe_fdfc,
+            teardown: 0x0b,
         };
         let back = FlowEntry::from_words(&e.static_words(), &e.dyn_words());
         assert_eq!(back, e);

@@ -138,7 +138,10 @@ always @* begin
         leaves_out[128 +: 32] = `SNIC_FLOW_DYN_PACKETS_SC(rec_in);
         leaves_out[192 +: 48] = `SNIC_FLOW_DYN_BYTES_CS(rec_in);
         leaves_out[256 +: 48] = `SNIC_FLOW_DYN_BYTES_SC(rec_in);
-        rt[191:0] = snic_flow_dyn_pack(`SNIC_FLOW_DYN_LAST_SEEN(rec_in), `SNIC_FLOW_DYN_PACKETS_CS(rec_in), `SNIC_FLOW_DYN_PACKETS_SC(rec_in), `SNIC_FLOW_DYN_BYTES_CS(rec_in), `SNIC_FLOW_DYN_BYTES_SC(rec_in));
+        leaves_out[320 +: 32] = `SNIC_FLOW_DYN_FIN_END_CS(rec_in);
+        leaves_out[384 +: 32] = `SNIC_FLOW_DYN_FIN_END_SC(rec_in);
+        leaves_out[448 +: 8] = `SNIC_FLOW_DYN_TEARDOWN(rec_in);
+        rt[263:0] = snic_flow_dyn_pack(`SNIC_FLOW_DYN_LAST_SEEN(rec_in), `SNIC_FLOW_DYN_PACKETS_CS(rec_in), `SNIC_FLOW_DYN_PACKETS_SC(rec_in), `SNIC_FLOW_DYN_BYTES_CS(rec_in), `SNIC_FLOW_DYN_BYTES_SC(rec_in), `SNIC_FLOW_DYN_FIN_END_CS(rec_in), `SNIC_FLOW_DYN_FIN_END_SC(rec_in), `SNIC_FLOW_DYN_TEARDOWN(rec_in));
     end
     8'd10: begin
         leaves_out[0 +: 9] = `SNIC_L7_RULE_CTRL_PATH_LEN(rec_in);
