@@ -156,7 +156,7 @@ impl Flow {
     }
 
     /// Source/destination of a frame arriving on `port`.
-    fn wire(&self, port: Port) -> ([u8; 6], [u8; 6], [u8; 4], [u8; 4], u16, u16) {
+    fn wire(&self, port: Port) -> Wire {
         match port {
             Port::Client => (
                 self.client_mac,
@@ -369,28 +369,12 @@ pub fn flow_frame_at(
     seq: u32,
     ack: u32,
 ) -> (Vec<u8>, u8, u8, u8) {
-    let (smac, dmac, sip, dip, sport, dport) = f.wire(port);
-    let w = Wire {
-        smac,
-        dmac,
-        sip,
-        dip,
-        sport,
-        dport,
-    };
-    tcp_frame_numbered(rng, &w, payload, flags, false, Some((seq, ack)))
+    tcp_frame_numbered(rng, f.wire(port), payload, flags, false, Some((seq, ack)))
 }
 
-/// Addresses of a frame: from `smac`/`sip`:`sport` to `dmac`/`dip`:`dport`.
-#[derive(Clone, Copy)]
-struct Wire {
-    smac: [u8; 6],
-    dmac: [u8; 6],
-    sip: [u8; 4],
-    dip: [u8; 4],
-    sport: u16,
-    dport: u16,
-}
+/// Addresses of a frame: (source MAC, destination MAC, source IP, destination IP, source
+/// port, destination port).
+type Wire = ([u8; 6], [u8; 6], [u8; 4], [u8; 4], u16, u16);
 
 /// A frame from `smac`/`sip`:`sport` to `dmac`/`dip`:`dport`: (bytes, l3 offset, ihl, doff).
 #[allow(clippy::too_many_arguments)]
@@ -406,34 +390,20 @@ pub fn tcp_frame(
     flags: Flags,
     vlan: bool,
 ) -> (Vec<u8>, u8, u8, u8) {
-    let w = Wire {
-        smac,
-        dmac,
-        sip,
-        dip,
-        sport,
-        dport,
-    };
-    tcp_frame_numbered(rng, &w, payload, flags, vlan, None)
+    let w = (smac, dmac, sip, dip, sport, dport);
+    tcp_frame_numbered(rng, w, payload, flags, vlan, None)
 }
 
 /// A frame with random options; sequence and ACK numbers `numbers`, random without.
 fn tcp_frame_numbered(
     rng: &mut ChaCha8Rng,
-    w: &Wire,
+    w: Wire,
     payload: &[u8],
     flags: Flags,
     vlan: bool,
     numbers: Option<(u32, u32)>,
 ) -> (Vec<u8>, u8, u8, u8) {
-    let Wire {
-        smac,
-        dmac,
-        sip,
-        dip,
-        sport,
-        dport,
-    } = *w;
+    let (smac, dmac, sip, dip, sport, dport) = w;
     let mut bytes = Vec::new();
     Ethernet2Header {
         source: smac,
