@@ -182,6 +182,7 @@ fn split_request_resets_both_ways_and_aging() {
         TcpTimeoutState::FinWait,
         TcpTimeoutState::TimeWait,
         TcpTimeoutState::Close,
+        TcpTimeoutState::Linger,
     ] {
         rig.card
             .flow_manager()
