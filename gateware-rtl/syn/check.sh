@@ -202,6 +202,12 @@ unit load_sched rtl/load_sched.v rtl/load_sched_cmp.v
 # Request-head buffer (head_buf with its replay FIFO; a block of the connection engine, not
 # yet inside splice_datapath).
 unit head_buf rtl/head_buf.v rtl/dp_fifo.v
+# Server connection: TCP frame generator and SYN-ACK absorber (blocks of the connection
+# engine, not yet inside splice_datapath); the generator at both widths.
+unit tcp_tx_gen rtl/tcp_tx_gen.v
+step "verilator lint (tcp_tx_gen, DATA_WIDTH=512)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module tcp_tx_gen -GDATA_WIDTH=512 rtl/tcp_tx_gen.v
+unit synack_absorb rtl/synack_absorb.v
 # Engine observability (trace ring, setup-latency histogram; inside splice_datapath, so in
 # files.f).
 unit engine_obs rtl/engine_obs.v

@@ -247,8 +247,11 @@ pub struct TsOptions {
 pub const TS_MASK: u32 = (1 << COOKIE_TS_BITS) - 1;
 const TS_WSCALE_MASK: u32 = 0xf;
 const TS_SACK: u32 = 1 << 4;
-/// The largest window scale shift (RFC 7323).
-pub const MAX_WSCALE: u8 = 14;
+/// The largest window scale shift (RFC 7323): [`crate::flowmgr::tcpopts::MAX_WSCALE`], whose
+/// value comes from `registers/records.toml`.
+pub const MAX_WSCALE: u8 = crate::flowmgr::tcpopts::MAX_WSCALE;
+// A shift is encoded below TS_WSCALE_MASK, which means "no window scale".
+const _: () = assert!((MAX_WSCALE as u32) < TS_WSCALE_MASK);
 
 /// The TSval of a cookie SYN-ACK at clock `now`: `now` with its low bits replaced by the
 /// options, moved one step of `1 << COOKIE_TS_BITS` back when that would put it ahead of

@@ -137,6 +137,30 @@
  * less when that segment started at a multiple of 8.
  */
 #define SPLICENIC_HEAD_SEG_GAP 9u
+/* MSS assumed for a peer whose SYN or SYN-ACK carries no MSS option (or MSS 0): the IPv4
+ * default (RFC 1122).
+ */
+#define SPLICENIC_DEFAULT_PEER_MSS 536u
+/* Smallest MSS the card sends to or announces; a peer's smaller MSS is raised to it. */
+#define SPLICENIC_MIN_MSS 48u
+/* Largest window shift (RFC 7323); a larger shift received is taken as 14. */
+#define SPLICENIC_MAX_WSCALE 14u
+/* The card's port of a server connection is LOCAL_PORT_BASE + the flow slot (the server
+ * half is found by the slot).
+ */
+#define SPLICENIC_LOCAL_PORT_BASE 0x4000u
+/* Smallest payload of a replayed request segment: the negotiated MSS less the timestamp
+ * option, never below this.
+ */
+#define SPLICENIC_REPLAY_MIN_CHUNK 64u
+/* tcp_tx_gen: cycles from a request's accept to its frame's first beat valid when the
+ * output is free.
+ */
+#define SPLICENIC_TX_GEN_LATENCY 6u
+/* synack_absorb: cycles from a SYN-ACK's accept to its result valid when the output is
+ * free; one SYN-ACK per cycle.
+ */
+#define SPLICENIC_SYNACK_ABSORB_LATENCY 5u
 /* engine_obs: log2 of the trace ring's entries in the default build (512 entries of 128
  * bits in 4 DP16KD).
  */
@@ -467,6 +491,16 @@
 #define SPLICENIC_LOAD_STATUS_NONE 0x1u
 #define SPLICENIC_LOAD_STATUS_PUNT 0x2u
 #define SPLICENIC_LOAD_STATUS_DATA 0x3u
+
+/* SynAckVerdict: What a server's answer to the card's SYN means for a connection in setup
+ * (`synack_absorb`; the firmware's `absorb_synack`).
+ */
+#define SPLICENIC_SYN_ACK_VERDICT_WIDTH 3
+#define SPLICENIC_SYN_ACK_VERDICT_IGNORE 0x0u
+#define SPLICENIC_SYN_ACK_VERDICT_SPLICE 0x1u
+#define SPLICENIC_SYN_ACK_VERDICT_REFUSED 0x2u
+#define SPLICENIC_SYN_ACK_VERDICT_DECLINED_TS 0x3u
+#define SPLICENIC_SYN_ACK_VERDICT_DECLINED_SACK 0x4u
 
 /* TraceKind: What an entry of the engine's trace ring records (`engine_obs`, DP.TRACE_*;
  * docs/engine.md, "Trace ring").

@@ -152,6 +152,32 @@ pub const HEAD_BUFFER_BYTES: u32 = 1_024;
 /// segment started at a multiple of 8.
 pub const HEAD_SEG_GAP: u32 = 9;
 
+/// MSS assumed for a peer whose SYN or SYN-ACK carries no MSS option (or MSS 0): the IPv4
+/// default (RFC 1122).
+pub const DEFAULT_PEER_MSS: u32 = 536;
+
+/// Smallest MSS the card sends to or announces; a peer's smaller MSS is raised to it.
+pub const MIN_MSS: u32 = 48;
+
+/// Largest window shift (RFC 7323); a larger shift received is taken as 14.
+pub const MAX_WSCALE: u32 = 14;
+
+/// The card's port of a server connection is LOCAL_PORT_BASE + the flow slot (the server half
+/// is found by the slot).
+pub const LOCAL_PORT_BASE: u32 = 0x0000_4000;
+
+/// Smallest payload of a replayed request segment: the negotiated MSS less the timestamp
+/// option, never below this.
+pub const REPLAY_MIN_CHUNK: u32 = 64;
+
+/// tcp_tx_gen: cycles from a request's accept to its frame's first beat valid when the output
+/// is free.
+pub const TX_GEN_LATENCY: u32 = 6;
+
+/// synack_absorb: cycles from a SYN-ACK's accept to its result valid when the output is free;
+/// one SYN-ACK per cycle.
+pub const SYNACK_ABSORB_LATENCY: u32 = 5;
+
 /// engine_obs: log2 of the trace ring's entries in the default build (512 entries of 128 bits
 /// in 4 DP16KD).
 pub const TRACE_DEPTH_LOG2: u32 = 9;
@@ -2919,6 +2945,112 @@ impl core::fmt::Display for LoadStatus {
             LoadStatus::None => "none",
             LoadStatus::Punt => "punt",
             LoadStatus::Data => "data",
+        })
+    }
+}
+
+/// What a server's answer to the card's SYN means for a connection in setup (`synack_absorb`;
+/// the firmware's `absorb_synack`). Codes as constants.
+pub mod syn_ack_verdict {
+    /// Not a SYN-ACK acknowledging the card's SYN (ack != client ISN + 1), nor a refusal:
+    /// dropped, counted.
+    pub const IGNORE: u8 = 0x0;
+    /// The SYN-ACK acknowledges the card's SYN and keeps every option the client half uses: the
+    /// entry is written (SPLICED, or CLOSING when the client already sent FIN), the handshake
+    /// ACK and the request go to the server.
+    pub const SPLICE: u8 = 0x1;
+    /// A RST with ACK acknowledging the card's SYN: the server refused; the next server is
+    /// tried.
+    pub const REFUSED: u8 = 0x2;
+    /// The client half uses timestamps and the server's SYN-ACK has none: the server is reset,
+    /// the next one tried.
+    pub const DECLINED_TS: u8 = 0x3;
+    /// The client half uses SACK and the server's SYN-ACK does not permit it: the server is
+    /// reset, the next one tried.
+    pub const DECLINED_SACK: u8 = 0x4;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 3;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            IGNORE => Some("IGNORE"),
+            SPLICE => Some("SPLICE"),
+            REFUSED => Some("REFUSED"),
+            DECLINED_TS => Some("DECLINED_TS"),
+            DECLINED_SACK => Some("DECLINED_SACK"),
+            _ => None,
+        }
+    }
+}
+
+/// What a server's answer to the card's SYN means for a connection in setup (`synack_absorb`;
+/// the firmware's `absorb_synack`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum SynAckVerdict {
+    /// Not a SYN-ACK acknowledging the card's SYN (ack != client ISN + 1), nor a refusal:
+    /// dropped, counted.
+    Ignore = syn_ack_verdict::IGNORE,
+    /// The SYN-ACK acknowledges the card's SYN and keeps every option the client half uses: the
+    /// entry is written (SPLICED, or CLOSING when the client already sent FIN), the handshake
+    /// ACK and the request go to the server.
+    Splice = syn_ack_verdict::SPLICE,
+    /// A RST with ACK acknowledging the card's SYN: the server refused; the next server is
+    /// tried.
+    Refused = syn_ack_verdict::REFUSED,
+    /// The client half uses timestamps and the server's SYN-ACK has none: the server is reset,
+    /// the next one tried.
+    DeclinedTs = syn_ack_verdict::DECLINED_TS,
+    /// The client half uses SACK and the server's SYN-ACK does not permit it: the server is
+    /// reset, the next one tried.
+    DeclinedSack = syn_ack_verdict::DECLINED_SACK,
+}
+
+impl SynAckVerdict {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [SynAckVerdict; 5] = [
+        SynAckVerdict::Ignore,
+        SynAckVerdict::Splice,
+        SynAckVerdict::Refused,
+        SynAckVerdict::DeclinedTs,
+        SynAckVerdict::DeclinedSack,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<SynAckVerdict> {
+        match code {
+            syn_ack_verdict::IGNORE => Some(SynAckVerdict::Ignore),
+            syn_ack_verdict::SPLICE => Some(SynAckVerdict::Splice),
+            syn_ack_verdict::REFUSED => Some(SynAckVerdict::Refused),
+            syn_ack_verdict::DECLINED_TS => Some(SynAckVerdict::DeclinedTs),
+            syn_ack_verdict::DECLINED_SACK => Some(SynAckVerdict::DeclinedSack),
+            _ => None,
+        }
+    }
+    /// The declared name (`IGNORE`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            SynAckVerdict::Ignore => "IGNORE",
+            SynAckVerdict::Splice => "SPLICE",
+            SynAckVerdict::Refused => "REFUSED",
+            SynAckVerdict::DeclinedTs => "DECLINED_TS",
+            SynAckVerdict::DeclinedSack => "DECLINED_SACK",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for SynAckVerdict {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            SynAckVerdict::Ignore => "ignore",
+            SynAckVerdict::Splice => "splice",
+            SynAckVerdict::Refused => "refused",
+            SynAckVerdict::DeclinedTs => "declined_ts",
+            SynAckVerdict::DeclinedSack => "declined_sack",
         })
     }
 }

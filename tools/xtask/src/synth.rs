@@ -341,6 +341,26 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "tcp_tx_gen",
+        label: "tcp_tx_gen (TCP frame generator: SYN, ACK, RST with options and checksums, 64-bit)",
+        top: "tcp_tx_gen",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/tcp_tx_gen.v"]),
+        fast_path: false,
+        cost: 10,
+        part: LFE5UM5G_45F,
+    },
+    Job {
+        key: "synack_absorb",
+        label: "synack_absorb (SYN-ACK absorber: verdict, deltas, window, entry words)",
+        top: "synack_absorb",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/synack_absorb.v"]),
+        fast_path: false,
+        cost: 10,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "engine_obs",
         label: "engine_obs (engine trace ring, 512 x 128 bits, and setup-latency histogram)",
         top: "engine_obs",
@@ -1700,6 +1720,8 @@ mod tests {
             "sched_unit",
             "load_sched",
             "head_buf",
+            "tcp_tx_gen",
+            "synack_absorb",
             "engine_obs",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {

@@ -81,12 +81,21 @@ pub mod flags {
 
 /// Largest TCP options area (data offset 15 words minus the 20-byte header).
 pub const MAX_OPTIONS_LEN: usize = 40;
-/// MSS assumed when a SYN carries none (or 0): the IPv4 default.
-pub const DEFAULT_PEER_MSS: u16 = 536;
+/// MSS assumed when a SYN carries none (or 0): the IPv4 default. The value comes from
+/// `registers/records.toml` (`splicenic_layout::DEFAULT_PEER_MSS`), shared with the gateware.
+pub const DEFAULT_PEER_MSS: u16 = splicenic_layout::DEFAULT_PEER_MSS as u16;
 /// Smallest MSS the card sends to or announces; smaller announced values are raised to it.
-pub const MIN_MSS: u16 = 48;
-/// Largest window shift (RFC 7323).
-pub const MAX_WSCALE: u8 = 14;
+/// The value comes from `registers/records.toml` (`splicenic_layout::MIN_MSS`).
+pub const MIN_MSS: u16 = splicenic_layout::MIN_MSS as u16;
+/// Largest window shift (RFC 7323); a larger shift received is taken as this. The value
+/// comes from `registers/records.toml` (`splicenic_layout::MAX_WSCALE`).
+pub const MAX_WSCALE: u8 = splicenic_layout::MAX_WSCALE as u8;
+// The narrowing casts above keep the values (checked at compile time).
+const _: () = assert!(
+    DEFAULT_PEER_MSS as u32 == splicenic_layout::DEFAULT_PEER_MSS
+        && MIN_MSS as u32 == splicenic_layout::MIN_MSS
+        && MAX_WSCALE as u32 == splicenic_layout::MAX_WSCALE
+);
 
 /// Errors of the option parser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,6 +12,7 @@
 //! rule-set record and capture ring) are borrowed so the firmware can place them in memory
 //! that is not initialised at boot.
 
+pub mod absorb;
 pub mod capture;
 mod control;
 mod engine;
@@ -26,14 +27,15 @@ use crate::flowhash::FourTuple;
 use crate::flowmgr::aging::{AgingScan, SlotAge};
 use crate::flowmgr::freelist::{bitmap_words, FreeList};
 use crate::flowmgr::isn::IsnGen;
-use crate::flowmgr::splice::{seq_after, Isns, SpliceEntry};
+use crate::flowmgr::splice::seq_after;
 use crate::flowmgr::tcpopts::{
-    parse_syn_options, Handshake, OptionsPolicy, SynOptions, Timestamps,
+    parse_syn_options, Handshake, OptionsPolicy, SynOptions, Timestamps, DEFAULT_PEER_MSS,
 };
 use crate::flowmgr::timeouts::{TcpState, Timeouts, DEFAULT_SECS, STATES};
 use crate::flowmgr::{FlowState, Slot};
 use crate::mailbox::{cmd, status, Response, MAX_WORDS};
 use crate::sched::{Kind, SchedConfig, Scheduler, ServerConfig, ServerSet, MAX_WEIGHT};
+use absorb::{absorb_synack, SynAckContext, SynAckSegment, SynAckVerdict, TS_OPTION_LEN};
 use capture::CaptureRing;
 pub use control::{FLOW_GET_WORDS, FLOW_LIST_BUDGET, FLOW_LIST_DONE, FLOW_LIST_MAX};
 use engine::Engine;
@@ -81,8 +83,14 @@ pub type ReqBufs = [[u8; REQ_BUF]; PENDING];
 pub type Pools = [Option<Pool>; MAX_POOLS];
 /// Largest frame handled.
 pub const MAX_FRAME: usize = 2048;
-/// First local (server-side) port: the flow slot is added to it.
-pub const LOCAL_PORT_BASE: u16 = 0x4000;
+/// First local (server-side) port: the flow slot is added to it. The value comes from
+/// `registers/records.toml` (`splicenic_layout::LOCAL_PORT_BASE`), shared with the gateware.
+pub const LOCAL_PORT_BASE: u16 = splicenic_layout::LOCAL_PORT_BASE as u16;
+// The cast keeps the value, and every slot's port fits 16 bits.
+const _: () = assert!(
+    LOCAL_PORT_BASE as u32 == splicenic_layout::LOCAL_PORT_BASE
+        && LOCAL_PORT_BASE as usize + FW_SLOTS <= 0x1_0000
+);
 /// Client MSS classes of a cookie SYN-ACK (the class is encoded in the ISN's slot input).
 pub const COOKIE_MSS: [u16; 4] = [536, 1220, 1440, 1460];
 /// First of the reserved slot numbers of cookie ISNs (never a real slot: at most
@@ -491,9 +499,9 @@ struct Pending {
 }
 
 const HS_NONE: Handshake = Handshake {
-    client_mss: 536,
-    mss_to_client: 536,
-    mss_to_server: 536,
+    client_mss: DEFAULT_PEER_MSS,
+    mss_to_client: DEFAULT_PEER_MSS,
+    mss_to_server: DEFAULT_PEER_MSS,
     client_wscale: None,
     server_wscale: None,
     sack: false,
@@ -1554,7 +1562,7 @@ impl<'a> Splicer<'a> {
         // of 10) would be a zero window the client waits on for ever. A client that sends
         // more than the room gets the part that fits acknowledged (`on_request_data`).
         let window = space.div_ceil(1 << shift).min(0xffff) as u16;
-        let mut opts = [0u8; 12];
+        let mut opts = [0u8; TS_OPTION_LEN as usize];
         let o: &[u8] = if p.hs.timestamps {
             ts_option(&mut opts, now, p.client_tsval);
             &opts
@@ -2039,48 +2047,50 @@ impl<'a> Splicer<'a> {
             self.stats.ignored += 1;
             return Some(i);
         }
-        if seg.has(tf::RST) {
-            if seg.has(tf::ACK) && seg.ack == p.client_isn.wrapping_add(1) {
-                self.server_failed(hw, i);
-            }
-            return Some(i);
-        }
-        if !seg.has(tf::SYN | tf::ACK) || seg.ack != p.client_isn.wrapping_add(1) {
-            self.stats.ignored += 1;
-            return Some(i);
-        }
         let t0 = self.profile.start(hw);
-        let synopts = parse_syn_options(&self.frame[seg.opts.0..seg.opts.1]).unwrap_or_default();
-        let neg = p.hs.complete(&synopts);
-        let opt_cycles = self.profile.start(hw).wrapping_sub(t0);
-        let neg = match neg {
-            Ok(n) => n,
-            Err(_) => {
-                self.profile.step(Step::Options, opt_cycles);
-                // The server declined a feature the client half already uses: reset it and
-                // try another server.
-                self.send_rst_reply(hw, Port::Server, seg);
+        let sa = SynAckSegment {
+            flags: seg.flags,
+            seq: seg.seq,
+            ack: seg.ack,
+            opts: parse_syn_options(&self.frame[seg.opts.0..seg.opts.1]).unwrap_or_default(),
+        };
+        let ctx = SynAckContext {
+            client_isn: p.client_isn,
+            card_isn: p.card_isn,
+            card_tsval: p.card_tsval,
+            client_win: p.client_win,
+            hs: p.hs,
+            real_server: p.rs,
+            client_fin: p.client_fin,
+        };
+        let a = absorb_synack(&ctx, &sa);
+        match a.verdict {
+            SynAckVerdict::Ignore => {
+                // A RST that does not acknowledge the SYN is dropped uncounted.
+                if !seg.has(tf::RST) {
+                    self.stats.ignored += 1;
+                }
+                return Some(i);
+            }
+            SynAckVerdict::Refused => {
                 self.server_failed(hw, i);
                 return Some(i);
             }
+            _ => {}
+        }
+        self.profile.step_since(hw, Step::Options, t0);
+        let Some(neg) = a.neg else {
+            // Declined: the server refused a feature the client half already uses. Reset it
+            // and try another server.
+            self.send_rst_reply(hw, Port::Server, seg);
+            self.server_failed(hw, i);
+            return Some(i);
         };
         self.cur = Handler::ServerSynAck;
-        let t0 = self.profile.start(hw);
-        let server_tsval = synopts.timestamps.map_or(0, |t| t.tsval);
-        let isns = Isns::reusing_client_isn(p.client_isn, p.card_isn, seg.seq);
-        let e = SpliceEntry::new(&isns, &neg, p.card_tsval, server_tsval, p.rs);
         let mut w = [0u32; STATIC_WORDS];
-        let ew = e.words();
-        w[..4].copy_from_slice(&ew);
-        let opt_cycles = opt_cycles.wrapping_add(self.profile.start(hw).wrapping_sub(t0));
-        self.profile.step(Step::Options, opt_cycles);
+        w[..4].copy_from_slice(&a.words);
         if p.client_fin {
-            // Already half-closed by the client: CLOSING, counted inactive from the start.
-            w[0] = with_field(w[0], FlowStatic::STATE, FlowState::Closing.raw().into())
-                | FlowStatic::FLAGS.place32(entry_flags::FIN_CLIENT.into());
             self.stats.closed += 1;
-        } else {
-            w[0] |= FlowStatic::FLAGS.place32(entry_flags::ACTIVE.into());
         }
         encode_half(&mut w, CLIENT_HALF, &p.client);
         encode_half(&mut w, SERVER_HALF, &p.server);
@@ -2088,27 +2098,20 @@ impl<'a> Splicer<'a> {
         let now = hw.now();
         self.entry_write(hw, p.slot, &w, Some(now));
         // Handshake ACK, then the buffered request.
-        let c = p.hs.client_wscale.unwrap_or(0);
-        let j = p.hs.server_wscale.unwrap_or(0);
-        let win = if synopts.wscale.is_some() {
-            ((u32::from(p.client_win) << c) >> j).min(0xffff) as u16
-        } else {
-            ((u32::from(p.client_win) << c).min(0xffff)) as u16
-        };
-        let mut opts = [0u8; 12];
+        let mut opts = [0u8; TS_OPTION_LEN as usize];
         let o_len = if neg.timestamps {
-            ts_option(&mut opts, p.client_tsval, server_tsval);
-            12
+            ts_option(&mut opts, p.client_tsval, sa.tsval());
+            opts.len()
         } else {
             0
         };
-        let chunk = usize::from(neg.mss).saturating_sub(o_len).max(64);
+        let chunk = usize::from(a.chunk);
         let mac = hw.port_mac(Port::Server);
         let base = TcpOut {
             seq: p.client_isn.wrapping_add(1),
-            ack: seg.seq.wrapping_add(1),
+            ack: a.ack,
             flags: tf::ACK,
-            window: win,
+            window: a.window,
             opts: &opts[..o_len],
             payload: &[],
             ..p.server.segment(mac)
@@ -2721,7 +2724,7 @@ fn client_tuple(seg: &TcpSeg) -> FourTuple {
 }
 
 /// `NOP NOP TS(tsval, tsecr)`.
-fn ts_option(out: &mut [u8; 12], tsval: u32, tsecr: u32) {
+fn ts_option(out: &mut [u8; TS_OPTION_LEN as usize], tsval: u32, tsecr: u32) {
     out[0] = 1;
     out[1] = 1;
     out[2] = 8;
