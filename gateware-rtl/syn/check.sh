@@ -208,6 +208,9 @@ unit tcp_tx_gen rtl/tcp_tx_gen.v
 step "verilator lint (tcp_tx_gen, DATA_WIDTH=512)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module tcp_tx_gen -GDATA_WIDTH=512 rtl/tcp_tx_gen.v
 unit synack_absorb rtl/synack_absorb.v
+# Aging check (the aging scan's decision per slot; a block of the connection engine, not yet
+# inside splice_datapath).
+unit aging_check rtl/aging_check.v
 # Engine observability (trace ring, setup-latency histogram; inside splice_datapath, so in
 # files.f).
 unit engine_obs rtl/engine_obs.v

@@ -161,6 +161,12 @@
  * free; one SYN-ACK per cycle.
  */
 #define SPLICENIC_SYNACK_ABSORB_LATENCY 5u
+/* Entries of the timeout table (the 11 IPVS TCP states and LINGER). */
+#define SPLICENIC_TIMEOUT_CLASSES 12u
+/* aging_check: cycles from a slot's accept to its result valid when the output is free;
+ * one slot per cycle.
+ */
+#define SPLICENIC_AGING_CHECK_LATENCY 4u
 /* engine_obs: log2 of the trace ring's entries in the default build (512 entries of 128
  * bits in 4 DP16KD).
  */
@@ -501,6 +507,24 @@
 #define SPLICENIC_SYN_ACK_VERDICT_REFUSED 0x2u
 #define SPLICENIC_SYN_ACK_VERDICT_DECLINED_TS 0x3u
 #define SPLICENIC_SYN_ACK_VERDICT_DECLINED_SACK 0x4u
+
+/* TimeoutClass: Timeout class of a flow: the index into the timeout table (TIMEOUT_SET /
+ * TIMEOUT_GET; the firmware's TcpState, IPVS's TCP states in the kernel's order, then the
+ * card's LINGER).
+ */
+#define SPLICENIC_TIMEOUT_CLASS_WIDTH 4
+#define SPLICENIC_TIMEOUT_CLASS_NONE 0x0u
+#define SPLICENIC_TIMEOUT_CLASS_ESTABLISHED 0x1u
+#define SPLICENIC_TIMEOUT_CLASS_SYN_SENT 0x2u
+#define SPLICENIC_TIMEOUT_CLASS_SYN_RECV 0x3u
+#define SPLICENIC_TIMEOUT_CLASS_FIN_WAIT 0x4u
+#define SPLICENIC_TIMEOUT_CLASS_TIME_WAIT 0x5u
+#define SPLICENIC_TIMEOUT_CLASS_CLOSE 0x6u
+#define SPLICENIC_TIMEOUT_CLASS_CLOSE_WAIT 0x7u
+#define SPLICENIC_TIMEOUT_CLASS_LAST_ACK 0x8u
+#define SPLICENIC_TIMEOUT_CLASS_LISTEN 0x9u
+#define SPLICENIC_TIMEOUT_CLASS_SYNACK 0xAu
+#define SPLICENIC_TIMEOUT_CLASS_LINGER 0xBu
 
 /* TraceKind: What an entry of the engine's trace ring records (`engine_obs`, DP.TRACE_*;
  * docs/engine.md, "Trace ring").

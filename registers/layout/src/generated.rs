@@ -178,6 +178,13 @@ pub const TX_GEN_LATENCY: u32 = 6;
 /// one SYN-ACK per cycle.
 pub const SYNACK_ABSORB_LATENCY: u32 = 5;
 
+/// Entries of the timeout table (the 11 IPVS TCP states and LINGER).
+pub const TIMEOUT_CLASSES: u32 = 12;
+
+/// aging_check: cycles from a slot's accept to its result valid when the output is free; one
+/// slot per cycle.
+pub const AGING_CHECK_LATENCY: u32 = 4;
+
 /// engine_obs: log2 of the trace ring's entries in the default build (512 entries of 128 bits
 /// in 4 DP16KD).
 pub const TRACE_DEPTH_LOG2: u32 = 9;
@@ -3051,6 +3058,166 @@ impl core::fmt::Display for SynAckVerdict {
             SynAckVerdict::Refused => "refused",
             SynAckVerdict::DeclinedTs => "declined_ts",
             SynAckVerdict::DeclinedSack => "declined_sack",
+        })
+    }
+}
+
+/// Timeout class of a flow: the index into the timeout table (TIMEOUT_SET / TIMEOUT_GET; the
+/// firmware's TcpState, IPVS's TCP states in the kernel's order, then the card's LINGER). Codes
+/// as constants.
+pub mod timeout_class {
+    /// No state (a slot that is not SPLICED or CLOSING has no class: it does not age here).
+    pub const NONE: u8 = 0x0;
+    /// ESTABLISHED: a SPLICED flow.
+    pub const ESTABLISHED: u8 = 0x1;
+    /// SYN_SENT.
+    pub const SYN_SENT: u8 = 0x2;
+    /// SYN_RECV.
+    pub const SYN_RECV: u8 = 0x3;
+    /// FIN_WAIT: a CLOSING flow with one FIN.
+    pub const FIN_WAIT: u8 = 0x4;
+    /// TIME_WAIT: a CLOSING flow with both FINs, not both acknowledged.
+    pub const TIME_WAIT: u8 = 0x5;
+    /// CLOSE: a CLOSING flow after a RST.
+    pub const CLOSE: u8 = 0x6;
+    /// CLOSE_WAIT.
+    pub const CLOSE_WAIT: u8 = 0x7;
+    /// LAST_ACK.
+    pub const LAST_ACK: u8 = 0x8;
+    /// LISTEN.
+    pub const LISTEN: u8 = 0x9;
+    /// SYNACK.
+    pub const SYNACK: u8 = 0xA;
+    /// The card's own class: a SPLICED or CLOSING flow whose both FINs the other side
+    /// acknowledged (FlowDyn.teardown ACKED_CS and ACKED_SC) and that no RST ended.
+    pub const LINGER: u8 = 0xB;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 4;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            NONE => Some("NONE"),
+            ESTABLISHED => Some("ESTABLISHED"),
+            SYN_SENT => Some("SYN_SENT"),
+            SYN_RECV => Some("SYN_RECV"),
+            FIN_WAIT => Some("FIN_WAIT"),
+            TIME_WAIT => Some("TIME_WAIT"),
+            CLOSE => Some("CLOSE"),
+            CLOSE_WAIT => Some("CLOSE_WAIT"),
+            LAST_ACK => Some("LAST_ACK"),
+            LISTEN => Some("LISTEN"),
+            SYNACK => Some("SYNACK"),
+            LINGER => Some("LINGER"),
+            _ => None,
+        }
+    }
+}
+
+/// Timeout class of a flow: the index into the timeout table (TIMEOUT_SET / TIMEOUT_GET; the
+/// firmware's TcpState, IPVS's TCP states in the kernel's order, then the card's LINGER).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum TimeoutClass {
+    /// No state (a slot that is not SPLICED or CLOSING has no class: it does not age here).
+    None = timeout_class::NONE,
+    /// ESTABLISHED: a SPLICED flow.
+    Established = timeout_class::ESTABLISHED,
+    /// SYN_SENT.
+    SynSent = timeout_class::SYN_SENT,
+    /// SYN_RECV.
+    SynRecv = timeout_class::SYN_RECV,
+    /// FIN_WAIT: a CLOSING flow with one FIN.
+    FinWait = timeout_class::FIN_WAIT,
+    /// TIME_WAIT: a CLOSING flow with both FINs, not both acknowledged.
+    TimeWait = timeout_class::TIME_WAIT,
+    /// CLOSE: a CLOSING flow after a RST.
+    Close = timeout_class::CLOSE,
+    /// CLOSE_WAIT.
+    CloseWait = timeout_class::CLOSE_WAIT,
+    /// LAST_ACK.
+    LastAck = timeout_class::LAST_ACK,
+    /// LISTEN.
+    Listen = timeout_class::LISTEN,
+    /// SYNACK.
+    Synack = timeout_class::SYNACK,
+    /// The card's own class: a SPLICED or CLOSING flow whose both FINs the other side
+    /// acknowledged (FlowDyn.teardown ACKED_CS and ACKED_SC) and that no RST ended.
+    Linger = timeout_class::LINGER,
+}
+
+impl TimeoutClass {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [TimeoutClass; 12] = [
+        TimeoutClass::None,
+        TimeoutClass::Established,
+        TimeoutClass::SynSent,
+        TimeoutClass::SynRecv,
+        TimeoutClass::FinWait,
+        TimeoutClass::TimeWait,
+        TimeoutClass::Close,
+        TimeoutClass::CloseWait,
+        TimeoutClass::LastAck,
+        TimeoutClass::Listen,
+        TimeoutClass::Synack,
+        TimeoutClass::Linger,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<TimeoutClass> {
+        match code {
+            timeout_class::NONE => Some(TimeoutClass::None),
+            timeout_class::ESTABLISHED => Some(TimeoutClass::Established),
+            timeout_class::SYN_SENT => Some(TimeoutClass::SynSent),
+            timeout_class::SYN_RECV => Some(TimeoutClass::SynRecv),
+            timeout_class::FIN_WAIT => Some(TimeoutClass::FinWait),
+            timeout_class::TIME_WAIT => Some(TimeoutClass::TimeWait),
+            timeout_class::CLOSE => Some(TimeoutClass::Close),
+            timeout_class::CLOSE_WAIT => Some(TimeoutClass::CloseWait),
+            timeout_class::LAST_ACK => Some(TimeoutClass::LastAck),
+            timeout_class::LISTEN => Some(TimeoutClass::Listen),
+            timeout_class::SYNACK => Some(TimeoutClass::Synack),
+            timeout_class::LINGER => Some(TimeoutClass::Linger),
+            _ => None,
+        }
+    }
+    /// The declared name (`NONE`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            TimeoutClass::None => "NONE",
+            TimeoutClass::Established => "ESTABLISHED",
+            TimeoutClass::SynSent => "SYN_SENT",
+            TimeoutClass::SynRecv => "SYN_RECV",
+            TimeoutClass::FinWait => "FIN_WAIT",
+            TimeoutClass::TimeWait => "TIME_WAIT",
+            TimeoutClass::Close => "CLOSE",
+            TimeoutClass::CloseWait => "CLOSE_WAIT",
+            TimeoutClass::LastAck => "LAST_ACK",
+            TimeoutClass::Listen => "LISTEN",
+            TimeoutClass::Synack => "SYNACK",
+            TimeoutClass::Linger => "LINGER",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for TimeoutClass {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            TimeoutClass::None => "none",
+            TimeoutClass::Established => "established",
+            TimeoutClass::SynSent => "syn_sent",
+            TimeoutClass::SynRecv => "syn_recv",
+            TimeoutClass::FinWait => "fin_wait",
+            TimeoutClass::TimeWait => "time_wait",
+            TimeoutClass::Close => "close",
+            TimeoutClass::CloseWait => "close_wait",
+            TimeoutClass::LastAck => "last_ack",
+            TimeoutClass::Listen => "listen",
+            TimeoutClass::Synack => "synack",
+            TimeoutClass::Linger => "linger",
         })
     }
 }

@@ -361,6 +361,16 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "aging_check",
+        label: "aging_check (aging scan decision: timeout class and expiry, one slot a cycle)",
+        top: "aging_check",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/aging_check.v"]),
+        fast_path: false,
+        cost: 5,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "engine_obs",
         label: "engine_obs (engine trace ring, 512 x 128 bits, and setup-latency histogram)",
         top: "engine_obs",
@@ -1722,6 +1732,7 @@ mod tests {
             "head_buf",
             "tcp_tx_gen",
             "synack_absorb",
+            "aging_check",
             "engine_obs",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {

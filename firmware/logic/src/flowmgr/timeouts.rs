@@ -58,7 +58,27 @@ pub enum TcpState {
 }
 
 /// Number of [`TcpState`]s (the 11 IPVS states and [`TcpState::Linger`]).
-pub const STATES: usize = 12;
+pub const STATES: usize = splicenic_layout::TIMEOUT_CLASSES as usize;
+
+// The classes are the gateware's (`TimeoutClass` in registers/records.toml, aging_check).
+const _: () = {
+    use splicenic_layout::timeout_class as c;
+    assert!(
+        TcpState::None as u8 == c::NONE
+            && TcpState::Established as u8 == c::ESTABLISHED
+            && TcpState::SynSent as u8 == c::SYN_SENT
+            && TcpState::SynRecv as u8 == c::SYN_RECV
+            && TcpState::FinWait as u8 == c::FIN_WAIT
+            && TcpState::TimeWait as u8 == c::TIME_WAIT
+            && TcpState::Close as u8 == c::CLOSE
+            && TcpState::CloseWait as u8 == c::CLOSE_WAIT
+            && TcpState::LastAck as u8 == c::LAST_ACK
+            && TcpState::Listen as u8 == c::LISTEN
+            && TcpState::Synack as u8 == c::SYNACK
+            && TcpState::Linger as u8 == c::LINGER
+            && STATES == c::LINGER as usize + 1
+    );
+};
 
 /// Default timeouts in seconds, indexed by [`TcpState`]: the IPVS table, then LINGER's 2 s.
 pub const DEFAULT_SECS: [u32; STATES] = [2, 900, 120, 60, 120, 120, 10, 60, 30, 120, 120, 2];

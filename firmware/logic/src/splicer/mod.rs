@@ -2219,9 +2219,10 @@ impl<'a> Splicer<'a> {
     /// The timeout class of a flow from its static word 0 and its dynamic words: LINGER once
     /// the other side acknowledged both FINs (`FlowDyn.teardown`) and no RST ended the flow,
     /// else the IPVS state its entry flags give. Inlined: each caller then keeps only the
-    /// classes it can see (smaller firmware than one shared copy).
+    /// classes it can see (smaller firmware than one shared copy). The reference of the
+    /// gateware's `aging_check` (docs/aging.md).
     #[inline(always)]
-    fn timeout_class(w0: u32, d: &[u32; DYN_WORDS]) -> Option<TcpState> {
+    pub fn timeout_class(w0: u32, d: &[u32; DYN_WORDS]) -> Option<TcpState> {
         const ACKED: u32 = (teardown::ACKED_CS | teardown::ACKED_SC) as u32;
         let flags = entry_flag_bits(w0);
         match entry_state(w0)? {
