@@ -5,9 +5,7 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use std::collections::VecDeque;
 use std::ffi::c_void;
-use std::fmt;
 use std::ptr::NonNull;
 
 #[repr(C)]
@@ -43,31 +41,9 @@ extern "C" {
     fn aging_step(h: *mut c_void, i: *const AcIn, o: *mut AcOut) -> i32;
 }
 
-/// A failure of the simulation harness or of the module's protocol.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Error {
-    /// The model could not be created.
-    Create,
-    /// The shim refused a call (null argument).
-    BadArg,
-    /// Something did not happen within its cycle budget.
-    Stuck(&'static str),
-    /// A result came that was not asked for.
-    Unexpected(&'static str),
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Create => f.write_str("cannot create the aging_check model"),
-            Error::BadArg => f.write_str("the aging_check shim refused an argument"),
-            Error::Stuck(what) => write!(f, "aging_check did not finish: {what}"),
-            Error::Unexpected(what) => write!(f, "aging_check answered unexpectedly: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
+pub use splicenic_tbkit::TbError as Error;
+pub use splicenic_tbkit::Timed;
+use splicenic_tbkit::{drive_in_order, Cycle};
 
 /// A slot as the check reads it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -92,10 +68,18 @@ pub struct Decision {
     /// TimeoutClass.
     pub class: u8,
     pub expired: bool,
-    /// Cycle the slot was accepted.
-    pub accepted: u64,
-    /// Cycle the decision was taken.
-    pub taken: u64,
+}
+
+/// One clock cycle of the model `h`.
+fn step(h: NonNull<c_void>, i: &AcIn) -> Result<AcOut, Error> {
+    let mut o = AcOut::default();
+    // SAFETY: h is a live model from aging_new (freed only in Drop of its AgingCheck); i and
+    // o are valid repr(C) structs matching the shim's for the duration of the call.
+    let rc = unsafe { aging_step(h.as_ptr(), i, &mut o) };
+    if rc != 0 {
+        return Err(Error::BadArg("aging_check"));
+    }
+    Ok(o)
 }
 
 /// A Verilated `aging_check`.
@@ -108,7 +92,7 @@ impl AgingCheck {
     /// A check, reset, every timeout 0.
     pub fn new() -> Result<Self, Error> {
         // SAFETY: aging_new has no preconditions.
-        let h = NonNull::new(unsafe { aging_new() }).ok_or(Error::Create)?;
+        let h = NonNull::new(unsafe { aging_new() }).ok_or(Error::Create("aging_check"))?;
         let mut a = AgingCheck { h, cycle: 0 };
         a.step(&AcIn {
             rst: 1,
@@ -118,15 +102,8 @@ impl AgingCheck {
     }
 
     fn step(&mut self, i: &AcIn) -> Result<AcOut, Error> {
-        let mut o = AcOut::default();
-        // SAFETY: self.h is a live model from aging_new (freed only in Drop); i and o are
-        // valid repr(C) structs matching the shim's for the duration of the call.
-        let rc = unsafe { aging_step(self.h.as_ptr(), i, &mut o) };
-        if rc != 0 {
-            return Err(Error::BadArg);
-        }
         self.cycle += 1;
-        Ok(o)
+        step(self.h, i)
     }
 
     /// Writes the timeout of class `idx` (an idle cycle).
@@ -145,20 +122,16 @@ impl AgingCheck {
     pub fn run(
         &mut self,
         slots: &[SlotView],
-        mut present: impl FnMut() -> bool,
-        mut ready: impl FnMut() -> bool,
-    ) -> Result<Vec<Decision>, Error> {
-        let mut out = Vec::with_capacity(slots.len());
-        let mut accepted = VecDeque::new();
-        let mut next = 0usize;
-        let budget = self.cycle + 64 + slots.len() as u64 * 200;
-        while out.len() < slots.len() {
-            if self.cycle > budget {
-                return Err(Error::Stuck("decisions of the slots"));
-            }
-            let mut i = AcIn::default();
-            if next < slots.len() && present() {
-                let s = &slots[next];
+        present: impl FnMut() -> bool,
+        ready: impl FnMut() -> bool,
+    ) -> Result<Vec<Timed<Decision>>, Error> {
+        let h = self.h;
+        drive_in_order(slots, &mut self.cycle, 200, present, ready, |s, rdy| {
+            let mut i = AcIn {
+                m_ready: rdy.into(),
+                ..AcIn::default()
+            };
+            if let Some(s) = s {
                 i.valid = 1;
                 i.slot = s.slot.into();
                 i.state = s.state.into();
@@ -167,28 +140,16 @@ impl AgingCheck {
                 i.last_seen = s.last_seen;
                 i.now = s.now;
             }
-            let rdy = ready();
-            i.m_ready = rdy.into();
-            let now = self.cycle;
-            let o = self.step(&i)?;
-            if i.valid == 1 && o.ready == 1 {
-                accepted.push_back(now);
-                next += 1;
-            }
-            if o.m_valid == 1 && rdy {
-                let acc = accepted
-                    .pop_front()
-                    .ok_or(Error::Unexpected("a decision without a slot"))?;
-                out.push(Decision {
+            let o = step(h, &i)?;
+            Ok(Cycle {
+                accepted: o.ready == 1,
+                answer: (o.m_valid == 1).then_some(Decision {
                     slot: o.slot as u16,
                     class: o.class as u8,
                     expired: o.expired != 0,
-                    accepted: acc,
-                    taken: now,
-                });
-            }
-        }
-        Ok(out)
+                }),
+            })
+        })
     }
 }
 

@@ -116,9 +116,9 @@ fn aging_check_is_the_firmware() {
         for (k, (s, g)) in slots.iter().zip(&got).enumerate() {
             let (class, exp) = firmware(s, &table);
             let what = || format!("slot {} ({s:?}, table {table:?})", done + k as u64);
-            assert_eq!(g.slot, s.slot, "order at {}", what());
-            assert_eq!(g.class, class, "class of {}", what());
-            assert_eq!(g.expired, exp, "expiry of {}", what());
+            assert_eq!(g.out.slot, s.slot, "order at {}", what());
+            assert_eq!(g.out.class, class, "class of {}", what());
+            assert_eq!(g.out.expired, exp, "expiry of {}", what());
             if class == 0 {
                 none += 1;
             } else {

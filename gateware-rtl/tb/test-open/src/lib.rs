@@ -10,7 +10,6 @@
 use splicenic_layout::TcpOpts;
 use std::collections::VecDeque;
 use std::ffi::c_void;
-use std::fmt;
 use std::ptr::NonNull;
 
 /// The inputs of one generator cycle (`repr(C)` mirror of `GenIn` in csrc/shim.cpp).
@@ -116,31 +115,8 @@ extern "C" {
     fn absorb_step(h: *mut c_void, i: *const AbIn, o: *mut AbOut) -> i32;
 }
 
-/// A failure of the simulation harness or of a module's protocol.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Error {
-    /// A model could not be created.
-    Create,
-    /// The shim refused a call (null argument).
-    BadArg,
-    /// Something did not happen within its cycle budget.
-    Stuck(&'static str),
-    /// The output broke the stream protocol.
-    Protocol(String),
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Create => f.write_str("cannot create the Verilated model"),
-            Error::BadArg => f.write_str("the shim refused an argument"),
-            Error::Stuck(what) => write!(f, "the module did not finish: {what}"),
-            Error::Protocol(what) => write!(f, "stream protocol broken: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
+use splicenic_tbkit::{drive_in_order, Cycle};
+pub use splicenic_tbkit::{TbError as Error, Timed};
 
 /// The generator's data width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,7 +217,8 @@ impl TxGen {
     /// A generator of `width`, reset.
     pub fn new(width: Width) -> Result<Self, Error> {
         // SAFETY: txgen_new has no preconditions; it returns null for an unknown variant.
-        let h = NonNull::new(unsafe { txgen_new(width.variant()) }).ok_or(Error::Create)?;
+        let h = NonNull::new(unsafe { txgen_new(width.variant()) })
+            .ok_or(Error::Create("tcp_tx_gen"))?;
         let mut g = TxGen { h, width, cycle: 0 };
         g.step(&GenIn {
             rst: 1,
@@ -256,7 +233,7 @@ impl TxGen {
         // valid repr(C) structs matching the shim's for the duration of the call.
         let rc = unsafe { txgen_step(self.h.as_ptr(), i, &mut o) };
         if rc != 0 {
-            return Err(Error::BadArg);
+            return Err(Error::BadArg("tcp_tx_gen"));
         }
         self.cycle += 1;
         Ok(o)
@@ -383,10 +360,18 @@ pub struct Absorbed {
     pub window: u16,
     pub mss: u16,
     pub chunk: u16,
-    /// Cycle the input was accepted.
-    pub accepted: u64,
-    /// Cycle the result was taken.
-    pub taken: u64,
+}
+
+/// One clock cycle of the absorber model `h`.
+fn absorb_cycle(h: NonNull<c_void>, i: &AbIn) -> Result<AbOut, Error> {
+    let mut o = AbOut::default();
+    // SAFETY: h is a live model from absorb_new (freed only in Drop of its Absorber); i and
+    // o are valid repr(C) structs matching the shim's for the duration of the call.
+    let rc = unsafe { absorb_step(h.as_ptr(), i, &mut o) };
+    if rc != 0 {
+        return Err(Error::BadArg("synack_absorb"));
+    }
+    Ok(o)
 }
 
 /// A Verilated `synack_absorb`.
@@ -399,7 +384,7 @@ impl Absorber {
     /// An absorber, reset.
     pub fn new() -> Result<Self, Error> {
         // SAFETY: absorb_new has no preconditions.
-        let h = NonNull::new(unsafe { absorb_new() }).ok_or(Error::Create)?;
+        let h = NonNull::new(unsafe { absorb_new() }).ok_or(Error::Create("synack_absorb"))?;
         let mut a = Absorber { h, cycle: 0 };
         a.step(&AbIn {
             rst: 1,
@@ -409,15 +394,8 @@ impl Absorber {
     }
 
     fn step(&mut self, i: &AbIn) -> Result<AbOut, Error> {
-        let mut o = AbOut::default();
-        // SAFETY: self.h is a live model from absorb_new (freed only in Drop); i and o are
-        // valid repr(C) structs matching the shim's for the duration of the call.
-        let rc = unsafe { absorb_step(self.h.as_ptr(), i, &mut o) };
-        if rc != 0 {
-            return Err(Error::BadArg);
-        }
         self.cycle += 1;
-        Ok(o)
+        absorb_cycle(self.h, i)
     }
 
     /// Runs `ins` through in order: input k is presented when `present()` says so (else a
@@ -426,20 +404,16 @@ impl Absorber {
     pub fn run(
         &mut self,
         ins: &[AbsorbInput],
-        mut present: impl FnMut() -> bool,
-        mut ready: impl FnMut() -> bool,
-    ) -> Result<Vec<Absorbed>, Error> {
-        let mut out = Vec::with_capacity(ins.len());
-        let mut accepted = VecDeque::new();
-        let mut next = 0usize;
-        let budget = self.cycle + 64 + ins.len() as u64 * 200;
-        while out.len() < ins.len() {
-            if self.cycle > budget {
-                return Err(Error::Stuck("results of the SYN-ACKs"));
-            }
-            let mut i = AbIn::default();
-            if next < ins.len() && present() {
-                let x = &ins[next];
+        present: impl FnMut() -> bool,
+        ready: impl FnMut() -> bool,
+    ) -> Result<Vec<Timed<Absorbed>>, Error> {
+        let h = self.h;
+        drive_in_order(ins, &mut self.cycle, 200, present, ready, |x, rdy| {
+            let mut i = AbIn {
+                m_ready: rdy.into(),
+                ..AbIn::default()
+            };
+            if let Some(x) = x {
                 i.valid = 1;
                 i.client_isn = x.client_isn;
                 i.card_isn = x.card_isn;
@@ -461,31 +435,19 @@ impl Absorber {
                     i.opts[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
                 }
             }
-            let rdy = ready();
-            i.m_ready = rdy.into();
-            let now = self.cycle;
-            let o = self.step(&i)?;
-            if i.valid == 1 && o.ready == 1 {
-                accepted.push_back(now);
-                next += 1;
-            }
-            if o.m_valid == 1 && rdy {
-                let acc = accepted
-                    .pop_front()
-                    .ok_or_else(|| Error::Protocol("a result without an input".into()))?;
-                out.push(Absorbed {
+            let o = absorb_cycle(h, &i)?;
+            Ok(Cycle {
+                accepted: o.ready == 1,
+                answer: (o.m_valid == 1).then_some(Absorbed {
                     verdict: o.verdict as u8,
                     entry: o.entry,
                     ack: o.ack,
                     window: o.window as u16,
                     mss: o.mss as u16,
                     chunk: o.chunk as u16,
-                    accepted: acc,
-                    taken: now,
-                });
-            }
-        }
-        Ok(out)
+                }),
+            })
+        })
     }
 }
 

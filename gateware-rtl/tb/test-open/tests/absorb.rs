@@ -185,13 +185,18 @@ fn absorber_is_the_firmware() {
         for (k, ((ctx, seg, _), g)) in cases.iter().zip(&got).enumerate() {
             let want = absorb_synack(ctx, seg);
             let what = || format!("SYN-ACK {} ({ctx:?}, {seg:?})", done + k as u64);
-            assert_eq!(g.verdict, want.verdict as u8, "verdict of {}", what());
-            assert_eq!(g.entry, want.words, "entry words of {}", what());
-            assert_eq!(g.ack, want.ack, "ack of {}", what());
-            assert_eq!(g.window, want.window, "window of {}", what());
-            assert_eq!(g.mss, want.neg.map_or(0, |n| n.mss), "MSS of {}", what());
-            assert_eq!(g.chunk, want.chunk, "chunk of {}", what());
-            verdicts[usize::from(g.verdict)] += 1;
+            assert_eq!(g.out.verdict, want.verdict as u8, "verdict of {}", what());
+            assert_eq!(g.out.entry, want.words, "entry words of {}", what());
+            assert_eq!(g.out.ack, want.ack, "ack of {}", what());
+            assert_eq!(g.out.window, want.window, "window of {}", what());
+            assert_eq!(
+                g.out.mss,
+                want.neg.map_or(0, |n| n.mss),
+                "MSS of {}",
+                what()
+            );
+            assert_eq!(g.out.chunk, want.chunk, "chunk of {}", what());
+            verdicts[usize::from(g.out.verdict)] += 1;
             if want.verdict == SynAckVerdict::Splice {
                 closing += u64::from(ctx.client_fin);
                 rescaled += u64::from(want.neg.is_some_and(|n| n.window_rescale));
