@@ -34,4 +34,6 @@ rtl/sched_unit.v
 rtl/load_sched.v
 rtl/load_sched_cmp.v
 rtl/engine_obs.v
+rtl/aging_check.v
+rtl/aging_scan.v
 rtl/splice_datapath.v

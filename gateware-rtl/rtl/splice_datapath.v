@@ -821,15 +821,44 @@ fs_arb_inst (
     .a_valid(fs_cmd_valid_reg),
     .a_ready(fs_cmd_ready),
     .a_data({fs_cmd_op_reg, fs_slot_reg, fs_static_reg[FS_W-1:0]}),
-    .b_valid(av_fs_valid),
-    .b_ready(av_fs_ready),
-    .b_data({av_fs_op, av_fs_slot, av_fs_static}),
+    .b_valid(eng_fs_valid),
+    .b_ready(eng_fs_ready),
+    .b_data({eng_fs_op, eng_fs_slot, eng_fs_static}),
     .m_valid(fs_m_valid),
     .m_ready(fs_m_ready),
     .m_data({fs_m_op, fs_m_slot, fs_m_static}),
     .rsp_valid(fs_rsp_valid),
     .rsp_a(fs_rsp_fw),
     .rsp_b(fs_rsp_eng)
+);
+
+// The engine's side of the flow-state port: the ACK validator first, then the aging scanner
+// (its READs, docs/aging.md); the response goes to the one whose command was taken.
+wire                    eng_fs_valid, eng_fs_ready;
+wire [1:0]              eng_fs_op;
+wire [SLOT_BITS-1:0]    eng_fs_slot;
+wire [FS_W-1:0]         eng_fs_static;
+wire                    fs_rsp_av, fs_rsp_age;
+wire                    age_fs_valid, age_fs_ready;
+wire [SLOT_BITS-1:0]    age_fs_slot;
+cmd_arb #(
+    .WIDTH(2 + SLOT_BITS + FS_W)
+)
+fs_eng_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .a_valid(av_fs_valid),
+    .a_ready(av_fs_ready),
+    .a_data({av_fs_op, av_fs_slot, av_fs_static}),
+    .b_valid(age_fs_valid),
+    .b_ready(age_fs_ready),
+    .b_data({`SNIC_FLOW_OP_READ, age_fs_slot, {FS_W{1'b0}}}),
+    .m_valid(eng_fs_valid),
+    .m_ready(eng_fs_ready),
+    .m_data({eng_fs_op, eng_fs_slot, eng_fs_static}),
+    .rsp_valid(fs_rsp_eng),
+    .rsp_a(fs_rsp_av),
+    .rsp_b(fs_rsp_age)
 );
 
 flow_state_mem #(
@@ -1212,7 +1241,7 @@ ack_valid_inst (
     .m_fs_op(av_fs_op),
     .m_fs_slot(av_fs_slot),
     .m_fs_static(av_fs_static),
-    .fs_rsp_valid(fs_rsp_eng),
+    .fs_rsp_valid(fs_rsp_av),
     .fs_rsp_gen(`SNIC_FLOW_STATIC_GEN(fs_rsp_static)),
     .free_push_valid(free_push_reg),
     .free_push_data(free_data_reg),
@@ -1233,6 +1262,52 @@ ack_valid_inst (
     .stat_cand_lost(av_lost)
 );
 // verilator lint_on PINCONNECTEMPTY
+
+// ---- aging scanner: a flow-state READ every DP.AGE_CTRL.INTERVAL cycles, expired slots
+// queued for the firmware (DP.AGE_*, docs/aging.md) ---------------------------------------
+reg                     age_en_reg = 1'b0;
+reg  [15:0]             age_interval_reg = `SNIC_AGE_DEFAULT_INTERVAL;
+reg  [31:0]             age_limit_reg = 32'd0;
+reg                     age_to_wr_reg = 1'b0;
+reg  [`SNIC_TIMEOUT_CLASS_W-1:0] age_to_idx_reg = {`SNIC_TIMEOUT_CLASS_W{1'b0}};
+reg  [31:0]             age_to_ticks_reg = 32'd0;
+reg                     age_pop_reg = 1'b0;
+wire                    age_q_valid;
+wire [SLOT_BITS-1:0]    age_q_slot;
+wire [`SNIC_TIMEOUT_CLASS_W-1:0] age_q_class;
+wire [7:0]              age_q_level;
+wire [SLOT_BITS-1:0]    age_pos;
+wire [31:0]             age_sweeps, age_expired;
+
+aging_scan #(
+    .SLOTS(FLOW_SLOTS),
+    .DEPTH(`SNIC_AGE_QUEUE_DEPTH)
+)
+aging_scan_inst (
+    .clk(clk),
+    .rst(rst),
+    .cfg_enable(age_en_reg),
+    .cfg_interval(age_interval_reg),
+    .cfg_limit(age_limit_reg),
+    .cfg_now(now),
+    .cfg_to_wr_en(age_to_wr_reg),
+    .cfg_to_wr_idx(age_to_idx_reg),
+    .cfg_to_wr_ticks(age_to_ticks_reg),
+    .m_fs_valid(age_fs_valid),
+    .m_fs_ready(age_fs_ready),
+    .m_fs_slot(age_fs_slot),
+    .fs_rsp_valid(fs_rsp_age),
+    .fs_rsp_static(fs_rsp_static),
+    .fs_rsp_dyn(fs_rsp_dyn),
+    .q_valid(age_q_valid),
+    .q_pop(age_pop_reg),
+    .q_slot(age_q_slot),
+    .q_class(age_q_class),
+    .q_level(age_q_level),
+    .stat_pos(age_pos),
+    .stat_sweeps(age_sweeps),
+    .stat_expired(age_expired)
+);
 
 // ---- decision supply (sched_unit): the table schedulers' server choice -----------------
 // Driven by DP.SCHED_REQ for now; the engine's request buffer and server SYN generator
@@ -2313,6 +2388,19 @@ always @(posedge clk) begin
             `SNIC_DP_SETUP_HIST_DATA: rdata_reg <= hist_data;
             `SNIC_DP_SETUP_TIMED: rdata_reg <= setup_timed;
             `SNIC_DP_SETUP_OVERWRITTEN: rdata_reg <= setup_over;
+            `SNIC_DP_AGE_CTRL: rdata_reg <= ({31'd0, age_en_reg} << `SNIC_DP_AGE_CTRL_ENABLE_LSB)
+                                           | ({16'd0, age_interval_reg} << `SNIC_DP_AGE_CTRL_INTERVAL_LSB);
+            `SNIC_DP_AGE_LIMIT: rdata_reg <= (age_limit_reg == 32'd0 || age_limit_reg > u32(FLOW_SLOTS))
+                                            ? u32(FLOW_SLOTS) : age_limit_reg;
+            `SNIC_DP_AGE_HEAD: rdata_reg <= ({31'd0, age_q_valid} << `SNIC_DP_AGE_HEAD_VALID_LSB)
+                                           | ({{32-`SNIC_TIMEOUT_CLASS_W{1'b0}}, age_q_class}
+                                              << `SNIC_DP_AGE_HEAD_CLASS_LSB)
+                                           | {{32-SLOT_BITS{1'b0}}, age_q_slot};
+            `SNIC_DP_AGE_STATUS: rdata_reg <= (u32(`SNIC_AGE_QUEUE_DEPTH) << `SNIC_DP_AGE_STATUS_DEPTH_LSB)
+                                             | {24'd0, age_q_level};
+            `SNIC_DP_AGE_POS: rdata_reg <= {{32-SLOT_BITS{1'b0}}, age_pos};
+            `SNIC_DP_AGE_SWEEPS: rdata_reg <= age_sweeps;
+            `SNIC_DP_AGE_EXPIRED: rdata_reg <= age_expired;
 
             `SNIC_FLOW_BLKID: rdata_reg <= `SNIC_FLOW_BLKID_RESET;
             `SNIC_FLOW_KEY_SRC_IP: rdata_reg <= ft_key_reg[95:64];
@@ -2430,6 +2518,8 @@ always @(posedge clk) begin
     ld_pool_wr_reg <= 1'b0;
     free_low_restart_reg <= 1'b0;
     punt_high_restart_reg <= 1'b0;
+    age_to_wr_reg <= 1'b0;
+    age_pop_reg <= 1'b0;
 
     // the least-load operation taken, its answer latched, its pulses counted
     if (ld_op_valid_reg && ld_op_ready) ld_op_valid_reg <= 1'b0;
@@ -2587,6 +2677,12 @@ always @(posedge clk) begin
                 end
             end
             `SNIC_DP_FREE_LOW: free_low_restart_reg <= 1'b1;
+            `SNIC_DP_AGE_CTRL: begin
+                age_en_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_ENABLE_LSB];
+                age_interval_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_INTERVAL_LSB +: 16];
+            end
+            `SNIC_DP_AGE_LIMIT: age_limit_reg <= csr_wdata;
+            `SNIC_DP_AGE_POP: age_pop_reg <= age_q_valid;
             `SNIC_DP_PUNT_HIGH: punt_high_restart_reg <= 1'b1;
             `SNIC_DP_TRACE_CTRL: trace_en_reg <= csr_wdata[`SNIC_DP_TRACE_CTRL_ENABLE_LSB];
             `SNIC_DP_SETUP_HIST_IDX: hist_idx_reg <= csr_wdata[4:0];
@@ -2722,10 +2818,19 @@ always @(posedge clk) begin
         if (ra >= `SNIC_FLOW_STATE_DYN && ra < `SNIC_FLOW_STATE_DYN + 4 * `SNIC_FLOW_STATE_DYN_COUNT) begin
             fs_dyn_reg[32*(ra[5:2]) +: 32] <= csr_wdata;
         end
+        // the aging scanner's timeout table (DP.AGE_TIMEOUT[n] at 0x240 + 4n: n is ra[5:2])
+        if (ra >= `SNIC_DP_AGE_TIMEOUT && ra < `SNIC_DP_AGE_TIMEOUT + 4 * `SNIC_DP_AGE_TIMEOUT_COUNT) begin
+            age_to_wr_reg <= 1'b1;
+            age_to_idx_reg <= ra[2 +: `SNIC_TIMEOUT_CLASS_W];
+            age_to_ticks_reg <= csr_wdata;
+        end
     end
 
     if (rst) begin
         hit_reg <= 1'b0;
+        age_en_reg <= 1'b0;
+        age_interval_reg <= `SNIC_AGE_DEFAULT_INTERVAL;
+        age_limit_reg <= 32'd0;
         fastpath_reg <= 1'b1;
         punt_policy_reg <= PP_RESET[7:0];
         mac_c_reg <= 48'd0;

@@ -72,7 +72,7 @@ step "icarus tb_card_top" tb_run
 DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_mem.v
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
     rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v rtl/sched_unit.v
-    rtl/load_sched.v rtl/load_sched_cmp.v rtl/engine_obs.v)
+    rtl/load_sched.v rtl/load_sched_cmp.v rtl/engine_obs.v rtl/aging_check.v rtl/aging_scan.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
@@ -208,9 +208,10 @@ unit tcp_tx_gen rtl/tcp_tx_gen.v
 step "verilator lint (tcp_tx_gen, DATA_WIDTH=512)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module tcp_tx_gen -GDATA_WIDTH=512 rtl/tcp_tx_gen.v
 unit synack_absorb rtl/synack_absorb.v
-# Aging check (the aging scan's decision per slot; a block of the connection engine, not yet
-# inside splice_datapath).
+# Aging check and scanner (the scanner walks the flow state through its command port, the
+# check decides per slot; inside splice_datapath, so in files.f).
 unit aging_check rtl/aging_check.v
+unit aging_scan rtl/aging_scan.v rtl/aging_check.v rtl/dp_fifo.v
 # Engine observability (trace ring, setup-latency histogram; inside splice_datapath, so in
 # files.f).
 unit engine_obs rtl/engine_obs.v

@@ -1248,6 +1248,101 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
+    /// Aging scanner control (docs/aging.md, "The scanner"): it reads one flow slot's entry every INTERVAL cycles, slots 0 to AGE_LIMIT - 1 in turn, and queues each expired slot in AGE_HEAD (rw)
+    pub const AGE_CTRL: u64 = BASE + 0x230;
+    /// Reset value and fields of AGE_CTRL.
+    pub mod age_ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00400000;
+        /// Walk the slots (off at reset; the walk stops where it is and resumes there)
+        pub const ENABLE_SHIFT: u32 = 0;
+        /// Mask of ENABLE (unshifted).
+        pub const ENABLE_MASK: u32 = 0x1;
+        /// Cycles from one slot's read to the next (values below AGE_MIN_INTERVAL act as AGE_MIN_INTERVAL)
+        pub const INTERVAL_SHIFT: u32 = 16;
+        /// Mask of INTERVAL (unshifted).
+        pub const INTERVAL_MASK: u32 = 0xffff;
+    }
+    /// Slots the scanner walks: 0 to AGE_LIMIT - 1 (reset and any value of 0 or above FLOW_SLOTS: FLOW_SLOTS) (rw)
+    pub const AGE_LIMIT: u64 = BASE + 0x234;
+    /// Reset value and fields of AGE_LIMIT.
+    pub mod age_limit {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// The oldest expired slot the scanner queued; AGE_POP removes it (ro)
+    pub const AGE_HEAD: u64 = BASE + 0x238;
+    /// Reset value and fields of AGE_HEAD.
+    pub mod age_head {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// The flow slot
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xffff;
+        /// Its timeout class when it was found expired (enum TimeoutClass)
+        pub const CLASS_SHIFT: u32 = 24;
+        /// Mask of CLASS (unshifted).
+        pub const CLASS_MASK: u32 = 0xf;
+        /// The queue is not empty (SLOT and CLASS mean something)
+        pub const VALID_SHIFT: u32 = 31;
+        /// Mask of VALID (unshifted).
+        pub const VALID_MASK: u32 = 0x1;
+    }
+    /// Any write removes the head of the expired-slot queue (nothing when it is empty) (wo)
+    pub const AGE_POP: u64 = BASE + 0x23c;
+    /// Reset value and fields of AGE_POP.
+    pub mod age_pop {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Timeout of class n (enum TimeoutClass, TIMEOUT_CLASSES entries) in DP.NOW ticks, as the scanner compares it with a slot's idle time (wo)
+    pub const AGE_TIMEOUT: u64 = BASE + 0x240;
+    /// Number of AGE_TIMEOUT elements.
+    pub const AGE_TIMEOUT_COUNT: usize = 12;
+    /// Byte distance between AGE_TIMEOUT elements.
+    pub const AGE_TIMEOUT_STRIDE: u64 = 4;
+    /// Reset value and fields of AGE_TIMEOUT.
+    pub mod age_timeout {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Aging scanner state (ro)
+    pub const AGE_STATUS: u64 = BASE + 0x270;
+    /// Reset value and fields of AGE_STATUS.
+    pub mod age_status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Expired slots waiting in the queue
+        pub const LEVEL_SHIFT: u32 = 0;
+        /// Mask of LEVEL (unshifted).
+        pub const LEVEL_MASK: u32 = 0xff;
+        /// Slots the queue holds (AGE_QUEUE_DEPTH; 0: the card has no scanner)
+        pub const DEPTH_SHIFT: u32 = 8;
+        /// Mask of DEPTH (unshifted).
+        pub const DEPTH_MASK: u32 = 0xff;
+    }
+    /// The slot the scanner reads next (ro)
+    pub const AGE_POS: u64 = BASE + 0x274;
+    /// Reset value and fields of AGE_POS.
+    pub mod age_pos {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Walks of all AGE_LIMIT slots completed since reset (ro)
+    pub const AGE_SWEEPS: u64 = BASE + 0x278;
+    /// Reset value and fields of AGE_SWEEPS.
+    pub mod age_sweeps {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Expired slots queued since reset (a slot still expired at the next walk is queued again) (ro)
+    pub const AGE_EXPIRED: u64 = BASE + 0x27c;
+    /// Reset value and fields of AGE_EXPIRED.
+    pub mod age_expired {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
 }
 
 /// Flow table and flow state commands

@@ -87,6 +87,15 @@ pub struct RegisterBlock {
     setup_hist_data: SetupHistData,
     setup_timed: SetupTimed,
     setup_overwritten: SetupOverwritten,
+    age_ctrl: AgeCtrl,
+    age_limit: AgeLimit,
+    age_head: AgeHead,
+    age_pop: AgePop,
+    age_timeout: [AgeTimeout; 12],
+    age_status: AgeStatus,
+    age_pos: AgePos,
+    age_sweeps: AgeSweeps,
+    age_expired: AgeExpired,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -570,6 +579,57 @@ impl RegisterBlock {
     pub const fn setup_overwritten(&self) -> &SetupOverwritten {
         &self.setup_overwritten
     }
+    #[doc = "0x230 - Aging scanner control (docs/aging.md, \"The scanner\"): it reads one flow slot's entry every INTERVAL cycles, slots 0 to AGE_LIMIT - 1 in turn, and queues each expired slot in AGE_HEAD"]
+    #[inline(always)]
+    pub const fn age_ctrl(&self) -> &AgeCtrl {
+        &self.age_ctrl
+    }
+    #[doc = "0x234 - Slots the scanner walks: 0 to AGE_LIMIT - 1 (reset and any value of 0 or above FLOW_SLOTS: FLOW_SLOTS)"]
+    #[inline(always)]
+    pub const fn age_limit(&self) -> &AgeLimit {
+        &self.age_limit
+    }
+    #[doc = "0x238 - The oldest expired slot the scanner queued; AGE_POP removes it"]
+    #[inline(always)]
+    pub const fn age_head(&self) -> &AgeHead {
+        &self.age_head
+    }
+    #[doc = "0x23c - Any write removes the head of the expired-slot queue (nothing when it is empty)"]
+    #[inline(always)]
+    pub const fn age_pop(&self) -> &AgePop {
+        &self.age_pop
+    }
+    #[doc = "0x240..0x270 - Timeout of class n (enum TimeoutClass, TIMEOUT_CLASSES entries) in DP.NOW ticks, as the scanner compares it with a slot's idle time"]
+    #[inline(always)]
+    pub const fn age_timeout(&self, n: usize) -> &AgeTimeout {
+        &self.age_timeout[n]
+    }
+    #[doc = "Iterator for array of:"]
+    #[doc = "0x240..0x270 - Timeout of class n (enum TimeoutClass, TIMEOUT_CLASSES entries) in DP.NOW ticks, as the scanner compares it with a slot's idle time"]
+    #[inline(always)]
+    pub fn age_timeout_iter(&self) -> impl Iterator<Item = &AgeTimeout> {
+        self.age_timeout.iter()
+    }
+    #[doc = "0x270 - Aging scanner state"]
+    #[inline(always)]
+    pub const fn age_status(&self) -> &AgeStatus {
+        &self.age_status
+    }
+    #[doc = "0x274 - The slot the scanner reads next"]
+    #[inline(always)]
+    pub const fn age_pos(&self) -> &AgePos {
+        &self.age_pos
+    }
+    #[doc = "0x278 - Walks of all AGE_LIMIT slots completed since reset"]
+    #[inline(always)]
+    pub const fn age_sweeps(&self) -> &AgeSweeps {
+        &self.age_sweeps
+    }
+    #[doc = "0x27c - Expired slots queued since reset (a slot still expired at the next walk is queued again)"]
+    #[inline(always)]
+    pub const fn age_expired(&self) -> &AgeExpired {
+        &self.age_expired
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -966,3 +1026,48 @@ pub mod setup_timed;
 pub type SetupOverwritten = crate::Reg<setup_overwritten::SetupOverwrittenSpec>;
 #[doc = "Setups not timed: the start of another slot with the same low 9 bits replaced the slot's start before it was SPLICED or freed"]
 pub mod setup_overwritten;
+#[doc = "AGE_CTRL (rw) register accessor: Aging scanner control (docs/aging.md, \"The scanner\"): it reads one flow slot's entry every INTERVAL cycles, slots 0 to AGE_LIMIT - 1 in turn, and queues each expired slot in AGE_HEAD\n\nYou can [`read`](crate::Reg::read) this register and get [`age_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`age_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_ctrl`] module"]
+#[doc(alias = "AGE_CTRL")]
+pub type AgeCtrl = crate::Reg<age_ctrl::AgeCtrlSpec>;
+#[doc = "Aging scanner control (docs/aging.md, \"The scanner\"): it reads one flow slot's entry every INTERVAL cycles, slots 0 to AGE_LIMIT - 1 in turn, and queues each expired slot in AGE_HEAD"]
+pub mod age_ctrl;
+#[doc = "AGE_LIMIT (rw) register accessor: Slots the scanner walks: 0 to AGE_LIMIT - 1 (reset and any value of 0 or above FLOW_SLOTS: FLOW_SLOTS)\n\nYou can [`read`](crate::Reg::read) this register and get [`age_limit::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`age_limit::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_limit`] module"]
+#[doc(alias = "AGE_LIMIT")]
+pub type AgeLimit = crate::Reg<age_limit::AgeLimitSpec>;
+#[doc = "Slots the scanner walks: 0 to AGE_LIMIT - 1 (reset and any value of 0 or above FLOW_SLOTS: FLOW_SLOTS)"]
+pub mod age_limit;
+#[doc = "AGE_HEAD (r) register accessor: The oldest expired slot the scanner queued; AGE_POP removes it\n\nYou can [`read`](crate::Reg::read) this register and get [`age_head::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_head`] module"]
+#[doc(alias = "AGE_HEAD")]
+pub type AgeHead = crate::Reg<age_head::AgeHeadSpec>;
+#[doc = "The oldest expired slot the scanner queued; AGE_POP removes it"]
+pub mod age_head;
+#[doc = "AGE_POP (w) register accessor: Any write removes the head of the expired-slot queue (nothing when it is empty)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`age_pop::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_pop`] module"]
+#[doc(alias = "AGE_POP")]
+pub type AgePop = crate::Reg<age_pop::AgePopSpec>;
+#[doc = "Any write removes the head of the expired-slot queue (nothing when it is empty)"]
+pub mod age_pop;
+#[doc = "AGE_TIMEOUT (w) register accessor: Timeout of class n (enum TimeoutClass, TIMEOUT_CLASSES entries) in DP.NOW ticks, as the scanner compares it with a slot's idle time\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`age_timeout::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_timeout`] module"]
+#[doc(alias = "AGE_TIMEOUT")]
+pub type AgeTimeout = crate::Reg<age_timeout::AgeTimeoutSpec>;
+#[doc = "Timeout of class n (enum TimeoutClass, TIMEOUT_CLASSES entries) in DP.NOW ticks, as the scanner compares it with a slot's idle time"]
+pub mod age_timeout;
+#[doc = "AGE_STATUS (r) register accessor: Aging scanner state\n\nYou can [`read`](crate::Reg::read) this register and get [`age_status::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_status`] module"]
+#[doc(alias = "AGE_STATUS")]
+pub type AgeStatus = crate::Reg<age_status::AgeStatusSpec>;
+#[doc = "Aging scanner state"]
+pub mod age_status;
+#[doc = "AGE_POS (r) register accessor: The slot the scanner reads next\n\nYou can [`read`](crate::Reg::read) this register and get [`age_pos::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_pos`] module"]
+#[doc(alias = "AGE_POS")]
+pub type AgePos = crate::Reg<age_pos::AgePosSpec>;
+#[doc = "The slot the scanner reads next"]
+pub mod age_pos;
+#[doc = "AGE_SWEEPS (r) register accessor: Walks of all AGE_LIMIT slots completed since reset\n\nYou can [`read`](crate::Reg::read) this register and get [`age_sweeps::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_sweeps`] module"]
+#[doc(alias = "AGE_SWEEPS")]
+pub type AgeSweeps = crate::Reg<age_sweeps::AgeSweepsSpec>;
+#[doc = "Walks of all AGE_LIMIT slots completed since reset"]
+pub mod age_sweeps;
+#[doc = "AGE_EXPIRED (r) register accessor: Expired slots queued since reset (a slot still expired at the next walk is queued again)\n\nYou can [`read`](crate::Reg::read) this register and get [`age_expired::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_expired`] module"]
+#[doc(alias = "AGE_EXPIRED")]
+pub type AgeExpired = crate::Reg<age_expired::AgeExpiredSpec>;
+#[doc = "Expired slots queued since reset (a slot still expired at the next walk is queued again)"]
+pub mod age_expired;

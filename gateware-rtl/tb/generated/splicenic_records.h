@@ -167,6 +167,16 @@
  * one slot per cycle.
  */
 #define SPLICENIC_AGING_CHECK_LATENCY 4u
+/* Expired slots the aging scanner's queue holds (DP.AGE_HEAD); the walk waits while it is
+ * full, so none is lost.
+ */
+#define SPLICENIC_AGE_QUEUE_DEPTH 16u
+/* Fewest cycles between two of the aging scanner's slot reads (DP.AGE_CTRL.INTERVAL). */
+#define SPLICENIC_AGE_MIN_INTERVAL 16u
+/* DP.AGE_CTRL.INTERVAL at reset: one flow-state read in 64 cycles (16,384 slots walked in
+ * 6.7 ms at 156.25 MHz).
+ */
+#define SPLICENIC_AGE_DEFAULT_INTERVAL 64u
 /* engine_obs: log2 of the trace ring's entries in the default build (512 entries of 128
  * bits in 4 DP16KD).
  */

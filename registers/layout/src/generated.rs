@@ -185,6 +185,17 @@ pub const TIMEOUT_CLASSES: u32 = 12;
 /// slot per cycle.
 pub const AGING_CHECK_LATENCY: u32 = 4;
 
+/// Expired slots the aging scanner's queue holds (DP.AGE_HEAD); the walk waits while it is
+/// full, so none is lost.
+pub const AGE_QUEUE_DEPTH: u32 = 16;
+
+/// Fewest cycles between two of the aging scanner's slot reads (DP.AGE_CTRL.INTERVAL).
+pub const AGE_MIN_INTERVAL: u32 = 16;
+
+/// DP.AGE_CTRL.INTERVAL at reset: one flow-state read in 64 cycles (16,384 slots walked in 6.7
+/// ms at 156.25 MHz).
+pub const AGE_DEFAULT_INTERVAL: u32 = 64;
+
 /// engine_obs: log2 of the trace ring's entries in the default build (512 entries of 128 bits
 /// in 4 DP16KD).
 pub const TRACE_DEPTH_LOG2: u32 = 9;

@@ -371,6 +371,20 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "aging_scan",
+        label: "aging_scan (aging scanner: flow-state walk, aging_check, expired-slot queue; 65,536 slots)",
+        top: "aging_scan",
+        params: &[],
+        src: Src::Files(&[
+            "gateware-rtl/rtl/aging_scan.v",
+            "gateware-rtl/rtl/aging_check.v",
+            "gateware-rtl/rtl/dp_fifo.v",
+        ]),
+        fast_path: false,
+        cost: 5,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "engine_obs",
         label: "engine_obs (engine trace ring, 512 x 128 bits, and setup-latency histogram)",
         top: "engine_obs",
@@ -1733,6 +1747,7 @@ mod tests {
             "tcp_tx_gen",
             "synack_absorb",
             "aging_check",
+            "aging_scan",
             "engine_obs",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
