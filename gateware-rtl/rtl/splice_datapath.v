@@ -2392,7 +2392,8 @@ always @(posedge clk) begin
                                            | ({16'd0, age_interval_reg} << `SNIC_DP_AGE_CTRL_INTERVAL_LSB);
             `SNIC_DP_AGE_LIMIT: rdata_reg <= (age_limit_reg == 32'd0 || age_limit_reg > u32(FLOW_SLOTS))
                                             ? u32(FLOW_SLOTS) : age_limit_reg;
-            `SNIC_DP_AGE_HEAD: rdata_reg <= ({31'd0, age_q_valid} << `SNIC_DP_AGE_HEAD_VALID_LSB)
+            // (not valid in the cycle a pop is being taken: the next head shows one cycle on)
+            `SNIC_DP_AGE_HEAD: rdata_reg <= ({31'd0, age_q_valid && !age_pop_reg} << `SNIC_DP_AGE_HEAD_VALID_LSB)
                                            | ({{32-`SNIC_TIMEOUT_CLASS_W{1'b0}}, age_q_class}
                                               << `SNIC_DP_AGE_HEAD_CLASS_LSB)
                                            | {{32-SLOT_BITS{1'b0}}, age_q_slot};

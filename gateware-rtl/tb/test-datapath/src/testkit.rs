@@ -11,7 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
 use splicenic_layout::stats as idx;
 use splicenic_layout::{
-    entry_flags, flow_op, flow_state, FlowDyn, FlowHalfEntry, FlowStatic, PuntHead, PuntMeta,
+    entry_flags, flow_op, flow_state, teardown, FlowDyn, FlowHalfEntry, FlowStatic, PuntHead,
+    PuntMeta,
 };
 use splicenic_tb_rewriter::Desc;
 
@@ -252,19 +253,24 @@ pub fn flow_cmd(dp: &mut Datapath, op: u32, key: (u32, u32, u16, u16), value: u3
 
 /// Write a flow entry and insert both halves' keys.
 pub fn install(dp: &mut Datapath, f: &Flow) {
-    for (i, w) in f.static_words().iter().enumerate() {
-        dp.write(r(regs::flow::STATE_STATIC) + 4 * i as u32, *w);
-    }
-    for (i, w) in FlowDyn::default().pack().iter().enumerate() {
-        dp.write(r(regs::flow::STATE_DYN) + 4 * i as u32, *w);
-    }
-    dp.write(r(regs::flow::STATE_SLOT), f.slot as u32);
-    dp.write(r(regs::flow::STATE_CMD), flow_op::WRITE.into());
-    wait_state(dp);
+    write_state(dp, f.slot, &f.static_words(), &FlowDyn::default().pack());
     let ck = (a(f.client_ip), a(VIP), f.client_port, VIP_PORT);
     let sk = (a(f.server_ip), a(LOCAL), f.server_port, f.local_port);
     assert_eq!(flow_cmd(dp, 1, ck, f.slot as u32).0, FLOW_OK);
     assert_eq!(flow_cmd(dp, 1, sk, f.slot as u32 | 1 << 16).0, FLOW_OK);
+}
+
+/// Writes a whole flow entry (FLOW.STATE_CMD WRITE): static and dynamic words.
+pub fn write_state(dp: &mut Datapath, slot: u16, st: &[u32], dy: &[u32]) {
+    for (i, w) in st.iter().enumerate() {
+        dp.write(r(regs::flow::STATE_STATIC) + 4 * i as u32, *w);
+    }
+    for (i, w) in dy.iter().enumerate() {
+        dp.write(r(regs::flow::STATE_DYN) + 4 * i as u32, *w);
+    }
+    dp.write(r(regs::flow::STATE_SLOT), slot as u32);
+    dp.write(r(regs::flow::STATE_CMD), flow_op::WRITE.into());
+    wait_state(dp);
 }
 
 /// Wait for the flow-state command in progress to finish.
@@ -535,4 +541,60 @@ pub fn stat(dp: &mut Datapath, idx: u32) -> u64 {
     dp.write(r(regs::stats::RD_IDX), idx);
     while dp.read(r(regs::stats::STATUS)) & 2 != 0 {}
     dp.read(r(regs::stats::RD_LO)) as u64 | (dp.read(r(regs::stats::RD_HI)) as u64) << 32
+}
+
+/// One segment of a scripted close: the port it enters, its flags, payload bytes, seq, ack,
+/// and the flow's teardown view (record FlowDyn, enum Teardown) after it.
+pub type CloseStep = (Port, Flags, usize, u32, u32, u8);
+
+/// A clean close of `f` from the client's sequence `c_seq` and the server's `s_seq`: the
+/// client's FIN with 10 bytes, the server's ACK one short of its end, the server's FIN with
+/// the ACK at the end, the client's ACK one short of the server's end, then at it. Returns the
+/// steps and both FINs' ends (client, server) in their senders' numbers.
+pub fn close_steps(f: &Flow, c_seq: u32, s_seq: u32) -> ([CloseStep; 5], u32, u32) {
+    let fin = Flags {
+        syn: false,
+        fin: true,
+        rst: false,
+    };
+    let plain = Flags { fin: false, ..fin };
+    let client_end = c_seq.wrapping_add(10 + 1); // 10 bytes and the FIN
+    let server_end = s_seq.wrapping_add(1);
+    let acked_cs = teardown::FIN_CS | teardown::ACKED_CS | teardown::FIN_SC;
+    let steps = [
+        (Port::Client, fin, 10, c_seq, 0, teardown::FIN_CS),
+        (
+            Port::Server,
+            plain,
+            0,
+            s_seq,
+            client_end.wrapping_add(f.d_cs).wrapping_sub(1),
+            teardown::FIN_CS,
+        ),
+        (
+            Port::Server,
+            fin,
+            0,
+            s_seq,
+            client_end.wrapping_add(f.d_cs),
+            acked_cs,
+        ),
+        (
+            Port::Client,
+            plain,
+            0,
+            client_end,
+            server_end.wrapping_add(f.d_sc).wrapping_sub(1),
+            acked_cs,
+        ),
+        (
+            Port::Client,
+            plain,
+            0,
+            client_end,
+            server_end.wrapping_add(f.d_sc),
+            acked_cs | teardown::ACKED_SC,
+        ),
+    ];
+    (steps, client_end, server_end)
 }

@@ -8,9 +8,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
 use splicenic_layout::stats::{port as port_stats, server, server_dir, service};
-use splicenic_layout::{
-    event_type, flow_state, teardown, EvtFinRst, STATS_COUNTERS, STATS_SERVERS,
-};
+use splicenic_layout::{event_type, flow_state, EvtFinRst, STATS_COUNTERS, STATS_SERVERS};
 use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::reference;
@@ -256,51 +254,8 @@ fn teardown(width: u32) {
         "the sample translates both ways"
     );
     install(&mut dp, &f);
-    let fin = Flags {
-        syn: false,
-        fin: true,
-        rst: false,
-    };
-    let plain = Flags { fin: false, ..fin };
     let (c_seq, s_seq) = (0xffff_fff8u32, 0x1234_5678u32);
-    let client_end = c_seq.wrapping_add(10 + 1); // 10 bytes and the FIN, past 2^32
-    let server_end = s_seq.wrapping_add(1);
-    // (port, flags, payload bytes, seq, ack, teardown after)
-    let steps = [
-        (Port::Client, fin, 10, c_seq, 0, teardown::FIN_CS),
-        (
-            Port::Server,
-            plain,
-            0,
-            s_seq,
-            client_end.wrapping_add(f.d_cs).wrapping_sub(1),
-            teardown::FIN_CS,
-        ),
-        (
-            Port::Server,
-            fin,
-            0,
-            s_seq,
-            client_end.wrapping_add(f.d_cs),
-            teardown::FIN_CS | teardown::ACKED_CS | teardown::FIN_SC,
-        ),
-        (
-            Port::Client,
-            plain,
-            0,
-            client_end,
-            server_end.wrapping_add(f.d_sc).wrapping_sub(1),
-            teardown::FIN_CS | teardown::ACKED_CS | teardown::FIN_SC,
-        ),
-        (
-            Port::Client,
-            plain,
-            0,
-            client_end,
-            server_end.wrapping_add(f.d_sc),
-            teardown::FIN_CS | teardown::ACKED_CS | teardown::FIN_SC | teardown::ACKED_SC,
-        ),
-    ];
+    let (steps, client_end, server_end) = close_steps(&f, c_seq, s_seq);
     assert_eq!(read_dyn(&mut dp, f.slot).teardown, 0);
     for (k, (port, flags, plen, seq, ack, want)) in steps.into_iter().enumerate() {
         let payload: Vec<u8> = (0..plen).map(|_| rng.gen()).collect();
