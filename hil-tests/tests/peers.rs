@@ -285,9 +285,31 @@ fn linger_frees_closed_flows(t: &mut Topology) {
         t0.elapsed()
     );
     assert!(held >= LINGER_MS * cycles_per_ms, "freed before the linger");
+    // Found by the card's aging scanner (docs/aging.md): within one walk of the firmware's
+    // slots after the linger, plus DP.NOW's tick either way and the firmware's pop.
+    let ag = t
+        .card_mut()
+        .datapath()
+        .expect("datapath")
+        .aging()
+        .expect("DP.AGE_*");
     assert!(
-        held < 50 * LINGER_MS * cycles_per_ms,
-        "not freed by the linger"
+        ag.enabled && ag.depth > 0,
+        "the aging scanner is off: {ag:?}"
+    );
+    assert!(
+        ag.expired >= 1 && ag.sweeps >= 1,
+        "the scanner found nothing: {ag:?}"
+    );
+    let walk = u64::from(ag.limit) * u64::from(ag.interval);
+    let bound =
+        u64::from(LINGER_MS * cycles_per_ms) + walk + 2 * 65_536 + 2 * u64::from(cycles_per_ms);
+    eprintln!(
+        "{name}: aging scanner {ag:?}; a walk is {walk} cycles, the free due within {bound} cycles"
+    );
+    assert!(
+        u64::from(held) <= bound,
+        "not freed within a walk of the linger"
     );
     let stats = t.flow_stats();
     assert_eq!(stats.spliced_total, 16, "connections spliced");

@@ -1,6 +1,7 @@
 //! The flow manager's view of the data path: [`splicenic_fw_logic::splicer::Hw`] on the
 //! DP, FLOW, PUNT, INJECT, EVQ and L7 register blocks (docs/datapath.md), and the hardware
-//! SYN responder's DP registers (SYN_CTRL, SYN_MSS, COOKIE_KEY_*, SYN_PARAMS).
+//! SYN responder's DP registers (SYN_CTRL, SYN_MSS, COOKIE_KEY_*, SYN_PARAMS), the ACK
+//! validator's (ACK_CTRL, FREE_*) and the aging scanner's (AGE_*).
 
 use splicenic_fw_logic::flowhash::FourTuple;
 use splicenic_fw_logic::flowmgr::Slot;
@@ -8,13 +9,18 @@ use splicenic_fw_logic::splicer::frame::Offload;
 use splicenic_fw_logic::splicer::{
     FlowStatus, Hw, Port, PuntInfo, SynCtrl, DYN_WORDS, STATIC_WORDS,
 };
-use splicenic_layout::{mac_from_u64, words_le, PuntHead, PuntMeta, SERVICES};
+use splicenic_layout::{
+    mac_from_u64, words_le, PuntHead, PuntMeta, AGE_DEFAULT_INTERVAL, SERVICES,
+};
 use splicenic_pac::flow::cmd::Op as FlowOp;
 use splicenic_pac::flow::state_cmd::Op as StateOp;
 use splicenic_pac::flow::status::Result as FlowResult;
 use splicenic_pac::{Dp, Evq, Flow, Inject, Punt, L7};
 
 use crate::soc::{now, write_reg};
+
+// DP.AGE_CTRL.INTERVAL is 16 bits wide.
+const _: () = assert!(AGE_DEFAULT_INTERVAL <= u16::MAX as u32);
 
 /// Polls of a busy bit before a command counts as failed (each poll is a CSR read of a few
 /// cycles; every command here finishes in tens of cycles).
@@ -412,5 +418,35 @@ impl Hw for DataPath {
 
     fn free_flush(&mut self) {
         self.dp.free_ctrl().write(|w| w.flush().set_bit());
+    }
+
+    fn age_depth(&mut self) -> usize {
+        usize::from(self.dp.age_status().read().depth().bits())
+    }
+
+    fn age_config(&mut self, enable: bool, limit: u32) {
+        write_reg(self.dp.age_limit(), limit);
+        self.dp.age_ctrl().write(|w| {
+            // SAFETY: INTERVAL is 16 bits wide: every u16 is a valid value (below
+            // AGE_MIN_INTERVAL it acts as that), and AGE_DEFAULT_INTERVAL fits (checked above).
+            unsafe { w.interval().bits(AGE_DEFAULT_INTERVAL as u16) }
+                .enable()
+                .bit(enable)
+        });
+    }
+
+    fn age_timeout_write(&mut self, class: usize, ticks: u32) {
+        if let Some(r) = self.dp.age_timeout_iter().nth(class) {
+            write_reg(r, ticks);
+        }
+    }
+
+    fn age_pop(&mut self) -> Option<Slot> {
+        let head = self.dp.age_head().read();
+        if head.valid().bit_is_clear() {
+            return None;
+        }
+        write_reg(self.dp.age_pop(), 1);
+        Some(head.slot().bits())
     }
 }

@@ -669,6 +669,28 @@ impl<'a> Datapath<'a> {
 
     // ----- drop counters outside STATS --------------------------------------------------
 
+    /// Read the aging scanner's state ([`Aging`]); nothing is written (the queue is the
+    /// firmware's: reading `DP.AGE_HEAD` here would race with its pops, so it is not read).
+    pub fn aging(&mut self) -> Result<Aging, DriverError> {
+        use regs::dp;
+        let ctrl = self.bar.read32(dp::AGE_CTRL)?;
+        let st = self.bar.read32(dp::AGE_STATUS)?;
+        Ok(Aging {
+            enabled: field(ctrl, dp::age_ctrl::ENABLE_SHIFT, dp::age_ctrl::ENABLE_MASK) != 0,
+            interval: field(
+                ctrl,
+                dp::age_ctrl::INTERVAL_SHIFT,
+                dp::age_ctrl::INTERVAL_MASK,
+            ) as u16,
+            limit: self.bar.read32(dp::AGE_LIMIT)?,
+            pos: self.bar.read32(dp::AGE_POS)?,
+            level: field(st, dp::age_status::LEVEL_SHIFT, dp::age_status::LEVEL_MASK) as u8,
+            depth: field(st, dp::age_status::DEPTH_SHIFT, dp::age_status::DEPTH_MASK) as u8,
+            sweeps: self.bar.read32(dp::AGE_SWEEPS)?,
+            expired: self.bar.read32(dp::AGE_EXPIRED)?,
+        })
+    }
+
     /// Read the engine's high-water marks ([`Marks`]); nothing is written.
     pub fn marks(&mut self) -> Result<Marks, DriverError> {
         use regs::dp;

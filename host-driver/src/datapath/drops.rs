@@ -141,6 +141,28 @@ impl DropCounters {
     }
 }
 
+/// The aging scanner's state (docs/aging.md, "The scanner"), read with
+/// [`Datapath::aging`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Aging {
+    /// `DP.AGE_CTRL.ENABLE`: the scanner walks the slots.
+    pub enabled: bool,
+    /// `DP.AGE_CTRL.INTERVAL`: cycles from one slot's read to the next.
+    pub interval: u16,
+    /// `DP.AGE_LIMIT`: slots walked.
+    pub limit: u32,
+    /// `DP.AGE_POS`: the slot read next.
+    pub pos: u32,
+    /// `DP.AGE_STATUS.LEVEL` / `DEPTH`: expired slots waiting for the firmware, and the most
+    /// the queue holds (0: the card has no scanner).
+    pub level: u8,
+    pub depth: u8,
+    /// `DP.AGE_SWEEPS`: walks of all slots completed since reset.
+    pub sweeps: u32,
+    /// `DP.AGE_EXPIRED`: expired slots queued since reset.
+    pub expired: u32,
+}
+
 /// The engine's high-water marks (docs/engine.md, "High-water marks"), read with
 /// [`Datapath::marks`] and restarted with [`Datapath::restart_marks`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -5,8 +5,8 @@
 //! and data-path events through [`Hw`], answers the client's handshake, waits for the request
 //! and the L7 matcher's verdict, picks a real server with the pool's scheduler, opens the
 //! server connection, writes the spliced flow entry and replays the request; FIN/RST events
-//! and the aging scan end flows. It also serves the flow-manager mailbox commands
-//! ([`Splicer::command`]).
+//! and aging (the card's aging scanner, or the firmware's own scan) end flows. It also
+//! serves the flow-manager mailbox commands ([`Splicer::command`]).
 //!
 //! Everything is fixed-size; the large tables (free list, request buffers, and the optional
 //! rule-set record and capture ring) are borrowed so the firmware can place them in memory
@@ -98,6 +98,9 @@ pub const COOKIE_MSS: [u16; 4] = [536, 1220, 1440, 1460];
 pub const COOKIE_SLOT: Slot = 0xfffc;
 /// Slots the aging scan examines per main-loop pass.
 pub const AGING_BUDGET: usize = 64;
+/// Expired slots the aging step takes per main-loop pass at most: found by the scan, or
+/// popped from the card's aging scanner queue.
+pub const AGED_PER_PASS: usize = 8;
 
 /// Bits of the flow entry's flags byte (`FlowStatic.flags`): the data path uses bits 2:0
 /// (`SACK`, `TIMESTAMPS`, `WINDOW_RESCALE`), the firmware bits 7:4 (`FIN_CLIENT`,
@@ -162,9 +165,11 @@ pub trait Hw {
     /// Read the static entry of `slot`; returns the last-seen tick.
     fn state_read(&mut self, slot: Slot, words: &mut [u32; STATIC_WORDS]) -> u32;
     /// Read the static and the dynamic entry of `slot` (one read of the flow memory, so the
-    /// counters belong to the entry read). The aging scan uses it for every slot (the
-    /// teardown flags pick the LINGER class). The default reads the static entry and reports
-    /// the last-seen tick with zero counters and no teardown flags (so no flow lingers).
+    /// counters belong to the entry read). The firmware's aging scan (a card without the
+    /// aging scanner) uses it for every slot in use, the re-check before freeing for each
+    /// expired one (the teardown flags pick the LINGER class). The default reads the static
+    /// entry and reports the last-seen tick with zero counters and no teardown flags (so no
+    /// flow lingers).
     fn state_read_dyn(
         &mut self,
         slot: Slot,
@@ -198,6 +203,21 @@ pub trait Hw {
     fn free_push(&mut self, slot: Slot, gen: u8);
     /// `DP.FREE_CTRL.FLUSH`: empty the validator's free list.
     fn free_flush(&mut self);
+    /// `DP.AGE_STATUS.DEPTH`: the slots the hardware aging scanner's queue holds (0: the card
+    /// has no scanner; the firmware then scans the flow memory itself).
+    fn age_depth(&mut self) -> usize;
+    /// `DP.AGE_LIMIT` = `limit` (the scanner walks slots `0..limit`; 0 or more than
+    /// `DP.FLOW_SLOTS`: all), then `DP.AGE_CTRL` with ENABLE = `enable` and INTERVAL =
+    /// `splicenic_layout::AGE_DEFAULT_INTERVAL`.
+    fn age_config(&mut self, enable: bool, limit: u32);
+    /// `DP.AGE_TIMEOUT[class]` = `ticks`: the timeout of timeout class `class` (the
+    /// [`TcpState`] discriminant) in `DP.NOW` ticks, as `self.timeouts.ticks` gives it.
+    fn age_timeout_write(&mut self, class: usize, ticks: u32);
+    /// The oldest slot the scanner queued as expired: `DP.AGE_HEAD.SLOT` when VALID, removed
+    /// from the queue (`DP.AGE_POP`); `None` when the queue is empty. A queued slot is only a
+    /// hint (the flow may have been freed, reused or seen a segment since): the caller
+    /// re-checks it.
+    fn age_pop(&mut self) -> Option<Slot>;
 }
 
 /// Counters reported by FLOW_STATS (mailbox word order).
@@ -227,6 +247,10 @@ pub struct Stats {
     pub heads_refused: [u32; canon::REASONS],
     /// ... and the cycles spent canonicalising them.
     pub head_cycles: u64,
+    /// Expired slots the aging step got that it did not free: the card's scanner queued them
+    /// but the flow was freed, reused, in setup or seen again since (its queue is a hint).
+    /// Not reported by FLOW_STATS (its 16 words are taken).
+    pub aging_stale: u32,
 }
 
 /// L7 result flags ([`l7_flag`]) of the heads whose routing can differ after
@@ -598,6 +622,9 @@ pub struct Splicer<'a> {
     syn: SynResp,
     engine: Engine,
     aging: AgingScan,
+    /// The card's aging scanner finds the expired flows (`DP.AGE_STATUS.DEPTH` > 0, see
+    /// [`Splicer::age_start`]); else the firmware's own scan (`aging`) does.
+    age_hw: bool,
     /// Flows RST-pending (`resets`).
     rst_pend: RstPending,
     services: [Service; MAX_SERVICES],
@@ -684,6 +711,7 @@ impl<'a> Splicer<'a> {
                 Ok(a) => a,
                 Err(_) => unreachable!("1..=16384 slots"),
             },
+            age_hw: false,
             rst_pend: RstPending::default(),
             services: [NO_SERVICE; MAX_SERVICES],
             pools,
@@ -776,6 +804,9 @@ impl<'a> Splicer<'a> {
         }
         // Slots past the scan were never used since the table was last empty.
         self.fresh = slot;
+        // The scanner kept walking across the restart (with the previous firmware's table,
+        // its queue a hint like any other): this firmware's timeouts and slots.
+        self.age_start(hw);
         fw_log!(
             info,
             "flow table rebuilt: {=usize} flows kept, {=usize} keys",
@@ -2245,44 +2276,94 @@ impl<'a> Splicer<'a> {
         }
     }
 
+    /// Brings up the card's aging scanner when it has one (`DP.AGE_STATUS.DEPTH` > 0): the
+    /// timeout table first (the scanner's reset table of zeros would report every flow),
+    /// then the slots to walk (the firmware's) and enable. The expired flows then come from
+    /// its queue instead of the firmware's own scan ([`Splicer::aging_step`]). Called at
+    /// bring-up ([`Splicer::syn_start`]) and by [`Splicer::rebuild`].
+    pub(super) fn age_start(&mut self, hw: &mut impl Hw) {
+        self.age_hw = hw.age_depth() > 0;
+        if self.age_hw {
+            self.age_timeouts_write(hw);
+            hw.age_config(true, self.slots as u32);
+        }
+    }
+
+    /// Writes the timeout table (`DP.AGE_TIMEOUT`, every class in ticks) to the card's aging
+    /// scanner, when it has one: at bring-up and whenever a timeout changes.
+    fn age_timeouts_write(&mut self, hw: &mut impl Hw) {
+        if self.age_hw {
+            for st in TcpState::ALL {
+                hw.age_timeout_write(st.index(), self.timeouts.ticks(st));
+            }
+        }
+    }
+
+    /// The aging step of a main-loop pass: up to [`AGED_PER_PASS`] expired slots, popped
+    /// from the card's aging scanner queue when it has one, else found by the firmware's own
+    /// scan of [`AGING_BUDGET`] slots (over the CSR bus, an entry read per slot in use). Each
+    /// is re-checked and freed ([`Splicer::free_flow`]). The scanner knows neither the free
+    /// list nor the setups, and its queue may be older than the flow's last segment: a
+    /// popped slot that is free (never handed out, past `self.slots`, or freed since) or a
+    /// connection in setup is skipped unread. Popped slots not freed count in
+    /// [`Stats::aging_stale`]; the cycles of a step that popped or found any count as
+    /// teardown (`Handler::AgingFree`, once per flow freed).
     fn aging_step(&mut self, hw: &mut impl Hw, now: u32) -> bool {
-        let mut expired = [0 as Slot; 8];
+        let mut expired = [0 as Slot; AGED_PER_PASS];
         let start = hw.cycles();
-        let pend = &self.pend;
-        let free = &*self.free;
-        let fresh = self.fresh;
-        let step = self.aging.step(
-            now,
-            AGING_BUDGET,
-            &self.timeouts,
-            |slot| {
-                if usize::from(slot) >= fresh
-                    || free.is_free(slot)
-                    || pend.iter().any(|p| p.used && p.slot == slot)
-                {
-                    return None;
+        let mut stale = 0;
+        let n = if self.age_hw {
+            let mut n = 0;
+            for _ in 0..AGED_PER_PASS {
+                let Some(slot) = hw.age_pop() else { break };
+                if self.slot_is_free(slot) || self.find_pending(slot).is_some() {
+                    stale += 1;
+                } else {
+                    expired[n] = slot;
+                    n += 1;
                 }
-                // The dynamic words too: the teardown flags pick the LINGER class.
-                let (mut w, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
-                hw.state_read_dyn(slot, &mut w, &mut d);
-                Some(SlotAge {
-                    state: Self::timeout_class(w[0], &d)?,
-                    last_seen: field(&d, FlowDyn::LAST_SEEN),
-                })
-            },
-            &mut expired,
-        );
+            }
+            n
+        } else {
+            let pend = &self.pend;
+            let free = &*self.free;
+            let fresh = self.fresh;
+            self.aging
+                .step(
+                    now,
+                    AGING_BUDGET,
+                    &self.timeouts,
+                    |slot| {
+                        if usize::from(slot) >= fresh
+                            || free.is_free(slot)
+                            || pend.iter().any(|p| p.used && p.slot == slot)
+                        {
+                            return None;
+                        }
+                        // The dynamic words too: the teardown flags pick the LINGER class.
+                        let (mut w, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
+                        hw.state_read_dyn(slot, &mut w, &mut d);
+                        Some(SlotAge {
+                            state: Self::timeout_class(w[0], &d)?,
+                            last_seen: field(&d, FlowDyn::LAST_SEEN),
+                        })
+                    },
+                    &mut expired,
+                )
+                .expired
+        };
         let aged = self.stats.aged_out;
-        for &slot in &expired[..step.expired] {
+        for &slot in &expired[..n] {
             self.free_flow(hw, slot, now);
         }
-        if step.expired > 0 {
+        if n + stale > 0 {
             let spent = hw.cycles().wrapping_sub(start);
             self.stats.teardown_cycles += spent;
             let freed = self.stats.aged_out.wrapping_sub(aged);
+            self.stats.aging_stale += (n + stale) as u32 - freed;
             self.profile.handler_n(Handler::AgingFree, spent, freed);
         }
-        step.expired > 0
+        n + stale > 0
     }
 
     /// Frees an expired flow: re-checks it (static and dynamic words, so a segment since the
@@ -2326,7 +2407,7 @@ impl<'a> Splicer<'a> {
             cmd::POOL_DEL => self.cmd_pool_del(req),
             cmd::SERVER_SET => self.cmd_server(req),
             cmd::SERVER_DEL => self.cmd_server_del(req),
-            cmd::TIMEOUT_SET => self.cmd_timeout(req),
+            cmd::TIMEOUT_SET => self.cmd_timeout(hw, req),
             cmd::SETUP_SET => self.cmd_setup(req),
             cmd::FLOW_STATS => len(req, 0).map(|()| self.flow_stats(rsp)),
             cmd::SERVER_STATS => self.cmd_server_stats(req, rsp),
@@ -2545,7 +2626,7 @@ impl<'a> Splicer<'a> {
         Ok(Response::ok(0))
     }
 
-    fn cmd_timeout(&mut self, req: &[u32]) -> Result<Response, u32> {
+    fn cmd_timeout(&mut self, hw: &mut impl Hw, req: &[u32]) -> Result<Response, u32> {
         if req.len() != 2 && req.len() != 3 {
             return Err(status::BAD_LENGTH);
         }
@@ -2562,6 +2643,7 @@ impl<'a> Splicer<'a> {
                 .map_err(|_| status::BAD_ARGUMENT)?;
             self.timeout_ms[st.index()] = req[1].saturating_mul(1000);
         }
+        self.age_timeouts_write(hw);
         Ok(Response::ok(0))
     }
 

@@ -120,8 +120,9 @@ impl Splicer<'_> {
     /// Bring-up of the hardware SYN responder, once the data path is there (the firmware
     /// calls it at boot, before the host configures services): SYN_CTRL with no service,
     /// epoch 0 and no previous epoch; a fresh random key into both slots; SYN_MSS; then the
-    /// services already configured, if any. Returns SYN_PARAMS.UNITS (0: no responder on
-    /// this card, which then answers no SYN in hardware).
+    /// services already configured, if any; then the ACK validator and the aging scanner,
+    /// when the card has them. Returns SYN_PARAMS.UNITS (0: no responder on this card, which
+    /// then answers no SYN in hardware).
     pub fn syn_start(&mut self, hw: &mut impl Hw) -> u8 {
         let units = hw.syn_units();
         let p = self.policy;
@@ -150,6 +151,7 @@ impl Splicer<'_> {
         self.syn.rotate_at = hw.now().wrapping_add(ms_to_ticks(ROTATE_MS, self.clk_hz));
         self.syn_mask_update(hw);
         self.engine_start(hw);
+        self.age_start(hw);
         units
     }
 

@@ -95,6 +95,51 @@ struct Fake {
     free_flushes: u32,
     /// The next NEW punt is lost (the punt ring was full).
     drop_next_new: bool,
+    /// Calls of `state_read_dyn` (the software aging scan's reads and the re-checks).
+    dyn_reads: u32,
+    /// The hardware aging scanner (none by default: the firmware scans itself).
+    age: AgeModel,
+}
+
+/// DP.FLOW_SLOTS of the fake card (more than the tests' splicers use, so AGE_LIMIT
+/// matters).
+const FAKE_FLOW_SLOTS: u32 = 128;
+
+/// A write to the aging scanner's registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AgeWrite {
+    Limit(u32),
+    Ctrl { enable: bool, interval: u32 },
+    Timeout(usize, u32),
+}
+
+/// A fake of the gateware's `aging_scan` for these unit tests of the firmware's logic (the
+/// RTL is tested against the firmware's functions in `splicenic-tb-aging`): when enabled it
+/// walks the fake's flow entries, slots `0..AGE_LIMIT`, classifies each with the firmware's
+/// own [`Splicer::timeout_class`] and [`crate::flowmgr::aging::is_expired`] against the
+/// fake's `now` and the timeouts written through `age_timeout_write` (0 until written, as
+/// at reset), and queues the expired slots, at most `depth`: the walk waits while the
+/// queue is full. Time is coarse here: the walk starts one sweep whenever `now` has changed
+/// since the last one started, and goes on with a sweep that waited once the queue has
+/// room (at every `age_pop`).
+#[derive(Default)]
+struct AgeModel {
+    /// AGE_STATUS.DEPTH (0: no scanner on this card).
+    depth: usize,
+    enabled: bool,
+    limit: u32,
+    timeouts: [u32; STATES],
+    queue: VecDeque<Slot>,
+    /// The slot the walk reads next (AGE_POS).
+    pos: u32,
+    /// Reads left in the current sweep.
+    left: u32,
+    /// `now` when the last sweep started.
+    swept_at: Option<u32>,
+    /// Slots queued (AGE_EXPIRED).
+    queued: u32,
+    /// Register writes, in order.
+    writes: Vec<AgeWrite>,
 }
 
 /// A write to the hardware SYN responder's registers.
@@ -268,6 +313,55 @@ impl Fake {
         self.events.push_back(e.pack());
     }
 
+    /// A fake with an aging scanner (queue depth `AGE_QUEUE_DEPTH`, disabled as at reset).
+    fn with_scanner() -> Fake {
+        Fake {
+            now: 1000,
+            age: AgeModel {
+                depth: splicenic_layout::AGE_QUEUE_DEPTH as usize,
+                ..AgeModel::default()
+            },
+            ..Fake::default()
+        }
+    }
+
+    /// The scanner's walk (see [`AgeModel`]).
+    fn age_walk(&mut self) {
+        let a = &mut self.age;
+        if !a.enabled {
+            return;
+        }
+        let limit = match a.limit {
+            0 => FAKE_FLOW_SLOTS,
+            l => l.min(FAKE_FLOW_SLOTS),
+        };
+        if a.left == 0 && a.swept_at != Some(self.now) {
+            a.left = limit;
+            a.swept_at = Some(self.now);
+        }
+        while a.left > 0 && a.queue.len() < a.depth {
+            let slot = (a.pos % limit) as Slot;
+            a.pos = (a.pos + 1) % limit;
+            a.left -= 1;
+            // The scanner's own read of the flow memory (not a CSR read of the firmware's).
+            let (w, last_seen) = self.mem.get(&slot).copied().unwrap_or_default();
+            let mut d = self.counters.get(&slot).copied().unwrap_or_default();
+            d[0] = last_seen;
+            if let Some(class) = Splicer::timeout_class(w[0], &d) {
+                let timeout = a.timeouts[class.index()];
+                if crate::flowmgr::aging::is_expired(self.now, last_seen, timeout) {
+                    a.queue.push_back(slot);
+                    a.queued += 1;
+                }
+            }
+        }
+    }
+
+    /// The timeouts the scanner was given.
+    fn age_timeouts(&self) -> [u32; STATES] {
+        self.age.timeouts
+    }
+
     /// SYN_CTRL as last written.
     fn syn_ctrl(&self) -> SynCtrl {
         self.syn_writes
@@ -385,6 +479,7 @@ impl Hw for Fake {
         words: &mut [u32; STATIC_WORDS],
         dyn_words: &mut [u32; DYN_WORDS],
     ) {
+        self.dyn_reads += 1;
         *dyn_words = self.counters.get(&slot).copied().unwrap_or_default();
         dyn_words[0] = self.state_read(slot, words);
     }
@@ -427,6 +522,37 @@ impl Hw for Fake {
     fn free_flush(&mut self) {
         self.free_list.clear();
         self.free_flushes += 1;
+    }
+    fn age_depth(&mut self) -> usize {
+        self.age.depth
+    }
+    fn age_config(&mut self, enable: bool, limit: u32) {
+        assert!(
+            self.age.depth > 0,
+            "AGE_CTRL written on a card without a scanner"
+        );
+        let interval = splicenic_layout::AGE_DEFAULT_INTERVAL;
+        self.age.writes.push(AgeWrite::Limit(limit));
+        self.age.writes.push(AgeWrite::Ctrl { enable, interval });
+        self.age.limit = limit;
+        self.age.enabled = enable;
+    }
+    fn age_timeout_write(&mut self, class: usize, ticks: u32) {
+        assert!(
+            self.age.depth > 0,
+            "AGE_TIMEOUT written on a card without a scanner"
+        );
+        assert!(class < STATES, "AGE_TIMEOUT[{class}]");
+        self.age.writes.push(AgeWrite::Timeout(class, ticks));
+        self.age.timeouts[class] = ticks;
+    }
+    fn age_pop(&mut self) -> Option<Slot> {
+        assert!(
+            self.age.depth > 0,
+            "AGE_HEAD read on a card without a scanner"
+        );
+        self.age_walk();
+        self.age.queue.pop_front()
     }
 }
 
@@ -5091,4 +5217,284 @@ fn a_reset_flow_keeps_the_close_class_with_both_fins_acknowledged() {
     hw.now += sp.timeouts.ticks(TcpState::Close);
     age_all(&mut sp, &mut hw);
     assert_eq!(sp.slots_in_use(), 0, "CLOSE over");
+}
+
+// ----- the hardware aging scanner -------------------------------------------------------
+
+/// A splicer configured by [`configure`] (L4 service) on a fake card with an aging scanner
+/// ([`AgeModel`]), brought up (`syn_start`: the scanner's table written, enabled).
+fn scanner_world(w: &mut World) -> (Splicer<'_>, Fake) {
+    let mut hw = Fake::with_scanner();
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    sp.syn_start(&mut hw);
+    (sp, hw)
+}
+
+/// The scanner writes of a bring-up: every class's timeout (the firmware's ticks), then
+/// the firmware's slots as AGE_LIMIT and AGE_CTRL enabled at the default interval.
+fn scanner_bring_up(sp: &Splicer) -> Vec<AgeWrite> {
+    let mut w: Vec<_> = TcpState::ALL
+        .iter()
+        .map(|&st| AgeWrite::Timeout(st.index(), sp.timeouts.ticks(st)))
+        .collect();
+    w.push(AgeWrite::Limit(sp.slots() as u32));
+    w.push(AgeWrite::Ctrl {
+        enable: true,
+        interval: splicenic_layout::AGE_DEFAULT_INTERVAL,
+    });
+    w
+}
+
+/// The firmware's timeouts in ticks, class order.
+fn firmware_ticks(sp: &Splicer) -> [u32; STATES] {
+    TcpState::ALL.map(|st| sp.timeouts.ticks(st))
+}
+
+#[test]
+fn bring_up_with_an_aging_scanner_writes_the_timeouts_then_the_limit_and_enables_it() {
+    let mut w = world();
+    let mut hw = Fake::with_scanner();
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    assert!(hw.age.writes.is_empty(), "nothing before bring-up");
+    sp.syn_start(&mut hw);
+    // The table first: the scanner's reset table (all 0) would report every flow.
+    assert_eq!(hw.age.writes, scanner_bring_up(&sp));
+    assert_eq!(hw.age.writes.len(), STATES + 2);
+    assert_eq!(hw.age_timeouts(), firmware_ticks(&sp));
+    assert_eq!(
+        hw.age_timeouts()[TcpState::Linger.index()],
+        ms_to_ticks(2000, CLK)
+    );
+    assert!(hw.age.enabled);
+    assert_eq!(hw.age.limit, 64, "the firmware's slots, not DP.FLOW_SLOTS");
+    // Flows in setup and free slots are never queued (class NONE): the main loop pops
+    // nothing, and does not scan itself.
+    configure(&mut sp, &mut hw, 1);
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 7400), (VIP, 80), 1, 0, tf::SYN, &[], &[], CMAC),
+    );
+    hw.now += 1 << 20;
+    for _ in 0..4 {
+        sp.poll(&mut hw);
+    }
+    assert_eq!(sp.pending(), 1);
+    assert_eq!((hw.age.queued, hw.dyn_reads), (0, 0));
+
+    // A card without a scanner: no scanner register is written (the fake asserts) and the
+    // firmware scans itself.
+    let mut w2 = world();
+    let mut hw2 = Fake {
+        now: 1000,
+        ..Fake::default()
+    };
+    let mut sp2 = Splicer::new(CLK, 64, w2.tables(), 1, 2);
+    configure(&mut sp2, &mut hw2, 1);
+    sp2.syn_start(&mut hw2);
+    assert!(hw2.age.writes.is_empty());
+    let slot = splice_l4(&mut sp2, &mut hw2, 7401);
+    let before = hw2.dyn_reads;
+    age_all(&mut sp2, &mut hw2);
+    assert!(
+        hw2.dyn_reads > before,
+        "the software scan reads slot {slot}"
+    );
+}
+
+#[test]
+fn with_the_aging_scanner_a_lingering_flow_is_freed_through_its_queue_after_the_linger() {
+    let mut w = world();
+    let (mut sp, mut hw) = scanner_world(&mut w);
+    let slot = splice_l4(&mut sp, &mut hw, 7410);
+    both_fins(&mut sp, &mut hw, slot);
+    // The final ACK: the server's FIN acknowledged too.
+    hw.now += 50;
+    teardown_seen(&mut hw, slot, ALL_TEARDOWN);
+    assert_eq!(flow_class(&mut sp, &mut hw, slot), Some(TcpState::Linger));
+    let linger = sp.timeouts.ticks(TcpState::Linger);
+    let (reads, teardown) = (hw.dyn_reads, sp.stats.teardown_cycles);
+    hw.now += linger - 1;
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 1, "not before the linger");
+    assert_eq!((sp.stats.aged_out, hw.age.queued), (0, 0));
+    assert_eq!(
+        hw.dyn_reads, reads,
+        "no software scan: no entry read at all"
+    );
+    assert_eq!(sp.stats.teardown_cycles, teardown);
+    hw.now += 1;
+    age_all(&mut sp, &mut hw);
+    assert_eq!(hw.age.queued, 1);
+    assert_eq!(state_of(hw.entry(slot)[0]), 0, "freed");
+    assert!(hw.table.is_empty(), "both keys deleted");
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(sp.stats.aged_out, 1);
+    assert_eq!(hw.dyn_reads, reads + 1, "only the re-check before freeing");
+    assert_eq!(sp.stats.aging_stale, 0);
+    // The accounting of the software scan: teardown cycles, one AgingFree run.
+    assert!(sp.stats.teardown_cycles > teardown);
+    let a = sp.profile.of_handler(Handler::AgingFree);
+    assert_eq!(a.count, 1);
+    assert_eq!(
+        a.cycles + sp.profile.of_handler(Handler::FinRst).cycles,
+        sp.stats.teardown_cycles
+    );
+    // The slot is the firmware's again: a later sweep finds nothing.
+    hw.now += linger;
+    age_all(&mut sp, &mut hw);
+    assert_eq!((hw.age.queued, sp.stats.aged_out), (1, 1));
+}
+
+#[test]
+fn stale_scanner_queue_entries_free_nothing() {
+    let mut w = world();
+    let (mut sp, mut hw) = scanner_world(&mut w);
+    // A flow that lingered and was freed through the queue; its slot queued once more (a
+    // second sweep found it before the firmware freed it).
+    let gone = splice_l4(&mut sp, &mut hw, 7420);
+    teardown_seen(&mut hw, gone, ALL_TEARDOWN);
+    // A flow in use, seen just now (queued when it was idle, a segment since).
+    let live = splice_l4(&mut sp, &mut hw, 7421);
+    hw.now += sp.timeouts.ticks(TcpState::Linger);
+    age_all(&mut sp, &mut hw);
+    assert_eq!((sp.stats.aged_out, sp.slots_in_use()), (1, 1));
+    assert!(sp.slot_is_free(gone));
+    // A connection in setup (its slot may have been a queued flow's before).
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, 7422), (VIP, 80), 1, 0, tf::SYN, &[], &[], CMAC),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(sp.pending(), 1);
+    let setup = sp.pend.iter().find(|p| p.used).unwrap().slot;
+    let entries = (hw.entry(live), hw.entry(setup), hw.table.len());
+    // Never handed out: past the firmware's slots, and not yet used.
+    let (beyond, unused) = (100, 40);
+    let (reads, aged) = (hw.dyn_reads, sp.stats.aged_out);
+    hw.age.queue.extend([gone, live, setup, beyond, unused]);
+    sp.poll(&mut hw);
+    assert!(hw.age.queue.is_empty());
+    assert_eq!(sp.stats.aged_out, aged, "nothing freed");
+    assert_eq!(sp.stats.aging_stale, 5);
+    assert_eq!((sp.slots_in_use(), sp.pending()), (2, 1));
+    assert_eq!(
+        (hw.entry(live), hw.entry(setup), hw.table.len()),
+        entries,
+        "entries and keys kept"
+    );
+    assert_eq!(
+        hw.dyn_reads,
+        reads + 1,
+        "only the flow in use is re-read (not expired)"
+    );
+    assert_eq!(state_of(hw.entry(live)[0]), FlowState::Spliced.raw().into());
+}
+
+#[test]
+fn more_expired_flows_than_the_scanner_queue_holds_are_all_freed_a_pass_at_a_time() {
+    let mut w = world();
+    let (mut sp, mut hw) = scanner_world(&mut w);
+    let flows = 20;
+    let slots: Vec<Slot> = (0..flows)
+        .map(|i| splice_l4(&mut sp, &mut hw, 7430 + i))
+        .collect();
+    for &s in &slots {
+        teardown_seen(&mut hw, s, ALL_TEARDOWN);
+    }
+    let reads = hw.dyn_reads;
+    hw.now += sp.timeouts.ticks(TcpState::Linger);
+    let depth = splicenic_layout::AGE_QUEUE_DEPTH as usize;
+    assert!(flows as usize > depth);
+    let mut freed = Vec::new();
+    for _ in 0..3 {
+        sp.poll(&mut hw);
+        assert!(hw.age.queue.len() <= depth);
+        freed.push(sp.stats.aged_out);
+    }
+    assert_eq!(freed, [8, 16, 20], "AGED_PER_PASS a pass");
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(hw.age.queued, u32::from(flows));
+    assert_eq!(hw.dyn_reads, reads + u32::from(flows));
+    assert_eq!(sp.stats.aging_stale, 0);
+    assert!(hw.table.is_empty());
+}
+
+#[test]
+fn a_timeout_change_rewrites_the_scanner_table() {
+    let mut w = world();
+    let (mut sp, mut hw) = scanner_world(&mut w);
+    hw.age.writes.clear();
+    ok_words(&mut sp, &mut hw, cmd::TIMEOUT_SET, &[11, 20, 1]);
+    let linger = ms_to_ticks(20, CLK);
+    assert_eq!(sp.timeouts.ticks(TcpState::Linger), linger);
+    let table: Vec<_> = TcpState::ALL
+        .iter()
+        .map(|&st| AgeWrite::Timeout(st.index(), sp.timeouts.ticks(st)))
+        .collect();
+    assert_eq!(hw.age.writes, table, "the table, nothing else");
+    assert_eq!(hw.age_timeouts(), firmware_ticks(&sp));
+    // In seconds too; a refused value writes nothing.
+    hw.age.writes.clear();
+    ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::TIMEOUT_SET,
+        &[TcpState::Close as u32, 3],
+    );
+    assert_eq!(hw.age.writes.len(), STATES);
+    assert_eq!(
+        hw.age_timeouts()[TcpState::Close.index()],
+        sp.timeouts.ticks(TcpState::Close)
+    );
+    hw.age.writes.clear();
+    let (st, _) = call(&mut sp, &mut hw, cmd::TIMEOUT_SET, &[11, 0]);
+    assert_eq!(st, status::BAD_ARGUMENT);
+    assert!(hw.age.writes.is_empty());
+    // The scanner frees with the new linger.
+    let slot = splice_l4(&mut sp, &mut hw, 7450);
+    teardown_seen(&mut hw, slot, ALL_TEARDOWN);
+    hw.now += linger - 1;
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 1);
+    hw.now += 1;
+    age_all(&mut sp, &mut hw);
+    assert_eq!((sp.slots_in_use(), sp.stats.aged_out), (0, 1));
+}
+
+#[test]
+fn a_restart_writes_the_scanner_table_and_enable_again() {
+    let mut w = world();
+    let (mut sp, mut hw) = scanner_world(&mut w);
+    // The old firmware's linger was 20 ms.
+    ok_words(&mut sp, &mut hw, cmd::TIMEOUT_SET, &[11, 20, 1]);
+    let slot = splice_l4(&mut sp, &mut hw, 7460);
+    teardown_seen(&mut hw, slot, ALL_TEARDOWN);
+    // The firmware restarts: new state, same data path (the scanner still enabled).
+    hw.age.writes.clear();
+    let mut w2 = world();
+    let mut sp = Splicer::new(CLK, 64, w2.tables(), 3, 4);
+    assert_eq!(sp.rebuild(&mut hw), 1);
+    assert_eq!(
+        hw.age.writes,
+        scanner_bring_up(&sp),
+        "the new firmware's table"
+    );
+    assert_eq!(
+        hw.age_timeouts()[TcpState::Linger.index()],
+        ms_to_ticks(2000, CLK)
+    );
+    // Bring-up after the rebuild writes it again (harmless).
+    hw.age.writes.clear();
+    sp.syn_start(&mut hw);
+    assert_eq!(hw.age.writes, scanner_bring_up(&sp));
+    // The kept flow is freed through the queue after the new linger.
+    let reads = hw.dyn_reads;
+    hw.now += ms_to_ticks(1000, CLK);
+    age_all(&mut sp, &mut hw);
+    assert_eq!((sp.slots_in_use(), hw.dyn_reads), (1, reads));
+    hw.now += ms_to_ticks(1000, CLK);
+    age_all(&mut sp, &mut hw);
+    assert_eq!((sp.slots_in_use(), sp.stats.aged_out), (0, 1));
+    assert_eq!(hw.dyn_reads, reads + 1);
 }
