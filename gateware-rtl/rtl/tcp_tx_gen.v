@@ -19,9 +19,14 @@
  *     bytes);
  *   s_syn_opts 0: NOP NOP TS(s_tsval, s_tsecr) when s_ts, none otherwise (s_mss, s_sack,
  *     s_ws ignored).
+ * s_pay_len and s_pay_sum describe a payload that follows the header (a replayed request
+ * head, appended by head_replay): its length counts in the IPv4 total length and the TCP
+ * pseudo header, its ones'-complement sum (16-bit big-endian words from its first byte, as
+ * head_buf keeps it) in the TCP checksum. 0 and 0 for a frame without payload.
  * Out: the frame, AXI-Stream, byte 0 in tdata[7:0], in request order: Ethernet (dst, src,
  * IPv4), IPv4 (IHL 5, id 0, DF, TTL 64, protocol 6), TCP (data offset from the options),
- * options; 54 + options bytes, padded with zeros to 60.
+ * options; 54 + options bytes, padded with zeros to 60 without a payload; with one, the
+ * header alone (54 + options bytes, tlast on its last byte), the payload to be appended.
  *
  * Pipeline (one request held in R from its accept until the serializer takes it):
  *   accept -> R: the request -> B: option bytes and lengths -> C: partial sums, 4 words a
@@ -62,6 +67,8 @@ module tcp_tx_gen #
     input  wire [31:0]           s_tsecr,
     input  wire                  s_ws,
     input  wire [3:0]            s_ws_shift,
+    input  wire [15:0]           s_pay_len,
+    input  wire [15:0]           s_pay_sum,
 
     output wire [DATA_WIDTH-1:0] m_axis_tdata,
     output wire [KEEP_WIDTH-1:0] m_axis_tkeep,
@@ -108,6 +115,8 @@ reg [15:0]  r_mss_reg = 16'd0;
 reg         r_sack_reg = 1'b0;
 reg         r_ts_reg = 1'b0;
 reg [31:0]  r_tsval_reg = 32'd0;
+reg [15:0]  r_plen_reg = 16'd0;
+reg [15:0]  r_psum_reg = 16'd0;
 reg [31:0]  r_tsecr_reg = 32'd0;
 reg         r_ws_reg = 1'b0;
 reg [3:0]   r_wsh_reg = 4'd0;
@@ -146,6 +155,8 @@ always @(posedge clk) begin
         r_tsecr_reg <= s_tsecr;
         r_ws_reg <= s_ws;
         r_wsh_reg <= s_ws_shift;
+        r_plen_reg <= s_pay_len;
+        r_psum_reg <= s_pay_sum;
     end else if (ser_load) begin
         r_busy_reg <= 1'b0;
     end
@@ -232,9 +243,11 @@ end
 
 localparam [17:0] IP_CONST = 18'h04500 + 18'h04000 + 18'h04006;
 
-wire [15:0] b_tcp_len = 16'd20 + {11'd0, b_olen_reg};
-wire [15:0] b_ip_len = 16'd40 + {11'd0, b_olen_reg};
-wire [15:0] b_doff_flags = {b_tcp_len[5:2], 4'd0, r_flags_reg};
+wire [15:0] b_thdr_len = 16'd20 + {11'd0, b_olen_reg};
+wire [15:0] b_tcp_len = b_thdr_len + r_plen_reg;
+wire [15:0] b_ip_len = 16'd40 + {11'd0, b_olen_reg} + r_plen_reg;
+wire [15:0] b_doff_flags = {b_thdr_len[5:2], 4'd0, r_flags_reg};
+wire        b_pay = r_plen_reg != 16'd0;
 
 // option word k: big-endian 16 bits of option bytes 2k, 2k+1
 function [15:0] ow(input [OPT_W-1:0] o, input integer k);
@@ -288,7 +301,7 @@ always @(posedge clk) begin
     c_tcp_p_reg[3] <= add4(r_win_reg, ow(b_opt_reg, 0), ow(b_opt_reg, 1), ow(b_opt_reg, 2));
     c_tcp_p_reg[4] <= add4(ow(b_opt_reg, 3), ow(b_opt_reg, 4), ow(b_opt_reg, 5),
                            ow(b_opt_reg, 6));
-    c_tcp_p_reg[5] <= add4(ow(b_opt_reg, 7), ow(b_opt_reg, 8), ow(b_opt_reg, 9), 16'd0);
+    c_tcp_p_reg[5] <= add4(ow(b_opt_reg, 7), ow(b_opt_reg, 8), ow(b_opt_reg, 9), r_psum_reg);
     // D: sums
     d_ip_s_reg <= {1'b0, c_ip_p_reg[0]} + {1'b0, c_ip_p_reg[1]};
     d_tcp_s_reg <= ({3'b0, c_tcp_p_reg[0]} + {3'b0, c_tcp_p_reg[1]} + {3'b0, c_tcp_p_reg[2]})
@@ -315,17 +328,20 @@ function [KW-1:0] keep_of(input integer len);
 endfunction
 
 // frame length of each option length (60 at least)
-// (options 0 and 4: 54 and 58 bytes, padded to 60)
-localparam integer L0 = 60, L8 = 62, L12 = 66, L16 = 70, L20 = 74;
+// (options 0 and 4: 54 and 58 bytes, padded to 60; with a payload, the header alone)
+localparam integer L0 = 60, L8 = 62, L12 = 66, L16 = 70, L20 = 74, LH0 = 54, LH4 = 58;
 localparam integer BI0 = beats_of(L0), BI8 = beats_of(L8), BI12 = beats_of(L12),
-    BI16 = beats_of(L16), BI20 = beats_of(L20);
+    BI16 = beats_of(L16), BI20 = beats_of(L20), BIH0 = beats_of(LH0), BIH4 = beats_of(LH4);
 localparam [BC_W-1:0] BC0 = BI0[BC_W-1:0], BC8 = BI8[BC_W-1:0], BC12 = BI12[BC_W-1:0],
-    BC16 = BI16[BC_W-1:0], BC20 = BI20[BC_W-1:0];
+    BC16 = BI16[BC_W-1:0], BC20 = BI20[BC_W-1:0], BCH0 = BIH0[BC_W-1:0],
+    BCH4 = BIH4[BC_W-1:0];
 localparam [KW-1:0] K0 = keep_of(L0), K8 = keep_of(L8), K12 = keep_of(L12),
-    K16 = keep_of(L16), K20 = keep_of(L20);
+    K16 = keep_of(L16), K20 = keep_of(L20), KH0 = keep_of(LH0), KH4 = keep_of(LH4);
 
-function [BC_W-1:0] frame_beats(input [4:0] olen);
+function [BC_W-1:0] frame_beats(input [4:0] olen, input pay);
     case (olen)
+        5'd0: frame_beats = pay ? BCH0 : BC0;
+        5'd4: frame_beats = pay ? BCH4 : BC0;
         5'd8: frame_beats = BC8;
         5'd12: frame_beats = BC12;
         5'd16: frame_beats = BC16;
@@ -334,8 +350,10 @@ function [BC_W-1:0] frame_beats(input [4:0] olen);
     endcase
 endfunction
 
-function [KW-1:0] frame_keep(input [4:0] olen);
+function [KW-1:0] frame_keep(input [4:0] olen, input pay);
     case (olen)
+        5'd0: frame_keep = pay ? KH0 : K0;
+        5'd4: frame_keep = pay ? KH4 : K0;
         5'd8: frame_keep = K8;
         5'd12: frame_keep = K12;
         5'd16: frame_keep = K16;
@@ -396,9 +414,9 @@ always @(posedge clk) begin
         end
     end
     if (ser_load) begin
-        beats_reg <= frame_beats(b_olen_reg);
+        beats_reg <= frame_beats(b_olen_reg, b_pay);
         beat_reg <= {BC_W{1'b0}};
-        last_keep_reg <= frame_keep(b_olen_reg);
+        last_keep_reg <= frame_keep(b_olen_reg, b_pay);
         img_reg <= image(e_ip_csum_reg, e_tcp_csum_reg);
     end
     if (rst) begin

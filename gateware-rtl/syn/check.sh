@@ -208,6 +208,11 @@ unit tcp_tx_gen rtl/tcp_tx_gen.v
 step "verilator lint (tcp_tx_gen, DATA_WIDTH=512)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module tcp_tx_gen -GDATA_WIDTH=512 rtl/tcp_tx_gen.v
 unit synack_absorb rtl/synack_absorb.v
+# Request-head replay (head_replay with its tcp_tx_gen; a block of the connection engine,
+# not yet inside splice_datapath), lint at both widths.
+unit head_replay rtl/head_replay.v rtl/tcp_tx_gen.v
+step "verilator lint (head_replay, DATA_WIDTH=512)" \
+    verilator --lint-only -Wall "${INC[@]}" --top-module head_replay -GDATA_WIDTH=512 rtl/head_replay.v rtl/tcp_tx_gen.v
 # Aging check and scanner (the scanner walks the flow state through its command port, the
 # check decides per slot; inside splice_datapath, so in files.f).
 unit aging_check rtl/aging_check.v

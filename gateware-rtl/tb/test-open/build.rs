@@ -1,5 +1,6 @@
-//! Verilates `tcp_tx_gen` at DATA_WIDTH 64 and 512 and `synack_absorb`, and compiles them
-//! with the C++ shim that clocks them.
+//! Verilates `tcp_tx_gen` at DATA_WIDTH 64 and 512, `synack_absorb`, and `head_replay` with
+//! the `head_buf` it reads (vsrc/head_replay_top.v) at both widths, and compiles them with
+//! the C++ shims that clock them.
 
 use splicenic_verilate::{regs_include, repo_root, Build, Model};
 
@@ -15,10 +16,29 @@ fn main() {
         params: vec![("DATA_WIDTH".into(), width.to_string())],
         flags: Vec::new(),
     };
+    let replay = |width: u32| Model {
+        prefix: format!("Vhead_replay{width}"),
+        top: "head_replay_top".into(),
+        sources: vec![
+            manifest.join("vsrc/head_replay_top.v"),
+            rtl.join("head_replay.v"),
+            rtl.join("tcp_tx_gen.v"),
+            rtl.join("head_buf.v"),
+            rtl.join("dp_fifo.v"),
+        ],
+        params: vec![("DATA_WIDTH".into(), width.to_string())],
+        flags: Vec::new(),
+    };
+    println!(
+        "cargo:rerun-if-changed={}",
+        manifest.join("vsrc/head_replay_top.v").display()
+    );
     Build {
         models: vec![
             gen(64),
             gen(512),
+            replay(64),
+            replay(512),
             Model {
                 prefix: "Vsynack_absorb".into(),
                 top: "synack_absorb".into(),
@@ -27,7 +47,10 @@ fn main() {
                 flags: Vec::new(),
             },
         ],
-        shims: vec![manifest.join("csrc/shim.cpp")],
+        shims: vec![
+            manifest.join("csrc/shim.cpp"),
+            manifest.join("csrc/replay_shim.cpp"),
+        ],
         trace: false,
         lib_name: "splicenic_tb_open".into(),
         includes: vec![regs_include(&root)],

@@ -371,6 +371,19 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "head_replay",
+        label: "head_replay (request-head replay: tcp_tx_gen header, head words realigned, DATA_WIDTH 64)",
+        top: "head_replay",
+        params: &[],
+        src: Src::Files(&[
+            "gateware-rtl/rtl/head_replay.v",
+            "gateware-rtl/rtl/tcp_tx_gen.v",
+        ]),
+        fast_path: false,
+        cost: 10,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "aging_scan",
         label: "aging_scan (aging scanner: flow-state walk, aging_check, expired-slot queue; 65,536 slots)",
         top: "aging_scan",
@@ -1748,6 +1761,7 @@ mod tests {
             "synack_absorb",
             "aging_check",
             "aging_scan",
+            "head_replay",
             "engine_obs",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {

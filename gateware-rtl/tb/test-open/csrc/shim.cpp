@@ -40,6 +40,8 @@ struct GenIn {
     uint32_t ws;
     uint32_t ws_shift;
     uint32_t tready;
+    uint32_t pay_len;
+    uint32_t pay_sum;
 };
 
 struct GenOut {
@@ -88,6 +90,8 @@ public:
         m->s_tsecr = in.tsecr;
         m->s_ws = in.ws & 1;
         m->s_ws_shift = in.ws_shift & 0xf;
+        m->s_pay_len = in.pay_len & 0xffff;
+        m->s_pay_sum = in.pay_sum & 0xffff;
         m->m_axis_tready = in.tready & 1;
         m->clk = 0;
         m->eval();

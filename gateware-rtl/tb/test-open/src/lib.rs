@@ -7,6 +7,8 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod replay;
+
 use splicenic_layout::TcpOpts;
 use std::collections::VecDeque;
 use std::ffi::c_void;
@@ -37,6 +39,8 @@ struct GenIn {
     ws: u32,
     ws_shift: u32,
     tready: u32,
+    pay_len: u32,
+    pay_sum: u32,
 }
 
 /// The outputs of one generator cycle (`GenOut` in csrc/shim.cpp).
@@ -134,7 +138,7 @@ impl Width {
         }
     }
 
-    fn variant(self) -> u32 {
+    pub(crate) fn variant(self) -> u32 {
         match self {
             Width::W64 => 0,
             Width::W512 => 1,
@@ -164,9 +168,14 @@ pub struct TxRequest {
     pub tsecr: u32,
     /// The window shift offered (SYN form only).
     pub ws: Option<u8>,
+    /// The length and ones'-complement sum (16-bit big-endian words from its first byte) of
+    /// a payload appended behind the header (0, 0: none; the generator then sends the
+    /// header alone, unpadded).
+    pub pay_len: u16,
+    pub pay_sum: u16,
 }
 
-fn mac_word(m: [u8; 6]) -> u64 {
+pub(crate) fn mac_word(m: [u8; 6]) -> u64 {
     m.iter().fold(0, |a, &b| a << 8 | u64::from(b))
 }
 
@@ -191,6 +200,8 @@ impl TxRequest {
         i.tsecr = self.tsecr;
         i.ws = self.ws.is_some().into();
         i.ws_shift = self.ws.unwrap_or(0).into();
+        i.pay_len = self.pay_len.into();
+        i.pay_sum = self.pay_sum.into();
     }
 }
 

@@ -4,14 +4,17 @@
 //! form with every combination of MSS, SACK, timestamps and window scale, the ACK form with
 //! and without timestamps, RSTs), random addresses, ports, numbers, flags and windows, random
 //! gaps between requests and random back-pressure, at DATA_WIDTH 64 and 512. Every frame
-//! must equal the firmware's byte for byte, padding and both checksums included.
+//! must equal the firmware's byte for byte, padding and both checksums included. Half of the
+//! ACK-form frames announce a payload (a replayed request head, 1 to 1,024 random bytes, by
+//! its length and ones'-complement sum): the generator's header must then equal the first
+//! bytes of the firmware's frame with that payload, lengths and checksums covering it.
 //!
 //! `OPEN_TB_SEED`, `OPEN_TB_FRAMES` (default 200,000 per width).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use splicenic_fw_logic::flowmgr::tcpopts::{Handshake, OptionsPolicy, SynOptions, Timestamps};
-use splicenic_fw_logic::splicer::frame::{fill_checksums, TcpOut};
+use splicenic_fw_logic::splicer::frame::{csum_add, csum_fold, fill_checksums, TcpOut};
 use splicenic_tb_open::{TxGen, TxRequest, Width};
 
 const DEFAULT_SEED: u64 = 0x0be4_5e4d;
@@ -20,8 +23,8 @@ const SYN: u8 = 0x02;
 const RST: u8 = 0x04;
 const ACK: u8 = 0x10;
 
-/// The firmware's frame of `r`, checksums filled in.
-fn firmware_frame(r: &TxRequest) -> Vec<u8> {
+/// The firmware's frame of `r` with `payload`, checksums filled in.
+fn firmware_frame(r: &TxRequest, payload: &[u8]) -> Vec<u8> {
     let hs = Handshake {
         client_mss: r.mss,
         mss_to_client: r.mss,
@@ -54,9 +57,9 @@ fn firmware_frame(r: &TxRequest) -> Vec<u8> {
         flags: r.flags,
         window: r.window,
         opts,
-        payload: &[],
+        payload,
     };
-    let mut buf = vec![0u8; 128];
+    let mut buf = vec![0u8; 128 + payload.len()];
     let (len, ofl) = out.write(&mut buf).expect("firmware builds the frame");
     fill_checksums(&mut buf, &ofl);
     buf.truncate(len);
@@ -155,9 +158,28 @@ fn frames_equal_the_firmware(width: Width) {
     let mut done = 0u64;
     let mut by_len = std::collections::BTreeMap::<usize, u64>::new();
     let mut cycles = 0u64;
+    let mut with_payload = 0u64;
     while done < target {
         let n = (target - done).min(4096) as usize;
-        let reqs: Vec<TxRequest> = (0..n).map(|_| random_request(&mut rng)).collect();
+        let mut reqs: Vec<TxRequest> = (0..n).map(|_| random_request(&mut rng)).collect();
+        // a payload behind half of the ACK-form frames
+        let pays: Vec<Vec<u8>> = reqs
+            .iter_mut()
+            .map(|r| {
+                if r.syn_opts || r.flags & (ACK | RST) != ACK || rng.gen() {
+                    return Vec::new();
+                }
+                let len = rng.gen_range(1..=1024);
+                let p: Vec<u8> = if rng.gen_ratio(1, 8) {
+                    vec![0xff; len]
+                } else {
+                    (0..len).map(|_| rng.gen()).collect()
+                };
+                r.pay_len = len as u16;
+                r.pay_sum = !csum_fold(csum_add(0, &p));
+                p
+            })
+            .collect();
         // phases: back to back with the port always ready, random gaps, random back-pressure
         let phase = rng.gen_range(0..3);
         let mut g_rng = StdRng::seed_from_u64(t_rng.gen());
@@ -175,8 +197,14 @@ fn frames_equal_the_firmware(width: Width) {
                 || phase != 2 || r_rng.gen_bool(0.6),
             )
             .expect("frames");
-        for (k, (r, s)) in reqs.iter().zip(&sent).enumerate() {
-            let want = firmware_frame(r);
+        for (k, ((r, p), s)) in reqs.iter().zip(&pays).zip(&sent).enumerate() {
+            let mut want = firmware_frame(r, p);
+            if !p.is_empty() {
+                // the header alone (the ACK form: 54 bytes, 66 with NOP NOP TS), not the
+                // payload nor the padding of a short frame
+                want.truncate(if r.ts { 66 } else { 54 });
+                with_payload += 1;
+            }
             assert_eq!(
                 s.bytes,
                 want,
@@ -191,10 +219,12 @@ fn frames_equal_the_firmware(width: Width) {
     let count = gen.sent_count().expect("count");
     assert_eq!(u64::from(count), target, "stat_sent");
     eprintln!(
-        "{width:?}: {done} frames equal the firmware's in {cycles} cycles; by length {by_len:?}"
+        "{width:?}: {done} frames equal the firmware's in {cycles} cycles ({with_payload} headers \
+         of a payload); by length {by_len:?}"
     );
+    assert!(with_payload > 0);
     // every option layout occurred
-    for len in [60, 62, 66, 70, 74] {
+    for len in [54, 60, 62, 66, 70, 74] {
         assert!(by_len.contains_key(&len), "no frame of {len} bytes");
     }
 }
