@@ -617,6 +617,25 @@ fn marks_line(m: &splicenic_driver::datapath::Marks) -> String {
     )
 }
 
+/// The aging scanner as `nicctl stats` prints it (docs/aging.md, "The scanner").
+fn aging_line(a: &splicenic_driver::datapath::Aging, clk_hz: u32) -> String {
+    if a.depth == 0 {
+        return "Aging scanner: none on this card (the firmware scans)\n".to_string();
+    }
+    let walk = u64::from(a.limit) * u64::from(a.interval);
+    format!(
+        "Aging scanner: {}, {} slots, one read every {} cycles: a walk {:.2} ms; {} walks, {} expired flows found; queue {} of {}\n",
+        if a.enabled { "on" } else { "off" },
+        a.limit,
+        a.interval,
+        micros(walk as f64, clk_hz) / 1000.0,
+        a.sweeps,
+        a.expired,
+        a.level,
+        a.depth
+    )
+}
+
 /// Microseconds of `cycles` card cycles at `clk_hz`.
 fn micros(cycles: f64, clk_hz: u32) -> f64 {
     cycles / f64::from(clk_hz.max(1)) * 1e6
@@ -700,20 +719,21 @@ pub fn stats(
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops, heads, tcp, av, marks, setup, clk_hz) = {
+        let (mut snap, fs, ports, drops, heads, tcp, av, marks, aging, setup, clk_hz) = {
             let mut card = open_card(spec)?;
             let clk_hz = card.info().clk_hz;
             let table = Table::read(&mut card)?;
             let fs = card.flow_manager().flow_stats()?;
             let heads = card.flow_manager().head_stats()?;
             let tcp = card.flow_manager().tcp_stats()?;
-            let (st, dc, av, marks, setup) = {
+            let (st, dc, av, marks, aging, setup) = {
                 let mut dp = card.datapath()?;
                 (
                     dp.stats()?,
                     dp.drop_counters()?,
                     dp.ack_validator()?,
                     dp.marks()?,
+                    dp.aging()?,
                     dp.setup_histogram()?,
                 )
             };
@@ -727,6 +747,7 @@ pub fn stats(
                 tcp,
                 av,
                 marks,
+                aging,
                 setup,
                 clk_hz,
             )
@@ -771,6 +792,9 @@ pub fn stats(
                 "early_data": {"held": tcp.early_held, "kept": tcp.early_kept},
                 "marks": {"free_low": marks.free_low, "free_depth": marks.free_depth,
                           "punt_high": marks.punt_high, "punt_slots": marks.punt_slots},
+                "aging": {"enabled": aging.enabled, "interval": aging.interval,
+                          "limit": aging.limit, "pos": aging.pos, "level": aging.level,
+                          "depth": aging.depth, "sweeps": aging.sweeps, "expired": aging.expired},
                 "setup_latency": setup_latency_json(&setup, clk_hz),
             });
             println!("{}", serde_json::to_string(&v)?);
@@ -873,6 +897,7 @@ pub fn stats(
                 tcp.gen_stale
             );
             out += &marks_line(&marks);
+            out += &aging_line(&aging, clk_hz);
             out += &setup_latency_text(&setup, clk_hz);
             out += &format!(
                 "Early data: {} flowless data segments held before their RST, {} kept (their handshake ACK followed)\n",
@@ -1359,6 +1384,27 @@ mod tests {
         );
         m.free_low = Some(300);
         assert!(marks_line(&m).contains("free list lowest 300 of 512;"));
+    }
+
+    #[test]
+    fn aging_line_gives_the_walk_and_a_card_without_a_scanner() {
+        use splicenic_driver::datapath::Aging;
+        let mut a = Aging {
+            enabled: true,
+            interval: 64,
+            limit: 16_384,
+            pos: 100,
+            level: 1,
+            depth: 16,
+            sweeps: 13,
+            expired: 16,
+        };
+        assert_eq!(
+            aging_line(&a, 156_250_000),
+            "Aging scanner: on, 16384 slots, one read every 64 cycles: a walk 6.71 ms; 13 walks, 16 expired flows found; queue 1 of 16\n"
+        );
+        a.depth = 0;
+        assert!(aging_line(&a, 156_250_000).contains("none on this card"));
     }
 
     #[test]
