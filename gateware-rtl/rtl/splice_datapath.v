@@ -833,7 +833,8 @@ fs_arb_inst (
 );
 
 // The engine's side of the flow-state port: the ACK validator first, then the aging scanner
-// (its READs, docs/aging.md); the response goes to the one whose command was taken.
+// (its READs, docs/aging.md, only in a cycle with no flow update waiting); the response goes
+// to the one whose command was taken.
 wire                    eng_fs_valid, eng_fs_ready;
 wire [1:0]              eng_fs_op;
 wire [SLOT_BITS-1:0]    eng_fs_slot;
@@ -850,7 +851,10 @@ fs_eng_arb_inst (
     .a_valid(av_fs_valid),
     .a_ready(av_fs_ready),
     .a_data({av_fs_op, av_fs_slot, av_fs_static}),
-    .b_valid(age_fs_valid),
+    // the scanner's READ waits for a cycle without a flow update waiting: a command takes
+    // an update-pipeline slot, and with the updates at one a cycle (DATA_WIDTH 512, minimum
+    // frames on both ports) a READ there would cost an update (DP.UPD_DROPS)
+    .b_valid(age_fs_valid && !upd_valid),
     .b_ready(age_fs_ready),
     .b_data({`SNIC_FLOW_OP_READ, age_fs_slot, {FS_W{1'b0}}}),
     .m_valid(eng_fs_valid),

@@ -15,6 +15,8 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
+use splicenic_driver::regs;
+use splicenic_layout::AGE_MIN_INTERVAL;
 use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 
@@ -180,6 +182,19 @@ fn run(width: u32, mix: Mix, both: bool) -> Vec<Dir> {
     configure(&mut dp);
     let f = Flow::sample(3);
     install(&mut dp, &f);
+    // the aging scanner walking at its fastest, as on a card (its READs share the flow
+    // state's update pipeline with the packets' counter updates); nothing expires
+    for i in 0..regs::dp::AGE_TIMEOUT_COUNT as u64 {
+        dp.write(
+            r(regs::dp::AGE_TIMEOUT + regs::dp::AGE_TIMEOUT_STRIDE * i),
+            0x7fff_0000,
+        );
+    }
+    dp.write(
+        r(regs::dp::AGE_CTRL),
+        1 << regs::dp::age_ctrl::ENABLE_SHIFT
+            | AGE_MIN_INTERVAL << regs::dp::age_ctrl::INTERVAL_SHIFT,
+    );
     let ports: &[Port] = if both {
         &[Port::Client, Port::Server]
     } else {
@@ -203,6 +218,18 @@ fn run(width: u32, mix: Mix, both: bool) -> Vec<Dir> {
         }
     }
     assert!(dp.settle(400, 50_000_000), "did not drain");
+    // every frame counted in the flow's entry: no update lost to the scanner's READs
+    assert_eq!(dp.read(r(regs::dp::UPD_DROPS)), 0, "flow updates dropped");
+    let d = read_dyn(&mut dp, f.slot);
+    assert_eq!(
+        (d.packets_cs, d.packets_sc),
+        (n as u32, if both { n as u32 } else { 0 }),
+        "the flow's packet counters"
+    );
+    assert!(
+        dp.read(r(regs::dp::AGE_POS)) > 0 || dp.read(r(regs::dp::AGE_SWEEPS)) > 0,
+        "the scanner walked"
+    );
     let bb = dp.beat_bytes();
     // cycle offset of each frame's first beat from the first frame's, at line rate
     let starts: Vec<u64> = lens
