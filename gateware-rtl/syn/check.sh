@@ -208,6 +208,9 @@ unit tcp_tx_gen rtl/tcp_tx_gen.v
 step "verilator lint (tcp_tx_gen, DATA_WIDTH=512)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module tcp_tx_gen -GDATA_WIDTH=512 rtl/tcp_tx_gen.v
 unit synack_absorb rtl/synack_absorb.v
+# Request path decision (req_ack: a client segment against the head, the ACK; a block of
+# the connection engine, not yet inside splice_datapath).
+unit req_ack rtl/req_ack.v
 # Request-head replay (head_replay with its tcp_tx_gen; a block of the connection engine,
 # not yet inside splice_datapath), lint at both widths.
 unit head_replay rtl/head_replay.v rtl/tcp_tx_gen.v

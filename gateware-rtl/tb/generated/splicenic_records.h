@@ -161,6 +161,10 @@
  * free; one SYN-ACK per cycle.
  */
 #define SPLICENIC_SYNACK_ABSORB_LATENCY 5u
+/* req_ack: cycles from a segment's accept to its result valid when the output is free; one
+ * segment per cycle.
+ */
+#define SPLICENIC_REQ_ACK_LATENCY 8u
 /* Entries of the timeout table (the 11 IPVS TCP states and LINGER). */
 #define SPLICENIC_TIMEOUT_CLASSES 12u
 /* aging_check: cycles from a slot's accept to its result valid when the output is free;
@@ -517,6 +521,16 @@
 #define SPLICENIC_SYN_ACK_VERDICT_REFUSED 0x2u
 #define SPLICENIC_SYN_ACK_VERDICT_DECLINED_TS 0x3u
 #define SPLICENIC_SYN_ACK_VERDICT_DECLINED_SACK 0x4u
+
+/* ReqVerdict: What a client data segment does to a request head being buffered (`req_ack`;
+ * the firmware's `request_step`). Every verdict is answered with the ACK of the head's
+ * end.
+ */
+#define SPLICENIC_REQ_VERDICT_WIDTH 2
+#define SPLICENIC_REQ_VERDICT_STORE 0x0u
+#define SPLICENIC_REQ_VERDICT_DUPLICATE 0x1u
+#define SPLICENIC_REQ_VERDICT_OUT_OF_ORDER 0x2u
+#define SPLICENIC_REQ_VERDICT_ABORT 0x3u
 
 /* TimeoutClass: Timeout class of a flow: the index into the timeout table (TIMEOUT_SET /
  * TIMEOUT_GET; the firmware's TcpState, IPVS's TCP states in the kernel's order, then the

@@ -1,6 +1,6 @@
 //! Verilates `tcp_tx_gen` at DATA_WIDTH 64 and 512, `synack_absorb`, and `head_replay` with
-//! the `head_buf` it reads (vsrc/head_replay_top.v) at both widths, and compiles them with
-//! the C++ shims that clock them.
+//! the `head_buf` it reads (vsrc/head_replay_top.v) at both widths, and the request path's
+//! `req_ack`, and compiles them with the C++ shims that clock them.
 
 use splicenic_verilate::{regs_include, repo_root, Build, Model};
 
@@ -40,6 +40,13 @@ fn main() {
             replay(64),
             replay(512),
             Model {
+                prefix: "Vreq_ack".into(),
+                top: "req_ack".into(),
+                sources: vec![rtl.join("req_ack.v")],
+                params: Vec::new(),
+                flags: Vec::new(),
+            },
+            Model {
                 prefix: "Vsynack_absorb".into(),
                 top: "synack_absorb".into(),
                 sources: vec![rtl.join("synack_absorb.v")],
@@ -50,6 +57,7 @@ fn main() {
         shims: vec![
             manifest.join("csrc/shim.cpp"),
             manifest.join("csrc/replay_shim.cpp"),
+            manifest.join("csrc/reqack_shim.cpp"),
         ],
         trace: false,
         lib_name: "splicenic_tb_open".into(),

@@ -178,6 +178,10 @@ pub const TX_GEN_LATENCY: u32 = 6;
 /// one SYN-ACK per cycle.
 pub const SYNACK_ABSORB_LATENCY: u32 = 5;
 
+/// req_ack: cycles from a segment's accept to its result valid when the output is free; one
+/// segment per cycle.
+pub const REQ_ACK_LATENCY: u32 = 8;
+
 /// Entries of the timeout table (the 11 IPVS TCP states and LINGER).
 pub const TIMEOUT_CLASSES: u32 = 12;
 
@@ -3069,6 +3073,98 @@ impl core::fmt::Display for SynAckVerdict {
             SynAckVerdict::Refused => "refused",
             SynAckVerdict::DeclinedTs => "declined_ts",
             SynAckVerdict::DeclinedSack => "declined_sack",
+        })
+    }
+}
+
+/// What a client data segment does to a request head being buffered (`req_ack`; the firmware's
+/// `request_step`). Every verdict is answered with the ACK of the head's end. Codes as
+/// constants.
+pub mod req_verdict {
+    /// New bytes from the head's end on (or the FIN right at it): the head takes what fits
+    /// (take), the FIN when it came with the last of them.
+    pub const STORE: u8 = 0x0;
+    /// Every byte already in the head and no new FIN: nothing taken.
+    pub const DUPLICATE: u8 = 0x1;
+    /// After the client's FIN, or starting past the head's end: nothing taken; the client sends
+    /// it again.
+    pub const OUT_OF_ORDER: u8 = 0x2;
+    /// Nothing taken into an empty head (a FIN before any request byte): the connection is
+    /// ended.
+    pub const ABORT: u8 = 0x3;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 2;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            STORE => Some("STORE"),
+            DUPLICATE => Some("DUPLICATE"),
+            OUT_OF_ORDER => Some("OUT_OF_ORDER"),
+            ABORT => Some("ABORT"),
+            _ => None,
+        }
+    }
+}
+
+/// What a client data segment does to a request head being buffered (`req_ack`; the firmware's
+/// `request_step`). Every verdict is answered with the ACK of the head's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum ReqVerdict {
+    /// New bytes from the head's end on (or the FIN right at it): the head takes what fits
+    /// (take), the FIN when it came with the last of them.
+    Store = req_verdict::STORE,
+    /// Every byte already in the head and no new FIN: nothing taken.
+    Duplicate = req_verdict::DUPLICATE,
+    /// After the client's FIN, or starting past the head's end: nothing taken; the client sends
+    /// it again.
+    OutOfOrder = req_verdict::OUT_OF_ORDER,
+    /// Nothing taken into an empty head (a FIN before any request byte): the connection is
+    /// ended.
+    Abort = req_verdict::ABORT,
+}
+
+impl ReqVerdict {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [ReqVerdict; 4] = [
+        ReqVerdict::Store,
+        ReqVerdict::Duplicate,
+        ReqVerdict::OutOfOrder,
+        ReqVerdict::Abort,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<ReqVerdict> {
+        match code {
+            req_verdict::STORE => Some(ReqVerdict::Store),
+            req_verdict::DUPLICATE => Some(ReqVerdict::Duplicate),
+            req_verdict::OUT_OF_ORDER => Some(ReqVerdict::OutOfOrder),
+            req_verdict::ABORT => Some(ReqVerdict::Abort),
+            _ => None,
+        }
+    }
+    /// The declared name (`STORE`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ReqVerdict::Store => "STORE",
+            ReqVerdict::Duplicate => "DUPLICATE",
+            ReqVerdict::OutOfOrder => "OUT_OF_ORDER",
+            ReqVerdict::Abort => "ABORT",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for ReqVerdict {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            ReqVerdict::Store => "store",
+            ReqVerdict::Duplicate => "duplicate",
+            ReqVerdict::OutOfOrder => "out_of_order",
+            ReqVerdict::Abort => "abort",
         })
     }
 }

@@ -384,6 +384,16 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "req_ack",
+        label: "req_ack (request path: a client segment against the head, the ACK's number and window)",
+        top: "req_ack",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/req_ack.v"]),
+        fast_path: false,
+        cost: 5,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "aging_scan",
         label: "aging_scan (aging scanner: flow-state walk, aging_check, expired-slot queue; 65,536 slots)",
         top: "aging_scan",
@@ -1762,6 +1772,7 @@ mod tests {
             "aging_check",
             "aging_scan",
             "head_replay",
+            "req_ack",
             "engine_obs",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {

@@ -19,6 +19,7 @@ mod engine;
 pub mod frame;
 pub mod profile;
 pub mod record;
+pub mod request;
 mod resets;
 mod synresp;
 
@@ -1587,12 +1588,9 @@ impl<'a> Splicer<'a> {
         let now = hw.now();
         self.pend[i].card_tsval = now;
         let p = self.pend[i];
-        let space = (REQ_BUF - usize::from(p.req_len)) as u32;
-        let shift = p.hs.client_wscale.unwrap_or(0);
-        // Rounded up: rounded down, any room under one unit (1 KiB at Linux's usual shift
-        // of 10) would be a zero window the client waits on for ever. A client that sends
-        // more than the room gets the part that fits acknowledged (`on_request_data`).
-        let window = space.div_ceil(1 << shift).min(0xffff) as u16;
+        // Rounded up (`request::ack_window`); a client that sends more than the room gets
+        // the part that fits acknowledged (`on_request_data`).
+        let window = request::ack_window(p.req_len, p.hs.client_wscale.unwrap_or(0));
         let mut opts = [0u8; TS_OPTION_LEN as usize];
         let o: &[u8] = if p.hs.timestamps {
             ts_option(&mut opts, now, p.client_tsval);
@@ -1621,33 +1619,33 @@ impl<'a> Splicer<'a> {
     /// is acknowledged and replayed to the server after the request).
     fn on_request_data(&mut self, hw: &mut impl Hw, i: usize, seg: &TcpSeg) {
         let p = self.pend[i];
-        let expect = p
-            .client_isn
-            .wrapping_add(1)
-            .wrapping_add(u32::from(p.req_len));
         let payload = (seg.payload.0, seg.payload.1);
-        let fin = seg.has(tf::FIN);
-        if p.client_fin || seq_after(seg.seq, expect) {
-            // After the FIN, or out of order: not buffered; the client sends it again.
+        let st = request::request_step(
+            p.client_isn,
+            p.req_len,
+            p.client_fin,
+            p.hs.client_wscale.unwrap_or(0),
+            seg.seq,
+            (payload.1 - payload.0) as u16,
+            seg.has(tf::FIN),
+        );
+        if matches!(
+            st.verdict,
+            request::ReqVerdict::OutOfOrder | request::ReqVerdict::Duplicate
+        ) {
+            // After the FIN or out of order (the client sends it again), or a duplicate of
+            // bytes already buffered (absorbed): re-acknowledged, nothing buffered.
             self.ack_client(hw, i);
             return;
         }
-        let skip = expect.wrapping_sub(seg.seq) as usize;
-        let plen = payload.1 - payload.0;
-        if skip > plen || (skip == plen && !fin) {
-            // A duplicate of bytes already buffered: absorbed, re-acknowledged.
-            self.ack_client(hw, i);
-            return;
-        }
-        let room = REQ_BUF - usize::from(p.req_len);
-        let take = (plen - skip).min(room);
-        let at = usize::from(p.req_len);
-        self.bufs[i][at..at + take]
-            .copy_from_slice(&self.frame[payload.0 + skip..payload.0 + skip + take]);
-        self.pend[i].req_len += take as u16;
-        if fin && skip + take == plen {
-            self.pend[i].client_fin = true;
-        }
+        let (at, from, take) = (
+            usize::from(p.req_len),
+            payload.0 + usize::from(st.skip),
+            usize::from(st.take),
+        );
+        self.bufs[i][at..at + take].copy_from_slice(&self.frame[from..from + take]);
+        self.pend[i].req_len = st.req_len;
+        self.pend[i].client_fin = st.client_fin;
         self.ack_client(hw, i);
         if take == 0 {
             if p.phase == Phase::Request {

@@ -8,6 +8,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod replay;
+pub mod reqack;
 
 use splicenic_layout::TcpOpts;
 use std::collections::VecDeque;
