@@ -11,10 +11,13 @@
 //!
 //! `OPEN_TB_SEED`, `OPEN_TB_FRAMES` (default 200,000 per width).
 
+mod common;
+
+use common::firmware_frame;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use splicenic_fw_logic::flowmgr::tcpopts::{Handshake, OptionsPolicy, SynOptions, Timestamps};
-use splicenic_fw_logic::splicer::frame::{csum_add, csum_fold, fill_checksums, TcpOut};
+use splicenic_fw_logic::splicer::frame::{csum_add, csum_fold};
 use splicenic_tb_open::{TxGen, TxRequest, Width};
 
 const DEFAULT_SEED: u64 = 0x0be4_5e4d;
@@ -22,49 +25,6 @@ const DEFAULT_FRAMES: u64 = 200_000;
 const SYN: u8 = 0x02;
 const RST: u8 = 0x04;
 const ACK: u8 = 0x10;
-
-/// The firmware's frame of `r` with `payload`, checksums filled in.
-fn firmware_frame(r: &TxRequest, payload: &[u8]) -> Vec<u8> {
-    let hs = Handshake {
-        client_mss: r.mss,
-        mss_to_client: r.mss,
-        mss_to_server: r.mss,
-        client_wscale: r.ws,
-        server_wscale: r.ws,
-        sack: r.sack,
-        timestamps: r.ts,
-    };
-    // the SYN form is the firmware's tcpopts::build (through the handshake's SYN-ACK
-    // options, which take any TSecr); the ACK form its ts_option: NOP NOP TS
-    let syn_opts = hs.synack_to_client(r.tsval, r.tsecr);
-    let mut ack_opts = [1u8, 1, 8, 10, 0, 0, 0, 0, 0, 0, 0, 0];
-    ack_opts[4..8].copy_from_slice(&r.tsval.to_be_bytes());
-    ack_opts[8..12].copy_from_slice(&r.tsecr.to_be_bytes());
-    let opts: &[u8] = match (r.syn_opts, r.ts) {
-        (true, _) => syn_opts.as_slice(),
-        (false, true) => &ack_opts,
-        (false, false) => &[],
-    };
-    let out = TcpOut {
-        src_mac: r.src_mac,
-        dst_mac: r.dst_mac,
-        src_ip: r.src_ip,
-        dst_ip: r.dst_ip,
-        src_port: r.sport,
-        dst_port: r.dport,
-        seq: r.seq,
-        ack: r.ack,
-        flags: r.flags,
-        window: r.window,
-        opts,
-        payload,
-    };
-    let mut buf = vec![0u8; 128 + payload.len()];
-    let (len, ofl) = out.write(&mut buf).expect("firmware builds the frame");
-    fill_checksums(&mut buf, &ofl);
-    buf.truncate(len);
-    buf
-}
 
 fn random_request(rng: &mut StdRng) -> TxRequest {
     let mut r = TxRequest {

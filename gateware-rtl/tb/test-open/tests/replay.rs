@@ -9,9 +9,11 @@
 //!
 //! `OPEN_TB_SEED`, `REPLAY_TB_HEADS` (default 20,000 per width).
 
+mod common;
+
+use common::firmware_frame;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use splicenic_fw_logic::splicer::frame::{fill_checksums, TcpOut};
 use splicenic_layout::{HEAD_BUFFERS, HEAD_BUFFER_BYTES};
 use splicenic_tb_open::replay::ReplayRig;
 use splicenic_tb_open::{TxRequest, Width};
@@ -22,30 +24,18 @@ const ACK: u8 = 0x10;
 const PSH: u8 = 0x08;
 const FIN: u8 = 0x01;
 
-/// The firmware's replay segment: the ACK form of `r` with `head` as its payload.
+/// The firmware's replay segment: the ACK form of `r` with `head` as its payload, PSH on a
+/// non-empty head (`on_server_seg`).
 fn firmware_replay(r: &TxRequest, head: &[u8]) -> Vec<u8> {
-    let mut ts = [1u8, 1, 8, 10, 0, 0, 0, 0, 0, 0, 0, 0];
-    ts[4..8].copy_from_slice(&r.tsval.to_be_bytes());
-    ts[8..12].copy_from_slice(&r.tsecr.to_be_bytes());
-    let out = TcpOut {
-        src_mac: r.src_mac,
-        dst_mac: r.dst_mac,
-        src_ip: r.src_ip,
-        dst_ip: r.dst_ip,
-        src_port: r.sport,
-        dst_port: r.dport,
-        seq: r.seq,
-        ack: r.ack,
-        flags: r.flags | if head.is_empty() { 0 } else { PSH },
-        window: r.window,
-        opts: if r.ts { &ts } else { &[] },
-        payload: head,
-    };
-    let mut buf = vec![0u8; 128 + head.len()];
-    let (len, ofl) = out.write(&mut buf).expect("firmware builds the frame");
-    fill_checksums(&mut buf, &ofl);
-    buf.truncate(len);
-    buf
+    let flags = r.flags | if head.is_empty() { 0 } else { PSH };
+    firmware_frame(
+        &TxRequest {
+            flags,
+            syn_opts: false,
+            ..*r
+        },
+        head,
+    )
 }
 
 fn replays_equal_the_firmware(width: Width) {
