@@ -24,9 +24,22 @@
  * the walk at slot 0 (counted as a sweep). cfg_interval below `SNIC_AGE_MIN_INTERVAL
  * counts as `SNIC_AGE_MIN_INTERVAL.
  *
- * The flow-state port: m_fs_valid/m_fs_ready (the op is READ, the caller's constant),
- * m_fs_slot; fs_rsp_valid with fs_rsp_static/fs_rsp_dyn is the response to this master's
- * command (cmd_arb routes each response to the master it answers).
+ * The free (docs/aging.md, "The free in hardware"): with cfg_free set, a slot found expired
+ * in the LINGER class (both FINs acknowledged, no RST: the clean close, the common path) is
+ * freed here, from the entry the scan just read: DELETE of the client half's key, DELETE of
+ * the server half's key (flow-table port; a key not found is no error), WRITE_STATIC of a
+ * FREE entry (generation 0; the dynamic words stay, a FREE entry ages in no class), then it
+ * is queued with FREED set and what the firmware's bookkeeping needs (the entry's real
+ * server, its ACTIVE flag, the client's address). The free follows the scan's READ within
+ * the few cycles of the check and three commands; a segment of the flow forwarded in that
+ * window is the linger's business like one a cycle after the free (docs/aging.md). Other
+ * classes are queued for the firmware as before (FREED clear, RS/ACTIVE/CLIENT 0).
+ *
+ * The flow-state port: m_fs_valid/m_fs_ready, m_fs_op (READ, or WRITE_STATIC of the free),
+ * m_fs_slot, m_fs_static; fs_rsp_valid with fs_rsp_static/fs_rsp_dyn is the response to
+ * this master's command (cmd_arb routes each response to the master it answers). The
+ * flow-table port the same way: m_ft_valid/m_ft_ready, m_ft_op (DELETE), m_ft_key;
+ * ft_rsp_valid.
  */
 module aging_scan #
 (
@@ -41,6 +54,7 @@ module aging_scan #
     input  wire                     rst,
 
     input  wire                     cfg_enable,
+    input  wire                     cfg_free,
     input  wire [15:0]              cfg_interval,
     input  wire [31:0]              cfg_limit,
     input  wire [31:0]              cfg_now,
@@ -48,29 +62,48 @@ module aging_scan #
     input  wire [`SNIC_TIMEOUT_CLASS_W-1:0] cfg_to_wr_idx,
     input  wire [31:0]              cfg_to_wr_ticks,
 
-    // flow-state command port (READ)
+    // flow-state command port (READ, WRITE_STATIC)
     output wire                     m_fs_valid,
     input  wire                     m_fs_ready,
+    output wire [1:0]               m_fs_op,
     output wire [SLOT_BITS-1:0]     m_fs_slot,
+    output wire [STATIC_WIDTH-1:0]  m_fs_static,
     input  wire                     fs_rsp_valid,
     input  wire [STATIC_WIDTH-1:0]  fs_rsp_static,
     input  wire [DYN_WIDTH-1:0]     fs_rsp_dyn,
+
+    // flow-table command port (DELETE)
+    output wire                     m_ft_valid,
+    input  wire                     m_ft_ready,
+    output wire [1:0]               m_ft_op,
+    output wire [`SNIC_FLOW_KEY_W-1:0] m_ft_key,
+    input  wire                     ft_rsp_valid,
 
     // expired-slot queue
     output wire                     q_valid,
     input  wire                     q_pop,
     output wire [SLOT_BITS-1:0]     q_slot,
     output wire [`SNIC_TIMEOUT_CLASS_W-1:0] q_class,
+    output wire                     q_freed,
+    output wire                     q_active,
+    output wire [7:0]               q_rs,
+    output wire [31:0]              q_client,
     output wire [7:0]               q_level,
 
     output wire [SLOT_BITS-1:0]     stat_pos,
     output wire [31:0]              stat_sweeps,
-    output wire [31:0]              stat_expired
+    output wire [31:0]              stat_expired,
+    output wire [31:0]              stat_freed
 );
 
+`include "splicenic_records_fn.vh"
+
 localparam CW = `SNIC_TIMEOUT_CLASS_W;
-localparam QW = SLOT_BITS + CW;
-localparam [1:0] ST_IDLE = 2'd0, ST_CMD = 2'd1, ST_RSP = 2'd2, ST_CHECK = 2'd3;
+// queue entry: {client, rs, active, freed, class, slot}
+localparam QW = 32 + 8 + 1 + 1 + CW + SLOT_BITS;
+localparam [2:0] ST_IDLE = 3'd0, ST_CMD = 3'd1, ST_RSP = 3'd2, ST_CHECK = 3'd3,
+                 ST_DEL = 3'd4, ST_DEL_RSP = 3'd5, ST_WR = 3'd6, ST_WR_RSP = 3'd7;
+localparam [1:0] FT_DELETE = 2'd2;
 
 initial begin
     if (SLOTS < 2 || (SLOTS & (SLOTS - 1)) != 0 || (1 << SLOT_BITS) != SLOTS) begin
@@ -83,7 +116,7 @@ initial begin
     end
 end
 
-reg  [1:0]           st_reg = ST_IDLE;
+reg  [2:0]           st_reg = ST_IDLE;
 reg  [SLOT_BITS-1:0] pos_reg = {SLOT_BITS{1'b0}};
 reg  [15:0]          wait_reg = 16'd0;
 reg  [31:0]          sweeps_reg = 32'd0;
@@ -93,6 +126,14 @@ reg  [15:0]          interval_reg = `SNIC_AGE_MIN_INTERVAL;
 reg                  chk_valid_reg = 1'b0;
 reg  [7:0]           chk_state_reg = 8'd0, chk_flags_reg = 8'd0, chk_td_reg = 8'd0;
 reg  [31:0]          chk_last_reg = 32'd0;
+// the entry's keys and bookkeeping, kept from the READ for a free
+reg  [`SNIC_FLOW_KEY_W-1:0] key_c_reg = {`SNIC_FLOW_KEY_W{1'b0}}, key_s_reg = {`SNIC_FLOW_KEY_W{1'b0}};
+reg  [7:0]           rs_reg = 8'd0;
+reg  [31:0]          client_reg = 32'd0;
+reg                  del_s_reg = 1'b0;      // the DELETE in flight is the server key's
+reg  [CW-1:0]        cls_reg = {CW{1'b0}};
+reg  [31:0]          freed_reg = 32'd0;
+reg                  free_en_reg = 1'b0;
 
 // the walk's limit and interval, registered from the configuration
 always @(posedge clk) begin
@@ -100,6 +141,7 @@ always @(posedge clk) begin
                                                            : cfg_limit[SLOT_BITS:0];
     interval_reg <= cfg_interval < `SNIC_AGE_MIN_INTERVAL ? `SNIC_AGE_MIN_INTERVAL
                                                           : cfg_interval;
+    free_en_reg <= cfg_free;
 end
 
 wire               chk_ready;
@@ -134,6 +176,13 @@ check_inst (
     .cfg_to_wr_ticks(cfg_to_wr_ticks)
 );
 
+// an expired LINGER slot is freed here when cfg_free is set; every other expired one is
+// queued as the check gives it
+reg                  active_reg = 1'b0;
+wire free_it = res_expired && res_class == `SNIC_TIMEOUT_CLASS_LINGER && free_en_reg;
+wire push_plain = st_reg == ST_CHECK && res_valid && res_expired && !free_it;
+wire push_freed = st_reg == ST_WR_RSP && fs_rsp_valid;
+
 dp_fifo #(
     .WIDTH(QW),
     .DEPTH(DEPTH)
@@ -141,10 +190,11 @@ dp_fifo #(
 queue_inst (
     .clk(clk),
     .rst(rst),
-    .s_data({res_class, res_slot}),
-    .s_valid(res_valid && res_expired),
+    .s_data(push_freed ? {client_reg, rs_reg, active_reg, 1'b1, cls_reg, pos_reg}
+                       : {32'd0, 8'd0, 1'b0, 1'b0, res_class, res_slot}),
+    .s_valid(push_plain || push_freed),
     .s_ready(qin_ready),
-    .m_data({q_class, q_slot}),
+    .m_data({q_client, q_rs, q_active, q_freed, q_class, q_slot}),
     .m_valid(q_valid),
     .m_ready(q_pop),
     .count(q_count)
@@ -153,9 +203,18 @@ queue_inst (
 // a READ only while the queue has room for its result (nothing else pushes)
 wire room = q_count < DEPTH;
 wire [SLOT_BITS:0] pos_next = {1'b0, pos_reg} + 1'b1;
+wire wrap = pos_next >= limit_reg;
+wire [SLOT_BITS-1:0] pos_adv = wrap ? {SLOT_BITS{1'b0}} : pos_next[SLOT_BITS-1:0];
 
-assign m_fs_valid = st_reg == ST_CMD;
+assign m_fs_valid = st_reg == ST_CMD || st_reg == ST_WR;
+assign m_fs_op = st_reg == ST_WR ? `SNIC_FLOW_OP_WRITE_STATIC : `SNIC_FLOW_OP_READ;
 assign m_fs_slot = pos_reg;
+// a FREE entry: every field 0 (generation 0)
+assign m_fs_static = snic_flow_static_pack(`SNIC_FLOW_STATE_FREE, 8'd0, 8'd0, 8'd0, 32'd0,
+                                           32'd0, 32'd0, 144'd0, 144'd0, 32'd0, 8'd0);
+assign m_ft_valid = st_reg == ST_DEL;
+assign m_ft_op = FT_DELETE;
+assign m_ft_key = del_s_reg ? key_s_reg : key_c_reg;
 
 always @(posedge clk) begin
     chk_valid_reg <= 1'b0;
@@ -184,20 +243,59 @@ always @(posedge clk) begin
                 chk_flags_reg <= `SNIC_FLOW_STATIC_FLAGS(fs_rsp_static);
                 chk_td_reg <= `SNIC_FLOW_DYN_TEARDOWN(fs_rsp_dyn);
                 chk_last_reg <= `SNIC_FLOW_DYN_LAST_SEEN(fs_rsp_dyn);
+                // a half's key as its peer's segments carry it: peer -> local
+                key_c_reg <= snic_flow_key_pack(
+                    `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static)),
+                    `SNIC_FLOW_HALF_ENTRY_PEER_PORT(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static)),
+                    `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static)),
+                    `SNIC_FLOW_HALF_ENTRY_PEER_IP(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static)));
+                key_s_reg <= snic_flow_key_pack(
+                    `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(`SNIC_FLOW_STATIC_SERVER(fs_rsp_static)),
+                    `SNIC_FLOW_HALF_ENTRY_PEER_PORT(`SNIC_FLOW_STATIC_SERVER(fs_rsp_static)),
+                    `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(`SNIC_FLOW_STATIC_SERVER(fs_rsp_static)),
+                    `SNIC_FLOW_HALF_ENTRY_PEER_IP(`SNIC_FLOW_STATIC_SERVER(fs_rsp_static)));
+                rs_reg <= `SNIC_FLOW_STATIC_REAL_SERVER(fs_rsp_static);
+                active_reg <= (`SNIC_FLOW_STATIC_FLAGS(fs_rsp_static)
+                               & `SNIC_ENTRY_FLAGS_ACTIVE) != 8'd0;
+                client_reg <= `SNIC_FLOW_HALF_ENTRY_PEER_IP(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static));
                 st_reg <= ST_CHECK;
             end
         end
-        default: begin
+        ST_CHECK: begin
             if (res_valid) begin
                 if (res_expired) begin
                     expired_reg <= expired_reg + 1'b1;
                 end
-                if (pos_next >= limit_reg) begin
-                    pos_reg <= {SLOT_BITS{1'b0}};
-                    sweeps_reg <= sweeps_reg + 1'b1;
-                end else begin
-                    pos_reg <= pos_next[SLOT_BITS-1:0];
+                cls_reg <= res_class;
+                del_s_reg <= 1'b0;
+                st_reg <= free_it ? ST_DEL : ST_IDLE;
+                if (!free_it) begin
+                    pos_reg <= pos_adv;
+                    sweeps_reg <= sweeps_reg + {31'd0, wrap};
                 end
+            end
+        end
+        ST_DEL: begin
+            if (m_ft_ready) begin
+                st_reg <= ST_DEL_RSP;
+            end
+        end
+        ST_DEL_RSP: begin
+            if (ft_rsp_valid) begin
+                del_s_reg <= 1'b1;
+                st_reg <= del_s_reg ? ST_WR : ST_DEL;
+            end
+        end
+        ST_WR: begin
+            if (m_fs_ready) begin
+                st_reg <= ST_WR_RSP;
+            end
+        end
+        default: begin
+            if (fs_rsp_valid) begin
+                freed_reg <= freed_reg + 1'b1;
+                pos_reg <= pos_adv;
+                sweeps_reg <= sweeps_reg + {31'd0, wrap};
                 st_reg <= ST_IDLE;
             end
         end
@@ -208,6 +306,7 @@ always @(posedge clk) begin
         wait_reg <= 16'd0;
         sweeps_reg <= 32'd0;
         expired_reg <= 32'd0;
+        freed_reg <= 32'd0;
         chk_valid_reg <= 1'b0;
     end
 end
@@ -217,6 +316,7 @@ assign q_level = q_count32[7:0];
 assign stat_pos = pos_reg;
 assign stat_sweeps = sweeps_reg;
 assign stat_expired = expired_reg;
+assign stat_freed = freed_reg;
 
 // verilator lint_off UNUSEDSIGNAL
 wire unused = chk_ready ^ qin_ready ^ ^fs_rsp_static ^ ^fs_rsp_dyn ^ ^cfg_limit ^ ^q_count32;

@@ -692,15 +692,46 @@ ft_arb_inst (
     .a_valid(ft_cmd_valid_reg),
     .a_ready(ft_cmd_ready),
     .a_data({ft_cmd_op_reg, ft_key_reg, ft_value_reg}),
-    .b_valid(av_ft_valid),
-    .b_ready(av_ft_ready),
-    .b_data({av_ft_op, av_ft_key, 1'b0, av_ft_value}),
+    .b_valid(eng_ft_valid),
+    .b_ready(eng_ft_ready),
+    .b_data({eng_ft_op, eng_ft_key, 1'b0, eng_ft_value}),
     .m_valid(ft_m_valid),
     .m_ready(ft_m_ready),
     .m_data({ft_m_op, ft_m_key, ft_m_value}),
     .rsp_valid(ft_rsp_valid),
     .rsp_a(ft_rsp_fw),
     .rsp_b(ft_rsp_eng)
+);
+
+// The engine's side of the flow-table port: the ACK validator first, then the aging
+// scanner's free (its key DELETEs, docs/aging.md); the response goes to the one whose
+// command was taken.
+wire                   eng_ft_valid, eng_ft_ready;
+wire [1:0]             eng_ft_op;
+wire [`SNIC_FLOW_KEY_W-1:0] eng_ft_key;
+wire [15:0]            eng_ft_value;
+wire                   ft_rsp_av, ft_rsp_age;
+wire                   age_ft_valid, age_ft_ready;
+wire [1:0]             age_ft_op;
+wire [`SNIC_FLOW_KEY_W-1:0] age_ft_key;
+cmd_arb #(
+    .WIDTH(2 + `SNIC_FLOW_KEY_W + 16)
+)
+ft_eng_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .a_valid(av_ft_valid),
+    .a_ready(av_ft_ready),
+    .a_data({av_ft_op, av_ft_key, av_ft_value}),
+    .b_valid(age_ft_valid),
+    .b_ready(age_ft_ready),
+    .b_data({age_ft_op, age_ft_key, 16'd0}),
+    .m_valid(eng_ft_valid),
+    .m_ready(eng_ft_ready),
+    .m_data({eng_ft_op, eng_ft_key, eng_ft_value}),
+    .rsp_valid(ft_rsp_eng),
+    .rsp_a(ft_rsp_av),
+    .rsp_b(ft_rsp_age)
 );
 
 // verilator lint_off PINCONNECTEMPTY
@@ -841,7 +872,9 @@ wire [SLOT_BITS-1:0]    eng_fs_slot;
 wire [FS_W-1:0]         eng_fs_static;
 wire                    fs_rsp_av, fs_rsp_age;
 wire                    age_fs_valid, age_fs_ready;
+wire [1:0]              age_fs_op;
 wire [SLOT_BITS-1:0]    age_fs_slot;
+wire [FS_W-1:0]         age_fs_static;
 cmd_arb #(
     .WIDTH(2 + SLOT_BITS + FS_W)
 )
@@ -851,12 +884,13 @@ fs_eng_arb_inst (
     .a_valid(av_fs_valid),
     .a_ready(av_fs_ready),
     .a_data({av_fs_op, av_fs_slot, av_fs_static}),
-    // the scanner's READ waits for a cycle without a flow update waiting: a command takes
-    // an update-pipeline slot, and with the updates at one a cycle (DATA_WIDTH 512, minimum
-    // frames on both ports) a READ there would cost an update (DP.UPD_DROPS)
+    // the scanner's commands (its READs, a free's WRITE_STATIC) wait for a cycle without a
+    // flow update waiting: a command takes an update-pipeline slot, and with the updates at
+    // one a cycle (DATA_WIDTH 512, minimum frames on both ports) a command there would cost
+    // an update (DP.UPD_DROPS)
     .b_valid(age_fs_valid && !upd_valid),
     .b_ready(age_fs_ready),
-    .b_data({`SNIC_FLOW_OP_READ, age_fs_slot, {FS_W{1'b0}}}),
+    .b_data({age_fs_op, age_fs_slot, age_fs_static}),
     .m_valid(eng_fs_valid),
     .m_ready(eng_fs_ready),
     .m_data({eng_fs_op, eng_fs_slot, eng_fs_static}),
@@ -1237,7 +1271,7 @@ ack_valid_inst (
     .m_ft_op(av_ft_op),
     .m_ft_key(av_ft_key),
     .m_ft_value(av_ft_value),
-    .ft_rsp_valid(ft_rsp_eng),
+    .ft_rsp_valid(ft_rsp_av),
     .ft_rsp_status(ft_rsp_status),
     .ft_rsp_value(ft_rsp_value),
     .m_fs_valid(av_fs_valid),
@@ -1270,6 +1304,7 @@ ack_valid_inst (
 // ---- aging scanner: a flow-state READ every DP.AGE_CTRL.INTERVAL cycles, expired slots
 // queued for the firmware (DP.AGE_*, docs/aging.md) ---------------------------------------
 reg                     age_en_reg = 1'b0;
+reg                     age_free_reg = 1'b0;
 reg  [15:0]             age_interval_reg = `SNIC_AGE_DEFAULT_INTERVAL;
 reg  [31:0]             age_limit_reg = 32'd0;
 reg                     age_to_wr_reg = 1'b0;
@@ -1279,9 +1314,12 @@ reg                     age_pop_reg = 1'b0;
 wire                    age_q_valid;
 wire [SLOT_BITS-1:0]    age_q_slot;
 wire [`SNIC_TIMEOUT_CLASS_W-1:0] age_q_class;
+wire                    age_q_freed, age_q_active;
+wire [7:0]              age_q_rs;
+wire [31:0]             age_q_client;
 wire [7:0]              age_q_level;
 wire [SLOT_BITS-1:0]    age_pos;
-wire [31:0]             age_sweeps, age_expired;
+wire [31:0]             age_sweeps, age_expired, age_freed;
 
 aging_scan #(
     .SLOTS(FLOW_SLOTS),
@@ -1291,6 +1329,7 @@ aging_scan_inst (
     .clk(clk),
     .rst(rst),
     .cfg_enable(age_en_reg),
+    .cfg_free(age_free_reg),
     .cfg_interval(age_interval_reg),
     .cfg_limit(age_limit_reg),
     .cfg_now(now),
@@ -1299,18 +1338,30 @@ aging_scan_inst (
     .cfg_to_wr_ticks(age_to_ticks_reg),
     .m_fs_valid(age_fs_valid),
     .m_fs_ready(age_fs_ready),
+    .m_fs_op(age_fs_op),
     .m_fs_slot(age_fs_slot),
+    .m_fs_static(age_fs_static),
     .fs_rsp_valid(fs_rsp_age),
     .fs_rsp_static(fs_rsp_static),
     .fs_rsp_dyn(fs_rsp_dyn),
+    .m_ft_valid(age_ft_valid),
+    .m_ft_ready(age_ft_ready),
+    .m_ft_op(age_ft_op),
+    .m_ft_key(age_ft_key),
+    .ft_rsp_valid(ft_rsp_age),
     .q_valid(age_q_valid),
     .q_pop(age_pop_reg),
     .q_slot(age_q_slot),
     .q_class(age_q_class),
+    .q_freed(age_q_freed),
+    .q_active(age_q_active),
+    .q_rs(age_q_rs),
+    .q_client(age_q_client),
     .q_level(age_q_level),
     .stat_pos(age_pos),
     .stat_sweeps(age_sweeps),
-    .stat_expired(age_expired)
+    .stat_expired(age_expired),
+    .stat_freed(age_freed)
 );
 
 // ---- decision supply (sched_unit): the table schedulers' server choice -----------------
@@ -1466,7 +1517,7 @@ obs_inst (
     .ack_slot(av_res_slot),
     .ack_gen(av_res_gen),
     .fs_valid(fs_wr_fire),
-    .fs_engine(av_fs_valid && av_fs_ready),
+    .fs_engine(eng_fs_valid && eng_fs_ready),
     .fs_slot(fs_m_slot),
     .fs_state(`SNIC_FLOW_STATIC_STATE(fs_m_static)),
     .fs_gen(`SNIC_FLOW_STATIC_GEN(fs_m_static)),
@@ -2393,6 +2444,7 @@ always @(posedge clk) begin
             `SNIC_DP_SETUP_TIMED: rdata_reg <= setup_timed;
             `SNIC_DP_SETUP_OVERWRITTEN: rdata_reg <= setup_over;
             `SNIC_DP_AGE_CTRL: rdata_reg <= ({31'd0, age_en_reg} << `SNIC_DP_AGE_CTRL_ENABLE_LSB)
+                                           | ({31'd0, age_free_reg} << `SNIC_DP_AGE_CTRL_FREE_LSB)
                                            | ({16'd0, age_interval_reg} << `SNIC_DP_AGE_CTRL_INTERVAL_LSB);
             `SNIC_DP_AGE_LIMIT: rdata_reg <= (age_limit_reg == 32'd0 || age_limit_reg > u32(FLOW_SLOTS))
                                             ? u32(FLOW_SLOTS) : age_limit_reg;
@@ -2400,9 +2452,15 @@ always @(posedge clk) begin
             `SNIC_DP_AGE_HEAD: rdata_reg <= ({31'd0, age_q_valid && !age_pop_reg} << `SNIC_DP_AGE_HEAD_VALID_LSB)
                                            | ({{32-`SNIC_TIMEOUT_CLASS_W{1'b0}}, age_q_class}
                                               << `SNIC_DP_AGE_HEAD_CLASS_LSB)
+                                           | ({31'd0, age_q_freed} << `SNIC_DP_AGE_HEAD_FREED_LSB)
+                                           | ({31'd0, age_q_active} << `SNIC_DP_AGE_HEAD_ACTIVE_LSB)
+                                           | ({24'd0, age_q_rs} << `SNIC_DP_AGE_HEAD_RS_LSB)
                                            | {{32-SLOT_BITS{1'b0}}, age_q_slot};
             `SNIC_DP_AGE_STATUS: rdata_reg <= (u32(`SNIC_AGE_QUEUE_DEPTH) << `SNIC_DP_AGE_STATUS_DEPTH_LSB)
+                                             | (32'd1 << `SNIC_DP_AGE_STATUS_FREER_LSB)
                                              | {24'd0, age_q_level};
+            `SNIC_DP_AGE_CLIENT: rdata_reg <= age_q_client;
+            `SNIC_DP_AGE_FREED: rdata_reg <= age_freed;
             `SNIC_DP_AGE_POS: rdata_reg <= {{32-SLOT_BITS{1'b0}}, age_pos};
             `SNIC_DP_AGE_SWEEPS: rdata_reg <= age_sweeps;
             `SNIC_DP_AGE_EXPIRED: rdata_reg <= age_expired;
@@ -2684,6 +2742,7 @@ always @(posedge clk) begin
             `SNIC_DP_FREE_LOW: free_low_restart_reg <= 1'b1;
             `SNIC_DP_AGE_CTRL: begin
                 age_en_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_ENABLE_LSB];
+                age_free_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_FREE_LSB];
                 age_interval_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_INTERVAL_LSB +: 16];
             end
             `SNIC_DP_AGE_LIMIT: age_limit_reg <= csr_wdata;
@@ -2834,6 +2893,7 @@ always @(posedge clk) begin
     if (rst) begin
         hit_reg <= 1'b0;
         age_en_reg <= 1'b0;
+        age_free_reg <= 1'b0;
         age_interval_reg <= `SNIC_AGE_DEFAULT_INTERVAL;
         age_limit_reg <= 32'd0;
         fastpath_reg <= 1'b1;

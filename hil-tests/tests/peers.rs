@@ -273,10 +273,17 @@ fn linger_frees_closed_flows(t: &mut Topology) {
             .iter()
             .rev()
             .find(|e| e["kind"] == k && e["slot"].as_u64() == Some(u64::from(slot)))
-            .and_then(|e| e["time"].as_u64())
             .unwrap_or_else(|| panic!("no {k} entry of slot {slot} in the trace"))
     };
-    let (fin, free) = (of_slot("FIN"), of_slot("FREE"));
+    let time = |e: &serde_json::Value| e["time"].as_u64().expect("time");
+    let (fin, free) = (time(of_slot("FIN")), time(of_slot("FREE")));
+    // The card freed it (docs/aging.md, "The free in hardware"): the FREE entry is the
+    // engine's write, not the firmware's.
+    assert_eq!(
+        of_slot("FREE")["writer"],
+        "engine",
+        "the FREE of a closed flow written by the card"
+    );
     let held = (free as u32).wrapping_sub(fin as u32);
     let cycles_per_ms = splicenic_layout::CLK_HZ / 1000;
     eprintln!(
@@ -301,6 +308,10 @@ fn linger_frees_closed_flows(t: &mut Topology) {
         ag.expired >= 1 && ag.sweeps >= 1,
         "the scanner found nothing: {ag:?}"
     );
+    // Every connection of the run closed cleanly (both FINs acknowledged): the card freed
+    // each flow itself, the firmware only took the slots back.
+    assert!(ag.free, "DP.AGE_CTRL.FREE off: {ag:?}");
+    assert_eq!(ag.freed, 16, "flows the card freed: {ag:?}");
     let walk = u64::from(ag.limit) * u64::from(ag.interval);
     let bound =
         u64::from(LINGER_MS * cycles_per_ms) + walk + 2 * 65_536 + 2 * u64::from(cycles_per_ms);

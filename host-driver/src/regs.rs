@@ -1258,6 +1258,10 @@ pub mod dp {
         pub const ENABLE_SHIFT: u32 = 0;
         /// Mask of ENABLE (unshifted).
         pub const ENABLE_MASK: u32 = 0x1;
+        /// Free each expired LINGER slot in hardware (both keys deleted, the entry written FREE) and queue it with AGE_HEAD.FREED set (off at reset: every expired slot is queued for the firmware to free; docs/aging.md, "The free in hardware")
+        pub const FREE_SHIFT: u32 = 1;
+        /// Mask of FREE (unshifted).
+        pub const FREE_MASK: u32 = 0x1;
         /// Cycles from one slot's read to the next (values below AGE_MIN_INTERVAL act as AGE_MIN_INTERVAL)
         pub const INTERVAL_SHIFT: u32 = 16;
         /// Mask of INTERVAL (unshifted).
@@ -1280,10 +1284,22 @@ pub mod dp {
         pub const SLOT_SHIFT: u32 = 0;
         /// Mask of SLOT (unshifted).
         pub const SLOT_MASK: u32 = 0xffff;
+        /// FREED only: the real-server index of the freed entry (FlowStatic.real_server; 0 otherwise)
+        pub const RS_SHIFT: u32 = 16;
+        /// Mask of RS (unshifted).
+        pub const RS_MASK: u32 = 0xff;
         /// Its timeout class when it was found expired (enum TimeoutClass)
         pub const CLASS_SHIFT: u32 = 24;
         /// Mask of CLASS (unshifted).
         pub const CLASS_MASK: u32 = 0xf;
+        /// FREED only: the freed entry had EntryFlags ACTIVE (its server counted it active)
+        pub const ACTIVE_SHIFT: u32 = 28;
+        /// Mask of ACTIVE (unshifted).
+        pub const ACTIVE_MASK: u32 = 0x1;
+        /// The scanner freed the slot itself (AGE_CTRL.FREE, class LINGER): its keys are deleted and its entry is FREE; the firmware only takes the slot back and releases the server's count
+        pub const FREED_SHIFT: u32 = 29;
+        /// Mask of FREED (unshifted).
+        pub const FREED_MASK: u32 = 0x1;
         /// The queue is not empty (SLOT and CLASS mean something)
         pub const VALID_SHIFT: u32 = 31;
         /// Mask of VALID (unshifted).
@@ -1321,6 +1337,10 @@ pub mod dp {
         pub const DEPTH_SHIFT: u32 = 8;
         /// Mask of DEPTH (unshifted).
         pub const DEPTH_MASK: u32 = 0xff;
+        /// The scanner frees LINGER slots itself when AGE_CTRL.FREE is set
+        pub const FREER_SHIFT: u32 = 16;
+        /// Mask of FREER (unshifted).
+        pub const FREER_MASK: u32 = 0x1;
     }
     /// The slot the scanner reads next (ro)
     pub const AGE_POS: u64 = BASE + 0x274;
@@ -1340,6 +1360,20 @@ pub mod dp {
     pub const AGE_EXPIRED: u64 = BASE + 0x27c;
     /// Reset value and fields of AGE_EXPIRED.
     pub mod age_expired {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// FREED only: the client's IPv4 address (host order) of the freed entry at AGE_HEAD (0 otherwise) (ro)
+    pub const AGE_CLIENT: u64 = BASE + 0x280;
+    /// Reset value and fields of AGE_CLIENT.
+    pub mod age_client {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Slots the scanner freed itself since reset (AGE_CTRL.FREE) (ro)
+    pub const AGE_FREED: u64 = BASE + 0x284;
+    /// Reset value and fields of AGE_FREED.
+    pub mod age_freed {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }

@@ -7,7 +7,7 @@ use splicenic_fw_logic::flowhash::FourTuple;
 use splicenic_fw_logic::flowmgr::Slot;
 use splicenic_fw_logic::splicer::frame::Offload;
 use splicenic_fw_logic::splicer::{
-    FlowStatus, Hw, Port, PuntInfo, SynCtrl, DYN_WORDS, STATIC_WORDS,
+    Aged, FlowStatus, Freed, Hw, Port, PuntInfo, SynCtrl, DYN_WORDS, STATIC_WORDS,
 };
 use splicenic_layout::{
     mac_from_u64, words_le, PuntHead, PuntMeta, AGE_DEFAULT_INTERVAL, SERVICES,
@@ -426,12 +426,15 @@ impl Hw for DataPath {
 
     fn age_config(&mut self, enable: bool, limit: u32) {
         write_reg(self.dp.age_limit(), limit);
+        let free = enable && self.dp.age_status().read().freer().bit_is_set();
         self.dp.age_ctrl().write(|w| {
             // SAFETY: INTERVAL is 16 bits wide: every u16 is a valid value (below
             // AGE_MIN_INTERVAL it acts as that), and AGE_DEFAULT_INTERVAL fits (checked above).
             unsafe { w.interval().bits(AGE_DEFAULT_INTERVAL as u16) }
                 .enable()
                 .bit(enable)
+                .free()
+                .bit(free)
         });
     }
 
@@ -441,12 +444,20 @@ impl Hw for DataPath {
         }
     }
 
-    fn age_pop(&mut self) -> Option<Slot> {
+    fn age_pop(&mut self) -> Option<Aged> {
         let head = self.dp.age_head().read();
         if head.valid().bit_is_clear() {
             return None;
         }
+        let freed = head.freed().bit_is_set().then(|| Freed {
+            rs: head.rs().bits(),
+            active: head.active().bit_is_set(),
+            client: self.dp.age_client().read().bits(),
+        });
         write_reg(self.dp.age_pop(), 1);
-        Some(head.slot().bits())
+        Some(Aged {
+            slot: head.slot().bits(),
+            freed,
+        })
     }
 }

@@ -96,6 +96,8 @@ pub struct RegisterBlock {
     age_pos: AgePos,
     age_sweeps: AgeSweeps,
     age_expired: AgeExpired,
+    age_client: AgeClient,
+    age_freed: AgeFreed,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -630,6 +632,16 @@ impl RegisterBlock {
     pub const fn age_expired(&self) -> &AgeExpired {
         &self.age_expired
     }
+    #[doc = "0x280 - FREED only: the client's IPv4 address (host order) of the freed entry at AGE_HEAD (0 otherwise)"]
+    #[inline(always)]
+    pub const fn age_client(&self) -> &AgeClient {
+        &self.age_client
+    }
+    #[doc = "0x284 - Slots the scanner freed itself since reset (AGE_CTRL.FREE)"]
+    #[inline(always)]
+    pub const fn age_freed(&self) -> &AgeFreed {
+        &self.age_freed
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -1071,3 +1083,13 @@ pub mod age_sweeps;
 pub type AgeExpired = crate::Reg<age_expired::AgeExpiredSpec>;
 #[doc = "Expired slots queued since reset (a slot still expired at the next walk is queued again)"]
 pub mod age_expired;
+#[doc = "AGE_CLIENT (r) register accessor: FREED only: the client's IPv4 address (host order) of the freed entry at AGE_HEAD (0 otherwise)\n\nYou can [`read`](crate::Reg::read) this register and get [`age_client::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_client`] module"]
+#[doc(alias = "AGE_CLIENT")]
+pub type AgeClient = crate::Reg<age_client::AgeClientSpec>;
+#[doc = "FREED only: the client's IPv4 address (host order) of the freed entry at AGE_HEAD (0 otherwise)"]
+pub mod age_client;
+#[doc = "AGE_FREED (r) register accessor: Slots the scanner freed itself since reset (AGE_CTRL.FREE)\n\nYou can [`read`](crate::Reg::read) this register and get [`age_freed::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@age_freed`] module"]
+#[doc(alias = "AGE_FREED")]
+pub type AgeFreed = crate::Reg<age_freed::AgeFreedSpec>;
+#[doc = "Slots the scanner freed itself since reset (AGE_CTRL.FREE)"]
+pub mod age_freed;

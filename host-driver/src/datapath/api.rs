@@ -688,6 +688,8 @@ impl<'a> Datapath<'a> {
             depth: field(st, dp::age_status::DEPTH_SHIFT, dp::age_status::DEPTH_MASK) as u8,
             sweeps: self.bar.read32(dp::AGE_SWEEPS)?,
             expired: self.bar.read32(dp::AGE_EXPIRED)?,
+            free: field(ctrl, dp::age_ctrl::FREE_SHIFT, dp::age_ctrl::FREE_MASK) != 0,
+            freed: self.bar.read32(dp::AGE_FREED)?,
         })
     }
 

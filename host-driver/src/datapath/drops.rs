@@ -161,6 +161,11 @@ pub struct Aging {
     pub sweeps: u32,
     /// `DP.AGE_EXPIRED`: expired slots queued since reset.
     pub expired: u32,
+    /// `DP.AGE_CTRL.FREE`: the scanner frees LINGER flows itself (docs/aging.md, "The free
+    /// in hardware").
+    pub free: bool,
+    /// `DP.AGE_FREED`: flows the scanner freed itself since reset.
+    pub freed: u32,
 }
 
 /// The engine's high-water marks (docs/engine.md, "High-water marks"), read with

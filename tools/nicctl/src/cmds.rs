@@ -623,8 +623,13 @@ fn aging_line(a: &splicenic_driver::datapath::Aging, clk_hz: u32) -> String {
         return "Aging scanner: none on this card (the firmware scans)\n".to_string();
     }
     let walk = u64::from(a.limit) * u64::from(a.interval);
+    let freed = if a.free {
+        format!(", {} freed by the card", a.freed)
+    } else {
+        ", the firmware frees them".to_string()
+    };
     format!(
-        "Aging scanner: {}, {} slots, one read every {} cycles: a walk {:.2} ms; {} walks, {} expired flows found; queue {} of {}\n",
+        "Aging scanner: {}, {} slots, one read every {} cycles: a walk {:.2} ms; {} walks, {} expired flows found{freed}; queue {} of {}\n",
         if a.enabled { "on" } else { "off" },
         a.limit,
         a.interval,
@@ -794,7 +799,8 @@ pub fn stats(
                           "punt_high": marks.punt_high, "punt_slots": marks.punt_slots},
                 "aging": {"enabled": aging.enabled, "interval": aging.interval,
                           "limit": aging.limit, "pos": aging.pos, "level": aging.level,
-                          "depth": aging.depth, "sweeps": aging.sweeps, "expired": aging.expired},
+                          "depth": aging.depth, "sweeps": aging.sweeps, "expired": aging.expired,
+                          "free": aging.free, "freed": aging.freed},
                 "setup_latency": setup_latency_json(&setup, clk_hz),
             });
             println!("{}", serde_json::to_string(&v)?);
@@ -1398,11 +1404,16 @@ mod tests {
             depth: 16,
             sweeps: 13,
             expired: 16,
+            free: false,
+            freed: 0,
         };
         assert_eq!(
             aging_line(&a, 100_000_000),
-            "Aging scanner: on, 16384 slots, one read every 64 cycles: a walk 10.49 ms; 13 walks, 16 expired flows found; queue 1 of 16\n"
+            "Aging scanner: on, 16384 slots, one read every 64 cycles: a walk 10.49 ms; 13 walks, 16 expired flows found, the firmware frees them; queue 1 of 16\n"
         );
+        (a.free, a.freed) = (true, 12);
+        assert!(aging_line(&a, 100_000_000)
+            .contains("16 expired flows found, 12 freed by the card; queue 1 of 16"));
         a.depth = 0;
         assert!(aging_line(&a, 100_000_000).contains("none on this card"));
     }

@@ -208,17 +208,35 @@ pub trait Hw {
     /// has no scanner; the firmware then scans the flow memory itself).
     fn age_depth(&mut self) -> usize;
     /// `DP.AGE_LIMIT` = `limit` (the scanner walks slots `0..limit`; 0 or more than
-    /// `DP.FLOW_SLOTS`: all), then `DP.AGE_CTRL` with ENABLE = `enable` and INTERVAL =
-    /// `splicenic_layout::AGE_DEFAULT_INTERVAL`.
+    /// `DP.FLOW_SLOTS`: all), then `DP.AGE_CTRL` with ENABLE = `enable`, INTERVAL =
+    /// `splicenic_layout::AGE_DEFAULT_INTERVAL` and FREE = `enable` when the scanner can free
+    /// LINGER slots itself (`DP.AGE_STATUS.FREER`; its pops then carry [`Aged::freed`]).
     fn age_config(&mut self, enable: bool, limit: u32);
     /// `DP.AGE_TIMEOUT[class]` = `ticks`: the timeout of timeout class `class` (the
     /// [`TcpState`] discriminant) in `DP.NOW` ticks, as `self.timeouts.ticks` gives it.
     fn age_timeout_write(&mut self, class: usize, ticks: u32);
-    /// The oldest slot the scanner queued as expired: `DP.AGE_HEAD.SLOT` when VALID, removed
-    /// from the queue (`DP.AGE_POP`); `None` when the queue is empty. A queued slot is only a
-    /// hint (the flow may have been freed, reused or seen a segment since): the caller
-    /// re-checks it.
-    fn age_pop(&mut self) -> Option<Slot>;
+    /// The oldest slot the scanner queued as expired (`DP.AGE_HEAD` when VALID, with
+    /// `DP.AGE_CLIENT` when FREED), removed from the queue (`DP.AGE_POP`); `None` when the
+    /// queue is empty. A slot not freed is only a hint (the flow may have been freed, reused
+    /// or seen a segment since): the caller re-checks it.
+    fn age_pop(&mut self) -> Option<Aged>;
+}
+
+/// A slot the card's aging scanner queued (`DP.AGE_HEAD`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aged {
+    pub slot: Slot,
+    /// The scanner freed the flow itself (`AGE_HEAD.FREED`: a LINGER flow, its keys deleted
+    /// and its entry FREE): what the firmware's bookkeeping needs.
+    pub freed: Option<Freed>,
+}
+
+/// A flow the card's scanner freed: its entry's real server and ACTIVE flag, its client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Freed {
+    pub rs: u8,
+    pub active: bool,
+    pub client: u32,
 }
 
 /// Counters reported by FLOW_STATS (mailbox word order).
@@ -1266,14 +1284,6 @@ impl<'a> Splicer<'a> {
         };
         self.write_entry(hw, i, FlowState::Handshake, now);
         self.send_synack(hw, i);
-        fw_log!(
-            debug,
-            "SYN {=u32:#x}:{=u16} -> slot {=u16}, service {=usize}",
-            seg.src_ip,
-            seg.src_port,
-            slot,
-            svc
-        );
         Some(i)
     }
 
@@ -1444,13 +1454,6 @@ impl<'a> Splicer<'a> {
         if hw_cookie {
             self.stats.tcp.hw_cookie_acks += 1;
         }
-        fw_log!(
-            debug,
-            "cookie ACK accepted: slot {=u16}, MSS {=u16}, card's cookie {=bool}",
-            slot,
-            hs.client_mss,
-            hw_cookie
-        );
         self.enter_request(hw, i);
         if seg.payload_len() > 0 && self.pend[i].used {
             self.on_request_data(hw, i, seg);
@@ -1800,13 +1803,6 @@ impl<'a> Splicer<'a> {
         } else {
             svc.pool
         };
-        fw_log!(
-            debug,
-            "slot {=u16}: request matched (flags {=u8:#x}) -> pool {=u8}",
-            self.pend[i].slot,
-            flags,
-            pool
-        );
         self.choose_and_connect(hw, i, pool);
     }
 
@@ -1967,15 +1963,6 @@ impl<'a> Splicer<'a> {
         q.server = server;
         q.syn_tx = 0;
         self.write_entry(hw, i, FlowState::Connecting, now);
-        fw_log!(
-            debug,
-            "slot {=u16}: pool {=u8} -> real server {=usize} {=u32:#x}:{=u16}",
-            p.slot,
-            pool,
-            rs,
-            addr,
-            port
-        );
         self.send_server_syn(hw, i);
     }
 
@@ -2147,7 +2134,6 @@ impl<'a> Splicer<'a> {
         };
         let req_len = usize::from(p.req_len);
         let bufs = &*self.bufs;
-        let mut frames = 0;
         let mut off = 0;
         // The bare ACK completes the handshake even when there is no request (L4 service).
         loop {
@@ -2170,7 +2156,6 @@ impl<'a> Splicer<'a> {
                 hw.inject(Port::Server, &self.out[..len], Some(ofl));
                 self.profile.step_since(hw, Step::Inject, t1);
             }
-            frames += 1;
             off += n;
             if off >= req_len {
                 break;
@@ -2183,13 +2168,6 @@ impl<'a> Splicer<'a> {
             }
         }
         self.stats.spliced += 1;
-        fw_log!(debug,
-            "slot {=u16}: spliced to real server {=u8}, {=usize} request bytes replayed in {=u32} segments",
-            p.slot,
-            p.rs,
-            req_len,
-            frames
-        );
         self.stats.setup_cycles += self.pend[i].cycles;
         self.pend[i] = NO_PENDING;
         None
@@ -2279,12 +2257,36 @@ impl<'a> Splicer<'a> {
     /// then the slots to walk (the firmware's) and enable. The expired flows then come from
     /// its queue instead of the firmware's own scan ([`Splicer::aging_step`]). Called at
     /// bring-up ([`Splicer::syn_start`]) and by [`Splicer::rebuild`].
+    /// The slots the scanner freed meanwhile are taken back here, before any slot is handed
+    /// out (a free the rebuild's scan came after finds its slot free: nothing to do).
     pub(super) fn age_start(&mut self, hw: &mut impl Hw) {
         self.age_hw = hw.age_depth() > 0;
         if self.age_hw {
             self.age_timeouts_write(hw);
             hw.age_config(true, self.slots as u32);
+            while let Some(a) = hw.age_pop() {
+                let _ = self.aged_pop(a);
+            }
         }
+    }
+
+    /// A slot the card's scanner queued: `Some(slot)` for the firmware to re-check and free;
+    /// `None` when there is nothing (more) to do: stale (free, or in setup; counted in
+    /// [`Stats::aging_stale`]), or freed by the card, whose bookkeeping (the slot back on
+    /// the free list, the server's count) is done here.
+    #[inline(never)]
+    fn aged_pop(&mut self, a: Aged) -> Option<Slot> {
+        if self.slot_is_free(a.slot) || self.find_pending(a.slot).is_some() {
+            self.stats.aging_stale += 1;
+            return None;
+        }
+        let Some(f) = a.freed else {
+            return Some(a.slot);
+        };
+        self.free_slot(a.slot);
+        self.release_count(usize::from(f.rs), f.client, f.active);
+        self.stats.aged_out += 1;
+        None
     }
 
     /// Writes the timeout table (`DP.AGE_TIMEOUT`, every class in ticks) to the card's aging
@@ -2300,7 +2302,9 @@ impl<'a> Splicer<'a> {
     /// The aging step of a main-loop pass: up to [`AGED_PER_PASS`] expired slots, popped
     /// from the card's aging scanner queue when it has one, else found by the firmware's own
     /// scan of [`AGING_BUDGET`] slots (over the CSR bus, an entry read per slot in use). Each
-    /// is re-checked and freed ([`Splicer::free_flow`]). The scanner knows neither the free
+    /// is re-checked and freed ([`Splicer::free_flow`]), but for a LINGER flow the card
+    /// freed itself (`DP.AGE_CTRL.FREE`): its slot and server count are taken back
+    /// ([`Splicer::aged_pop`]), no entry read. The scanner knows neither the free
     /// list nor the setups, and its queue may be older than the flow's last segment: a
     /// popped slot that is free (never handed out, past `self.slots`, or freed since) or a
     /// connection in setup is skipped unread. Popped slots not freed count in
@@ -2309,14 +2313,14 @@ impl<'a> Splicer<'a> {
     fn aging_step(&mut self, hw: &mut impl Hw, now: u32) -> bool {
         let mut expired = [0 as Slot; AGED_PER_PASS];
         let start = hw.cycles();
-        let mut stale = 0;
+        let aged0 = self.stats.aged_out;
+        let mut popped = 0;
         let n = if self.age_hw {
             let mut n = 0;
             for _ in 0..AGED_PER_PASS {
-                let Some(slot) = hw.age_pop() else { break };
-                if self.slot_is_free(slot) || self.find_pending(slot).is_some() {
-                    stale += 1;
-                } else {
+                let Some(a) = hw.age_pop() else { break };
+                popped += 1;
+                if let Some(slot) = self.aged_pop(a) {
                     expired[n] = slot;
                     n += 1;
                 }
@@ -2354,14 +2358,14 @@ impl<'a> Splicer<'a> {
         for &slot in &expired[..n] {
             self.free_flow(hw, slot, now);
         }
-        if n + stale > 0 {
+        if n + popped > 0 {
             let spent = hw.cycles().wrapping_sub(start);
             self.stats.teardown_cycles += spent;
-            let freed = self.stats.aged_out.wrapping_sub(aged);
-            self.stats.aging_stale += (n + stale) as u32 - freed;
+            self.stats.aging_stale += n as u32 - self.stats.aged_out.wrapping_sub(aged);
+            let freed = self.stats.aged_out.wrapping_sub(aged0);
             self.profile.handler_n(Handler::AgingFree, spent, freed);
         }
-        n + stale > 0
+        n + popped > 0
     }
 
     /// Frees an expired flow: re-checks it (static and dynamic words, so a segment since the
@@ -2381,12 +2385,6 @@ impl<'a> Splicer<'a> {
         }
         self.release_flow(hw, slot, &w);
         self.stats.aged_out += 1;
-        fw_log!(
-            debug,
-            "slot {=u16}: expired ({=str}), freed",
-            slot,
-            class.name()
-        );
     }
 
     // ----- configuration ----------------------------------------------------------------

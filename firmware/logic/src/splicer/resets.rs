@@ -245,12 +245,6 @@ impl Splicer<'_> {
             return;
         }
         self.leave_spliced(&mut w, flags);
-        fw_log!(
-            debug,
-            "slot {=u16}: FIN from the {=str}",
-            slot,
-            if from_server { "server" } else { "client" }
-        );
         self.entry_write(hw, slot, &w, None);
     }
 
@@ -576,11 +570,17 @@ impl Splicer<'_> {
         self.key_delete(hw, &server.key());
         self.entry_write(hw, slot, &[0; STATIC_WORDS], Some(0));
         self.free_slot(slot);
-        let rs = entry_rs(w[0]);
+        let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;
+        self.release_count(entry_rs(w[0]), client.peer_ip, active);
+    }
+
+    /// A flow of real server `rs` (an entry's index; none past [`MAX_RS`]) from `client`
+    /// ended: the server's count goes down (active or inactive).
+    #[inline(never)]
+    pub(super) fn release_count(&mut self, rs: usize, client: u32, active: bool) {
         if rs < MAX_RS {
             let r = self.rs[rs];
-            let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;
-            self.close_on_server(r.pool, rs as u8, client.peer_ip, active);
+            self.close_on_server(r.pool, rs as u8, client, active);
         }
     }
 

@@ -109,7 +109,11 @@ const FAKE_FLOW_SLOTS: u32 = 128;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum AgeWrite {
     Limit(u32),
-    Ctrl { enable: bool, interval: u32 },
+    Ctrl {
+        enable: bool,
+        interval: u32,
+        free: bool,
+    },
     Timeout(usize, u32),
 }
 
@@ -121,15 +125,22 @@ enum AgeWrite {
 /// at reset), and queues the expired slots, at most `depth`: the walk waits while the
 /// queue is full. Time is coarse here: the walk starts one sweep whenever `now` has changed
 /// since the last one started, and goes on with a sweep that waited once the queue has
-/// room (at every `age_pop`).
+/// room (at every `age_pop`). With `freer` (AGE_STATUS.FREER) and AGE_CTRL.FREE it frees an
+/// expired LINGER flow itself, as the RTL does (tested in `splicenic-tb-datapath`'s aging
+/// tests): both keys deleted, the entry FREE, queued with its real server, ACTIVE flag and
+/// client.
 #[derive(Default)]
 struct AgeModel {
     /// AGE_STATUS.DEPTH (0: no scanner on this card).
     depth: usize,
+    /// AGE_STATUS.FREER.
+    freer: bool,
     enabled: bool,
+    /// AGE_CTRL.FREE.
+    free: bool,
     limit: u32,
     timeouts: [u32; STATES],
-    queue: VecDeque<Slot>,
+    queue: VecDeque<Aged>,
     /// The slot the walk reads next (AGE_POS).
     pos: u32,
     /// Reads left in the current sweep.
@@ -138,6 +149,8 @@ struct AgeModel {
     swept_at: Option<u32>,
     /// Slots queued (AGE_EXPIRED).
     queued: u32,
+    /// Flows it freed itself (AGE_FREED).
+    freed: u32,
     /// Register writes, in order.
     writes: Vec<AgeWrite>,
 }
@@ -350,7 +363,20 @@ impl Fake {
             if let Some(class) = Splicer::timeout_class(w[0], &d) {
                 let timeout = a.timeouts[class.index()];
                 if crate::flowmgr::aging::is_expired(self.now, last_seen, timeout) {
-                    a.queue.push_back(slot);
+                    let mut freed = None;
+                    if a.free && class == TcpState::Linger {
+                        let client = decode_half(&w, CLIENT_HALF);
+                        self.table.remove(&client.key());
+                        self.table.remove(&decode_half(&w, SERVER_HALF).key());
+                        self.mem.insert(slot, ([0; STATIC_WORDS], last_seen));
+                        a.freed += 1;
+                        freed = Some(Freed {
+                            rs: entry_rs(w[0]) as u8,
+                            active: entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0,
+                            client: client.peer_ip,
+                        });
+                    }
+                    a.queue.push_back(Aged { slot, freed });
                     a.queued += 1;
                 }
             }
@@ -533,9 +559,15 @@ impl Hw for Fake {
         );
         let interval = splicenic_layout::AGE_DEFAULT_INTERVAL;
         self.age.writes.push(AgeWrite::Limit(limit));
-        self.age.writes.push(AgeWrite::Ctrl { enable, interval });
+        let free = enable && self.age.freer;
+        self.age.writes.push(AgeWrite::Ctrl {
+            enable,
+            interval,
+            free,
+        });
         self.age.limit = limit;
         self.age.enabled = enable;
+        self.age.free = free;
     }
     fn age_timeout_write(&mut self, class: usize, ticks: u32) {
         assert!(
@@ -546,7 +578,7 @@ impl Hw for Fake {
         self.age.writes.push(AgeWrite::Timeout(class, ticks));
         self.age.timeouts[class] = ticks;
     }
-    fn age_pop(&mut self) -> Option<Slot> {
+    fn age_pop(&mut self) -> Option<Aged> {
         assert!(
             self.age.depth > 0,
             "AGE_HEAD read on a card without a scanner"
@@ -5242,6 +5274,7 @@ fn scanner_bring_up(sp: &Splicer) -> Vec<AgeWrite> {
     w.push(AgeWrite::Ctrl {
         enable: true,
         interval: splicenic_layout::AGE_DEFAULT_INTERVAL,
+        free: false,
     });
     w
 }
@@ -5372,7 +5405,9 @@ fn stale_scanner_queue_entries_free_nothing() {
     // Never handed out: past the firmware's slots, and not yet used.
     let (beyond, unused) = (100, 40);
     let (reads, aged) = (hw.dyn_reads, sp.stats.aged_out);
-    hw.age.queue.extend([gone, live, setup, beyond, unused]);
+    hw.age
+        .queue
+        .extend([gone, live, setup, beyond, unused].map(|slot| Aged { slot, freed: None }));
     sp.poll(&mut hw);
     assert!(hw.age.queue.is_empty());
     assert_eq!(sp.stats.aged_out, aged, "nothing freed");
@@ -5417,6 +5452,104 @@ fn more_expired_flows_than_the_scanner_queue_holds_are_all_freed_a_pass_at_a_tim
     assert_eq!(hw.age.queued, u32::from(flows));
     assert_eq!(hw.dyn_reads, reads + u32::from(flows));
     assert_eq!(sp.stats.aging_stale, 0);
+    assert!(hw.table.is_empty());
+}
+
+/// A splicer on a fake card whose scanner frees LINGER flows itself (AGE_STATUS.FREER).
+fn freeing_scanner_world(w: &mut World) -> (Splicer<'_>, Fake) {
+    let mut hw = Fake::with_scanner();
+    hw.age.freer = true;
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 1);
+    sp.syn_start(&mut hw);
+    (sp, hw)
+}
+
+#[test]
+fn a_scanner_that_frees_leaves_the_firmware_only_the_slot_and_the_server_count() {
+    let mut w = world();
+    let (mut sp, mut hw) = freeing_scanner_world(&mut w);
+    assert_eq!(
+        hw.age.writes.last(),
+        Some(&AgeWrite::Ctrl {
+            enable: true,
+            interval: splicenic_layout::AGE_DEFAULT_INTERVAL,
+            free: true,
+        }),
+        "FREE set with ENABLE"
+    );
+    let slot = splice_l4(&mut sp, &mut hw, 7440);
+    let e = hw.entry(slot);
+    let (active, inactive) = server_counts_of(&mut sp, &mut hw, e);
+    assert_eq!(active + inactive, 1);
+    // A flow with one FIN (FIN_WAIT) is not the scanner's to free.
+    let half = splice_l4(&mut sp, &mut hw, 7441);
+    hw.forwarded(ev_fin(half, Port::Client));
+    sp.poll(&mut hw);
+    teardown_seen(&mut hw, slot, ALL_TEARDOWN);
+    let (ops, reads) = (hw.ops, hw.dyn_reads);
+    hw.now += sp.timeouts.ticks(TcpState::Linger);
+    age_all(&mut sp, &mut hw);
+    assert_eq!((hw.age.queued, hw.age.freed), (1, 1));
+    assert_eq!(state_of(hw.entry(slot)[0]), 0, "FREE");
+    assert_eq!(hw.table.len(), 2, "its keys gone, the other flow's kept");
+    assert!(sp.slot_is_free(slot));
+    assert_eq!(sp.slots_in_use(), 1);
+    assert_eq!((sp.stats.aged_out, sp.stats.aging_stale), (1, 0));
+    assert_eq!(
+        server_counts_of(&mut sp, &mut hw, e),
+        (active + inactive - 1, 0),
+        "the server's count released"
+    );
+    assert_eq!(hw.dyn_reads, reads, "no re-check");
+    assert_eq!(
+        (hw.ops.read, hw.ops.write, hw.ops.flow_cmd),
+        (ops.read, ops.write, ops.flow_cmd),
+        "no entry read or write, no key command"
+    );
+    assert_eq!(sp.profile.of_handler(Handler::AgingFree).count, 1);
+    // The FIN_WAIT flow is the firmware's to free, after its own timeout.
+    hw.now += sp.timeouts.ticks(TcpState::FinWait);
+    age_all(&mut sp, &mut hw);
+    assert_eq!((hw.age.freed, sp.stats.aged_out), (1, 2));
+    assert_eq!(hw.dyn_reads, reads + 1, "the firmware's re-check");
+    assert!(hw.table.is_empty());
+    assert_eq!(sp.slots_in_use(), 0);
+}
+
+#[test]
+fn slots_the_scanner_freed_across_a_restart_are_taken_back_before_any_is_handed_out() {
+    let mut w = world();
+    let (mut sp, mut hw) = freeing_scanner_world(&mut w);
+    let linger = sp.timeouts.ticks(TcpState::Linger);
+    let early = splice_l4(&mut sp, &mut hw, 7470);
+    let late = splice_l4(&mut sp, &mut hw, 7471);
+    teardown_seen(&mut hw, early, ALL_TEARDOWN);
+    hw.now += linger / 2;
+    teardown_seen(&mut hw, late, ALL_TEARDOWN);
+    // The firmware stops; the card frees `early` meanwhile (queued, not taken back).
+    hw.now += linger - linger / 2;
+    hw.age_walk();
+    assert_eq!((hw.age.freed, hw.age.queue.len()), (1, 1));
+    assert_eq!(state_of(hw.entry(early)[0]), 0);
+    // A new firmware: its rebuild finds `early` free and `late` in use; the card frees
+    // `late` after the rebuild read it and before bring-up hands a slot out.
+    let mut w2 = world();
+    let mut sp = Splicer::new(CLK, 64, w2.tables(), 3, 4);
+    hw.now += linger;
+    assert_eq!(sp.rebuild(&mut hw), 1);
+    assert_eq!(hw.age.freed, 2);
+    assert!(
+        hw.age.queue.is_empty(),
+        "taken back by the rebuild's bring-up"
+    );
+    assert!(sp.slot_is_free(early) && sp.slot_is_free(late));
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(
+        (sp.stats.aged_out, sp.stats.aging_stale),
+        (1, 1),
+        "`late` taken back, `early` found free by the rebuild"
+    );
     assert!(hw.table.is_empty());
 }
 

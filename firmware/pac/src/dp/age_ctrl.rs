@@ -6,6 +6,10 @@ pub type W = crate::W<AgeCtrlSpec>;
 pub type EnableR = crate::BitReader;
 #[doc = "Field `ENABLE` writer - Walk the slots (off at reset; the walk stops where it is and resumes there)"]
 pub type EnableW<'a, REG> = crate::BitWriter<'a, REG>;
+#[doc = "Field `FREE` reader - Free each expired LINGER slot in hardware (both keys deleted, the entry written FREE) and queue it with AGE_HEAD.FREED set (off at reset: every expired slot is queued for the firmware to free; docs/aging.md, \"The free in hardware\")"]
+pub type FreeR = crate::BitReader;
+#[doc = "Field `FREE` writer - Free each expired LINGER slot in hardware (both keys deleted, the entry written FREE) and queue it with AGE_HEAD.FREED set (off at reset: every expired slot is queued for the firmware to free; docs/aging.md, \"The free in hardware\")"]
+pub type FreeW<'a, REG> = crate::BitWriter<'a, REG>;
 #[doc = "Field `INTERVAL` reader - Cycles from one slot's read to the next (values below AGE_MIN_INTERVAL act as AGE_MIN_INTERVAL)"]
 pub type IntervalR = crate::FieldReader<u16>;
 #[doc = "Field `INTERVAL` writer - Cycles from one slot's read to the next (values below AGE_MIN_INTERVAL act as AGE_MIN_INTERVAL)"]
@@ -15,6 +19,11 @@ impl R {
     #[inline(always)]
     pub fn enable(&self) -> EnableR {
         EnableR::new((self.bits & 1) != 0)
+    }
+    #[doc = "Bit 1 - Free each expired LINGER slot in hardware (both keys deleted, the entry written FREE) and queue it with AGE_HEAD.FREED set (off at reset: every expired slot is queued for the firmware to free; docs/aging.md, \"The free in hardware\")"]
+    #[inline(always)]
+    pub fn free(&self) -> FreeR {
+        FreeR::new(((self.bits >> 1) & 1) != 0)
     }
     #[doc = "Bits 16:31 - Cycles from one slot's read to the next (values below AGE_MIN_INTERVAL act as AGE_MIN_INTERVAL)"]
     #[inline(always)]
@@ -27,6 +36,11 @@ impl W {
     #[inline(always)]
     pub fn enable(&mut self) -> EnableW<'_, AgeCtrlSpec> {
         EnableW::new(self, 0)
+    }
+    #[doc = "Bit 1 - Free each expired LINGER slot in hardware (both keys deleted, the entry written FREE) and queue it with AGE_HEAD.FREED set (off at reset: every expired slot is queued for the firmware to free; docs/aging.md, \"The free in hardware\")"]
+    #[inline(always)]
+    pub fn free(&mut self) -> FreeW<'_, AgeCtrlSpec> {
+        FreeW::new(self, 1)
     }
     #[doc = "Bits 16:31 - Cycles from one slot's read to the next (values below AGE_MIN_INTERVAL act as AGE_MIN_INTERVAL)"]
     #[inline(always)]

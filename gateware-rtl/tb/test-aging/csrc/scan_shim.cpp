@@ -70,6 +70,11 @@ public:
         m->fs_rsp_dyn[0] = in.rsp_last_seen;
         m->fs_rsp_dyn[8] = in.rsp_teardown & 0xff;
         m->q_pop = in.pop & 1;
+        // the free in hardware (cfg_free) is off here: it is tested against the real flow
+        // table and flow state in test-datapath's aging tests
+        m->cfg_free = 0;
+        m->m_ft_ready = 0;
+        m->ft_rsp_valid = 0;
         m->clk = 0;
         m->eval();
         out.fs_valid = m->m_fs_valid;

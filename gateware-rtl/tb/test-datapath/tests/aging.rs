@@ -8,7 +8,12 @@
 //! - random entries written through the firmware's command port (every state, random flags,
 //!   teardown views and idle times around each class's timeout) are queued exactly as the
 //!   firmware's aging scan decides (`Splicer::timeout_class`, `is_expired`), each once per
-//!   sweep, with their class.
+//!   sweep, with their class;
+//! - with `DP.AGE_CTRL.FREE` the scanner frees a LINGER slot itself (docs/aging.md, "The free
+//!   in hardware"): both keys gone from the flow table, the entry FREE, the flow's next
+//!   segment punted instead of forwarded, and the slot queued with FREED, its real server,
+//!   ACTIVE flag and client address for the firmware's bookkeeping; every other expired
+//!   entry of the random set is queued unfreed as before, and a freed one is FREE.
 
 use std::collections::BTreeMap;
 
@@ -24,7 +29,7 @@ use splicenic_layout::{
 };
 use splicenic_tb_datapath::params::FLOW_SLOTS;
 use splicenic_tb_datapath::testkit::*;
-use splicenic_tb_datapath::Datapath;
+use splicenic_tb_datapath::{Datapath, Port};
 
 /// A long timeout (no flow of these tests reaches it).
 const LONG: u32 = 0x7fff_0000;
@@ -40,20 +45,48 @@ fn set_timeouts(dp: &mut Datapath, table: &[u32; TIMEOUT_CLASSES as usize]) {
     }
 }
 
-fn enable(dp: &mut Datapath, interval: u16) {
+fn enable(dp: &mut Datapath, interval: u16, free: bool) {
     dp.write(r(regs::dp::AGE_LIMIT), 0);
     dp.write(
         r(regs::dp::AGE_CTRL),
-        1 << age_ctrl::ENABLE_SHIFT | u32::from(interval) << age_ctrl::INTERVAL_SHIFT,
+        1 << age_ctrl::ENABLE_SHIFT
+            | u32::from(free) << age_ctrl::FREE_SHIFT
+            | u32::from(interval) << age_ctrl::INTERVAL_SHIFT,
     );
 }
 
 /// The queue's head: (slot, class).
 fn head(dp: &mut Datapath) -> Option<(u16, u8)> {
+    head_freed(dp).map(|(slot, class, _)| (slot, class))
+}
+
+/// A freed entry's bookkeeping as the queue gives it: real server, ACTIVE, client address.
+type Freed = (u8, bool, u32);
+
+/// The queue's head: (slot, class, the bookkeeping when FREED is set).
+fn head_freed(dp: &mut Datapath) -> Option<(u16, u8, Option<Freed>)> {
     let h = dp.read(r(regs::dp::AGE_HEAD));
+    let client = dp.read(r(regs::dp::AGE_CLIENT));
+    let freed = h >> age_head::FREED_SHIFT & 1 == 1;
+    if !freed {
+        assert_eq!(
+            (
+                h >> age_head::RS_SHIFT & age_head::RS_MASK,
+                h >> age_head::ACTIVE_SHIFT & 1,
+                client
+            ),
+            (0, 0, 0),
+            "RS, ACTIVE and AGE_CLIENT of an entry not freed"
+        );
+    }
     (h >> age_head::VALID_SHIFT & 1 == 1).then_some((
         (h >> age_head::SLOT_SHIFT & age_head::SLOT_MASK) as u16,
         (h >> age_head::CLASS_SHIFT & age_head::CLASS_MASK) as u8,
+        freed.then_some((
+            (h >> age_head::RS_SHIFT & age_head::RS_MASK) as u8,
+            h >> age_head::ACTIVE_SHIFT & 1 == 1,
+            client,
+        )),
     ))
 }
 
@@ -124,7 +157,7 @@ fn one_walk(dp: &mut Datapath) -> (u32, Vec<(u16, u8)>, u16) {
     (now, got, p)
 }
 
-fn closed_flow_lingers(width: u32) {
+fn closed_flow_lingers(width: u32, free: bool) {
     let mut dp = Datapath::new(width).expect("model");
     let mut rng = ChaCha8Rng::seed_from_u64(0xa6e + u64::from(width));
     configure(&mut dp);
@@ -134,12 +167,14 @@ fn closed_flow_lingers(width: u32) {
         AGE_QUEUE_DEPTH,
         "AGE_STATUS.DEPTH"
     );
+    assert_eq!(st >> age_status::FREER_SHIFT & 1, 1, "AGE_STATUS.FREER");
     let linger = 2u32;
     let mut table = [LONG; TIMEOUT_CLASSES as usize];
     table[usize::from(timeout_class::LINGER)] = linger;
     set_timeouts(&mut dp, &table);
-    enable(&mut dp, 16);
-    let f = Flow::sample(7);
+    enable(&mut dp, 16, free);
+    let mut f = Flow::sample(7);
+    f.flags |= entry_flags::ACTIVE;
     install(&mut dp, &f);
     let (steps, ..) = close_steps(&f, 0x0102_0304, 0xa0b0_c0d0);
     let last = steps.len() - 1;
@@ -164,8 +199,8 @@ fn closed_flow_lingers(width: u32) {
     // closed: queued once idle for the LINGER timeout, within a sweep (4,096 slots x 16
     // cycles: one tick) and the tick's rounding
     let t0 = dp.cycles();
-    let found = loop {
-        if let Some(h) = head(&mut dp) {
+    let (slot, class, freed) = loop {
+        if let Some(h) = head_freed(&mut dp) {
             break h;
         }
         dp.tick(256);
@@ -176,10 +211,43 @@ fn closed_flow_lingers(width: u32) {
     };
     let now = dp.read(r(regs::dp::NOW));
     assert_eq!(
-        found,
+        (slot, class),
         (f.slot, timeout_class::LINGER),
         "queued slot and class"
     );
+    if free {
+        assert_eq!(
+            freed,
+            Some((f.rs, true, a(f.client_ip))),
+            "FREED with the entry's real server, ACTIVE and client"
+        );
+        assert_eq!(dp.read(r(regs::dp::AGE_FREED)), 1, "AGE_FREED");
+        let (st, _) = read_state(&mut dp, f.slot);
+        assert!(st.iter().all(|&w| w == 0), "the entry is FREE: {st:x?}");
+        let ck = (a(f.client_ip), a(VIP), f.client_port, VIP_PORT);
+        let sk = (a(f.server_ip), a(LOCAL), f.server_port, f.local_port);
+        assert_eq!(flow_cmd(&mut dp, 0, ck, 0).0, FLOW_NOT_FOUND, "client key");
+        assert_eq!(flow_cmd(&mut dp, 0, sk, 0).0, FLOW_NOT_FOUND, "server key");
+        // a late segment of the freed flow is the firmware's now
+        let (bytes, ..) = flow_frame_at(&mut rng, &f, Port::Client, &[], Flags::default(), 1, 1);
+        dp.push(Port::Client, &bytes, false);
+        assert!(dp.settle(400, 1_000_000), "data path did not drain");
+        assert!(
+            dp.drain(Port::Server).is_empty(),
+            "forwarded after the free"
+        );
+        let (desc, _) = punt_pop(&mut dp).expect("the late segment punted");
+        assert!(!meta(&desc).flow_hit, "punted without a flow");
+    } else {
+        assert_eq!(freed, None, "not freed with AGE_CTRL.FREE clear");
+        assert_eq!(dp.read(r(regs::dp::AGE_FREED)), 0, "AGE_FREED");
+        let (st, _) = read_state(&mut dp, f.slot);
+        assert_eq!(
+            st,
+            f.static_words().to_vec(),
+            "the entry is left to the firmware"
+        );
+    }
     let idle = now.wrapping_sub(last_seen);
     assert!(
         (linger..=linger + 2).contains(&idle),
@@ -191,18 +259,28 @@ fn closed_flow_lingers(width: u32) {
     assert_eq!(dp.read(r(regs::dp::UPD_DROPS)), 0, "no flow update lost");
     eprintln!(
         "DATA_WIDTH {width}: the closed flow queued {idle} ticks after its last segment \
-         (LINGER {linger} ticks)"
+         (LINGER {linger} ticks), freed by the scanner: {free}"
     );
 }
 
 #[test]
 fn closed_flow_lingers_64() {
-    closed_flow_lingers(64);
+    closed_flow_lingers(64, false);
 }
 
 #[test]
 fn closed_flow_lingers_512() {
-    closed_flow_lingers(512);
+    closed_flow_lingers(512, false);
+}
+
+#[test]
+fn closed_flow_freed_64() {
+    closed_flow_lingers(64, true);
+}
+
+#[test]
+fn closed_flow_freed_512() {
+    closed_flow_lingers(512, true);
 }
 
 /// The firmware's decision on an entry at `now`: the class, expired.
@@ -216,7 +294,7 @@ fn firmware(w0: u32, d: &[u32; DYN_WORDS], now: u32, table: &[u32]) -> (u8, bool
     }
 }
 
-fn random_entries(width: u32) {
+fn random_entries(width: u32, free: bool) {
     let mut dp = Datapath::new(width).expect("model");
     let mut rng = ChaCha8Rng::seed_from_u64(0xa6e5 + u64::from(width));
     configure(&mut dp);
@@ -254,8 +332,28 @@ fn random_entries(width: u32) {
         write_state(&mut dp, slot, &st, &dy);
         want.insert(slot, (st[0], dy));
     }
-    enable(&mut dp, 16);
+    enable(&mut dp, 16, free);
     sweep(&mut dp, 1);
+    let mut freed = 0;
+    if free {
+        // the first sweep freed the LINGER entries expired by then: FREE from here on
+        let now = dp.read(r(regs::dp::NOW));
+        for (&s, e) in want.iter_mut() {
+            let (st, _) = read_state(&mut dp, s);
+            if st[0] == 0 && e.0 != 0 {
+                assert_eq!(
+                    firmware(e.0, &e.1, now, &table),
+                    (timeout_class::LINGER, true),
+                    "slot {s} freed: {:#x} {:x?}",
+                    e.0,
+                    e.1
+                );
+                assert!(st.iter().all(|&w| w == 0), "slot {s} freed: {st:x?}");
+                *e = (0, [0; DYN_WORDS]);
+                freed += 1;
+            }
+        }
+    }
     // one whole sweep from where the walk stands: stopped, its queue emptied, then run until
     // it is back at the same slot (it may read a slot or two past it before it stops)
     let (before, got, p) = one_walk(&mut dp);
@@ -290,6 +388,21 @@ fn random_entries(width: u32) {
             );
         }
     }
+    if free {
+        // every LINGER entry expired when the walk began was freed in it
+        for (&s, &(w0, d)) in &want {
+            if firmware(w0, &d, before, &table) == (timeout_class::LINGER, true) {
+                let (st, _) = read_state(&mut dp, s);
+                assert!(st.iter().all(|&w| w == 0), "slot {s} not freed: {st:x?}");
+                freed += 1;
+            }
+        }
+        assert!(freed > 5, "too few LINGER entries freed ({freed})");
+        assert!(
+            dp.read(r(regs::dp::AGE_FREED)) as usize >= freed,
+            "AGE_FREED"
+        );
+    }
     assert!(
         expired > 20,
         "too few expired entries ({expired}) to mean anything"
@@ -304,10 +417,20 @@ fn random_entries(width: u32) {
 
 #[test]
 fn random_entries_64() {
-    random_entries(64);
+    random_entries(64, false);
 }
 
 #[test]
 fn random_entries_512() {
-    random_entries(512);
+    random_entries(512, false);
+}
+
+#[test]
+fn random_entries_freed_64() {
+    random_entries(64, true);
+}
+
+#[test]
+fn random_entries_freed_512() {
+    random_entries(512, true);
 }
