@@ -202,9 +202,16 @@ queue_inst (
 
 // a READ only while the queue has room for its result (nothing else pushes)
 wire room = q_count < DEPTH;
+// the slot after this one and whether the walk wraps there, registered: they are used in
+// ST_CHECK and ST_WR_RSP, cycles after pos_reg last moved; a limit written in the cycle
+// before is caught by ST_IDLE's own compare
 wire [SLOT_BITS:0] pos_next = {1'b0, pos_reg} + 1'b1;
-wire wrap = pos_next >= limit_reg;
-wire [SLOT_BITS-1:0] pos_adv = wrap ? {SLOT_BITS{1'b0}} : pos_next[SLOT_BITS-1:0];
+reg                  wrap = 1'b0;
+reg  [SLOT_BITS-1:0] pos_adv = {SLOT_BITS{1'b0}};
+always @(posedge clk) begin
+    wrap <= pos_next >= limit_reg;
+    pos_adv <= pos_next >= limit_reg ? {SLOT_BITS{1'b0}} : pos_next[SLOT_BITS-1:0];
+end
 
 assign m_fs_valid = st_reg == ST_CMD || st_reg == ST_WR;
 assign m_fs_op = st_reg == ST_WR ? `SNIC_FLOW_OP_WRITE_STATIC : `SNIC_FLOW_OP_READ;
