@@ -176,6 +176,10 @@ check_inst (
     .cfg_to_wr_ticks(cfg_to_wr_ticks)
 );
 
+// the entry's halves (record FlowHalfEntry) as the READ returns them
+wire [`SNIC_FLOW_HALF_ENTRY_W-1:0] rsp_client = `SNIC_FLOW_STATIC_CLIENT(fs_rsp_static);
+wire [`SNIC_FLOW_HALF_ENTRY_W-1:0] rsp_server = `SNIC_FLOW_STATIC_SERVER(fs_rsp_static);
+
 // an expired LINGER slot is freed here when cfg_free is set; every other expired one is
 // queued as the check gives it
 reg                  active_reg = 1'b0;
@@ -252,19 +256,19 @@ always @(posedge clk) begin
                 chk_last_reg <= `SNIC_FLOW_DYN_LAST_SEEN(fs_rsp_dyn);
                 // a half's key as its peer's segments carry it: peer -> local
                 key_c_reg <= snic_flow_key_pack(
-                    `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static)),
-                    `SNIC_FLOW_HALF_ENTRY_PEER_PORT(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static)),
-                    `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static)),
-                    `SNIC_FLOW_HALF_ENTRY_PEER_IP(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static)));
+                    `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(rsp_client),
+                    `SNIC_FLOW_HALF_ENTRY_PEER_PORT(rsp_client),
+                    `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(rsp_client),
+                    `SNIC_FLOW_HALF_ENTRY_PEER_IP(rsp_client));
                 key_s_reg <= snic_flow_key_pack(
-                    `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(`SNIC_FLOW_STATIC_SERVER(fs_rsp_static)),
-                    `SNIC_FLOW_HALF_ENTRY_PEER_PORT(`SNIC_FLOW_STATIC_SERVER(fs_rsp_static)),
-                    `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(`SNIC_FLOW_STATIC_SERVER(fs_rsp_static)),
-                    `SNIC_FLOW_HALF_ENTRY_PEER_IP(`SNIC_FLOW_STATIC_SERVER(fs_rsp_static)));
+                    `SNIC_FLOW_HALF_ENTRY_LOCAL_PORT(rsp_server),
+                    `SNIC_FLOW_HALF_ENTRY_PEER_PORT(rsp_server),
+                    `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(rsp_server),
+                    `SNIC_FLOW_HALF_ENTRY_PEER_IP(rsp_server));
                 rs_reg <= `SNIC_FLOW_STATIC_REAL_SERVER(fs_rsp_static);
                 active_reg <= (`SNIC_FLOW_STATIC_FLAGS(fs_rsp_static)
                                & `SNIC_ENTRY_FLAGS_ACTIVE) != 8'd0;
-                client_reg <= `SNIC_FLOW_HALF_ENTRY_PEER_IP(`SNIC_FLOW_STATIC_CLIENT(fs_rsp_static));
+                client_reg <= `SNIC_FLOW_HALF_ENTRY_PEER_IP(rsp_client);
                 st_reg <= ST_CHECK;
             end
         end
@@ -326,7 +330,8 @@ assign stat_expired = expired_reg;
 assign stat_freed = freed_reg;
 
 // verilator lint_off UNUSEDSIGNAL
-wire unused = chk_ready ^ qin_ready ^ ^fs_rsp_static ^ ^fs_rsp_dyn ^ ^cfg_limit ^ ^q_count32;
+wire unused = chk_ready ^ qin_ready ^ ^fs_rsp_static ^ ^fs_rsp_dyn ^ ^cfg_limit ^ ^q_count32
+              ^ ^rsp_client ^ ^rsp_server;
 // verilator lint_on UNUSEDSIGNAL
 
 endmodule
