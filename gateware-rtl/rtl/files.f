@@ -36,4 +36,5 @@ rtl/load_sched_cmp.v
 rtl/engine_obs.v
 rtl/aging_check.v
 rtl/aging_scan.v
+rtl/tcp_tx_gen.v
 rtl/splice_datapath.v

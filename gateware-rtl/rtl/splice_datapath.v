@@ -24,7 +24,9 @@
  * port's splice_rewriter (FORWARD, out of the other port), the punt arbiter (PUNT) or
  * nowhere (DROP). Punted request segments are also fed to the l7_matcher with the bytes
  * outside the TCP payload masked off (tkeep = 0), tagged with the flow slot.
- * TX per port: axis_frame_arb of the other port's rewriter and the port's inject ring.
+ * TX per port: axis_frame_arb of the other port's rewriter and the port's inject ring
+ * (with, on the client port, the SYN responder), and the frame generator (tcp_tx_gen,
+ * DP.TXGEN_*: header-only frames from their fields, one generator for both ports).
  *
  * CSR bus: like the other blocks, a one-cycle strobe answered next cycle. Reads with RAM
  * latency use indirect registers (FLOW.STATE_*, STATS.RD_*, PUNT.RD_DATA prefetch).
@@ -1890,6 +1892,100 @@ wire [2*DW-1:0]    tx_tdata;
 wire [2*KW-1:0]    tx_tkeep;
 wire [1:0]         tx_tvalid, tx_tready, tx_tlast;
 
+// The frame generator (docs/server-open.md, "In the data path"): the firmware stages a
+// header-only frame's fields in DP.TXGEN_* and writes TXGEN_GO with the port; the frame
+// leaves that port's TX arbiter with its checksums, built from the fields, without a pass
+// of the firmware over its bytes. One generator serves both ports: the port of each
+// accepted request goes into a 4-entry FIFO that the frames leave in request order (at most
+// two are in the generator at once: one in its request register, one in its serializer).
+reg  [47:0]        txg_dmac_reg = 48'd0;
+reg  [47:0]        txg_smac_reg = 48'd0;
+reg  [31:0]        txg_sip_reg = 32'd0;
+reg  [31:0]        txg_dip_reg = 32'd0;
+reg  [31:0]        txg_ports_reg = 32'd0;
+reg  [31:0]        txg_seq_reg = 32'd0;
+reg  [31:0]        txg_ack_reg = 32'd0;
+reg  [31:0]        txg_ctl_reg = 32'd0;
+reg  [31:0]        txg_opts_reg = 32'd0;
+reg  [31:0]        txg_tsval_reg = 32'd0;
+reg  [31:0]        txg_tsecr_reg = 32'd0;
+reg                txg_valid_reg = 1'b0;
+reg                txg_port_reg = 1'b0;
+reg  [31:0]        txg_refused_reg = 32'd0;
+reg  [3:0]         txg_pq_reg = 4'd0;
+reg  [2:0]         txg_pq_wr_reg = 3'd0;
+reg  [2:0]         txg_pq_rd_reg = 3'd0;
+wire               txg_ready;
+wire [DW-1:0]      txg_tdata;
+wire [KW-1:0]      txg_tkeep;
+wire               txg_tvalid, txg_tlast, txg_tuser;
+wire [1:0]         txg_port_tready;
+wire [2:0]         txg_pq_level = txg_pq_wr_reg - txg_pq_rd_reg;
+wire               txg_pq_room = txg_pq_level < 3'd4;
+wire               txg_out_port = txg_pq_reg[txg_pq_rd_reg[1:0]];
+// a frame's beats go to the port at the FIFO's head; there is always one while a beat waits
+wire               txg_tready = txg_port_tready[txg_out_port];
+wire               txg_take = txg_valid_reg && txg_ready && txg_pq_room;
+wire [1:0]         txg_last_out = {2{txg_tvalid && txg_tready && txg_tlast}}
+                                   & {txg_out_port, !txg_out_port};
+reg  [31:0]        txg_sent_c_reg = 32'd0;
+reg  [31:0]        txg_sent_s_reg = 32'd0;
+
+always @(posedge clk) begin
+    if (txg_take) begin
+        txg_pq_reg[txg_pq_wr_reg[1:0]] <= txg_port_reg;
+        txg_pq_wr_reg <= txg_pq_wr_reg + 1'b1;
+    end
+    if (|txg_last_out) txg_pq_rd_reg <= txg_pq_rd_reg + 1'b1;
+    if (txg_last_out[0]) txg_sent_c_reg <= txg_sent_c_reg + 1'b1;
+    if (txg_last_out[1]) txg_sent_s_reg <= txg_sent_s_reg + 1'b1;
+    if (rst) begin
+        txg_pq_wr_reg <= 3'd0;
+        txg_pq_rd_reg <= 3'd0;
+        txg_sent_c_reg <= 32'd0;
+        txg_sent_s_reg <= 32'd0;
+    end
+end
+
+// verilator lint_off PINCONNECTEMPTY
+tcp_tx_gen #(
+    .DATA_WIDTH(DW)
+)
+txg_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(txg_valid_reg && txg_pq_room),
+    .s_ready(txg_ready),
+    .s_dst_mac(txg_dmac_reg),
+    .s_src_mac(txg_smac_reg),
+    .s_src_ip(txg_sip_reg),
+    .s_dst_ip(txg_dip_reg),
+    .s_sport(txg_ports_reg[`SNIC_DP_TXGEN_PORTS_SPORT_LSB +: 16]),
+    .s_dport(txg_ports_reg[`SNIC_DP_TXGEN_PORTS_DPORT_LSB +: 16]),
+    .s_seq(txg_seq_reg),
+    .s_ack(txg_ack_reg),
+    .s_flags(txg_ctl_reg[`SNIC_DP_TXGEN_CTL_FLAGS_LSB +: 8]),
+    .s_window(txg_ctl_reg[`SNIC_DP_TXGEN_CTL_WINDOW_LSB +: 16]),
+    .s_syn_opts(txg_opts_reg[`SNIC_DP_TXGEN_OPTS_SYN_FORM_LSB]),
+    .s_mss(txg_opts_reg[`SNIC_DP_TXGEN_OPTS_MSS_LSB +: 16]),
+    .s_sack(txg_opts_reg[`SNIC_DP_TXGEN_OPTS_SACK_LSB]),
+    .s_ts(txg_opts_reg[`SNIC_DP_TXGEN_OPTS_TS_LSB]),
+    .s_tsval(txg_tsval_reg),
+    .s_tsecr(txg_tsecr_reg),
+    .s_ws(txg_opts_reg[`SNIC_DP_TXGEN_OPTS_WSCALE_LSB]),
+    .s_ws_shift(txg_opts_reg[`SNIC_DP_TXGEN_OPTS_SCALE_LSB +: 4]),
+    .s_pay_len(16'd0),
+    .s_pay_sum(16'd0),
+    .m_axis_tdata(txg_tdata),
+    .m_axis_tkeep(txg_tkeep),
+    .m_axis_tvalid(txg_tvalid),
+    .m_axis_tready(txg_tready),
+    .m_axis_tlast(txg_tlast),
+    .m_axis_tuser(txg_tuser),
+    .stat_sent()
+);
+// verilator lint_on PINCONNECTEMPTY
+
 assign m_axis_c_tdata = tx_tdata[0 +: DW];
 assign m_axis_c_tkeep = tx_tkeep[0 +: KW];
 assign m_axis_c_tvalid = tx_tvalid[0];
@@ -1986,8 +2082,43 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_tx
         assign j_tuser = i_tuser;
     end
 
+    // the frame generator's frames for this port join the firmware's (and the SYN
+    // responder's)
+    wire [DW-1:0] k_tdata;
+    wire [KW-1:0] k_tkeep;
+    wire          k_tvalid, k_tready, k_tlast, k_tuser;
+    // verilator lint_off PINCONNECTEMPTY
+    axis_frame_arb #(
+        .DATA_WIDTH(DW),
+        .USER_WIDTH(1)
+    )
+    gen_arb_inst (
+        .clk(clk),
+        .rst(rst),
+        .s0_axis_tdata(j_tdata),
+        .s0_axis_tkeep(j_tkeep),
+        .s0_axis_tvalid(j_tvalid),
+        .s0_axis_tready(j_tready),
+        .s0_axis_tlast(j_tlast),
+        .s0_axis_tuser(j_tuser),
+        .s1_axis_tdata(txg_tdata),
+        .s1_axis_tkeep(txg_tkeep),
+        .s1_axis_tvalid(txg_tvalid && txg_out_port == gp),
+        .s1_axis_tready(txg_port_tready[gp]),
+        .s1_axis_tlast(txg_tlast),
+        .s1_axis_tuser(txg_tuser),
+        .m_axis_tdata(k_tdata),
+        .m_axis_tkeep(k_tkeep),
+        .m_axis_tvalid(k_tvalid),
+        .m_axis_tready(k_tready),
+        .m_axis_tlast(k_tlast),
+        .m_axis_tuser(k_tuser),
+        .m_sel()
+    );
+    // verilator lint_on PINCONNECTEMPTY
+
     // TX port gp: fast path from the other port's rewriter, and this port's inject ring
-    // (and, on the client port, the SYN responder)
+    // (and, on the client port, the SYN responder) and generated frames
     // verilator lint_off PINCONNECTEMPTY
     axis_frame_arb #(
         .DATA_WIDTH(DW),
@@ -2002,12 +2133,12 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_tx
         .s0_axis_tready(rw_tready[1-gp]),
         .s0_axis_tlast(rw_tlast[1-gp]),
         .s0_axis_tuser(1'b0),
-        .s1_axis_tdata(j_tdata),
-        .s1_axis_tkeep(j_tkeep),
-        .s1_axis_tvalid(j_tvalid),
-        .s1_axis_tready(j_tready),
-        .s1_axis_tlast(j_tlast),
-        .s1_axis_tuser(j_tuser),
+        .s1_axis_tdata(k_tdata),
+        .s1_axis_tkeep(k_tkeep),
+        .s1_axis_tvalid(k_tvalid),
+        .s1_axis_tready(k_tready),
+        .s1_axis_tlast(k_tlast),
+        .s1_axis_tuser(k_tuser),
         .m_axis_tdata(tx_tdata[gp*DW +: DW]),
         .m_axis_tkeep(tx_tkeep[gp*KW +: KW]),
         .m_axis_tvalid(tx_tvalid[gp]),
@@ -2443,6 +2574,24 @@ always @(posedge clk) begin
             `SNIC_DP_SETUP_HIST_DATA: rdata_reg <= hist_data;
             `SNIC_DP_SETUP_TIMED: rdata_reg <= setup_timed;
             `SNIC_DP_SETUP_OVERWRITTEN: rdata_reg <= setup_over;
+            `SNIC_DP_TXGEN_DST_MAC_LO: rdata_reg <= txg_dmac_reg[31:0];
+            `SNIC_DP_TXGEN_DST_MAC_HI: rdata_reg <= {16'd0, txg_dmac_reg[47:32]};
+            `SNIC_DP_TXGEN_SRC_MAC_LO: rdata_reg <= txg_smac_reg[31:0];
+            `SNIC_DP_TXGEN_SRC_MAC_HI: rdata_reg <= {16'd0, txg_smac_reg[47:32]};
+            `SNIC_DP_TXGEN_SRC_IP: rdata_reg <= txg_sip_reg;
+            `SNIC_DP_TXGEN_DST_IP: rdata_reg <= txg_dip_reg;
+            `SNIC_DP_TXGEN_PORTS: rdata_reg <= txg_ports_reg;
+            `SNIC_DP_TXGEN_SEQ: rdata_reg <= txg_seq_reg;
+            `SNIC_DP_TXGEN_ACK: rdata_reg <= txg_ack_reg;
+            `SNIC_DP_TXGEN_CTL: rdata_reg <= txg_ctl_reg;
+            `SNIC_DP_TXGEN_OPTS: rdata_reg <= txg_opts_reg;
+            `SNIC_DP_TXGEN_TSVAL: rdata_reg <= txg_tsval_reg;
+            `SNIC_DP_TXGEN_TSECR: rdata_reg <= txg_tsecr_reg;
+            `SNIC_DP_TXGEN_STATUS: rdata_reg <= ({31'd0, txg_valid_reg} << `SNIC_DP_TXGEN_STATUS_BUSY_LSB)
+                                               | (32'd1 << `SNIC_DP_TXGEN_STATUS_PRESENT_LSB);
+            `SNIC_DP_TXGEN_SENT_C: rdata_reg <= txg_sent_c_reg;
+            `SNIC_DP_TXGEN_SENT_S: rdata_reg <= txg_sent_s_reg;
+            `SNIC_DP_TXGEN_REFUSED: rdata_reg <= txg_refused_reg;
             `SNIC_DP_AGE_CTRL: rdata_reg <= ({31'd0, age_en_reg} << `SNIC_DP_AGE_CTRL_ENABLE_LSB)
                                            | ({31'd0, age_free_reg} << `SNIC_DP_AGE_CTRL_FREE_LSB)
                                            | ({16'd0, age_interval_reg} << `SNIC_DP_AGE_CTRL_INTERVAL_LSB);
@@ -2583,6 +2732,9 @@ always @(posedge clk) begin
     punt_high_restart_reg <= 1'b0;
     age_to_wr_reg <= 1'b0;
     age_pop_reg <= 1'b0;
+
+    // the frame generator's request taken
+    if (txg_take) txg_valid_reg <= 1'b0;
 
     // the least-load operation taken, its answer latched, its pulses counted
     if (ld_op_valid_reg && ld_op_ready) ld_op_valid_reg <= 1'b0;
@@ -2740,6 +2892,27 @@ always @(posedge clk) begin
                 end
             end
             `SNIC_DP_FREE_LOW: free_low_restart_reg <= 1'b1;
+            `SNIC_DP_TXGEN_DST_MAC_LO: txg_dmac_reg[31:0] <= csr_wdata;
+            `SNIC_DP_TXGEN_DST_MAC_HI: txg_dmac_reg[47:32] <= csr_wdata[15:0];
+            `SNIC_DP_TXGEN_SRC_MAC_LO: txg_smac_reg[31:0] <= csr_wdata;
+            `SNIC_DP_TXGEN_SRC_MAC_HI: txg_smac_reg[47:32] <= csr_wdata[15:0];
+            `SNIC_DP_TXGEN_SRC_IP: txg_sip_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_DST_IP: txg_dip_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_PORTS: txg_ports_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_SEQ: txg_seq_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_ACK: txg_ack_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_CTL: txg_ctl_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_OPTS: txg_opts_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_TSVAL: txg_tsval_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_TSECR: txg_tsecr_reg <= csr_wdata;
+            `SNIC_DP_TXGEN_GO: begin
+                if (txg_valid_reg) begin
+                    txg_refused_reg <= txg_refused_reg + 1'b1;
+                end else begin
+                    txg_valid_reg <= 1'b1;
+                    txg_port_reg <= csr_wdata[`SNIC_DP_TXGEN_GO_PORT_LSB];
+                end
+            end
             `SNIC_DP_AGE_CTRL: begin
                 age_en_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_ENABLE_LSB];
                 age_free_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_FREE_LSB];
@@ -2933,6 +3106,8 @@ always @(posedge clk) begin
         ld_punts_reg <= 32'd0;
         ld_unders_reg <= 32'd0;
         ld_refused_reg <= 32'd0;
+        txg_valid_reg <= 1'b0;
+        txg_refused_reg <= 32'd0;
     end
 end
 

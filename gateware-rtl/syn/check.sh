@@ -72,7 +72,8 @@ step "icarus tb_card_top" tb_run
 DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_mem.v
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
     rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v rtl/sched_unit.v
-    rtl/load_sched.v rtl/load_sched_cmp.v rtl/engine_obs.v rtl/aging_check.v rtl/aging_scan.v)
+    rtl/load_sched.v rtl/load_sched_cmp.v rtl/engine_obs.v rtl/aging_check.v rtl/aging_scan.v
+    rtl/tcp_tx_gen.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
@@ -202,8 +203,9 @@ unit load_sched rtl/load_sched.v rtl/load_sched_cmp.v
 # Request-head buffer (head_buf with its replay FIFO; a block of the connection engine, not
 # yet inside splice_datapath).
 unit head_buf rtl/head_buf.v rtl/dp_fifo.v
-# Server connection: TCP frame generator and SYN-ACK absorber (blocks of the connection
-# engine, not yet inside splice_datapath); the generator at both widths.
+# Server connection: TCP frame generator (inside splice_datapath behind DP.TXGEN_*, so in
+# files.f) and SYN-ACK absorber (a block of the connection engine, not yet inside
+# splice_datapath); the generator at both widths.
 unit tcp_tx_gen rtl/tcp_tx_gen.v
 step "verilator lint (tcp_tx_gen, DATA_WIDTH=512)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module tcp_tx_gen -GDATA_WIDTH=512 rtl/tcp_tx_gen.v

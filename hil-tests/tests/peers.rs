@@ -324,6 +324,22 @@ fn linger_frees_closed_flows(t: &mut Topology) {
     );
     let stats = t.flow_stats();
     assert_eq!(stats.spliced_total, 16, "connections spliced");
+    // The firmware's header-only segments were built by the card's frame generator
+    // (docs/server-open.md, "In the data path"): at least each connection's server SYN.
+    let g = t
+        .card_mut()
+        .datapath()
+        .expect("datapath")
+        .tx_gen()
+        .expect("DP.TXGEN_*");
+    eprintln!("{name}: frame generator {g:?}");
+    assert!(g.present, "no frame generator: {g:?}");
+    assert!(g.sent_server >= 16, "server SYNs built by the card: {g:?}");
+    assert!(
+        g.sent_client >= 1,
+        "client segments built by the card: {g:?}"
+    );
+    assert_eq!(g.refused, 0, "the firmware checks BUSY before a GO: {g:?}");
 }
 
 #[test]

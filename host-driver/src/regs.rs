@@ -1377,6 +1377,192 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
+    /// Frame generator (tcp_tx_gen), staged request: destination MAC bits 31:0 (rw)
+    pub const TXGEN_DST_MAC_LO: u64 = BASE + 0x290;
+    /// Reset value and fields of TXGEN_DST_MAC_LO.
+    pub mod txgen_dst_mac_lo {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frame generator: destination MAC bits 47:32 (rw)
+    pub const TXGEN_DST_MAC_HI: u64 = BASE + 0x294;
+    /// Reset value and fields of TXGEN_DST_MAC_HI.
+    pub mod txgen_dst_mac_hi {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// MAC address bits 47:32
+        pub const MAC_SHIFT: u32 = 0;
+        /// Mask of MAC (unshifted).
+        pub const MAC_MASK: u32 = 0xffff;
+    }
+    /// Frame generator: source MAC bits 31:0 (rw)
+    pub const TXGEN_SRC_MAC_LO: u64 = BASE + 0x298;
+    /// Reset value and fields of TXGEN_SRC_MAC_LO.
+    pub mod txgen_src_mac_lo {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frame generator: source MAC bits 47:32 (rw)
+    pub const TXGEN_SRC_MAC_HI: u64 = BASE + 0x29c;
+    /// Reset value and fields of TXGEN_SRC_MAC_HI.
+    pub mod txgen_src_mac_hi {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// MAC address bits 47:32
+        pub const MAC_SHIFT: u32 = 0;
+        /// Mask of MAC (unshifted).
+        pub const MAC_MASK: u32 = 0xffff;
+    }
+    /// Frame generator: source IPv4 address (host order) (rw)
+    pub const TXGEN_SRC_IP: u64 = BASE + 0x2a0;
+    /// Reset value and fields of TXGEN_SRC_IP.
+    pub mod txgen_src_ip {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frame generator: destination IPv4 address (host order) (rw)
+    pub const TXGEN_DST_IP: u64 = BASE + 0x2a4;
+    /// Reset value and fields of TXGEN_DST_IP.
+    pub mod txgen_dst_ip {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frame generator: TCP ports (rw)
+    pub const TXGEN_PORTS: u64 = BASE + 0x2a8;
+    /// Reset value and fields of TXGEN_PORTS.
+    pub mod txgen_ports {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Destination port
+        pub const DPORT_SHIFT: u32 = 0;
+        /// Mask of DPORT (unshifted).
+        pub const DPORT_MASK: u32 = 0xffff;
+        /// Source port
+        pub const SPORT_SHIFT: u32 = 16;
+        /// Mask of SPORT (unshifted).
+        pub const SPORT_MASK: u32 = 0xffff;
+    }
+    /// Frame generator: sequence number (rw)
+    pub const TXGEN_SEQ: u64 = BASE + 0x2ac;
+    /// Reset value and fields of TXGEN_SEQ.
+    pub mod txgen_seq {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frame generator: acknowledgment number (rw)
+    pub const TXGEN_ACK: u64 = BASE + 0x2b0;
+    /// Reset value and fields of TXGEN_ACK.
+    pub mod txgen_ack {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frame generator: TCP flags and window (rw)
+    pub const TXGEN_CTL: u64 = BASE + 0x2b4;
+    /// Reset value and fields of TXGEN_CTL.
+    pub mod txgen_ctl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// TCP flags (FIN 0 .. CWR 7)
+        pub const FLAGS_SHIFT: u32 = 0;
+        /// Mask of FLAGS (unshifted).
+        pub const FLAGS_MASK: u32 = 0xff;
+        /// Window field
+        pub const WINDOW_SHIFT: u32 = 16;
+        /// Mask of WINDOW (unshifted).
+        pub const WINDOW_MASK: u32 = 0xffff;
+    }
+    /// Frame generator: options (docs/server-open.md): the SYN form MSS, SACK_PERM/NOP NOP, TS, NOP WS; the ACK form NOP NOP TS or none (rw)
+    pub const TXGEN_OPTS: u64 = BASE + 0x2b8;
+    /// Reset value and fields of TXGEN_OPTS.
+    pub mod txgen_opts {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// MSS option value (SYN form)
+        pub const MSS_SHIFT: u32 = 0;
+        /// Mask of MSS (unshifted).
+        pub const MSS_MASK: u32 = 0xffff;
+        /// 1: the SYN form; 0: the ACK form (MSS, SACK, WS ignored)
+        pub const SYN_FORM_SHIFT: u32 = 16;
+        /// Mask of SYN_FORM (unshifted).
+        pub const SYN_FORM_MASK: u32 = 0x1;
+        /// SACK permitted (SYN form)
+        pub const SACK_SHIFT: u32 = 17;
+        /// Mask of SACK (unshifted).
+        pub const SACK_MASK: u32 = 0x1;
+        /// Timestamps option
+        pub const TS_SHIFT: u32 = 18;
+        /// Mask of TS (unshifted).
+        pub const TS_MASK: u32 = 0x1;
+        /// Window-scale option (SYN form)
+        pub const WSCALE_SHIFT: u32 = 19;
+        /// Mask of WSCALE (unshifted).
+        pub const WSCALE_MASK: u32 = 0x1;
+        /// The window-scale option's shift (SYN form)
+        pub const SCALE_SHIFT: u32 = 20;
+        /// Mask of SCALE (unshifted).
+        pub const SCALE_MASK: u32 = 0xf;
+    }
+    /// Frame generator: timestamp value (TS) (rw)
+    pub const TXGEN_TSVAL: u64 = BASE + 0x2bc;
+    /// Reset value and fields of TXGEN_TSVAL.
+    pub mod txgen_tsval {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frame generator: timestamp echo reply (TS) (rw)
+    pub const TXGEN_TSECR: u64 = BASE + 0x2c0;
+    /// Reset value and fields of TXGEN_TSECR.
+    pub mod txgen_tsecr {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Send the staged request's frame out of a port; refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY (the staged registers must not be written then) (wo)
+    pub const TXGEN_GO: u64 = BASE + 0x2c4;
+    /// Reset value and fields of TXGEN_GO.
+    pub mod txgen_go {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// 0: the client port, 1: the server port
+        pub const PORT_SHIFT: u32 = 0;
+        /// Mask of PORT (unshifted).
+        pub const PORT_MASK: u32 = 0x1;
+    }
+    /// Frame generator state (ro)
+    pub const TXGEN_STATUS: u64 = BASE + 0x2c8;
+    /// Reset value and fields of TXGEN_STATUS.
+    pub mod txgen_status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// A request is staged and not yet taken by the generator: TXGEN_GO is refused
+        pub const BUSY_SHIFT: u32 = 0;
+        /// Mask of BUSY (unshifted).
+        pub const BUSY_MASK: u32 = 0x1;
+        /// The card has the frame generator
+        pub const PRESENT_SHIFT: u32 = 1;
+        /// Mask of PRESENT (unshifted).
+        pub const PRESENT_MASK: u32 = 0x1;
+    }
+    /// Frames the generator sent out of the client port since reset (last beat taken) (ro)
+    pub const TXGEN_SENT_C: u64 = BASE + 0x2cc;
+    /// Reset value and fields of TXGEN_SENT_C.
+    pub mod txgen_sent_c {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Frames the generator sent out of the server port since reset (last beat taken) (ro)
+    pub const TXGEN_SENT_S: u64 = BASE + 0x2d0;
+    /// Reset value and fields of TXGEN_SENT_S.
+    pub mod txgen_sent_s {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// TXGEN_GO writes refused since reset (TXGEN_STATUS.BUSY) (ro)
+    pub const TXGEN_REFUSED: u64 = BASE + 0x2d4;
+    /// Reset value and fields of TXGEN_REFUSED.
+    pub mod txgen_refused {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
 }
 
 /// Flow table and flow state commands

@@ -1,16 +1,17 @@
 //! The flow manager's view of the data path: [`splicenic_fw_logic::splicer::Hw`] on the
 //! DP, FLOW, PUNT, INJECT, EVQ and L7 register blocks (docs/datapath.md), and the hardware
 //! SYN responder's DP registers (SYN_CTRL, SYN_MSS, COOKIE_KEY_*, SYN_PARAMS), the ACK
-//! validator's (ACK_CTRL, FREE_*) and the aging scanner's (AGE_*).
+//! validator's (ACK_CTRL, FREE_*), the aging scanner's (AGE_*) and the frame generator's
+//! (TXGEN_*).
 
 use splicenic_fw_logic::flowhash::FourTuple;
 use splicenic_fw_logic::flowmgr::Slot;
-use splicenic_fw_logic::splicer::frame::Offload;
+use splicenic_fw_logic::splicer::frame::{GenFrame, GenOpts, Offload};
 use splicenic_fw_logic::splicer::{
     Aged, FlowStatus, Freed, Hw, Port, PuntInfo, SynCtrl, DYN_WORDS, STATIC_WORDS,
 };
 use splicenic_layout::{
-    mac_from_u64, words_le, PuntHead, PuntMeta, AGE_DEFAULT_INTERVAL, SERVICES,
+    mac_from_u64, mac_to_u64, words_le, PuntHead, PuntMeta, AGE_DEFAULT_INTERVAL, SERVICES,
 };
 use splicenic_pac::flow::cmd::Op as FlowOp;
 use splicenic_pac::flow::state_cmd::Op as StateOp;
@@ -270,6 +271,59 @@ impl Hw for DataPath {
             unsafe { w.ip_off().bits(off.0).l4_off().bits(off.1) }
         });
         write_reg(inj.commit(), u32::from(off.2));
+        true
+    }
+
+    fn tx_gen(&mut self, port: Port, f: &GenFrame) -> bool {
+        let st = self.dp.txgen_status().read();
+        if st.present().bit_is_clear() || st.busy().bit_is_set() {
+            return false;
+        }
+        let dp = &self.dp;
+        let dmac = mac_to_u64(f.dst_mac);
+        let smac = mac_to_u64(f.src_mac);
+        write_reg(dp.txgen_dst_mac_lo(), dmac as u32);
+        write_reg(dp.txgen_dst_mac_hi(), (dmac >> 32) as u32);
+        write_reg(dp.txgen_src_mac_lo(), smac as u32);
+        write_reg(dp.txgen_src_mac_hi(), (smac >> 32) as u32);
+        write_reg(dp.txgen_src_ip(), f.src_ip);
+        write_reg(dp.txgen_dst_ip(), f.dst_ip);
+        dp.txgen_ports().write(|w| {
+            // SAFETY: SPORT and DPORT are 16 bits wide: every u16 is a valid value.
+            unsafe { w.sport().bits(f.src_port).dport().bits(f.dst_port) }
+        });
+        write_reg(dp.txgen_seq(), f.seq);
+        write_reg(dp.txgen_ack(), f.ack);
+        dp.txgen_ctl().write(|w| {
+            // SAFETY: FLAGS is 8 bits and WINDOW 16 bits wide: every u8 and u16 is valid.
+            unsafe { w.flags().bits(f.flags).window().bits(f.window) }
+        });
+        let (syn, mss, sack, ts, ws) = match f.opts {
+            GenOpts::Ack { ts } => (false, 0, false, ts, None),
+            GenOpts::Syn {
+                mss,
+                sack,
+                ts,
+                wscale,
+            } => (true, mss, sack, ts, wscale),
+        };
+        let t = ts.unwrap_or_default();
+        dp.txgen_opts().write(|w| {
+            // SAFETY: SCALE is 4 bits wide and `GenFrame::from_out` takes window shifts of
+            // 0 to 14 only (the option parser's range); MSS is 16 bits wide.
+            unsafe { w.scale().bits(ws.unwrap_or(0)).mss().bits(mss) }
+                .syn_form()
+                .bit(syn)
+                .sack()
+                .bit(sack)
+                .ts()
+                .bit(ts.is_some())
+                .wscale()
+                .bit(ws.is_some())
+        });
+        write_reg(dp.txgen_tsval(), t.tsval);
+        write_reg(dp.txgen_tsecr(), t.tsecr);
+        dp.txgen_go().write(|w| w.port().bit(port == Port::Server));
         true
     }
 

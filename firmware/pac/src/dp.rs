@@ -98,6 +98,25 @@ pub struct RegisterBlock {
     age_expired: AgeExpired,
     age_client: AgeClient,
     age_freed: AgeFreed,
+    _reserved90: [u8; 0x08],
+    txgen_dst_mac_lo: TxgenDstMacLo,
+    txgen_dst_mac_hi: TxgenDstMacHi,
+    txgen_src_mac_lo: TxgenSrcMacLo,
+    txgen_src_mac_hi: TxgenSrcMacHi,
+    txgen_src_ip: TxgenSrcIp,
+    txgen_dst_ip: TxgenDstIp,
+    txgen_ports: TxgenPorts,
+    txgen_seq: TxgenSeq,
+    txgen_ack: TxgenAck,
+    txgen_ctl: TxgenCtl,
+    txgen_opts: TxgenOpts,
+    txgen_tsval: TxgenTsval,
+    txgen_tsecr: TxgenTsecr,
+    txgen_go: TxgenGo,
+    txgen_status: TxgenStatus,
+    txgen_sent_c: TxgenSentC,
+    txgen_sent_s: TxgenSentS,
+    txgen_refused: TxgenRefused,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -642,6 +661,96 @@ impl RegisterBlock {
     pub const fn age_freed(&self) -> &AgeFreed {
         &self.age_freed
     }
+    #[doc = "0x290 - Frame generator (tcp_tx_gen), staged request: destination MAC bits 31:0"]
+    #[inline(always)]
+    pub const fn txgen_dst_mac_lo(&self) -> &TxgenDstMacLo {
+        &self.txgen_dst_mac_lo
+    }
+    #[doc = "0x294 - Frame generator: destination MAC bits 47:32"]
+    #[inline(always)]
+    pub const fn txgen_dst_mac_hi(&self) -> &TxgenDstMacHi {
+        &self.txgen_dst_mac_hi
+    }
+    #[doc = "0x298 - Frame generator: source MAC bits 31:0"]
+    #[inline(always)]
+    pub const fn txgen_src_mac_lo(&self) -> &TxgenSrcMacLo {
+        &self.txgen_src_mac_lo
+    }
+    #[doc = "0x29c - Frame generator: source MAC bits 47:32"]
+    #[inline(always)]
+    pub const fn txgen_src_mac_hi(&self) -> &TxgenSrcMacHi {
+        &self.txgen_src_mac_hi
+    }
+    #[doc = "0x2a0 - Frame generator: source IPv4 address (host order)"]
+    #[inline(always)]
+    pub const fn txgen_src_ip(&self) -> &TxgenSrcIp {
+        &self.txgen_src_ip
+    }
+    #[doc = "0x2a4 - Frame generator: destination IPv4 address (host order)"]
+    #[inline(always)]
+    pub const fn txgen_dst_ip(&self) -> &TxgenDstIp {
+        &self.txgen_dst_ip
+    }
+    #[doc = "0x2a8 - Frame generator: TCP ports"]
+    #[inline(always)]
+    pub const fn txgen_ports(&self) -> &TxgenPorts {
+        &self.txgen_ports
+    }
+    #[doc = "0x2ac - Frame generator: sequence number"]
+    #[inline(always)]
+    pub const fn txgen_seq(&self) -> &TxgenSeq {
+        &self.txgen_seq
+    }
+    #[doc = "0x2b0 - Frame generator: acknowledgment number"]
+    #[inline(always)]
+    pub const fn txgen_ack(&self) -> &TxgenAck {
+        &self.txgen_ack
+    }
+    #[doc = "0x2b4 - Frame generator: TCP flags and window"]
+    #[inline(always)]
+    pub const fn txgen_ctl(&self) -> &TxgenCtl {
+        &self.txgen_ctl
+    }
+    #[doc = "0x2b8 - Frame generator: options (docs/server-open.md): the SYN form MSS, SACK_PERM/NOP NOP, TS, NOP WS; the ACK form NOP NOP TS or none"]
+    #[inline(always)]
+    pub const fn txgen_opts(&self) -> &TxgenOpts {
+        &self.txgen_opts
+    }
+    #[doc = "0x2bc - Frame generator: timestamp value (TS)"]
+    #[inline(always)]
+    pub const fn txgen_tsval(&self) -> &TxgenTsval {
+        &self.txgen_tsval
+    }
+    #[doc = "0x2c0 - Frame generator: timestamp echo reply (TS)"]
+    #[inline(always)]
+    pub const fn txgen_tsecr(&self) -> &TxgenTsecr {
+        &self.txgen_tsecr
+    }
+    #[doc = "0x2c4 - Send the staged request's frame out of a port; refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY (the staged registers must not be written then)"]
+    #[inline(always)]
+    pub const fn txgen_go(&self) -> &TxgenGo {
+        &self.txgen_go
+    }
+    #[doc = "0x2c8 - Frame generator state"]
+    #[inline(always)]
+    pub const fn txgen_status(&self) -> &TxgenStatus {
+        &self.txgen_status
+    }
+    #[doc = "0x2cc - Frames the generator sent out of the client port since reset (last beat taken)"]
+    #[inline(always)]
+    pub const fn txgen_sent_c(&self) -> &TxgenSentC {
+        &self.txgen_sent_c
+    }
+    #[doc = "0x2d0 - Frames the generator sent out of the server port since reset (last beat taken)"]
+    #[inline(always)]
+    pub const fn txgen_sent_s(&self) -> &TxgenSentS {
+        &self.txgen_sent_s
+    }
+    #[doc = "0x2d4 - TXGEN_GO writes refused since reset (TXGEN_STATUS.BUSY)"]
+    #[inline(always)]
+    pub const fn txgen_refused(&self) -> &TxgenRefused {
+        &self.txgen_refused
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -1093,3 +1202,93 @@ pub mod age_client;
 pub type AgeFreed = crate::Reg<age_freed::AgeFreedSpec>;
 #[doc = "Slots the scanner freed itself since reset (AGE_CTRL.FREE)"]
 pub mod age_freed;
+#[doc = "TXGEN_DST_MAC_LO (rw) register accessor: Frame generator (tcp_tx_gen), staged request: destination MAC bits 31:0\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_dst_mac_lo::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_dst_mac_lo::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_dst_mac_lo`] module"]
+#[doc(alias = "TXGEN_DST_MAC_LO")]
+pub type TxgenDstMacLo = crate::Reg<txgen_dst_mac_lo::TxgenDstMacLoSpec>;
+#[doc = "Frame generator (tcp_tx_gen), staged request: destination MAC bits 31:0"]
+pub mod txgen_dst_mac_lo;
+#[doc = "TXGEN_DST_MAC_HI (rw) register accessor: Frame generator: destination MAC bits 47:32\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_dst_mac_hi::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_dst_mac_hi::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_dst_mac_hi`] module"]
+#[doc(alias = "TXGEN_DST_MAC_HI")]
+pub type TxgenDstMacHi = crate::Reg<txgen_dst_mac_hi::TxgenDstMacHiSpec>;
+#[doc = "Frame generator: destination MAC bits 47:32"]
+pub mod txgen_dst_mac_hi;
+#[doc = "TXGEN_SRC_MAC_LO (rw) register accessor: Frame generator: source MAC bits 31:0\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_src_mac_lo::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_src_mac_lo::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_src_mac_lo`] module"]
+#[doc(alias = "TXGEN_SRC_MAC_LO")]
+pub type TxgenSrcMacLo = crate::Reg<txgen_src_mac_lo::TxgenSrcMacLoSpec>;
+#[doc = "Frame generator: source MAC bits 31:0"]
+pub mod txgen_src_mac_lo;
+#[doc = "TXGEN_SRC_MAC_HI (rw) register accessor: Frame generator: source MAC bits 47:32\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_src_mac_hi::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_src_mac_hi::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_src_mac_hi`] module"]
+#[doc(alias = "TXGEN_SRC_MAC_HI")]
+pub type TxgenSrcMacHi = crate::Reg<txgen_src_mac_hi::TxgenSrcMacHiSpec>;
+#[doc = "Frame generator: source MAC bits 47:32"]
+pub mod txgen_src_mac_hi;
+#[doc = "TXGEN_SRC_IP (rw) register accessor: Frame generator: source IPv4 address (host order)\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_src_ip::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_src_ip::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_src_ip`] module"]
+#[doc(alias = "TXGEN_SRC_IP")]
+pub type TxgenSrcIp = crate::Reg<txgen_src_ip::TxgenSrcIpSpec>;
+#[doc = "Frame generator: source IPv4 address (host order)"]
+pub mod txgen_src_ip;
+#[doc = "TXGEN_DST_IP (rw) register accessor: Frame generator: destination IPv4 address (host order)\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_dst_ip::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_dst_ip::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_dst_ip`] module"]
+#[doc(alias = "TXGEN_DST_IP")]
+pub type TxgenDstIp = crate::Reg<txgen_dst_ip::TxgenDstIpSpec>;
+#[doc = "Frame generator: destination IPv4 address (host order)"]
+pub mod txgen_dst_ip;
+#[doc = "TXGEN_PORTS (rw) register accessor: Frame generator: TCP ports\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_ports::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_ports::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_ports`] module"]
+#[doc(alias = "TXGEN_PORTS")]
+pub type TxgenPorts = crate::Reg<txgen_ports::TxgenPortsSpec>;
+#[doc = "Frame generator: TCP ports"]
+pub mod txgen_ports;
+#[doc = "TXGEN_SEQ (rw) register accessor: Frame generator: sequence number\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_seq::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_seq::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_seq`] module"]
+#[doc(alias = "TXGEN_SEQ")]
+pub type TxgenSeq = crate::Reg<txgen_seq::TxgenSeqSpec>;
+#[doc = "Frame generator: sequence number"]
+pub mod txgen_seq;
+#[doc = "TXGEN_ACK (rw) register accessor: Frame generator: acknowledgment number\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_ack::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_ack::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_ack`] module"]
+#[doc(alias = "TXGEN_ACK")]
+pub type TxgenAck = crate::Reg<txgen_ack::TxgenAckSpec>;
+#[doc = "Frame generator: acknowledgment number"]
+pub mod txgen_ack;
+#[doc = "TXGEN_CTL (rw) register accessor: Frame generator: TCP flags and window\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_ctl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_ctl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_ctl`] module"]
+#[doc(alias = "TXGEN_CTL")]
+pub type TxgenCtl = crate::Reg<txgen_ctl::TxgenCtlSpec>;
+#[doc = "Frame generator: TCP flags and window"]
+pub mod txgen_ctl;
+#[doc = "TXGEN_OPTS (rw) register accessor: Frame generator: options (docs/server-open.md): the SYN form MSS, SACK_PERM/NOP NOP, TS, NOP WS; the ACK form NOP NOP TS or none\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_opts::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_opts::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_opts`] module"]
+#[doc(alias = "TXGEN_OPTS")]
+pub type TxgenOpts = crate::Reg<txgen_opts::TxgenOptsSpec>;
+#[doc = "Frame generator: options (docs/server-open.md): the SYN form MSS, SACK_PERM/NOP NOP, TS, NOP WS; the ACK form NOP NOP TS or none"]
+pub mod txgen_opts;
+#[doc = "TXGEN_TSVAL (rw) register accessor: Frame generator: timestamp value (TS)\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_tsval::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_tsval::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_tsval`] module"]
+#[doc(alias = "TXGEN_TSVAL")]
+pub type TxgenTsval = crate::Reg<txgen_tsval::TxgenTsvalSpec>;
+#[doc = "Frame generator: timestamp value (TS)"]
+pub mod txgen_tsval;
+#[doc = "TXGEN_TSECR (rw) register accessor: Frame generator: timestamp echo reply (TS)\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_tsecr::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_tsecr::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_tsecr`] module"]
+#[doc(alias = "TXGEN_TSECR")]
+pub type TxgenTsecr = crate::Reg<txgen_tsecr::TxgenTsecrSpec>;
+#[doc = "Frame generator: timestamp echo reply (TS)"]
+pub mod txgen_tsecr;
+#[doc = "TXGEN_GO (w) register accessor: Send the staged request's frame out of a port; refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY (the staged registers must not be written then)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_go::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_go`] module"]
+#[doc(alias = "TXGEN_GO")]
+pub type TxgenGo = crate::Reg<txgen_go::TxgenGoSpec>;
+#[doc = "Send the staged request's frame out of a port; refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY (the staged registers must not be written then)"]
+pub mod txgen_go;
+#[doc = "TXGEN_STATUS (r) register accessor: Frame generator state\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_status::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_status`] module"]
+#[doc(alias = "TXGEN_STATUS")]
+pub type TxgenStatus = crate::Reg<txgen_status::TxgenStatusSpec>;
+#[doc = "Frame generator state"]
+pub mod txgen_status;
+#[doc = "TXGEN_SENT_C (r) register accessor: Frames the generator sent out of the client port since reset (last beat taken)\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_sent_c::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_sent_c`] module"]
+#[doc(alias = "TXGEN_SENT_C")]
+pub type TxgenSentC = crate::Reg<txgen_sent_c::TxgenSentCSpec>;
+#[doc = "Frames the generator sent out of the client port since reset (last beat taken)"]
+pub mod txgen_sent_c;
+#[doc = "TXGEN_SENT_S (r) register accessor: Frames the generator sent out of the server port since reset (last beat taken)\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_sent_s::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_sent_s`] module"]
+#[doc(alias = "TXGEN_SENT_S")]
+pub type TxgenSentS = crate::Reg<txgen_sent_s::TxgenSentSSpec>;
+#[doc = "Frames the generator sent out of the server port since reset (last beat taken)"]
+pub mod txgen_sent_s;
+#[doc = "TXGEN_REFUSED (r) register accessor: TXGEN_GO writes refused since reset (TXGEN_STATUS.BUSY)\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_refused::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@txgen_refused`] module"]
+#[doc(alias = "TXGEN_REFUSED")]
+pub type TxgenRefused = crate::Reg<txgen_refused::TxgenRefusedSpec>;
+#[doc = "TXGEN_GO writes refused since reset (TXGEN_STATUS.BUSY)"]
+pub mod txgen_refused;

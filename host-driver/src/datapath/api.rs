@@ -693,6 +693,28 @@ impl<'a> Datapath<'a> {
         })
     }
 
+    /// Read the frame generator's state and counters ([`TxGen`]); nothing is written (the
+    /// staged registers are the firmware's).
+    pub fn tx_gen(&mut self) -> Result<TxGen, DriverError> {
+        use regs::dp;
+        let st = self.bar.read32(dp::TXGEN_STATUS)?;
+        Ok(TxGen {
+            present: field(
+                st,
+                dp::txgen_status::PRESENT_SHIFT,
+                dp::txgen_status::PRESENT_MASK,
+            ) != 0,
+            busy: field(
+                st,
+                dp::txgen_status::BUSY_SHIFT,
+                dp::txgen_status::BUSY_MASK,
+            ) != 0,
+            sent_client: self.bar.read32(dp::TXGEN_SENT_C)?,
+            sent_server: self.bar.read32(dp::TXGEN_SENT_S)?,
+            refused: self.bar.read32(dp::TXGEN_REFUSED)?,
+        })
+    }
+
     /// Read the engine's high-water marks ([`Marks`]); nothing is written.
     pub fn marks(&mut self) -> Result<Marks, DriverError> {
         use regs::dp;

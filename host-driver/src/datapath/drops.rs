@@ -168,6 +168,21 @@ pub struct Aging {
     pub freed: u32,
 }
 
+/// The frame generator's counters (`DP.TXGEN_*`; docs/server-open.md, "In the data path"),
+/// read with [`Datapath::tx_gen`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxGen {
+    /// `TXGEN_STATUS.PRESENT`: the card has the generator.
+    pub present: bool,
+    /// `TXGEN_STATUS.BUSY`: a staged frame waits for the generator.
+    pub busy: bool,
+    /// `TXGEN_SENT_C` / `TXGEN_SENT_S`: frames sent out of each port since reset.
+    pub sent_client: u32,
+    pub sent_server: u32,
+    /// `TXGEN_REFUSED`: GO writes refused while busy since reset.
+    pub refused: u32,
+}
+
 /// The engine's high-water marks (docs/engine.md, "High-water marks"), read with
 /// [`Datapath::marks`] and restarted with [`Datapath::restart_marks`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -641,6 +641,19 @@ fn aging_line(a: &splicenic_driver::datapath::Aging, clk_hz: u32) -> String {
     )
 }
 
+/// The frame generator as `nicctl stats` prints it (docs/server-open.md, "In the data
+/// path").
+fn tx_gen_line(g: &splicenic_driver::datapath::TxGen) -> String {
+    if !g.present {
+        return "Frame generator: none on this card (the firmware injects every frame)\n"
+            .to_string();
+    }
+    format!(
+        "Frame generator: {} frames to clients, {} to servers built by the card; {} requests refused while busy\n",
+        g.sent_client, g.sent_server, g.refused
+    )
+}
+
 /// Microseconds of `cycles` card cycles at `clk_hz`.
 fn micros(cycles: f64, clk_hz: u32) -> f64 {
     cycles / f64::from(clk_hz.max(1)) * 1e6
@@ -724,14 +737,14 @@ pub fn stats(
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops, heads, tcp, av, marks, aging, setup, clk_hz) = {
+        let (mut snap, fs, ports, drops, heads, tcp, av, marks, aging, txgen, setup, clk_hz) = {
             let mut card = open_card(spec)?;
             let clk_hz = card.info().clk_hz;
             let table = Table::read(&mut card)?;
             let fs = card.flow_manager().flow_stats()?;
             let heads = card.flow_manager().head_stats()?;
             let tcp = card.flow_manager().tcp_stats()?;
-            let (st, dc, av, marks, aging, setup) = {
+            let (st, dc, av, marks, aging, txgen, setup) = {
                 let mut dp = card.datapath()?;
                 (
                     dp.stats()?,
@@ -739,6 +752,7 @@ pub fn stats(
                     dp.ack_validator()?,
                     dp.marks()?,
                     dp.aging()?,
+                    dp.tx_gen()?,
                     dp.setup_histogram()?,
                 )
             };
@@ -753,6 +767,7 @@ pub fn stats(
                 av,
                 marks,
                 aging,
+                txgen,
                 setup,
                 clk_hz,
             )
@@ -801,6 +816,8 @@ pub fn stats(
                           "limit": aging.limit, "pos": aging.pos, "level": aging.level,
                           "depth": aging.depth, "sweeps": aging.sweeps, "expired": aging.expired,
                           "free": aging.free, "freed": aging.freed},
+                "tx_gen": {"present": txgen.present, "sent_client": txgen.sent_client,
+                          "sent_server": txgen.sent_server, "refused": txgen.refused},
                 "setup_latency": setup_latency_json(&setup, clk_hz),
             });
             println!("{}", serde_json::to_string(&v)?);
@@ -904,6 +921,7 @@ pub fn stats(
             );
             out += &marks_line(&marks);
             out += &aging_line(&aging, clk_hz);
+            out += &tx_gen_line(&txgen);
             out += &setup_latency_text(&setup, clk_hz);
             out += &format!(
                 "Early data: {} flowless data segments held before their RST, {} kept (their handshake ACK followed)\n",
@@ -1416,6 +1434,24 @@ mod tests {
             .contains("16 expired flows found, 12 freed by the card; queue 1 of 16"));
         a.depth = 0;
         assert!(aging_line(&a, 100_000_000).contains("none on this card"));
+    }
+
+    #[test]
+    fn tx_gen_line_gives_the_frames_per_port_and_a_card_without_one() {
+        use splicenic_driver::datapath::TxGen;
+        let mut g = TxGen {
+            present: true,
+            busy: false,
+            sent_client: 32,
+            sent_server: 17,
+            refused: 1,
+        };
+        assert_eq!(
+            tx_gen_line(&g),
+            "Frame generator: 32 frames to clients, 17 to servers built by the card; 1 requests refused while busy\n"
+        );
+        g.present = false;
+        assert!(tx_gen_line(&g).contains("none on this card"));
     }
 
     #[test]

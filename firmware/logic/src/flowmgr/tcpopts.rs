@@ -289,7 +289,7 @@ impl OptionsBuf {
 
 /// Builds `MSS | [SACK_PERM TS | NOP NOP TS | NOP NOP SACK_PERM] | [NOP WS]` (20 bytes at
 /// most, every option 4-byte aligned as the usual stacks lay them out).
-fn build(mss: u16, sack: bool, ts: Option<Timestamps>, wscale: Option<u8>) -> OptionsBuf {
+pub fn build(mss: u16, sack: bool, ts: Option<Timestamps>, wscale: Option<u8>) -> OptionsBuf {
     let mut b = OptionsBuf::new();
     let m = mss.to_be_bytes();
     b.push(&[kind::MSS, 4, m[0], m[1]]);

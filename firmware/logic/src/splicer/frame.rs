@@ -5,6 +5,8 @@
 //! card sends itself. Built frames leave the TCP and IP checksums at 0: the inject ring fills
 //! them in (checksum offload), so [`TcpOut::write`] returns the offsets the offload needs.
 
+use crate::flowmgr::tcpopts::{self, Timestamps};
+
 /// Ethernet header length (no VLAN tag: the card sends untagged frames).
 pub const ETH_LEN: usize = 14;
 /// IPv4 header length without options.
@@ -238,6 +240,140 @@ impl TcpOut<'_> {
                 l4_end: (l4 + tcp_len) as u16,
             },
         ))
+    }
+}
+
+/// The options of a frame the card's frame generator builds (`tcp_tx_gen`, `DP.TXGEN_*`;
+/// docs/server-open.md): its two forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenOpts {
+    /// `NOP NOP TS(tsval, tsecr)` with timestamps, no options without.
+    Ack { ts: Option<Timestamps> },
+    /// `MSS`, then `SACK_PERM` / `NOP NOP` / `NOP NOP SACK_PERM`, `TS`, `NOP WS`: the layout
+    /// of [`tcpopts::build`].
+    Syn {
+        mss: u16,
+        sack: bool,
+        ts: Option<Timestamps>,
+        wscale: Option<u8>,
+    },
+}
+
+/// A header-only segment in a form the card's frame generator builds with its checksums:
+/// what the firmware stages in `DP.TXGEN_*` instead of writing the frame into an inject ring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenFrame {
+    pub src_mac: [u8; 6],
+    pub dst_mac: [u8; 6],
+    pub src_ip: u32,
+    pub dst_ip: u32,
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub seq: u32,
+    pub ack: u32,
+    pub flags: u8,
+    pub window: u16,
+    pub opts: GenOpts,
+}
+
+/// The timestamps option as the ACK form lays it out.
+const ACK_TS_PREFIX: [u8; 4] = [
+    tcpopts::kind::NOP,
+    tcpopts::kind::NOP,
+    tcpopts::kind::TIMESTAMP,
+    10,
+];
+
+impl GenFrame {
+    /// `seg` in one of the generator's forms: no payload, and options that are exactly the
+    /// ACK form's or the SYN form's bytes (anything else, e.g. SACK blocks or a window shift
+    /// above 14, is `None`: the inject ring sends it).
+    pub fn from_out(seg: &TcpOut) -> Option<GenFrame> {
+        if !seg.payload.is_empty() {
+            return None;
+        }
+        let o = seg.opts;
+        let opts = if o.is_empty() {
+            GenOpts::Ack { ts: None }
+        } else if o.len() == 12 && o[..4] == ACK_TS_PREFIX {
+            GenOpts::Ack {
+                ts: Some(Timestamps {
+                    tsval: u32::from_be_bytes([o[4], o[5], o[6], o[7]]),
+                    tsecr: u32::from_be_bytes([o[8], o[9], o[10], o[11]]),
+                }),
+            }
+        } else if o.len() >= 4 && o[0] == tcpopts::kind::MSS && o[1] == 4 {
+            let p = tcpopts::parse_syn_options(o).ok()?;
+            let syn = GenOpts::Syn {
+                mss: p.mss?,
+                sack: p.sack_permitted,
+                ts: p.timestamps,
+                wscale: p.wscale,
+            };
+            // exactly the generator's layout, or not the generator's frame
+            let mut b = [0u8; tcpopts::MAX_OPTIONS_LEN];
+            if Self::opt_bytes(&syn, &mut b) != o {
+                return None;
+            }
+            syn
+        } else {
+            return None;
+        };
+        Some(GenFrame {
+            src_mac: seg.src_mac,
+            dst_mac: seg.dst_mac,
+            src_ip: seg.src_ip,
+            dst_ip: seg.dst_ip,
+            src_port: seg.src_port,
+            dst_port: seg.dst_port,
+            seq: seg.seq,
+            ack: seg.ack,
+            flags: seg.flags,
+            window: seg.window,
+            opts,
+        })
+    }
+
+    /// The option bytes the generator lays out for `opts` (a prefix of `buf`).
+    pub fn opt_bytes<'b>(opts: &GenOpts, buf: &'b mut [u8; tcpopts::MAX_OPTIONS_LEN]) -> &'b [u8] {
+        match *opts {
+            GenOpts::Ack { ts: None } => &buf[..0],
+            GenOpts::Ack { ts: Some(t) } => {
+                buf[..4].copy_from_slice(&ACK_TS_PREFIX);
+                buf[4..8].copy_from_slice(&t.tsval.to_be_bytes());
+                buf[8..12].copy_from_slice(&t.tsecr.to_be_bytes());
+                &buf[..12]
+            }
+            GenOpts::Syn {
+                mss,
+                sack,
+                ts,
+                wscale,
+            } => {
+                let b = tcpopts::build(mss, sack, ts, wscale);
+                buf[..b.len()].copy_from_slice(b.as_slice());
+                &buf[..b.len()]
+            }
+        }
+    }
+
+    /// The segment as [`TcpOut`] with its option bytes in `buf`: the frame the generator
+    /// sends is [`TcpOut::write`]'s with the checksums [`fill_checksums`] computes.
+    pub fn to_out<'b>(&self, buf: &'b mut [u8; tcpopts::MAX_OPTIONS_LEN]) -> TcpOut<'b> {
+        TcpOut {
+            src_mac: self.src_mac,
+            dst_mac: self.dst_mac,
+            src_ip: self.src_ip,
+            dst_ip: self.dst_ip,
+            src_port: self.src_port,
+            dst_port: self.dst_port,
+            seq: self.seq,
+            ack: self.ack,
+            flags: self.flags,
+            window: self.window,
+            opts: Self::opt_bytes(&self.opts, buf),
+            payload: &[],
+        }
     }
 }
 
@@ -586,5 +722,91 @@ mod tests {
         assert_eq!(a.sender_ip, 0x0a00_0001);
         assert_eq!(a.target_ip, 0x0a00_0009);
         assert_eq!(&buf[0..6], &req.sender_mac);
+    }
+
+    /// A random segment as the firmware builds them: random fields, one of the generator's
+    /// option forms or (`other`) options it does not build, and sometimes a payload.
+    fn random_gen_case(rng: &mut Rng, b: &mut [u8; 40]) -> (usize, bool) {
+        let ts = rng.chance(2).then(|| Timestamps {
+            tsval: rng.next() as u32,
+            tsecr: rng.next() as u32,
+        });
+        let form = match rng.below(4) {
+            0 => GenOpts::Ack { ts },
+            1 | 2 => GenOpts::Syn {
+                mss: rng.next() as u16,
+                sack: rng.chance(2),
+                ts,
+                wscale: rng.chance(2).then(|| rng.below(15) as u8),
+            },
+            _ => {
+                // options the generator does not lay out: SACK blocks, a window shift above
+                // 14, timestamps without the NOPs in front, a lone SACK_PERM
+                let o: &[u8] = match rng.below(4) {
+                    0 => &[1, 1, 5, 10, 0, 0, 0, 1, 0, 0, 0, 2],
+                    1 => &[2, 4, 5, 180, 1, 3, 3, 15],
+                    2 => &[8, 10, 0, 0, 0, 1, 0, 0, 0, 2, 1, 1],
+                    _ => &[1, 1, 4, 2],
+                };
+                b[..o.len()].copy_from_slice(o);
+                return (o.len(), false);
+            }
+        };
+        let n = GenFrame::opt_bytes(&form, b).len();
+        (n, true)
+    }
+
+    #[test]
+    fn generator_frames_are_the_segments_they_came_from() {
+        let mut rng = Rng(0x5eed_f00d_cafe_0003);
+        let (mut generated, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let mut ob = [0u8; 40];
+            let (olen, gen_form) = random_gen_case(&mut rng, &mut ob);
+            let pay = [0x5au8; 7];
+            let with_payload = rng.chance(5);
+            let mut mac = || {
+                let v = rng.next().to_be_bytes();
+                [v[0], v[1], v[2], v[3], v[4], v[5]]
+            };
+            let (src_mac, dst_mac) = (mac(), mac());
+            let out = TcpOut {
+                src_mac,
+                dst_mac,
+                src_ip: rng.next() as u32,
+                dst_ip: rng.next() as u32,
+                src_port: rng.next() as u16,
+                dst_port: rng.next() as u16,
+                seq: rng.next() as u32,
+                ack: rng.next() as u32,
+                flags: rng.next() as u8,
+                window: rng.next() as u16,
+                opts: &ob[..olen],
+                payload: if with_payload { &pay } else { &[] },
+            };
+            match GenFrame::from_out(&out) {
+                Some(g) => {
+                    assert!(gen_form && !with_payload, "{out:?}");
+                    generated += 1;
+                    let mut b2 = [0u8; 40];
+                    let back = g.to_out(&mut b2);
+                    let (mut f1, mut f2) = ([0u8; 128], [0u8; 128]);
+                    let (n1, o1) = out.write(&mut f1).unwrap();
+                    let (n2, o2) = back.write(&mut f2).unwrap();
+                    assert_eq!((n1, o1), (n2, o2));
+                    fill_checksums(&mut f1[..n1], &o1);
+                    fill_checksums(&mut f2[..n2], &o2);
+                    assert_eq!(f1[..n1], f2[..n2]);
+                }
+                None => {
+                    assert!(!gen_form || with_payload, "{out:?}");
+                    refused += 1;
+                }
+            }
+        }
+        assert!(
+            generated > 10_000 && refused > 4_000,
+            "{generated} {refused}"
+        );
     }
 }

@@ -40,7 +40,7 @@ use absorb::{absorb_synack, SynAckContext, SynAckSegment, SynAckVerdict, TS_OPTI
 use capture::CaptureRing;
 pub use control::{FLOW_GET_WORDS, FLOW_LIST_BUDGET, FLOW_LIST_DONE, FLOW_LIST_MAX};
 use engine::Engine;
-use frame::{tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
+use frame::{tcp_flags as tf, GenFrame, Offload, Parsed, TcpOut, TcpSeg};
 use profile::{Handler, Profile, Step};
 use record::RulesetStore;
 use resets::RstPending;
@@ -154,6 +154,11 @@ pub trait Hw {
     fn punt_next(&mut self, buf: &mut [u8]) -> Option<PuntInfo>;
     /// Send a frame out of `port` with checksum offload; false when the ring stayed full.
     fn inject(&mut self, port: Port, frame: &[u8], offload: Option<Offload>) -> bool;
+    /// Send `frame` out of `port` through the card's frame generator (`DP.TXGEN_*`,
+    /// `tcp_tx_gen`: the frame and its checksums built from the fields); false when the card
+    /// has none (`TXGEN_STATUS.PRESENT` clear) or it is still taking the last request
+    /// (`BUSY`): the caller then sends the segment through the inject ring.
+    fn tx_gen(&mut self, port: Port, frame: &GenFrame) -> bool;
     /// Pop one event record.
     fn evq_pop(&mut self) -> Option<[u32; 4]>;
     /// Insert a lookup key for `slot`, client half (`server_half` false) or server half.
@@ -1532,6 +1537,13 @@ impl<'a> Splicer<'a> {
 
     fn send(&mut self, hw: &mut impl Hw, port: Port, seg: &TcpOut) {
         let t0 = self.profile.start(hw);
+        // a header-only segment in one of the generator's forms: its fields, not its bytes
+        if let Some(g) = GenFrame::from_out(seg) {
+            if hw.tx_gen(port, &g) {
+                self.profile.step_since(hw, Step::TxGen, t0);
+                return;
+            }
+        }
         let built = seg.write(&mut self.out);
         let t1 = self.profile.step_since(hw, Step::FrameBuild, t0);
         if let Some((n, off)) = built {

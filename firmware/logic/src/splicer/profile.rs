@@ -88,12 +88,15 @@ pub enum Step {
     Options,
     /// Submitting a buffer match (the request copied to L7.CMD).
     L7Submit,
+    /// A header-only segment staged in the card's frame generator (`DP.TXGEN_*`) instead of
+    /// built and copied into the inject ring.
+    TxGen,
 }
 
 /// Handler kinds.
 pub const HANDLERS: usize = Handler::Other as usize + 1;
 /// Steps.
-pub const STEPS: usize = Step::L7Submit as usize + 1;
+pub const STEPS: usize = Step::TxGen as usize + 1;
 /// Profile entries: the handlers, then the steps.
 pub const ENTRIES: usize = HANDLERS + STEPS;
 /// Entries per FLOW_PROFILE response (3 words each after the header word).
@@ -132,6 +135,7 @@ pub const NAMES: [&str; ENTRIES] = [
     "sched_pick",
     "options",
     "l7_submit",
+    "tx_gen",
 ];
 
 /// One entry: cycles spent and times run.

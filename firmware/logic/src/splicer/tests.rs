@@ -99,6 +99,16 @@ struct Fake {
     dyn_reads: u32,
     /// The hardware aging scanner (none by default: the firmware scans itself).
     age: AgeModel,
+    /// TXGEN_STATUS.PRESENT: the card has the frame generator (none by default: every frame
+    /// through the inject ring).
+    txgen: bool,
+    /// TXGEN_STATUS.BUSY: the generator refuses the next request.
+    txgen_busy: bool,
+    /// The frames the generator sent, per port (TXGEN_SENT_C, TXGEN_SENT_S).
+    txgen_sent: [u32; 2],
+    /// Every frame sent, through the inject rings or the generator, in order (`sent` is
+    /// drained by the tests' checks; this is not).
+    log: Vec<(Port, Vec<u8>)>,
 }
 
 /// DP.FLOW_SLOTS of the fake card (more than the tests' splicers use, so AGE_LIMIT
@@ -172,6 +182,7 @@ struct Costs {
     read: u64,
     inject: u64,
     l7: u64,
+    tx_gen: u64,
 }
 
 impl Fake {
@@ -455,6 +466,28 @@ impl Hw for Fake {
         // Every frame the card sends, as on the wire, through an independent decoder.
         let wire = wirecheck::check(&f);
         self.wire.push((port, wire));
+        self.log.push((port, f.clone()));
+        self.sent.push((port, f));
+        true
+    }
+    fn tx_gen(&mut self, port: Port, frame: &GenFrame) -> bool {
+        if !self.txgen || self.txgen_busy {
+            return false;
+        }
+        self.busy += self.costs.tx_gen;
+        self.ops.tx_gen += 1;
+        self.txgen_sent[usize::from(port == Port::Server)] += 1;
+        // The generator's frame is TcpOut::write's with both checksums (its RTL is tested
+        // against exactly that in `splicenic-tb-open` and `splicenic-tb-datapath`).
+        let mut ob = [0u8; crate::flowmgr::tcpopts::MAX_OPTIONS_LEN];
+        let out = frame.to_out(&mut ob);
+        let mut f = vec![0u8; out.frame_len()];
+        let (n, off) = out.write(&mut f).expect("a generator frame fits");
+        f.truncate(n);
+        fill_checksums(&mut f, &off);
+        let wire = wirecheck::check(&f);
+        self.wire.push((port, wire));
+        self.log.push((port, f.clone()));
         self.sent.push((port, f));
         true
     }
@@ -2654,6 +2687,38 @@ fn read_profile(sp: &mut Splicer, hw: &mut Fake) -> (u32, Vec<profile::Entry>) {
     (header, entries)
 }
 
+/// One connection set up to the splice: SYN, retransmitted SYN, handshake ACK, request
+/// ([`connect`]), the inline verdict and the server SYN, its retransmission, the server's
+/// SYN-ACK. Returns the slot.
+fn splice_one(sp: &mut Splicer, hw: &mut Fake) -> Slot {
+    let isn = 5000;
+    let req = b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
+    // SYN, retransmitted SYN, handshake ACK, request.
+    let (slot, _) = connect(sp, hw, 41000, isn, req);
+    // The inline verdict: the server SYN; then its retransmission timer.
+    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
+    sp.poll(hw);
+    hw.now += ms_to_ticks(1000, CLK) + 1;
+    sp.poll(hw);
+    let syn = server_syn(&hw.take_sent()).expect("server SYN retransmitted");
+    let opts = [4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 102, 1, 1, 1, 1];
+    let mut sa = seg(
+        (syn.dst_ip, 8080),
+        (LOCAL, syn.src_port),
+        9,
+        isn + 1,
+        tf::SYN | tf::ACK,
+        &opts,
+        &[],
+        CMAC,
+    );
+    sa[0..6].copy_from_slice(&CARD_S);
+    hw.arrive(Port::Server, sa);
+    sp.poll(hw);
+    assert_eq!(sp.stats.spliced, 1);
+    slot
+}
+
 #[test]
 fn profile_charges_every_handler_and_step_of_a_connection() {
     use profile::{Handler as H, Step as S};
@@ -2665,6 +2730,7 @@ fn profile_charges_every_handler_and_step_of_a_connection() {
         read: 500,
         inject: 200,
         l7: 40,
+        tx_gen: 0,
     };
     let mut hw = Fake {
         now: 1000,
@@ -2683,31 +2749,7 @@ fn profile_charges_every_handler_and_step_of_a_connection() {
     assert_eq!(w0.len(), 1);
     assert_eq!(w0[0] & 0x1ff, profile::ENTRIES as u32 | 1 << 8);
     assert!(sp.profile.steps_timed());
-    let isn = 5000;
-    let req = b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
-    // SYN, retransmitted SYN, handshake ACK, request.
-    let (slot, _) = connect(&mut sp, &mut hw, 41000, isn, req);
-    // The inline verdict: the server SYN; then its retransmission timer.
-    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
-    sp.poll(&mut hw);
-    hw.now += ms_to_ticks(1000, CLK) + 1;
-    sp.poll(&mut hw);
-    let syn = server_syn(&hw.take_sent()).expect("server SYN retransmitted");
-    let opts = [4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 102, 1, 1, 1, 1];
-    let mut sa = seg(
-        (syn.dst_ip, 8080),
-        (LOCAL, syn.src_port),
-        9,
-        isn + 1,
-        tf::SYN | tf::ACK,
-        &opts,
-        &[],
-        CMAC,
-    );
-    sa[0..6].copy_from_slice(&CARD_S);
-    hw.arrive(Port::Server, sa);
-    sp.poll(&mut hw);
-    assert_eq!(sp.stats.spliced, 1);
+    let slot = splice_one(&mut sp, &mut hw);
     // FIN, then aging with a short FIN_WAIT timeout.
     hw.forwarded(ev_fin(slot, Port::Client));
     sp.poll(&mut hw);
@@ -5630,4 +5672,60 @@ fn a_restart_writes_the_scanner_table_and_enable_again() {
     age_all(&mut sp, &mut hw);
     assert_eq!((sp.slots_in_use(), sp.stats.aged_out), (0, 1));
     assert_eq!(hw.dyn_reads, reads + 1);
+}
+
+/// One connection's setup (SYN, retransmitted SYN, handshake ACK, request, the inline
+/// verdict, the server SYN and its retransmission, the server's SYN-ACK and the splice) and
+/// the client's FIN, with or without the card's frame generator: every frame the card sent,
+/// and the fake.
+fn connection_with_generator(txgen: bool, busy: bool) -> (Vec<(Port, Vec<u8>)>, Fake) {
+    let mut w = world();
+    let mut hw = Fake {
+        now: 1000,
+        txgen,
+        txgen_busy: busy,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let slot = splice_one(&mut sp, &mut hw);
+    hw.forwarded(ev_fin(slot, Port::Client));
+    sp.poll(&mut hw);
+    (hw.log.clone(), hw)
+}
+
+#[test]
+fn header_only_segments_go_through_the_frame_generator_byte_for_byte() {
+    // The same connection with and without the card's generator: the same frames, in the
+    // same order, on the same ports; with it every header-only segment in one of its two
+    // forms (the SYN-ACKs, the server SYNs, the handshake ACKs) is staged in TXGEN, and only
+    // the replay, which carries the request, goes through the inject ring.
+    let (plain, off) = connection_with_generator(false, false);
+    let (gen, on) = connection_with_generator(true, false);
+    assert_eq!(gen, plain);
+    assert_eq!(off.ops.tx_gen, 0);
+    assert!(on.ops.tx_gen >= 4, "{} generated", on.ops.tx_gen);
+    assert_eq!(on.ops.tx_gen + on.ops.inject, off.ops.inject);
+    let payload = |f: &[u8]| match parse(f) {
+        Parsed::Tcp(s) => s.payload_len(),
+        _ => panic!("TCP"),
+    };
+    let with_payload = plain.iter().filter(|(_, f)| payload(f) > 0).count() as u64;
+    assert_eq!(
+        on.ops.inject, with_payload,
+        "only segments with a payload are injected"
+    );
+    assert_eq!(
+        u64::from(on.txgen_sent[0] + on.txgen_sent[1]),
+        on.ops.tx_gen
+    );
+    assert!(on.txgen_sent[0] > 0 && on.txgen_sent[1] > 0, "both ports");
+}
+
+#[test]
+fn a_busy_frame_generator_leaves_the_segment_to_the_inject_ring() {
+    let (plain, off) = connection_with_generator(false, false);
+    let (busy, b) = connection_with_generator(true, true);
+    assert_eq!(busy, plain);
+    assert_eq!((b.ops.tx_gen, b.ops.inject), (0, off.ops.inject));
 }

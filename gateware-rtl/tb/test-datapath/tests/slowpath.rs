@@ -8,7 +8,10 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
+use splicenic_fw_logic::flowmgr::tcpopts::Timestamps;
+use splicenic_fw_logic::splicer::frame::{fill_checksums, GenFrame, GenOpts};
 use splicenic_layout::stats as idx;
+use splicenic_layout::TX_GEN_LATENCY;
 use splicenic_layout::{
     event_type, flow_half, flow_state, frame_class, http_method, parser_reason, punt_why,
     rule_word_index, tcp_kind, EvtHead, EvtPuntReady, EvtRequestMatched,
@@ -459,6 +462,219 @@ fn inject_64() {
 #[test]
 fn inject_512() {
     inject(512);
+}
+
+/// Stages `g` in DP.TXGEN_* (what the firmware's `tx_gen` writes).
+fn txgen_stage(dp: &mut Datapath, g: &GenFrame) {
+    use regs::dp::{txgen_ctl as ctl, txgen_opts as o, txgen_ports as p};
+    let mac = |m: [u8; 6]| m.iter().fold(0u64, |a, &b| a << 8 | u64::from(b));
+    let (dm, sm) = (mac(g.dst_mac), mac(g.src_mac));
+    dp.write(r(regs::dp::TXGEN_DST_MAC_LO), dm as u32);
+    dp.write(r(regs::dp::TXGEN_DST_MAC_HI), (dm >> 32) as u32);
+    dp.write(r(regs::dp::TXGEN_SRC_MAC_LO), sm as u32);
+    dp.write(r(regs::dp::TXGEN_SRC_MAC_HI), (sm >> 32) as u32);
+    dp.write(r(regs::dp::TXGEN_SRC_IP), g.src_ip);
+    dp.write(r(regs::dp::TXGEN_DST_IP), g.dst_ip);
+    dp.write(
+        r(regs::dp::TXGEN_PORTS),
+        u32::from(g.src_port) << p::SPORT_SHIFT | u32::from(g.dst_port) << p::DPORT_SHIFT,
+    );
+    dp.write(r(regs::dp::TXGEN_SEQ), g.seq);
+    dp.write(r(regs::dp::TXGEN_ACK), g.ack);
+    dp.write(
+        r(regs::dp::TXGEN_CTL),
+        u32::from(g.flags) << ctl::FLAGS_SHIFT | u32::from(g.window) << ctl::WINDOW_SHIFT,
+    );
+    let (syn, mss, sack, ts, ws) = match g.opts {
+        GenOpts::Ack { ts } => (false, 0, false, ts, None),
+        GenOpts::Syn {
+            mss,
+            sack,
+            ts,
+            wscale,
+        } => (true, mss, sack, ts, wscale),
+    };
+    dp.write(
+        r(regs::dp::TXGEN_OPTS),
+        u32::from(mss) << o::MSS_SHIFT
+            | u32::from(syn) << o::SYN_FORM_SHIFT
+            | u32::from(sack) << o::SACK_SHIFT
+            | u32::from(ts.is_some()) << o::TS_SHIFT
+            | u32::from(ws.is_some()) << o::WSCALE_SHIFT
+            | u32::from(ws.unwrap_or(0)) << o::SCALE_SHIFT,
+    );
+    let t = ts.unwrap_or_default();
+    dp.write(r(regs::dp::TXGEN_TSVAL), t.tsval);
+    dp.write(r(regs::dp::TXGEN_TSECR), t.tsecr);
+}
+
+/// A random header-only frame in one of the generator's forms (all-ones fields now and
+/// then, for the checksums' carries).
+fn random_gen_frame(rng: &mut ChaCha8Rng) -> GenFrame {
+    let ones = rng.gen_ratio(1, 8);
+    let v32 = |rng: &mut ChaCha8Rng| if ones { u32::MAX } else { rng.gen() };
+    let ts = rng.gen_bool(0.6).then(|| Timestamps {
+        tsval: v32(rng),
+        tsecr: v32(rng),
+    });
+    let opts = if rng.gen_bool(0.5) {
+        GenOpts::Ack { ts }
+    } else {
+        GenOpts::Syn {
+            mss: rng.gen(),
+            sack: rng.gen(),
+            ts,
+            wscale: rng.gen_bool(0.6).then(|| rng.gen_range(0..=14)),
+        }
+    };
+    GenFrame {
+        src_mac: rng.gen(),
+        dst_mac: rng.gen(),
+        src_ip: v32(rng),
+        dst_ip: v32(rng),
+        src_port: rng.gen(),
+        dst_port: rng.gen(),
+        seq: v32(rng),
+        ack: v32(rng),
+        flags: rng.gen(),
+        window: rng.gen(),
+        opts,
+    }
+}
+
+/// The frame the firmware would have injected for `g`: `TcpOut::write` with the checksums
+/// the inject offload fills in.
+fn firmware_frame(g: &GenFrame) -> Vec<u8> {
+    let mut ob = [0u8; 40];
+    let out = g.to_out(&mut ob);
+    let mut f = vec![0u8; out.frame_len()];
+    let (n, off) = out.write(&mut f).expect("fits");
+    f.truncate(n);
+    fill_checksums(&mut f, &off);
+    f
+}
+
+/// The frame generator in the data path (DP.TXGEN_*): random header-only frames of both
+/// option forms staged and sent out of either port, between spliced frames forwarded on
+/// both ports and under TX back-pressure: every generated frame equal to the firmware's, in
+/// GO order per port, every spliced frame out too; a GO while BUSY refused and counted, the
+/// staged frame still sent once; the counters; the latency on an idle port.
+fn frame_generator(width: u32) {
+    let (mut dp, mut rng, f) = setup(width);
+    let st = dp.read(r(regs::dp::TXGEN_STATUS));
+    assert_eq!(
+        st >> regs::dp::txgen_status::PRESENT_SHIFT & 1,
+        1,
+        "present"
+    );
+    assert_eq!(st >> regs::dp::txgen_status::BUSY_SHIFT & 1, 0, "idle");
+    let busy = |dp: &mut Datapath| {
+        dp.read(r(regs::dp::TXGEN_STATUS)) >> regs::dp::txgen_status::BUSY_SHIFT & 1 == 1
+    };
+
+    // Latency on an idle port: from the GO write's cycle to the frame's first beat.
+    let g = random_gen_frame(&mut rng);
+    txgen_stage(&mut dp, &g);
+    let go_at = dp.cycles();
+    dp.write(r(regs::dp::TXGEN_GO), 1 << regs::dp::txgen_go::PORT_SHIFT);
+    assert!(dp.settle(50, 10_000));
+    let out = dp.drain(Port::Server);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].data, firmware_frame(&g));
+    let latency = out[0].first_cycle - go_at;
+    println!("DATA_WIDTH {width}: GO write to first beat {latency} cycles (TX_GEN_LATENCY {TX_GEN_LATENCY})");
+    // the write's strobe sets the request register, then the generator's latency
+    assert_eq!(latency, u64::from(TX_GEN_LATENCY) + 1);
+    let mut sent = [0u32, 1];
+
+    let mut expect: [Vec<Vec<u8>>; 2] = [Vec::new(), Vec::new()];
+    let mut forwarded = [0usize; 2];
+    let mut refused = 0u32;
+    for batch in 0..40 {
+        dp.set_tx_stall([0, 300, 900][batch % 3]);
+        for _ in 0..10 {
+            // spliced traffic on both ports, longer than any generated frame
+            for port in [Port::Client, Port::Server] {
+                if rng.gen_bool(0.5) {
+                    let plen = rng.gen_range(100..400);
+                    let payload: Vec<u8> = (0..plen).map(|_| rng.gen()).collect();
+                    let (b, ..) = flow_frame(&mut rng, &f, port, &payload, Flags::default(), false);
+                    dp.push(port, &b, false);
+                    forwarded[port.other() as usize] += 1;
+                }
+            }
+            let mut waited = 0;
+            while busy(&mut dp) {
+                dp.tick(rng.gen_range(1..20));
+                waited += 1;
+                assert!(waited < 10_000, "generator stuck");
+            }
+            let g = random_gen_frame(&mut rng);
+            let port = rng.gen_range(0..2usize);
+            txgen_stage(&mut dp, &g);
+            dp.write(
+                r(regs::dp::TXGEN_GO),
+                (port as u32) << regs::dp::txgen_go::PORT_SHIFT,
+            );
+            expect[port].push(firmware_frame(&g));
+            sent[port] += 1;
+            if rng.gen_bool(0.5) {
+                dp.tick(rng.gen_range(0..30));
+            }
+        }
+        if batch % 5 == 4 {
+            // Both ports stopped: GOs until the generator is full (a frame in the serializer,
+            // one in the request register, the staged one waiting), then one more GO while
+            // BUSY, which changes nothing but the count.
+            dp.set_tx_stall(1000);
+            let mut n = 0;
+            while !busy(&mut dp) {
+                let g = random_gen_frame(&mut rng);
+                let port = rng.gen_range(0..2usize);
+                txgen_stage(&mut dp, &g);
+                dp.write(
+                    r(regs::dp::TXGEN_GO),
+                    (port as u32) << regs::dp::txgen_go::PORT_SHIFT,
+                );
+                expect[port].push(firmware_frame(&g));
+                sent[port] += 1;
+                dp.tick(20);
+                n += 1;
+                assert!(n <= 4, "the generator took more than it can hold");
+            }
+            dp.write(r(regs::dp::TXGEN_GO), rng.gen_range(0..2));
+            refused += 1;
+        }
+    }
+    dp.set_tx_stall(0);
+    assert!(dp.settle(200, 2_000_000));
+    for (i, port) in [Port::Client, Port::Server].into_iter().enumerate() {
+        let out = dp.drain(port);
+        let (gen, fwd): (Vec<_>, Vec<_>) = out.into_iter().partition(|t| t.data.len() <= 74);
+        assert_eq!(fwd.len(), forwarded[i], "{port:?}: spliced frames");
+        assert_eq!(gen.len(), expect[i].len(), "{port:?}: generated frames");
+        for (n, (got, want)) in gen.iter().zip(&expect[i]).enumerate() {
+            assert_eq!(&got.data, want, "{port:?}: generated frame {n}");
+        }
+    }
+    assert_eq!(dp.read(r(regs::dp::TXGEN_SENT_C)), sent[0]);
+    assert_eq!(dp.read(r(regs::dp::TXGEN_SENT_S)), sent[1]);
+    assert_eq!(dp.read(r(regs::dp::TXGEN_REFUSED)), refused);
+    println!(
+        "DATA_WIDTH {width}: {} + {} generated frames, {} + {} spliced, {refused} GOs refused while busy",
+        sent[0], sent[1], forwarded[0], forwarded[1]
+    );
+    check_fast_path_alive(&mut dp, &mut rng, &f);
+}
+
+#[test]
+fn frame_generator_64() {
+    frame_generator(64);
+}
+
+#[test]
+fn frame_generator_512() {
+    frame_generator(512);
 }
 
 #[test]

@@ -1,0 +1,23 @@
+#[doc = "Register `TXGEN_SRC_IP` reader"]
+pub type R = crate::R<TxgenSrcIpSpec>;
+#[doc = "Register `TXGEN_SRC_IP` writer"]
+pub type W = crate::W<TxgenSrcIpSpec>;
+impl core::fmt::Debug for R {
+    fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
+        write!(f, "{}", self.bits())
+    }
+}
+impl W {}
+#[doc = "Frame generator: source IPv4 address (host order)\n\nYou can [`read`](crate::Reg::read) this register and get [`txgen_src_ip::R`](R). You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`txgen_src_ip::W`](W). You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api)."]
+pub struct TxgenSrcIpSpec;
+impl crate::RegisterSpec for TxgenSrcIpSpec {
+    type Ux = u32;
+}
+#[doc = "`read()` method returns [`txgen_src_ip::R`](R) reader structure"]
+impl crate::Readable for TxgenSrcIpSpec {}
+#[doc = "`write(|w| ..)` method takes [`txgen_src_ip::W`](W) writer structure"]
+impl crate::Writable for TxgenSrcIpSpec {
+    type Safety = crate::Unsafe;
+}
+#[doc = "`reset()` method sets TXGEN_SRC_IP to value 0"]
+impl crate::Resettable for TxgenSrcIpSpec {}
