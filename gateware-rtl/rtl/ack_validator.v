@@ -4,6 +4,7 @@
 `default_nettype none
 
 `include "splicenic_records.vh"
+`include "splicenic_regs.vh"
 
 /*
  * ACK validator and slot allocator (docs/engine.md): the second half of the handshake in
@@ -148,8 +149,10 @@ localparam C_W = 32 + 32 + 16 + 16 + 32 + 32;   // candidate record
 localparam T_W = 96;                            // unit tag: {client IP, VIP, ports}
 localparam F_W = GEN_BITS + 16;                 // free-list word
 localparam R_W = V_W + 16 + GEN_BITS + MSS_W;   // verdict record
-localparam [1:0] FT_OK = 2'd0, FT_EXISTS = 2'd1, FT_LOOKUP = 2'd0, FT_INSERT = 2'd1,
-                 FT_DELETE = 2'd2;
+// flow-table codes: FLOW.CMD.OP and FLOW.STATUS.RESULT (registers/splicenic.svd)
+localparam [1:0] FT_OK = `SNIC_FLOW_STATUS_RESULT_OK, FT_EXISTS = `SNIC_FLOW_STATUS_RESULT_EXISTS,
+                 FT_LOOKUP = `SNIC_FLOW_CMD_OP_LOOKUP, FT_INSERT = `SNIC_FLOW_CMD_OP_INSERT,
+                 FT_DELETE = `SNIC_FLOW_CMD_OP_DELETE;
 
 `include "splicenic_records_fn.vh"
 

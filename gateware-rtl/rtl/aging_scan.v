@@ -4,6 +4,7 @@
 `default_nettype none
 
 `include "splicenic_records.vh"
+`include "splicenic_regs.vh"
 
 /*
  * Aging scanner (docs/aging.md, "The scanner"): walks the flow slots through the flow
@@ -103,7 +104,7 @@ localparam CW = `SNIC_TIMEOUT_CLASS_W;
 localparam QW = 32 + 8 + 1 + 1 + CW + SLOT_BITS;
 localparam [2:0] ST_IDLE = 3'd0, ST_CMD = 3'd1, ST_RSP = 3'd2, ST_CHECK = 3'd3,
                  ST_DEL = 3'd4, ST_DEL_RSP = 3'd5, ST_WR = 3'd6, ST_WR_RSP = 3'd7;
-localparam [1:0] FT_DELETE = 2'd2;
+localparam [1:0] FT_DELETE = `SNIC_FLOW_CMD_OP_DELETE;   // FLOW.CMD.OP (splicenic.svd)
 
 initial begin
     if (SLOTS < 2 || (SLOTS & (SLOTS - 1)) != 0 || (1 << SLOT_BITS) != SLOTS) begin

@@ -4,6 +4,7 @@
 `default_nettype none
 
 `include "splicenic_records.vh"
+`include "splicenic_regs.vh"
 
 /*
  * Flow lookup table (the seed's CAM): a hash table with WAYS-way buckets in on-chip RAM.
@@ -116,8 +117,12 @@ localparam ENTRY_WIDTH = KEY_WIDTH + VALUE_WIDTH + 2;
 localparam DIR_BIT = KEY_WIDTH + VALUE_WIDTH;
 localparam VALID_BIT = KEY_WIDTH + VALUE_WIDTH + 1;
 
-localparam [1:0] OP_LOOKUP = 2'd0, OP_INSERT = 2'd1, OP_DELETE = 2'd2, OP_CLEAR = 2'd3;
-localparam [1:0] ST_OK = 2'd0, ST_EXISTS = 2'd1, ST_BUCKET_FULL = 2'd2, ST_NOT_FOUND = 2'd3;
+// command and status codes: FLOW.CMD.OP and FLOW.STATUS.RESULT (registers/splicenic.svd)
+localparam [1:0] OP_LOOKUP = `SNIC_FLOW_CMD_OP_LOOKUP, OP_INSERT = `SNIC_FLOW_CMD_OP_INSERT,
+                 OP_DELETE = `SNIC_FLOW_CMD_OP_DELETE, OP_CLEAR = `SNIC_FLOW_CMD_OP_CLEAR;
+localparam [1:0] ST_OK = `SNIC_FLOW_STATUS_RESULT_OK, ST_EXISTS = `SNIC_FLOW_STATUS_RESULT_EXISTS,
+                 ST_BUCKET_FULL = `SNIC_FLOW_STATUS_RESULT_BUCKET_FULL,
+                 ST_NOT_FOUND = `SNIC_FLOW_STATUS_RESULT_NOT_FOUND;
 
 localparam [2:0] S_INIT = 3'd0, S_IDLE = 3'd1, S_HASH = 3'd2, S_READ = 3'd3,
                  S_CMP = 3'd4, S_EXEC = 3'd5, S_CLEAR = 3'd6;

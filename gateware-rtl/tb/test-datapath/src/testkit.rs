@@ -223,14 +223,14 @@ impl Flow {
     }
 }
 
-/// Flow-table command status: done.
-pub const FLOW_OK: u32 = 0;
+/// Flow-table command status (FLOW.STATUS.RESULT): done.
+pub const FLOW_OK: u32 = regs::flow::status::RESULT_OK;
 /// Flow-table command status: INSERT of a key already in the table.
-pub const FLOW_EXISTS: u32 = 1;
+pub const FLOW_EXISTS: u32 = regs::flow::status::RESULT_EXISTS;
 /// Flow-table command status: INSERT into a bucket with every way used.
-pub const FLOW_BUCKET_FULL: u32 = 2;
+pub const FLOW_BUCKET_FULL: u32 = regs::flow::status::RESULT_BUCKET_FULL;
 /// Flow-table command status: LOOKUP or DELETE of a key not in the table.
-pub const FLOW_NOT_FOUND: u32 = 3;
+pub const FLOW_NOT_FOUND: u32 = regs::flow::status::RESULT_NOT_FOUND;
 
 /// Run one flow-table command; returns (status, RESULT register).
 pub fn flow_cmd(dp: &mut Datapath, op: u32, key: (u32, u32, u16, u16), value: u32) -> (u32, u32) {
@@ -256,8 +256,14 @@ pub fn install(dp: &mut Datapath, f: &Flow) {
     write_state(dp, f.slot, &f.static_words(), &FlowDyn::default().pack());
     let ck = (a(f.client_ip), a(VIP), f.client_port, VIP_PORT);
     let sk = (a(f.server_ip), a(LOCAL), f.server_port, f.local_port);
-    assert_eq!(flow_cmd(dp, 1, ck, f.slot as u32).0, FLOW_OK);
-    assert_eq!(flow_cmd(dp, 1, sk, f.slot as u32 | 1 << 16).0, FLOW_OK);
+    assert_eq!(
+        flow_cmd(dp, regs::flow::cmd::OP_INSERT, ck, f.slot as u32).0,
+        FLOW_OK
+    );
+    assert_eq!(
+        flow_cmd(dp, regs::flow::cmd::OP_INSERT, sk, f.slot as u32 | 1 << 16).0,
+        FLOW_OK
+    );
 }
 
 /// Writes a whole flow entry (FLOW.STATE_CMD WRITE): static and dynamic words.

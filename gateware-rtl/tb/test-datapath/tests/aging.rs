@@ -226,8 +226,16 @@ fn closed_flow_lingers(width: u32, free: bool) {
         assert!(st.iter().all(|&w| w == 0), "the entry is FREE: {st:x?}");
         let ck = (a(f.client_ip), a(VIP), f.client_port, VIP_PORT);
         let sk = (a(f.server_ip), a(LOCAL), f.server_port, f.local_port);
-        assert_eq!(flow_cmd(&mut dp, 0, ck, 0).0, FLOW_NOT_FOUND, "client key");
-        assert_eq!(flow_cmd(&mut dp, 0, sk, 0).0, FLOW_NOT_FOUND, "server key");
+        assert_eq!(
+            flow_cmd(&mut dp, regs::flow::cmd::OP_LOOKUP, ck, 0).0,
+            FLOW_NOT_FOUND,
+            "client key"
+        );
+        assert_eq!(
+            flow_cmd(&mut dp, regs::flow::cmd::OP_LOOKUP, sk, 0).0,
+            FLOW_NOT_FOUND,
+            "server key"
+        );
         // a late segment of the freed flow is the firmware's now
         let (bytes, ..) = flow_frame_at(&mut rng, &f, Port::Client, &[], Flags::default(), 1, 1);
         dp.push(Port::Client, &bytes, false);

@@ -682,20 +682,28 @@ fn flow_table_commands() {
     let (mut dp, _rng, f) = setup(64);
     let ck = (a(f.client_ip), a(VIP), f.client_port, VIP_PORT);
     assert_eq!(
-        flow_cmd(&mut dp, 0, ck, 0),
+        flow_cmd(&mut dp, regs::flow::cmd::OP_LOOKUP, ck, 0),
         (FLOW_OK, f.slot as u32),
         "lookup"
     );
-    assert_eq!(flow_cmd(&mut dp, 1, ck, 5).0, FLOW_EXISTS, "insert twice");
-    assert_eq!(dp.read(r(regs::flow::ENTRIES)), 2);
-    assert_eq!(flow_cmd(&mut dp, 2, ck, 0).0, FLOW_OK, "delete");
     assert_eq!(
-        flow_cmd(&mut dp, 2, ck, 0).0,
+        flow_cmd(&mut dp, regs::flow::cmd::OP_INSERT, ck, 5).0,
+        FLOW_EXISTS,
+        "insert twice"
+    );
+    assert_eq!(dp.read(r(regs::flow::ENTRIES)), 2);
+    assert_eq!(
+        flow_cmd(&mut dp, regs::flow::cmd::OP_DELETE, ck, 0).0,
+        FLOW_OK,
+        "delete"
+    );
+    assert_eq!(
+        flow_cmd(&mut dp, regs::flow::cmd::OP_DELETE, ck, 0).0,
         FLOW_NOT_FOUND,
         "delete missing"
     );
     assert_eq!(
-        flow_cmd(&mut dp, 0, ck, 0).0,
+        flow_cmd(&mut dp, regs::flow::cmd::OP_LOOKUP, ck, 0).0,
         FLOW_NOT_FOUND,
         "lookup missing"
     );
@@ -705,7 +713,7 @@ fn flow_table_commands() {
     let mut full = None;
     for i in 0..5000u32 {
         let k = (0x0a00_0000 | i, a(VIP), (i % 60000) as u16, 80);
-        let (st, _) = flow_cmd(&mut dp, 1, k, i & 0xfff);
+        let (st, _) = flow_cmd(&mut dp, regs::flow::cmd::OP_INSERT, k, i & 0xfff);
         if st == FLOW_BUCKET_FULL {
             full = Some(i);
             break;
@@ -715,6 +723,9 @@ fn flow_table_commands() {
     assert!(full.is_some(), "bucket overflow reported");
     assert!(dp.read(r(regs::flow::BUCKET_FULL)) >= 1);
     // CLEAR empties the table
-    assert_eq!(flow_cmd(&mut dp, 3, (0, 0, 0, 0), 0).0, FLOW_OK);
+    assert_eq!(
+        flow_cmd(&mut dp, regs::flow::cmd::OP_CLEAR, (0, 0, 0, 0), 0).0,
+        FLOW_OK
+    );
     assert_eq!(dp.read(r(regs::flow::ENTRIES)), 0);
 }
