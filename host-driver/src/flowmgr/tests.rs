@@ -511,7 +511,7 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 9);
     assert_eq!(
         (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
-        (28, 17, 5)
+        (29, 17, 5)
     );
     let (mut card, log) = card_with(|c, req| {
         assert_eq!(c, cmd::FLOW_PROFILE);
@@ -548,7 +548,7 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(p.get("other").unwrap().group, ProfileGroup::Handler);
     assert_eq!(p.get("punt_read").unwrap().group, ProfileGroup::Step);
     assert_eq!(p.handlers().count(), 17);
-    assert_eq!(p.steps().count(), 11);
+    assert_eq!(p.steps().count(), 12);
     assert_eq!(
         p.handler_cycles(),
         (0..PROFILE_HANDLERS).map(profile_cycles).sum::<u64>()
@@ -571,8 +571,8 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(
         reqs,
         [
-            (cmd::FLOW_PROFILE, vec![28, 1]),
-            (cmd::FLOW_PROFILE, vec![28, 0])
+            (cmd::FLOW_PROFILE, vec![29, 1]),
+            (cmd::FLOW_PROFILE, vec![29, 0])
         ]
     );
 }
@@ -623,7 +623,7 @@ fn flow_profile_rejects_malformed_answers() {
         .map(|k| profile_page(5 * k, PROFILE_ENTRIES, profile_cycles))
         .collect();
     let e = FlowProfile::from_pages(&pages).unwrap_err();
-    assert!(e.to_string().contains("10 of 28 entries"), "{e}");
+    assert!(e.to_string().contains("10 of 29 entries"), "{e}");
 }
 
 #[test]
