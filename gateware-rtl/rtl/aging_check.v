@@ -20,9 +20,11 @@
  * and age >= the class's timeout, where age = cfg_now - last_seen modulo 2^32, taken as 0
  * when that difference is at least 2^31 (a segment seen after now was sampled).
  *
- * Classes (the firmware's timeout_class): SPLICED or CLOSING with both ACKED_CS and ACKED_SC
- * in the teardown view and no RST flag: LINGER; else SPLICED: ESTABLISHED; CLOSING with RST:
- * CLOSE; CLOSING with FIN_CLIENT and FIN_SERVER: TIME_WAIT; other CLOSING: FIN_WAIT.
+ * Classes (the firmware's timeout_class), where a side's FIN is its entry flag (FIN_CLIENT,
+ * FIN_SERVER: the firmware's FIN events) or its teardown-view flag (FIN_CS, FIN_SC: the
+ * card's own, with DP.FIN_CTRL.EVENTS 0): SPLICED or CLOSING with both ACKED_CS and ACKED_SC
+ * and no RST flag: LINGER; else SPLICED without a FIN: ESTABLISHED; CLOSING with RST: CLOSE;
+ * both FINs: TIME_WAIT; other: FIN_WAIT.
  *
  * Pipeline (a global enable: every stage moves when the result register is empty or taken):
  *   S1 inputs and now -> S2 class, age (the 32-bit difference) -> S3 the class's timeout
@@ -60,7 +62,6 @@ module aging_check #
 localparam CW = `SNIC_TIMEOUT_CLASS_W;
 localparam N = `SNIC_TIMEOUT_CLASSES;
 localparam [7:0] ACKED = `SNIC_TEARDOWN_ACKED_CS | `SNIC_TEARDOWN_ACKED_SC;
-localparam [7:0] FINS = `SNIC_ENTRY_FLAGS_FIN_CLIENT | `SNIC_ENTRY_FLAGS_FIN_SERVER;
 
 // the timeout table (DP.NOW ticks per class)
 reg [31:0] to_reg [0:N-1];
@@ -92,12 +93,15 @@ wire       w_spliced = s1_state_reg == `SNIC_FLOW_STATE_SPLICED;
 wire       w_closing = s1_state_reg == `SNIC_FLOW_STATE_CLOSING;
 wire       w_rst = (s1_flags_reg & `SNIC_ENTRY_FLAGS_RST) != 8'd0;
 wire       w_acked = (s1_td_reg & ACKED) == ACKED;
+// each side's FIN: the entry's flag or the teardown view's
+wire       w_fin_c = |(s1_flags_reg & `SNIC_ENTRY_FLAGS_FIN_CLIENT) || |(s1_td_reg & `SNIC_TEARDOWN_FIN_CS);
+wire       w_fin_s = |(s1_flags_reg & `SNIC_ENTRY_FLAGS_FIN_SERVER) || |(s1_td_reg & `SNIC_TEARDOWN_FIN_SC);
 wire [CW-1:0] w_class =
       !(w_spliced || w_closing) ? `SNIC_TIMEOUT_CLASS_NONE
     : !w_rst && w_acked ? `SNIC_TIMEOUT_CLASS_LINGER
-    : w_spliced ? `SNIC_TIMEOUT_CLASS_ESTABLISHED
-    : w_rst ? `SNIC_TIMEOUT_CLASS_CLOSE
-    : (s1_flags_reg & FINS) == FINS ? `SNIC_TIMEOUT_CLASS_TIME_WAIT
+    : w_spliced && !w_fin_c && !w_fin_s ? `SNIC_TIMEOUT_CLASS_ESTABLISHED
+    : w_closing && w_rst ? `SNIC_TIMEOUT_CLASS_CLOSE
+    : w_fin_c && w_fin_s ? `SNIC_TIMEOUT_CLASS_TIME_WAIT
     : `SNIC_TIMEOUT_CLASS_FIN_WAIT;
 wire [31:0] w_diff = s1_now_reg - s1_last_reg;
 

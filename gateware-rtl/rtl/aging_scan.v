@@ -31,7 +31,8 @@
  * the server half's key (flow-table port; a key not found is no error), WRITE_STATIC of a
  * FREE entry (generation 0; the dynamic words stay, a FREE entry ages in no class), then it
  * is queued with FREED set and what the firmware's bookkeeping needs (the entry's real
- * server, its ACTIVE flag, the client's address). The free follows the scan's READ within
+ * server, its ACTIVE flag (cleared when cfg_fin_counted and a FIN is in the teardown view: the
+ * card counted that FIN, DP.FIN_COUNT), the client's address). The free follows the scan's READ within
  * the few cycles of the check and three commands; a segment of the flow forwarded in that
  * window is the linger's business like one a cycle after the free (docs/aging.md). Other
  * classes are queued for the firmware as before (FREED clear, RS/ACTIVE/CLIENT 0).
@@ -56,6 +57,7 @@ module aging_scan #
 
     input  wire                     cfg_enable,
     input  wire                     cfg_free,
+    input  wire                     cfg_fin_counted,
     input  wire [15:0]              cfg_interval,
     input  wire [31:0]              cfg_limit,
     input  wire [31:0]              cfg_now,
@@ -135,6 +137,7 @@ reg                  del_s_reg = 1'b0;      // the DELETE in flight is the serve
 reg  [CW-1:0]        cls_reg = {CW{1'b0}};
 reg  [31:0]          freed_reg = 32'd0;
 reg                  free_en_reg = 1'b0;
+reg                  fin_counted_reg = 1'b0;
 
 // the walk's limit and interval, registered from the configuration
 always @(posedge clk) begin
@@ -143,6 +146,7 @@ always @(posedge clk) begin
     interval_reg <= cfg_interval < `SNIC_AGE_MIN_INTERVAL ? `SNIC_AGE_MIN_INTERVAL
                                                           : cfg_interval;
     free_en_reg <= cfg_free;
+    fin_counted_reg <= cfg_fin_counted;
 end
 
 wire               chk_ready;
@@ -267,8 +271,14 @@ always @(posedge clk) begin
                     `SNIC_FLOW_HALF_ENTRY_LOCAL_IP(rsp_server),
                     `SNIC_FLOW_HALF_ENTRY_PEER_IP(rsp_server));
                 rs_reg <= `SNIC_FLOW_STATIC_REAL_SERVER(fs_rsp_static);
+                // ACTIVE, and no FIN yet when the card counts the FINs (cfg_fin_counted:
+                // a FIN moved the flow off its server's active count already, DP.FIN_COUNT;
+                // with FIN events the firmware clears ACTIVE itself)
                 active_reg <= (`SNIC_FLOW_STATIC_FLAGS(fs_rsp_static)
-                               & `SNIC_ENTRY_FLAGS_ACTIVE) != 8'd0;
+                               & `SNIC_ENTRY_FLAGS_ACTIVE) != 8'd0 &&
+                              !(fin_counted_reg &&
+                                (`SNIC_FLOW_DYN_TEARDOWN(fs_rsp_dyn)
+                                 & (`SNIC_TEARDOWN_FIN_CS | `SNIC_TEARDOWN_FIN_SC)) != 8'd0);
                 client_reg <= `SNIC_FLOW_HALF_ENTRY_PEER_IP(rsp_client);
                 st_reg <= ST_CHECK;
             end

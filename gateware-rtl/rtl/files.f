@@ -11,6 +11,7 @@ rtl/soc_mailbox.v
 rtl/soc_logring.v
 rtl/flow_table.v
 rtl/flow_state_mem.v
+rtl/fin_count.v
 rtl/eth_tcp_parser.v
 rtl/splice_csum_update.v
 rtl/splice_rewriter.v

@@ -30,6 +30,10 @@
  * read-modify-write pipeline (read, then add and write) with forwarding, so back-to-back
  * updates of one slot all count. One update per cycle; upd_ready drops only
  * in the cycle a firmware command is accepted (the command takes that pipeline slot).
+ * An update that sets the flow's first FIN flag (neither FIN[0] nor FIN[1] was set: the
+ * flow's close begins) pulses fin1_valid the cycle after its write, with the update's
+ * upd_tag (the caller's, carried along: splice_datapath gives the flow's real server and
+ * ACTIVE flag) on fin1_tag.
  *
  * Command port (firmware through CSR): cmd_valid/cmd_ready, cmd_op, cmd_slot,
  * cmd_wdata_static, cmd_wdata_dyn; then one rsp_valid pulse two cycles after acceptance,
@@ -49,7 +53,9 @@ module flow_state_mem #
     parameter BYTES_WIDTH = 16,
     parameter SLOT_BITS = $clog2(SLOTS),
     parameter STATIC_WIDTH = `SNIC_FLOW_STATIC_W,
-    parameter DYN_WIDTH = `SNIC_FLOW_DYN_W
+    parameter DYN_WIDTH = `SNIC_FLOW_DYN_W,
+    // Width of the update's tag, handed back with a first FIN
+    parameter TAG_WIDTH = 1
 )
 (
     input  wire                    clk,
@@ -72,6 +78,11 @@ module flow_state_mem #
     input  wire [31:0]             upd_fin_end,
     input  wire                    upd_ack,
     input  wire [31:0]             upd_ack_x,
+    input  wire [TAG_WIDTH-1:0]    upd_tag,
+
+    // The flow's first FIN (one cycle after its update's write)
+    output reg                     fin1_valid = 1'b0,
+    output reg  [TAG_WIDTH-1:0]    fin1_tag = {TAG_WIDTH{1'b0}},
 
     // Command (firmware through CSR)
     input  wire                    cmd_valid,
@@ -169,6 +180,7 @@ reg [31:0]            c_fin_end_reg = 32'd0;
 reg                   c_ack_reg = 1'b0;
 reg [31:0]            c_ack_x_reg = 32'd0;
 reg [DYN_WIDTH-1:0]   c_wdata_reg = {DYN_WIDTH{1'b0}};
+reg [TAG_WIDTH-1:0]   c_tag_reg = {TAG_WIDTH{1'b0}};
 
 reg                   last_valid_reg = 1'b0;
 reg [SLOT_BITS-1:0]   last_slot_reg = {SLOT_BITS{1'b0}};
@@ -249,6 +261,9 @@ endfunction
 // verilator lint_on UNUSEDSIGNAL
 
 wire c_we = c_valid_reg && (!c_cmd_reg || c_op_reg == OP_WRITE);
+// the entry before the access (forwarded)
+wire [DYN_WIDTH-1:0] c_cur = dyn_cur(last_valid_reg, last_slot_reg, last_data_reg, c_slot_reg,
+                                     dy_rdata_reg);
 
 always @(posedge clk) begin
     if (r_valid) begin
@@ -256,8 +271,7 @@ always @(posedge clk) begin
     end
     if (c_we) begin
         dy_mem[c_slot_reg] <= dyn_new(c_cmd_reg, c_wdata_reg,
-                                      dyn_cur(last_valid_reg, last_slot_reg, last_data_reg,
-                                              c_slot_reg, dy_rdata_reg),
+                                      c_cur,
                                       c_dir_reg, c_bytes_reg, c_time_reg,
                                       c_fin_reg, c_fin_end_reg, c_ack_reg, c_ack_x_reg);
     end
@@ -279,7 +293,14 @@ always @(posedge clk) begin
         c_ack_reg <= upd_ack;
         c_ack_x_reg <= upd_ack_x;
         c_wdata_reg <= cmd_wdata_dyn;
+        c_tag_reg <= upd_tag;
     end
+
+    // the first FIN: no FIN flag in the entry before this update
+    fin1_valid <= c_valid_reg && !c_cmd_reg && c_fin_reg &&
+                  (`SNIC_FLOW_DYN_TEARDOWN(c_cur) & (`SNIC_TEARDOWN_FIN_CS | `SNIC_TEARDOWN_FIN_SC))
+                  == {`SNIC_TEARDOWN_W{1'b0}};
+    fin1_tag <= c_tag_reg;
 
     if (cmd_fire) begin
         cmd_busy_reg <= 1'b1;
@@ -288,16 +309,14 @@ always @(posedge clk) begin
         cmd_busy_reg <= 1'b0;
         rsp_valid_reg <= 1'b1;
         rsp_static_reg <= st_b_rdata_reg;
-        rsp_dyn_reg <= dyn_cur(last_valid_reg, last_slot_reg, last_data_reg, c_slot_reg,
-                               dy_rdata_reg);
+        rsp_dyn_reg <= c_cur;
     end
 
     last_valid_reg <= c_we;
     if (c_we) begin
         last_slot_reg <= c_slot_reg;
         last_data_reg <= dyn_new(c_cmd_reg, c_wdata_reg,
-                                 dyn_cur(last_valid_reg, last_slot_reg, last_data_reg,
-                                         c_slot_reg, dy_rdata_reg),
+                                 c_cur,
                                  c_dir_reg, c_bytes_reg, c_time_reg,
                                  c_fin_reg, c_fin_end_reg, c_ack_reg, c_ack_x_reg);
     end
@@ -307,6 +326,7 @@ always @(posedge clk) begin
         last_valid_reg <= 1'b0;
         cmd_busy_reg <= 1'b0;
         rsp_valid_reg <= 1'b0;
+        fin1_valid <= 1'b0;
     end
 end
 

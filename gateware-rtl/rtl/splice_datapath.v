@@ -825,9 +825,9 @@ wire [FS_W-1:0]         fs_rsp_static;
 wire [FD_W-1:0]         fs_rsp_dyn;
 wire                    fs_rd_resp_valid;
 wire [FS_W-1:0]         st;
-// a forwarded segment's flow update: {ack translated, ACK, FIN end, FIN, slot, port, frame
-// length, time}
-localparam UPD_W = 32 + 1 + 32 + 1 + SLOT_BITS + 1 + 16 + 32;
+// a forwarded segment's flow update: {the entry's ACTIVE flag, its real server, ack
+// translated, ACK, FIN end, FIN, slot, port, frame length, time}
+localparam UPD_W = 1 + RS_W + 32 + 1 + 32 + 1 + SLOT_BITS + 1 + 16 + 32;
 wire                    upd_valid, upd_ready;
 wire [UPD_W-1:0]        upd_data;
 
@@ -901,9 +901,31 @@ fs_eng_arb_inst (
     .rsp_b(fs_rsp_age)
 );
 
+// The flows' first FINs (flow_state_mem's fin1, with the update's {ACTIVE, real server}):
+// counted per real server for those that were ACTIVE (fin_count; DP.FIN_COUNT), the card's
+// side of IPVS's active -> inactive move, with the FIN_RST events off (DP.FIN_CTRL.EVENTS 0)
+wire              fin1_valid;
+wire [RS_W:0]     fin1_tag;
+wire [31:0]       fin_count_rd;
+reg               fin_evt_reg = 1'b1;
+reg  [RS_W-1:0]   fin_idx_reg = {RS_W{1'b0}};
+fin_count #(
+    .SERVERS(`SNIC_REAL_SERVERS),
+    .RS_W(RS_W)
+)
+fin_count_inst (
+    .clk(clk),
+    .rst(rst),
+    .inc_valid(fin1_valid && fin1_tag[RS_W]),
+    .inc_rs(fin1_tag[RS_W-1:0]),
+    .rd_rs(fin_idx_reg),
+    .rd_count(fin_count_rd)
+);
+
 flow_state_mem #(
     .SLOTS(FLOW_SLOTS),
-    .BYTES_WIDTH(16)
+    .BYTES_WIDTH(16),
+    .TAG_WIDTH(1 + RS_W)
 )
 flow_state_inst (
     .clk(clk),
@@ -922,6 +944,9 @@ flow_state_inst (
     .upd_fin_end(upd_data[SLOT_BITS + 50 +: 32]),
     .upd_ack(upd_data[SLOT_BITS + 82]),
     .upd_ack_x(upd_data[SLOT_BITS + 83 +: 32]),
+    .upd_tag(upd_data[UPD_W-1 -: 1 + RS_W]),
+    .fin1_valid(fin1_valid),
+    .fin1_tag(fin1_tag),
     .cmd_valid(fs_m_valid),
     .cmd_ready(fs_m_ready),
     .cmd_op(fs_m_op),
@@ -1067,6 +1092,7 @@ reg [RS_W-1:0]    d7_rs_reg = {RS_W{1'b0}};
 reg [STAT_IB-1:0] d7_reason_idx_reg = {STAT_IB{1'b0}};
 reg               d7_reason_reg = 1'b0;
 reg               d7_evt_reg = 1'b0;
+reg               d7_evtq_reg = 1'b0;
 reg [EVT_W-1:0]   d7_evt_data_reg = {EVT_W{1'b0}};
 reg [UPD_W-1:0]   d7_upd_reg = {UPD_W{1'b0}};
 // the SYN responder's verdict for a client-port SYN candidate: {client IP, VIP, ports, ISN}
@@ -1078,6 +1104,7 @@ reg [31:0]        d7_ack_reg = 32'd0;
 always @(posedge clk) begin
     d7_valid_reg <= d6_valid;
     d7_evt_reg <= 1'b0;
+    d7_evtq_reg <= 1'b0;
     if (d6_valid) begin
         d7_port_reg <= d6_port;
         d7_dec_reg <= decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st, fastpath_reg,
@@ -1095,6 +1122,11 @@ always @(posedge clk) begin
         d7_evt_reg <= act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
                                     fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w)) == ACT_FWD &&
                       (d6_flags[0] || d6_flags[2]);
+        // to the event queue: a FIN only while DP.FIN_CTRL.EVENTS (the trace ring takes
+        // every one, d7_evt_reg)
+        d7_evtq_reg <= act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
+                                     fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w)) == ACT_FWD &&
+                       ((d6_flags[0] && fin_evt_reg) || d6_flags[2]);
         d7_evt_data_reg <= snic_evt_fin_rst_pack(`SNIC_EVENT_TYPE_FIN_RST, d6_port,
                                                  d6_flags[7:0], `SNIC_FLOW_STATIC_GEN(st),
                                                  d6_slot_reg,
@@ -1103,7 +1135,9 @@ always @(posedge clk) begin
         // teardown view (flow_state_mem): the FIN's end in the sender's numbers, the ACK
         // in the other side's (a client's ack less the server-to-client delta, a
         // server's less the client-to-server one)
-        d7_upd_reg <= {h6[H_ACK +: 32] - (d6_port ? `SNIC_FLOW_STATIC_SEQ_DELTA_CS(st)
+        d7_upd_reg <= {|(`SNIC_FLOW_STATIC_FLAGS(st) & `SNIC_ENTRY_FLAGS_ACTIVE),
+                       `SNIC_FLOW_STATIC_REAL_SERVER(st),
+                       h6[H_ACK +: 32] - (d6_port ? `SNIC_FLOW_STATIC_SEQ_DELTA_CS(st)
                                                   : `SNIC_FLOW_STATIC_SEQ_DELTA_SC(st)),
                        d6_flags[4],
                        h6[H_SEQ +: 32] + {16'd0, h6[H_PLEN +: 16]} + 32'd1,
@@ -1117,6 +1151,7 @@ always @(posedge clk) begin
     if (rst) begin
         d7_valid_reg <= 1'b0;
         d7_evt_reg <= 1'b0;
+        d7_evtq_reg <= 1'b0;
         d7_syn_reg <= 1'b0;
     end
 end
@@ -1332,6 +1367,7 @@ aging_scan_inst (
     .rst(rst),
     .cfg_enable(age_en_reg),
     .cfg_free(age_free_reg),
+    .cfg_fin_counted(!fin_evt_reg),
     .cfg_interval(age_interval_reg),
     .cfg_limit(age_limit_reg),
     .cfg_now(now),
@@ -2343,7 +2379,7 @@ evt_queue #(
 evq_inst (
     .clk(clk),
     .rst(rst),
-    .evt_valid({punt_commit_valid, l7_res_valid, d7_evt_reg}),
+    .evt_valid({punt_commit_valid, l7_res_valid, d7_evtq_reg}),
     .evt_ready(evt_ready),
     .evt_data({punt_evt, l7_evt, d7_evt_data_reg}),
     .head_valid(evq_head_valid),
@@ -2360,8 +2396,8 @@ evq_inst (
 // verilator lint_on PINCONNECTEMPTY
 
 always @(posedge clk) begin
-    if ((d7_evt_reg && !evt_ready[0]) || (punt_commit_valid && !evt_ready[2])) begin
-        evt_lost_reg <= evt_lost_reg + ((d7_evt_reg && !evt_ready[0]) && (punt_commit_valid && !evt_ready[2]) ? 32'd2 : 32'd1);
+    if ((d7_evtq_reg && !evt_ready[0]) || (punt_commit_valid && !evt_ready[2])) begin
+        evt_lost_reg <= evt_lost_reg + ((d7_evtq_reg && !evt_ready[0]) && (punt_commit_valid && !evt_ready[2]) ? 32'd2 : 32'd1);
     end
     if (rst) begin
         evt_lost_reg <= 32'd0;
@@ -2592,6 +2628,10 @@ always @(posedge clk) begin
             `SNIC_DP_TXGEN_SENT_C: rdata_reg <= txg_sent_c_reg;
             `SNIC_DP_TXGEN_SENT_S: rdata_reg <= txg_sent_s_reg;
             `SNIC_DP_TXGEN_REFUSED: rdata_reg <= txg_refused_reg;
+            `SNIC_DP_FIN_CTRL: rdata_reg <= ({31'd0, fin_evt_reg} << `SNIC_DP_FIN_CTRL_EVENTS_LSB)
+                                           | (32'd1 << `SNIC_DP_FIN_CTRL_PRESENT_LSB);
+            `SNIC_DP_FIN_COUNT_IDX: rdata_reg <= {{32-RS_W{1'b0}}, fin_idx_reg};
+            `SNIC_DP_FIN_COUNT: rdata_reg <= fin_count_rd;
             `SNIC_DP_AGE_CTRL: rdata_reg <= ({31'd0, age_en_reg} << `SNIC_DP_AGE_CTRL_ENABLE_LSB)
                                            | ({31'd0, age_free_reg} << `SNIC_DP_AGE_CTRL_FREE_LSB)
                                            | ({16'd0, age_interval_reg} << `SNIC_DP_AGE_CTRL_INTERVAL_LSB);
@@ -2919,6 +2959,8 @@ always @(posedge clk) begin
                 age_interval_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_INTERVAL_LSB +: 16];
             end
             `SNIC_DP_AGE_LIMIT: age_limit_reg <= csr_wdata;
+            `SNIC_DP_FIN_CTRL: fin_evt_reg <= csr_wdata[`SNIC_DP_FIN_CTRL_EVENTS_LSB];
+            `SNIC_DP_FIN_COUNT_IDX: fin_idx_reg <= csr_wdata[RS_W-1:0];
             `SNIC_DP_AGE_POP: age_pop_reg <= age_q_valid;
             `SNIC_DP_PUNT_HIGH: punt_high_restart_reg <= 1'b1;
             `SNIC_DP_TRACE_CTRL: trace_en_reg <= csr_wdata[`SNIC_DP_TRACE_CTRL_ENABLE_LSB];
@@ -3108,6 +3150,8 @@ always @(posedge clk) begin
         ld_refused_reg <= 32'd0;
         txg_valid_reg <= 1'b0;
         txg_refused_reg <= 32'd0;
+        fin_evt_reg <= 1'b1;
+        fin_idx_reg <= {RS_W{1'b0}};
     end
 end
 

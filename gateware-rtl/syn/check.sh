@@ -73,7 +73,7 @@ DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
     rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v rtl/sched_unit.v
     rtl/load_sched.v rtl/load_sched_cmp.v rtl/engine_obs.v rtl/aging_check.v rtl/aging_scan.v
-    rtl/tcp_tx_gen.v)
+    rtl/tcp_tx_gen.v rtl/fin_count.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
@@ -222,6 +222,8 @@ step "verilator lint (head_replay, DATA_WIDTH=512)" \
 # check decides per slot; inside splice_datapath, so in files.f).
 unit aging_check rtl/aging_check.v
 unit aging_scan rtl/aging_scan.v rtl/aging_check.v rtl/dp_fifo.v
+# Per-server counts of first FINs (inside splice_datapath, so in files.f).
+unit fin_count rtl/fin_count.v
 # Engine observability (trace ring, setup-latency histogram; inside splice_datapath, so in
 # files.f).
 unit engine_obs rtl/engine_obs.v

@@ -340,6 +340,17 @@ fn linger_frees_closed_flows(t: &mut Topology) {
         "client segments built by the card: {g:?}"
     );
     assert_eq!(g.refused, 0, "the firmware checks BUSY before a GO: {g:?}");
+    // The card followed the FINs (docs/engine.md, "FINs without the firmware"): no FIN
+    // events, and the firmware's count of closed flows, folded from the card's per-server
+    // first-FIN counts, is every connection.
+    let fin = t
+        .card_mut()
+        .datapath()
+        .expect("datapath")
+        .fin_ctrl()
+        .expect("DP.FIN_CTRL");
+    assert!(fin.present && !fin.events, "FINs as events: {fin:?}");
+    assert_eq!(stats.closed, 16, "closed connections: {stats:?}");
 }
 
 #[test]

@@ -1563,6 +1563,39 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
+    /// The spliced flows' FINs (docs/engine.md, "Teardown"): the FIN_RST events and the per-server counts of first FINs (rw)
+    pub const FIN_CTRL: u64 = BASE + 0x2d8;
+    /// Reset value and fields of FIN_CTRL.
+    pub mod fin_ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000001;
+        /// 1: every FIN the fast path forwards raises a FIN_RST event (the firmware follows the close); 0: no event for a FIN, the card's teardown view (FlowDyn) and FIN_COUNT instead. RSTs the fast path forwards raise theirs either way
+        pub const EVENTS_SHIFT: u32 = 0;
+        /// Mask of EVENTS (unshifted).
+        pub const EVENTS_MASK: u32 = 0x1;
+        /// The card counts first FINs per real server (FIN_COUNT)
+        pub const PRESENT_SHIFT: u32 = 1;
+        /// Mask of PRESENT (unshifted).
+        pub const PRESENT_MASK: u32 = 0x1;
+    }
+    /// The real server FIN_COUNT reads (an entry's FlowStatic.real_server, below REAL_SERVERS) (rw)
+    pub const FIN_COUNT_IDX: u64 = BASE + 0x2dc;
+    /// Reset value and fields of FIN_COUNT_IDX.
+    pub mod fin_count_idx {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Real-server index
+        pub const RS_SHIFT: u32 = 0;
+        /// Mask of RS (unshifted).
+        pub const RS_MASK: u32 = 0xff;
+    }
+    /// Flows of real server FIN_COUNT_IDX.RS whose first FIN (from either side) the fast path forwarded while the flow's static entry had the ACTIVE flag, since power-up (a reset does not clear them: the firmware takes differences), modulo 2^32: the connections that left ESTABLISHED by a FIN (IPVS's active to inactive), counted by the card (valid two cycles after an FIN_COUNT_IDX write; 0 for an index at or past REAL_SERVERS) (ro)
+    pub const FIN_COUNT: u64 = BASE + 0x2e0;
+    /// Reset value and fields of FIN_COUNT.
+    pub mod fin_count {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
 }
 
 /// Flow table and flow state commands

@@ -514,4 +514,17 @@ impl Hw for DataPath {
             freed,
         })
     }
+
+    fn fin_hw(&mut self) -> bool {
+        self.dp.fin_ctrl().read().present().bit_is_set()
+    }
+
+    fn fin_events(&mut self, enable: bool) {
+        self.dp.fin_ctrl().write(|w| w.events().bit(enable));
+    }
+
+    fn fin_count(&mut self, rs: u8) -> u32 {
+        write_reg(self.dp.fin_count_idx(), u32::from(rs));
+        self.dp.fin_count().read().bits()
+    }
 }

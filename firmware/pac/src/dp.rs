@@ -117,6 +117,9 @@ pub struct RegisterBlock {
     txgen_sent_c: TxgenSentC,
     txgen_sent_s: TxgenSentS,
     txgen_refused: TxgenRefused,
+    fin_ctrl: FinCtrl,
+    fin_count_idx: FinCountIdx,
+    fin_count: FinCount,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -751,6 +754,21 @@ impl RegisterBlock {
     pub const fn txgen_refused(&self) -> &TxgenRefused {
         &self.txgen_refused
     }
+    #[doc = "0x2d8 - The spliced flows' FINs (docs/engine.md, \"Teardown\"): the FIN_RST events and the per-server counts of first FINs"]
+    #[inline(always)]
+    pub const fn fin_ctrl(&self) -> &FinCtrl {
+        &self.fin_ctrl
+    }
+    #[doc = "0x2dc - The real server FIN_COUNT reads (an entry's FlowStatic.real_server, below REAL_SERVERS)"]
+    #[inline(always)]
+    pub const fn fin_count_idx(&self) -> &FinCountIdx {
+        &self.fin_count_idx
+    }
+    #[doc = "0x2e0 - Flows of real server FIN_COUNT_IDX.RS whose first FIN (from either side) the fast path forwarded while the flow's static entry had the ACTIVE flag, since power-up (a reset does not clear them: the firmware takes differences), modulo 2^32: the connections that left ESTABLISHED by a FIN (IPVS's active to inactive), counted by the card (valid two cycles after an FIN_COUNT_IDX write; 0 for an index at or past REAL_SERVERS)"]
+    #[inline(always)]
+    pub const fn fin_count(&self) -> &FinCount {
+        &self.fin_count
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -1292,3 +1310,18 @@ pub mod txgen_sent_s;
 pub type TxgenRefused = crate::Reg<txgen_refused::TxgenRefusedSpec>;
 #[doc = "TXGEN_GO writes refused since reset (TXGEN_STATUS.BUSY)"]
 pub mod txgen_refused;
+#[doc = "FIN_CTRL (rw) register accessor: The spliced flows' FINs (docs/engine.md, \"Teardown\"): the FIN_RST events and the per-server counts of first FINs\n\nYou can [`read`](crate::Reg::read) this register and get [`fin_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`fin_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@fin_ctrl`] module"]
+#[doc(alias = "FIN_CTRL")]
+pub type FinCtrl = crate::Reg<fin_ctrl::FinCtrlSpec>;
+#[doc = "The spliced flows' FINs (docs/engine.md, \"Teardown\"): the FIN_RST events and the per-server counts of first FINs"]
+pub mod fin_ctrl;
+#[doc = "FIN_COUNT_IDX (rw) register accessor: The real server FIN_COUNT reads (an entry's FlowStatic.real_server, below REAL_SERVERS)\n\nYou can [`read`](crate::Reg::read) this register and get [`fin_count_idx::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`fin_count_idx::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@fin_count_idx`] module"]
+#[doc(alias = "FIN_COUNT_IDX")]
+pub type FinCountIdx = crate::Reg<fin_count_idx::FinCountIdxSpec>;
+#[doc = "The real server FIN_COUNT reads (an entry's FlowStatic.real_server, below REAL_SERVERS)"]
+pub mod fin_count_idx;
+#[doc = "FIN_COUNT (r) register accessor: Flows of real server FIN_COUNT_IDX.RS whose first FIN (from either side) the fast path forwarded while the flow's static entry had the ACTIVE flag, since power-up (a reset does not clear them: the firmware takes differences), modulo 2^32: the connections that left ESTABLISHED by a FIN (IPVS's active to inactive), counted by the card (valid two cycles after an FIN_COUNT_IDX write; 0 for an index at or past REAL_SERVERS)\n\nYou can [`read`](crate::Reg::read) this register and get [`fin_count::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@fin_count`] module"]
+#[doc(alias = "FIN_COUNT")]
+pub type FinCount = crate::Reg<fin_count::FinCountSpec>;
+#[doc = "Flows of real server FIN_COUNT_IDX.RS whose first FIN (from either side) the fast path forwarded while the flow's static entry had the ACTIVE flag, since power-up (a reset does not clear them: the firmware takes differences), modulo 2^32: the connections that left ESTABLISHED by a FIN (IPVS's active to inactive), counted by the card (valid two cycles after an FIN_COUNT_IDX write; 0 for an index at or past REAL_SERVERS)"]
+pub mod fin_count;

@@ -715,6 +715,19 @@ impl<'a> Datapath<'a> {
         })
     }
 
+    /// Read who follows the spliced flows' FINs ([`FinCtrl`]); nothing is written. The
+    /// per-server counts themselves (`DP.FIN_COUNT`) are the firmware's to read: a write of
+    /// `DP.FIN_COUNT_IDX` from here would race with its reads; they show in the servers'
+    /// active and inactive counts.
+    pub fn fin_ctrl(&mut self) -> Result<FinCtrl, DriverError> {
+        use regs::dp;
+        let c = self.bar.read32(dp::FIN_CTRL)?;
+        Ok(FinCtrl {
+            present: field(c, dp::fin_ctrl::PRESENT_SHIFT, dp::fin_ctrl::PRESENT_MASK) != 0,
+            events: field(c, dp::fin_ctrl::EVENTS_SHIFT, dp::fin_ctrl::EVENTS_MASK) != 0,
+        })
+    }
+
     /// Read the engine's high-water marks ([`Marks`]); nothing is written.
     pub fn marks(&mut self) -> Result<Marks, DriverError> {
         use regs::dp;

@@ -183,6 +183,17 @@ pub struct TxGen {
     pub refused: u32,
 }
 
+/// Who follows the spliced flows' FINs (`DP.FIN_CTRL`; docs/engine.md, "Teardown"), read
+/// with [`Datapath::fin_ctrl`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FinCtrl {
+    /// `FIN_CTRL.PRESENT`: the card counts first FINs per real server (`DP.FIN_COUNT`).
+    pub present: bool,
+    /// `FIN_CTRL.EVENTS`: every forwarded FIN raises a FIN_RST event for the firmware (the
+    /// firmware turns them off when the card counts).
+    pub events: bool,
+}
+
 /// The engine's high-water marks (docs/engine.md, "High-water marks"), read with
 /// [`Datapath::marks`] and restarted with [`Datapath::restart_marks`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

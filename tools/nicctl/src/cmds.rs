@@ -654,6 +654,20 @@ fn tx_gen_line(g: &splicenic_driver::datapath::TxGen) -> String {
     )
 }
 
+/// Who follows the spliced flows' FINs, as `nicctl stats` prints it (docs/engine.md,
+/// "Teardown").
+fn fin_line(f: &splicenic_driver::datapath::FinCtrl) -> &'static str {
+    match (f.present, f.events) {
+        (true, false) => {
+            "FINs: followed by the card (teardown view, per-server counts; no FIN events)\n"
+        }
+        (_, true) => "FINs: each one an event for the firmware\n",
+        (false, false) => {
+            "FINs: no FIN events and no card counts (the firmware does not follow closes)\n"
+        }
+    }
+}
+
 /// Microseconds of `cycles` card cycles at `clk_hz`.
 fn micros(cycles: f64, clk_hz: u32) -> f64 {
     cycles / f64::from(clk_hz.max(1)) * 1e6
@@ -737,7 +751,7 @@ pub fn stats(
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops, heads, tcp, av, marks, aging, txgen, setup, clk_hz) = {
+        let (mut snap, fs, ports, drops, heads, tcp, av, marks, aging, (txgen, fin), setup, clk_hz) = {
             let mut card = open_card(spec)?;
             let clk_hz = card.info().clk_hz;
             let table = Table::read(&mut card)?;
@@ -752,7 +766,7 @@ pub fn stats(
                     dp.ack_validator()?,
                     dp.marks()?,
                     dp.aging()?,
-                    dp.tx_gen()?,
+                    (dp.tx_gen()?, dp.fin_ctrl()?),
                     dp.setup_histogram()?,
                 )
             };
@@ -818,6 +832,7 @@ pub fn stats(
                           "free": aging.free, "freed": aging.freed},
                 "tx_gen": {"present": txgen.present, "sent_client": txgen.sent_client,
                           "sent_server": txgen.sent_server, "refused": txgen.refused},
+                "fin": {"present": fin.present, "events": fin.events},
                 "setup_latency": setup_latency_json(&setup, clk_hz),
             });
             println!("{}", serde_json::to_string(&v)?);
@@ -922,6 +937,7 @@ pub fn stats(
             out += &marks_line(&marks);
             out += &aging_line(&aging, clk_hz);
             out += &tx_gen_line(&txgen);
+            out += fin_line(&fin);
             out += &setup_latency_text(&setup, clk_hz);
             out += &format!(
                 "Early data: {} flowless data segments held before their RST, {} kept (their handshake ACK followed)\n",
@@ -1434,6 +1450,16 @@ mod tests {
             .contains("16 expired flows found, 12 freed by the card; queue 1 of 16"));
         a.depth = 0;
         assert!(aging_line(&a, 100_000_000).contains("none on this card"));
+    }
+
+    #[test]
+    fn fin_line_says_who_follows_the_fins() {
+        use splicenic_driver::datapath::FinCtrl;
+        let f = |present, events| fin_line(&FinCtrl { present, events });
+        assert!(f(true, false).contains("by the card"));
+        assert!(f(true, true).contains("event for the firmware"));
+        assert!(f(false, true).contains("event for the firmware"));
+        assert!(f(false, false).contains("does not follow"));
     }
 
     #[test]

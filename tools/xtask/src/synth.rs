@@ -408,6 +408,16 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "fin_count",
+        label: "fin_count (first FINs of active flows per real server: 64 x 32-bit counts)",
+        top: "fin_count",
+        params: &[],
+        src: Src::Files(&["gateware-rtl/rtl/fin_count.v"]),
+        fast_path: false,
+        cost: 5,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "engine_obs",
         label: "engine_obs (engine trace ring, 512 x 128 bits, and setup-latency histogram)",
         top: "engine_obs",
@@ -1774,6 +1784,7 @@ mod tests {
             "head_replay",
             "req_ack",
             "engine_obs",
+            "fin_count",
         ];
         for j in JOBS.iter().filter(|j| !engine.contains(&j.key)) {
             assert_eq!(j.part, LFE5U_85F, "{}", j.key);

@@ -203,7 +203,9 @@ impl Splicer<'_> {
         Ok(Response::ok(1 + n))
     }
 
-    /// FLOW_GET: one flow as the flow memory holds it (docs/interfaces.md for the words).
+    /// FLOW_GET: one flow as the flow memory holds it, with the card's teardown view merged
+    /// into its state and flags ([`Splicer::merge_teardown`]; docs/interfaces.md for the
+    /// words).
     pub(super) fn cmd_flow_get(
         &mut self,
         hw: &mut impl Hw,
@@ -218,6 +220,7 @@ impl Splicer<'_> {
         let mut w = [0u32; STATIC_WORDS];
         let mut d = [0u32; DYN_WORDS];
         hw.state_read_dyn(slot, &mut w, &mut d);
+        self.merge_teardown(&mut w, &d);
         let state = match entry_state(w[0]) {
             None | Some(FlowState::Free) => return Err(status::NOT_FOUND),
             Some(s) => s,

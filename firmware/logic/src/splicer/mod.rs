@@ -5,8 +5,8 @@
 //! and data-path events through [`Hw`], answers the client's handshake, waits for the request
 //! and the L7 matcher's verdict, picks a real server with the pool's scheduler, opens the
 //! server connection, writes the spliced flow entry and replays the request; FIN/RST events
-//! and aging (the card's aging scanner, or the firmware's own scan) end flows. It also
-//! serves the flow-manager mailbox commands ([`Splicer::command`]).
+//! (or the card's FIN counts) and aging (the card's aging scanner, or the firmware's own
+//! scan) end flows. It also serves the flow-manager mailbox commands ([`Splicer::command`]).
 //!
 //! Everything is fixed-size; the large tables (free list, request buffers, and the optional
 //! rule-set record and capture ring) are borrowed so the firmware can place them in memory
@@ -225,6 +225,18 @@ pub trait Hw {
     /// queue is empty. A slot not freed is only a hint (the flow may have been freed, reused
     /// or seen a segment since): the caller re-checks it.
     fn age_pop(&mut self) -> Option<Aged>;
+    /// `DP.FIN_CTRL.PRESENT`: the card counts the first FINs of active flows per real server
+    /// (`DP.FIN_COUNT`) and keeps every flow's teardown view (`FlowDyn.teardown`,
+    /// `FlowDyn.fin_end_cs`), so the firmware needs no FIN_RST event for a FIN.
+    fn fin_hw(&mut self) -> bool;
+    /// Write `DP.FIN_CTRL.EVENTS`: `true`, a FIN_RST event for every FIN the fast path
+    /// forwards (as at reset); `false`, none for a FIN (the card's teardown view and
+    /// `DP.FIN_COUNT` instead; RSTs raise theirs either way).
+    fn fin_events(&mut self, enable: bool);
+    /// `DP.FIN_COUNT_IDX` = `rs`, then `DP.FIN_COUNT`: the flows of real server `rs` whose
+    /// first FIN (from either side) the fast path forwarded while their static entry had
+    /// `ACTIVE`, since reset, modulo 2^32.
+    fn fin_count(&mut self, rs: u8) -> u32;
 }
 
 /// A slot the card's aging scanner queued (`DP.AGE_HEAD`).
@@ -236,7 +248,8 @@ pub struct Aged {
     pub freed: Option<Freed>,
 }
 
-/// A flow the card's scanner freed: its entry's real server and ACTIVE flag, its client.
+/// A flow the card's scanner freed: its entry's real server and ACTIVE flag (clear when the
+/// card's teardown view has a FIN of it), its client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Freed {
     pub rs: u8,
@@ -408,6 +421,17 @@ fn entry_flag_bits(w0: u32) -> u8 {
 fn entry_rs(w0: u32) -> usize {
     FlowStatic::REAL_SERVER.get32(w0) as usize
 }
+
+/// The FIN flags of the card's teardown view (`FlowDyn.teardown`: `FIN_CS`, `FIN_SC`) as
+/// the entry's (`entry_flags::FIN_CLIENT`, `FIN_SERVER`).
+#[inline(always)]
+fn dyn_fins(d: &[u32; DYN_WORDS]) -> u8 {
+    (field(d, FlowDyn::TEARDOWN) as u8 & (teardown::FIN_CS | teardown::FIN_SC)) << 4
+}
+const _: () = assert!(
+    teardown::FIN_CS << 4 == entry_flags::FIN_CLIENT
+        && teardown::FIN_SC << 4 == entry_flags::FIN_SERVER
+);
 
 /// `w0` with field `f` (in bits 31:0) set to `v`.
 fn with_field(w0: u32, f: splicenic_layout::Field, v: u32) -> u32 {
@@ -649,6 +673,11 @@ pub struct Splicer<'a> {
     /// The card's aging scanner finds the expired flows (`DP.AGE_STATUS.DEPTH` > 0, see
     /// [`Splicer::age_start`]); else the firmware's own scan (`aging`) does.
     age_hw: bool,
+    /// The card counts the FINs of active flows and keeps their teardown view
+    /// (`DP.FIN_CTRL.PRESENT`, see [`Splicer::fin_start`]); else the FIN_RST events do.
+    fin_hw: bool,
+    /// `DP.FIN_COUNT` per real server as last applied ([`Splicer::fold`]).
+    fin_seen: [u32; MAX_RS],
     /// Flows RST-pending (`resets`).
     rst_pend: RstPending,
     services: [Service; MAX_SERVICES],
@@ -736,6 +765,8 @@ impl<'a> Splicer<'a> {
                 Err(_) => unreachable!("1..=16384 slots"),
             },
             age_hw: false,
+            fin_hw: false,
+            fin_seen: [0; MAX_RS],
             rst_pend: RstPending::default(),
             services: [NO_SERVICE; MAX_SERVICES],
             pools,
@@ -777,12 +808,17 @@ impl<'a> Splicer<'a> {
     /// flow table and flow memory survive a core reset): spliced and closing flows stay and
     /// are counted on their real servers once those are configured again; flows that were
     /// being set up lost their setup state, so their keys are deleted and their slots freed
-    /// (their clients retransmit or reset). The scan stops once every lookup key in the table
-    /// is accounted for, so a cold boot (empty table) costs nothing. Returns the flows kept.
+    /// (their clients retransmit or reset). A flow counts active unless its entry or the
+    /// card's teardown view has a FIN (`merge_teardown`) or a RST. The scan stops once every
+    /// lookup key in the table is accounted for, so a cold boot (empty table) costs nothing.
+    /// Returns the flows kept.
     pub fn rebuild(&mut self, hw: &mut impl Hw) -> usize {
         // The ACK validator hands out no slot of the scan from here (its list may hold the
         // previous firmware's pushes; `engine_start` enables it again).
         hw.free_flush();
+        // Before the scan: a FIN the card counts from here is folded, one before is in the
+        // entry's teardown view.
+        self.fin_start(hw);
         let entries = hw.flow_entries() as usize;
         let mut keys = 0;
         let mut kept = 0;
@@ -790,8 +826,9 @@ impl<'a> Splicer<'a> {
         while keys < entries && slot < self.slots {
             let s = slot as Slot;
             slot += 1;
-            let mut w = [0u32; STATIC_WORDS];
-            hw.state_read(s, &mut w);
+            let (mut w, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
+            hw.state_read_dyn(s, &mut w, &mut d);
+            self.merge_teardown(&mut w, &d);
             let client = decode_half(&w, CLIENT_HALF);
             let server = decode_half(&w, SERVER_HALF);
             let has_server = server.peer_ip != 0;
@@ -803,7 +840,7 @@ impl<'a> Splicer<'a> {
                 Some(FlowState::Spliced | FlowState::Closing) => {
                     keys += 2;
                     kept += 1;
-                    self.rst_pending_resume(hw, s, w[0]);
+                    self.rst_pending_resume(hw, s, w[0], &d);
                     let rs = entry_rs(w[0]);
                     if rs < MAX_RS {
                         let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;
@@ -1889,6 +1926,8 @@ impl<'a> Splicer<'a> {
             return;
         }
         let t0 = self.profile.start(hw);
+        // The counts the scheduler reads include the FINs the card counted.
+        self.fold_pool(hw, pl);
         let sid = {
             let pool = self.pool_mut(pl).expect("checked above");
             pool.sched.set_now(now);
@@ -2235,33 +2274,47 @@ impl<'a> Splicer<'a> {
 
     // ----- teardown -------------------------------------------------------------------
 
-    /// The timeout class of a flow from its static word 0 and its dynamic words: LINGER once
-    /// the other side acknowledged both FINs (`FlowDyn.teardown`) and no RST ended the flow,
-    /// else the IPVS state its entry flags give. Inlined: each caller then keeps only the
-    /// classes it can see (smaller firmware than one shared copy). The reference of the
-    /// gateware's `aging_check` (docs/aging.md).
+    /// The timeout class of a flow from its static word 0 and its dynamic words. Inlined:
+    /// each caller then keeps only the classes it can see (smaller firmware than one shared
+    /// copy). The reference of the gateware's `aging_check` (docs/aging.md), which implements
+    /// the same table, first matching row wins:
+    ///
+    /// | entry: static `state`, `flags`; dynamic `teardown`     | class       |
+    /// |--------------------------------------------------------|-------------|
+    /// | state neither SPLICED nor CLOSING                      | none        |
+    /// | no `RST` flag; `ACKED_CS` and `ACKED_SC`               | LINGER      |
+    /// | state CLOSING with the `RST` flag                      | CLOSE       |
+    /// | `FIN_CLIENT` or `FIN_CS`, and `FIN_SERVER` or `FIN_SC` | TIME_WAIT   |
+    /// | any of `FIN_CLIENT`, `FIN_SERVER`, `FIN_CS`, `FIN_SC`  | FIN_WAIT    |
+    /// | state SPLICED                                          | ESTABLISHED |
+    /// | state CLOSING                                          | FIN_WAIT    |
+    ///
+    /// The card's FIN flags (`FlowDyn.teardown`) count as the entry's own: with the card's
+    /// FIN counts (`DP.FIN_CTRL.PRESENT`) no FIN event writes the entry's.
     #[inline(always)]
     pub fn timeout_class(w0: u32, d: &[u32; DYN_WORDS]) -> Option<TcpState> {
         const ACKED: u32 = (teardown::ACKED_CS | teardown::ACKED_SC) as u32;
+        const FINS: u8 = entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER;
         let flags = entry_flag_bits(w0);
-        match entry_state(w0)? {
-            FlowState::Spliced | FlowState::Closing
-                if flags & entry_flags::RST == 0
-                    && field(d, FlowDyn::TEARDOWN) & ACKED == ACKED =>
-            {
-                Some(TcpState::Linger)
-            }
-            FlowState::Spliced => Some(TcpState::Established),
-            FlowState::Closing if flags & entry_flags::RST != 0 => Some(TcpState::Close),
-            FlowState::Closing
-                if flags & (entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER)
-                    == entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER =>
-            {
-                Some(TcpState::TimeWait)
-            }
-            FlowState::Closing => Some(TcpState::FinWait),
-            _ => None,
+        let state = entry_state(w0)?;
+        let closing = state == FlowState::Closing;
+        if !closing && state != FlowState::Spliced {
+            return None;
         }
+        let fins = (flags | dyn_fins(d)) & FINS;
+        Some(
+            if flags & entry_flags::RST == 0 && field(d, FlowDyn::TEARDOWN) & ACKED == ACKED {
+                TcpState::Linger
+            } else if closing && flags & entry_flags::RST != 0 {
+                TcpState::Close
+            } else if fins == FINS {
+                TcpState::TimeWait
+            } else if fins != 0 || closing {
+                TcpState::FinWait
+            } else {
+                TcpState::Established
+            },
+        )
     }
 
     /// Brings up the card's aging scanner when it has one (`DP.AGE_STATUS.DEPTH` > 0): the
@@ -2271,13 +2324,16 @@ impl<'a> Splicer<'a> {
     /// bring-up ([`Splicer::syn_start`]) and by [`Splicer::rebuild`].
     /// The slots the scanner freed meanwhile are taken back here, before any slot is handed
     /// out (a free the rebuild's scan came after finds its slot free: nothing to do).
+    /// The card's FIN counting is brought up here too, before the first pop can free a flow
+    /// ([`Splicer::fin_start`]).
     pub(super) fn age_start(&mut self, hw: &mut impl Hw) {
+        self.fin_start(hw);
         self.age_hw = hw.age_depth() > 0;
         if self.age_hw {
             self.age_timeouts_write(hw);
             hw.age_config(true, self.slots as u32);
             while let Some(a) = hw.age_pop() {
-                let _ = self.aged_pop(a);
+                let _ = self.aged_pop(hw, a);
             }
         }
     }
@@ -2285,9 +2341,11 @@ impl<'a> Splicer<'a> {
     /// A slot the card's scanner queued: `Some(slot)` for the firmware to re-check and free;
     /// `None` when there is nothing (more) to do: stale (free, or in setup; counted in
     /// [`Stats::aging_stale`]), or freed by the card, whose bookkeeping (the slot back on
-    /// the free list, the server's count) is done here.
+    /// the free list, the server's count) is done here. The card reports the flow active
+    /// when its entry had `ACTIVE` and the card saw no FIN of it (a FIN it counted, which
+    /// [`Splicer::release_count`] folds first).
     #[inline(never)]
-    fn aged_pop(&mut self, a: Aged) -> Option<Slot> {
+    fn aged_pop(&mut self, hw: &mut impl Hw, a: Aged) -> Option<Slot> {
         if self.slot_is_free(a.slot) || self.find_pending(a.slot).is_some() {
             self.stats.aging_stale += 1;
             return None;
@@ -2296,7 +2354,7 @@ impl<'a> Splicer<'a> {
             return Some(a.slot);
         };
         self.free_slot(a.slot);
-        self.release_count(usize::from(f.rs), f.client, f.active);
+        self.release_count(hw, usize::from(f.rs), f.client, f.active);
         self.stats.aged_out += 1;
         None
     }
@@ -2332,7 +2390,7 @@ impl<'a> Splicer<'a> {
             for _ in 0..AGED_PER_PASS {
                 let Some(a) = hw.age_pop() else { break };
                 popped += 1;
-                if let Some(slot) = self.aged_pop(a) {
+                if let Some(slot) = self.aged_pop(hw, a) {
                     expired[n] = slot;
                     n += 1;
                 }
@@ -2388,6 +2446,7 @@ impl<'a> Splicer<'a> {
         self.profile.time(hw, Step::EntryRead, |hw| {
             hw.state_read_dyn(slot, &mut w, &mut d)
         });
+        self.merge_teardown(&mut w, &d);
         let Some(class) = Self::timeout_class(w[0], &d) else {
             return;
         };
@@ -2409,6 +2468,20 @@ impl<'a> Splicer<'a> {
         req: &[u32],
         rsp: &mut [u32; MAX_WORDS],
     ) -> Option<Response> {
+        if matches!(
+            code,
+            cmd::FLOW_STATS
+                | cmd::SERVER_STATS
+                | cmd::SERVER_GET
+                | cmd::SERVER_SET
+                | cmd::SERVER_DEL
+                | cmd::POOL_SET
+                | cmd::POOL_DEL
+                | cmd::ZERO
+        ) {
+            // The counts these report or change include the FINs the card counted.
+            self.fold_pool(hw, MAX_POOLS);
+        }
         let r = match code {
             cmd::SVC_SET => self.cmd_svc(hw, req),
             cmd::POOL_SET => self.cmd_pool(req),

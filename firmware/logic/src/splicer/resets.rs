@@ -208,7 +208,9 @@ const FIN_BOTH: u8 = entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER;
 
 impl Splicer<'_> {
     /// A forwarded FIN of slot `slot` (event FIN_RST): CLOSING with the side's FIN flag; a
-    /// client FIN also records the client's last sequence number (RFC 6191).
+    /// client FIN also records the client's last sequence number (RFC 6191). With the card's
+    /// FIN counts ([`Splicer::fin_start`]) an event is one queued before they were turned on:
+    /// the card counted its FIN too, so it is dropped.
     pub(super) fn on_fin_rst(
         &mut self,
         hw: &mut impl Hw,
@@ -216,6 +218,9 @@ impl Splicer<'_> {
         from_server: bool,
         ev: &[u32; 4],
     ) {
+        if self.fin_hw {
+            return;
+        }
         if usize::from(slot) >= self.slots || self.slot_is_free(slot) {
             self.stats.ignored += 1;
             return;
@@ -244,15 +249,15 @@ impl Splicer<'_> {
         if flags == before && state == Some(FlowState::Closing) {
             return;
         }
-        self.leave_spliced(&mut w, flags);
+        self.leave_spliced(hw, &mut w, flags);
         self.entry_write(hw, slot, &w, None);
     }
 
     /// Word 0 of `w` in CLOSING with `flags`, the flow no longer active on its server.
-    fn leave_spliced(&mut self, w: &mut [u32; STATIC_WORDS], mut flags: u8) {
+    fn leave_spliced(&mut self, hw: &mut impl Hw, w: &mut [u32; STATIC_WORDS], mut flags: u8) {
         if flags & entry_flags::ACTIVE != 0 {
             // IPVS counts a connection active only while ESTABLISHED.
-            self.server_count(w, false);
+            self.server_count(hw, w, false);
             flags &= !entry_flags::ACTIVE;
         }
         if entry_state(w[0]) == Some(FlowState::Spliced) {
@@ -297,7 +302,7 @@ impl Splicer<'_> {
         if from_server {
             flags |= entry_flags::RST_SERVER;
         }
-        self.leave_spliced(&mut w, flags);
+        self.leave_spliced(hw, &mut w, flags);
         self.entry_write(hw, slot, &w, None);
         self.send_translated(
             hw,
@@ -350,16 +355,21 @@ impl Splicer<'_> {
         pushed
     }
 
-    /// A flow [`Splicer::rebuild`] found RST-pending (entry `w0`) when the firmware
-    /// stopped: pending again from now, without a second probe (the RST's numbers are gone,
-    /// and a probe at a guessed number could land in the window): a receiver that sends
-    /// anything in the new pending time keeps the flow; an idle one loses it.
-    pub(super) fn rst_pending_resume(&mut self, hw: &mut impl Hw, slot: Slot, w0: u32) {
+    /// A flow [`Splicer::rebuild`] found RST-pending (entry `w0`, dynamic words `d`) when
+    /// the firmware stopped: pending again from now, without a second probe (the RST's
+    /// numbers are gone, and a probe at a guessed number could land in the window): a
+    /// receiver that sends anything in the new pending time keeps the flow; an idle one
+    /// loses it.
+    pub(super) fn rst_pending_resume(
+        &mut self,
+        hw: &mut impl Hw,
+        slot: Slot,
+        w0: u32,
+        d: &[u32; DYN_WORDS],
+    ) {
         if entry_flag_bits(w0) & entry_flags::RST != 0 {
             let from_server = entry_flag_bits(w0) & entry_flags::RST_SERVER != 0;
-            let (mut st, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
-            hw.state_read_dyn(slot, &mut st, &mut d);
-            self.rst_pend_push(hw, slot, from_server, &d);
+            self.rst_pend_push(hw, slot, from_server, d);
         }
     }
 
@@ -376,6 +386,7 @@ impl Splicer<'_> {
         if self.gen_stale(field(&w, FlowStatic::GEN) as u8) {
             return None;
         }
+        self.merge_teardown(&mut w, &d);
         if matches!(
             entry_state(w[0]),
             Some(FlowState::Spliced | FlowState::Closing)
@@ -434,20 +445,129 @@ impl Splicer<'_> {
         self.send(hw, port, &out);
     }
 
-    /// Moves the flow's count on its server between active and inactive (IPVS).
-    fn server_count(&mut self, w: &[u32; STATIC_WORDS], established: bool) {
+    /// Moves the flow's count on its server between active and inactive (IPVS), after the
+    /// card's FIN counts ([`Splicer::fold`]).
+    fn server_count(&mut self, hw: &mut impl Hw, w: &[u32; STATIC_WORDS], established: bool) {
         let rs = entry_rs(w[0]);
         if rs < MAX_RS {
-            let r = self.rs[rs];
-            if let Some(pool) = self.pool_any_mut(usize::from(r.pool)) {
-                let sid = usize::from(r.sid);
-                let _ = if established {
-                    pool.servers.on_established(sid)
-                } else {
-                    pool.servers.on_leave_established(sid)
-                };
+            self.fold(hw, rs);
+            self.rs_move(rs, established);
+        }
+    }
+
+    /// Moves a connection of real server `rs` (below [`MAX_RS`]) from inactive to active
+    /// (`established`) or back; false when the server has none to move.
+    fn rs_move(&mut self, rs: usize, established: bool) -> bool {
+        let r = self.rs[rs];
+        let sid = usize::from(r.sid);
+        self.pool_any_mut(usize::from(r.pool)).is_some_and(|pool| {
+            if established {
+                pool.servers.on_established(sid)
+            } else {
+                pool.servers.on_leave_established(sid)
+            }
+            .is_ok()
+        })
+    }
+
+    // ----- the card's FIN counts (DP.FIN_CTRL, DP.FIN_COUNT) ----------------------------
+
+    /// Brings up the card's FIN counting when it has it (`DP.FIN_CTRL.PRESENT`): no FIN_RST
+    /// event for a FIN from here, and the counts so far taken as applied: the flows' entries
+    /// and teardown view hold those FINs. Once ([`Splicer::rebuild`] before its scan, or the
+    /// bring-up): taking the counts again would lose the FINs counted in between.
+    #[inline(never)]
+    pub(super) fn fin_start(&mut self, hw: &mut impl Hw) {
+        if self.fin_hw || !hw.fin_hw() {
+            return;
+        }
+        self.fin_hw = true;
+        hw.fin_events(false);
+        for (rs, seen) in self.fin_seen.iter_mut().enumerate() {
+            *seen = hw.fin_count(rs as u8);
+        }
+    }
+
+    /// Applies the FINs the card counted for real server `rs` since the last time
+    /// (`DP.FIN_COUNT`): each is a connection that left ESTABLISHED (IPVS: active to
+    /// inactive) and closed ([`Stats::closed`]), what [`Splicer::on_fin_rst`] does per event.
+    /// A server not configured again since [`Splicer::rebuild`] has its restored counts
+    /// moved. Called before the server's counts change or are read, and before its pool's
+    /// scheduler picks. Nothing without the card's counts.
+    #[inline(never)]
+    pub(super) fn fold(&mut self, hw: &mut impl Hw, rs: usize) {
+        if !self.fin_hw || rs >= MAX_RS {
+            return;
+        }
+        let n = hw.fin_count(rs as u8).wrapping_sub(self.fin_seen[rs]);
+        self.fin_seen[rs] = self.fin_seen[rs].wrapping_add(n);
+        self.stats.closed = self.stats.closed.wrapping_add(n);
+        for _ in 0..n {
+            let c = &mut self.restored[rs];
+            if c.0 > 0 {
+                c.0 -= 1;
+                c.1 += 1;
+            } else if !self.rs_move(rs, false) {
+                // none left to move (errors are ignored, as for the events)
+                break;
             }
         }
+    }
+
+    /// [`Splicer::fold`] for the real servers of pool `pool`, when its scheduler reads their
+    /// active counts (lc, wlc, sed, nq, lblc, lblcr, ovf, twos; the others read weights and
+    /// the overload flag, which a move from active to inactive leaves as it is); for every
+    /// real server index when `pool` is [`MAX_POOLS`] or more.
+    #[inline(never)]
+    pub(super) fn fold_pool(&mut self, hw: &mut impl Hw, pool: usize) {
+        use crate::sched::Kind::*;
+        if !self.fin_hw {
+            return;
+        }
+        if let Some(p) = self.pools.get(pool).and_then(Option::as_ref) {
+            if !matches!(
+                p.sched.config().kind,
+                Lc | Wlc | Sed | Nq | Lblc | Lblcr | Ovf | Twos
+            ) {
+                return;
+            }
+        }
+        for rs in 0..MAX_RS {
+            let r = self.rs[rs];
+            if pool >= MAX_POOLS || r.present && usize::from(r.pool) == pool {
+                self.fold(hw, rs);
+            }
+        }
+    }
+
+    /// Merges the card's teardown view of a flow (its dynamic words `d`) into its static
+    /// entry `w`, with the card's FIN counts: for a SPLICED or CLOSING entry a FIN from the
+    /// client (`teardown::FIN_CS`) or the server (`FIN_SC`) is its `FIN_CLIENT` /
+    /// `FIN_SERVER`, and any FIN makes it CLOSING without `ACTIVE` (the card counted that
+    /// move, [`Splicer::fold`] applies it); a client FIN new to the entry also puts its end
+    /// (`FlowDyn::FIN_END_CS`) in the firmware word (RFC 6191), as [`Splicer::on_fin_rst`]
+    /// does. Without the card's counts the events keep the entries: nothing to do (merging
+    /// would clear `ACTIVE` of a flow whose FIN event is still queued, without moving its
+    /// count).
+    #[inline(never)]
+    pub(super) fn merge_teardown(&self, w: &mut [u32; STATIC_WORDS], d: &[u32; DYN_WORDS]) {
+        let flags = entry_flag_bits(w[0]);
+        let fins = dyn_fins(d);
+        if !self.fin_hw
+            || fins == 0
+            || !matches!(
+                entry_state(w[0]),
+                Some(FlowState::Spliced | FlowState::Closing)
+            )
+        {
+            return;
+        }
+        if fins & !flags & entry_flags::FIN_CLIENT != 0 {
+            w[FW] = field(d, FlowDyn::FIN_END_CS);
+        }
+        let flags = (flags | fins) & !entry_flags::ACTIVE;
+        w[0] = with_field(w[0], FlowStatic::FLAGS, flags.into());
+        w[0] = with_field(w[0], FlowStatic::STATE, FlowState::Closing.raw().into());
     }
 
     /// The FlowDyn counter of the segments a RST's receiver sends.
@@ -477,6 +597,7 @@ impl Splicer<'_> {
             let mut w = [0u32; STATIC_WORDS];
             let mut d = [0u32; DYN_WORDS];
             hw.state_read_dyn(e.slot, &mut w, &mut d);
+            self.merge_teardown(&mut w, &d);
             let flags = entry_flag_bits(w[0]);
             if entry_state(w[0]) != Some(FlowState::Closing) || flags & entry_flags::RST == 0 {
                 continue;
@@ -490,7 +611,7 @@ impl Splicer<'_> {
             let mut flags = flags & !(entry_flags::RST | entry_flags::RST_SERVER);
             let state = if flags & (entry_flags::FIN_CLIENT | entry_flags::FIN_SERVER) == 0 {
                 flags |= entry_flags::ACTIVE;
-                self.server_count(&w, true);
+                self.server_count(hw, &w, true);
                 // it had left SPLICED with the RST
                 self.stats.closed = self.stats.closed.saturating_sub(1);
                 FlowState::Spliced
@@ -571,13 +692,15 @@ impl Splicer<'_> {
         self.entry_write(hw, slot, &[0; STATIC_WORDS], Some(0));
         self.free_slot(slot);
         let active = entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0;
-        self.release_count(entry_rs(w[0]), client.peer_ip, active);
+        self.release_count(hw, entry_rs(w[0]), client.peer_ip, active);
     }
 
     /// A flow of real server `rs` (an entry's index; none past [`MAX_RS`]) from `client`
-    /// ended: the server's count goes down (active or inactive).
+    /// ended: the server's count goes down (active or inactive), after the card's FIN counts
+    /// ([`Splicer::fold`]).
     #[inline(never)]
-    pub(super) fn release_count(&mut self, rs: usize, client: u32, active: bool) {
+    pub(super) fn release_count(&mut self, hw: &mut impl Hw, rs: usize, client: u32, active: bool) {
+        self.fold(hw, rs);
         if rs < MAX_RS {
             let r = self.rs[rs];
             self.close_on_server(r.pool, rs as u8, client, active);

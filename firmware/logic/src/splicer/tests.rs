@@ -109,6 +109,15 @@ struct Fake {
     /// Every frame sent, through the inject rings or the generator, in order (`sent` is
     /// drained by the tests' checks; this is not).
     log: Vec<(Port, Vec<u8>)>,
+    /// FIN_CTRL.PRESENT: the card counts the first FINs of active flows (none by default: a
+    /// FIN_RST event per FIN, see [`Fake::fin`]).
+    fin_hw: bool,
+    /// FIN_CTRL.EVENTS clear (set at reset).
+    fin_events_off: bool,
+    /// FIN_COUNT per real server.
+    fin_counts: HashMap<u8, u32>,
+    /// FIN_COUNT reads.
+    fin_reads: u32,
 }
 
 /// DP.FLOW_SLOTS of the fake card (more than the tests' splicers use, so AGE_LIMIT
@@ -337,6 +346,35 @@ impl Fake {
         self.events.push_back(e.pack());
     }
 
+    /// The fast path forwards a FIN of the spliced flow in `slot` from `port` at `seq` with
+    /// `plen` payload bytes, as the data path handles it: the side's FIN in the teardown view
+    /// (`FlowDyn.teardown`; from the client also its end, `FlowDyn.fin_end_cs`), the flow's
+    /// first FIN counted on its real server when its entry has ACTIVE (FIN_COUNT, a card
+    /// with it), and a FIN_RST event unless FIN_CTRL.EVENTS is clear.
+    fn fin(&mut self, slot: Slot, port: Port, seq: u32, plen: u16) {
+        let w = self.entry(slot);
+        let d = self.counters.entry(slot).or_default();
+        let td = FlowDyn::TEARDOWN.get(d) as u8;
+        let first = td & (teardown::FIN_CS | teardown::FIN_SC) == 0;
+        if port == Port::Client {
+            if td & teardown::FIN_CS == 0 {
+                FlowDyn::FIN_END_CS.put(d, seq.wrapping_add(u32::from(plen) + 1).into());
+            }
+            FlowDyn::TEARDOWN.put(d, (td | teardown::FIN_CS).into());
+        } else {
+            FlowDyn::TEARDOWN.put(d, (td | teardown::FIN_SC).into());
+        }
+        // A forwarded segment: seen now.
+        self.mem.get_mut(&slot).expect("a flow in use").1 = self.now;
+        if self.fin_hw && first && entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0 {
+            let c = self.fin_counts.entry(entry_rs(w[0]) as u8).or_default();
+            *c = c.wrapping_add(1);
+        }
+        if !self.fin_events_off {
+            self.forwarded(ev_seg(slot, port, tf::FIN | tf::ACK, seq, 0, plen));
+        }
+    }
+
     /// A fake with an aging scanner (queue depth `AGE_QUEUE_DEPTH`, disabled as at reset).
     fn with_scanner() -> Fake {
         Fake {
@@ -381,9 +419,12 @@ impl Fake {
                         self.table.remove(&decode_half(&w, SERVER_HALF).key());
                         self.mem.insert(slot, ([0; STATIC_WORDS], last_seen));
                         a.freed += 1;
+                        // ACTIVE unless the card saw (and counted) a FIN: with the FIN events
+                        // on, those keep ACTIVE (the firmware clears it with the event).
+                        let fin_seen = self.fin_events_off && dyn_fins(&d) != 0;
                         freed = Some(Freed {
                             rs: entry_rs(w[0]) as u8,
-                            active: entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0,
+                            active: entry_flag_bits(w[0]) & entry_flags::ACTIVE != 0 && !fin_seen,
                             client: client.peer_ip,
                         });
                     }
@@ -618,6 +659,18 @@ impl Hw for Fake {
         );
         self.age_walk();
         self.age.queue.pop_front()
+    }
+    fn fin_hw(&mut self) -> bool {
+        self.fin_hw
+    }
+    fn fin_events(&mut self, enable: bool) {
+        assert!(self.fin_hw, "FIN_CTRL written on a card without FIN counts");
+        self.fin_events_off = !enable;
+    }
+    fn fin_count(&mut self, rs: u8) -> u32 {
+        assert!(self.fin_hw, "FIN_COUNT read on a card without FIN counts");
+        self.fin_reads += 1;
+        self.fin_counts.get(&rs).copied().unwrap_or(0)
     }
 }
 
@@ -5728,4 +5781,416 @@ fn a_busy_frame_generator_leaves_the_segment_to_the_inject_ring() {
     let (busy, b) = connection_with_generator(true, true);
     assert_eq!(busy, plain);
     assert_eq!((b.ops.tx_gen, b.ops.inject), (0, off.ops.inject));
+}
+
+// ----- the card's FIN counts (DP.FIN_CTRL, DP.FIN_COUNT) ---------------------------------
+
+/// A splicer on a fake card with (`fin_hw`) or without the FIN counts, brought up
+/// (`syn_start`), then configured by [`configure`] (L4 service, rr pool of two servers).
+fn fin_world(w: &mut World, fin_hw: bool) -> (Splicer<'_>, Fake) {
+    let mut hw = Fake {
+        now: 1000,
+        fin_hw,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 1);
+    (sp, hw)
+}
+
+/// Every real server's (active, inactive) from SERVER_STATS.
+fn all_counts(sp: &mut Splicer, hw: &mut Fake) -> Vec<(u32, u32)> {
+    (0..SRV.len() as u32)
+        .map(|rs| {
+            let w = ok_words(sp, hw, cmd::SERVER_STATS, &[rs]);
+            (w[0], w[1])
+        })
+        .collect()
+}
+
+/// The real server of the flow in `slot`.
+fn rs_of(hw: &Fake, slot: Slot) -> usize {
+    entry_rs(hw.entry(slot)[0])
+}
+
+/// What the host sees: every server's counts, FLOW_STATS without the cycle sums, TCP_STATS
+/// and FLOW_GET (status and words) of each of `flows`.
+fn host_view(sp: &mut Splicer, hw: &mut Fake, flows: &[Slot]) -> Vec<u32> {
+    let mut v: Vec<u32> = all_counts(sp, hw)
+        .into_iter()
+        .flat_map(|(a, i)| [a, i])
+        .collect();
+    let f = ok_words(sp, hw, cmd::FLOW_STATS, &[]);
+    v.extend_from_slice(&f[..10]);
+    v.extend_from_slice(&f[14..]);
+    v.extend(ok_words(sp, hw, cmd::TCP_STATS, &[]));
+    for &slot in flows {
+        let (st, words) = call(sp, hw, cmd::FLOW_GET, &[u32::from(slot)]);
+        v.push(st);
+        v.extend(words);
+    }
+    v
+}
+
+/// A script of four connections closed by FINs, RSTs and aging on a card with or without
+/// the FIN counts, with what must hold at each step; returns the host's view after each.
+fn fin_script(fin_hw: bool) -> Vec<Vec<u32>> {
+    let mut w = world();
+    let (mut sp, mut hw) = fin_world(&mut w, fin_hw);
+    let flows = [7500, 7501, 7502, 7503].map(|p| splice_l4(&mut sp, &mut hw, p));
+    let [a, b, c, d] = flows;
+    let (r0, r1) = (rs_of(&hw, a), rs_of(&hw, b));
+    assert_ne!(r0, r1);
+    assert_eq!((rs_of(&hw, c), rs_of(&hw, d)), (r0, r1));
+    let mut views = vec![host_view(&mut sp, &mut hw, &flows)];
+    let counts = |sp: &mut Splicer, hw: &mut Fake| {
+        let c = all_counts(sp, hw);
+        (c[r0], c[r1])
+    };
+    assert_eq!(counts(&mut sp, &mut hw), ((2, 0), (2, 0)));
+
+    // a: the client's FIN, then the server's.
+    hw.fin(a, Port::Client, 5000, 10);
+    sp.poll(&mut hw);
+    assert_eq!(hw.events.len(), 0);
+    assert_eq!(counts(&mut sp, &mut hw), ((1, 1), (2, 0)));
+    assert_eq!(flow_class(&mut sp, &mut hw, a), Some(TcpState::FinWait));
+    assert_eq!(sp.stats.closed, 1);
+    views.push(host_view(&mut sp, &mut hw, &flows));
+    hw.fin(a, Port::Server, 9000, 0);
+    sp.poll(&mut hw);
+    assert_eq!(
+        counts(&mut sp, &mut hw),
+        ((1, 1), (2, 0)),
+        "one move a flow"
+    );
+    assert_eq!(flow_class(&mut sp, &mut hw, a), Some(TcpState::TimeWait));
+    views.push(host_view(&mut sp, &mut hw, &flows));
+    // b: the server's FIN first, the client's (twice: retransmitted) after it.
+    hw.fin(b, Port::Server, 9000, 0);
+    hw.fin(b, Port::Client, 6000, 0);
+    hw.fin(b, Port::Client, 6000, 0);
+    sp.poll(&mut hw);
+    assert_eq!(counts(&mut sp, &mut hw), ((1, 1), (1, 1)));
+    assert_eq!(flow_class(&mut sp, &mut hw, b), Some(TcpState::TimeWait));
+    assert_eq!(sp.stats.closed, 2);
+    views.push(host_view(&mut sp, &mut hw, &flows));
+    // c: a FIN, then a RST: counted once.
+    hw.fin(c, Port::Client, 7000, 0);
+    sp.poll(&mut hw);
+    rst_from(&mut hw, Port::Server, 7502, c, 1, 0);
+    sp.poll(&mut hw);
+    assert_eq!(counts(&mut sp, &mut hw), ((0, 2), (1, 1)));
+    assert_eq!(flow_class(&mut sp, &mut hw, c), Some(TcpState::Close));
+    assert_eq!((sp.stats.closed, sp.rst_pending()), (3, 1));
+    views.push(host_view(&mut sp, &mut hw, &flows));
+    // d: a RST, then a FIN (the flow no longer active: not counted by the card).
+    rst_from(&mut hw, Port::Client, 7503, d, 1, 0);
+    sp.poll(&mut hw);
+    hw.fin(d, Port::Client, 8000, 0);
+    sp.poll(&mut hw);
+    assert_eq!(counts(&mut sp, &mut hw), ((0, 2), (0, 2)));
+    assert_eq!((sp.stats.closed, sp.rst_pending()), (4, 2));
+    views.push(host_view(&mut sp, &mut hw, &flows));
+    // d's receiver answers: restored, CLOSING with its FIN; c's stays silent: freed.
+    receiver_sends(&mut hw, d, FlowDyn::PACKETS_SC);
+    hw.now += ms_to_ticks(RST_PENDING_MS, CLK) + 1;
+    sp.poll(&mut hw);
+    assert_eq!(
+        (sp.stats.tcp.rst_restored, sp.stats.tcp.rst_freed_silent),
+        (1, 1)
+    );
+    assert!(sp.slot_is_free(c));
+    assert_eq!(flow_class(&mut sp, &mut hw, d), Some(TcpState::FinWait));
+    assert_eq!(counts(&mut sp, &mut hw), ((0, 1), (0, 2)));
+    assert_eq!(sp.stats.closed, 4);
+    views.push(host_view(&mut sp, &mut hw, &flows));
+    // Aging: a lingers (both FINs acknowledged), b waits TIME_WAIT, d FIN_WAIT.
+    teardown_seen(&mut hw, a, ALL_TEARDOWN);
+    assert_eq!(flow_class(&mut sp, &mut hw, a), Some(TcpState::Linger));
+    hw.now += sp.timeouts.ticks(TcpState::Linger);
+    age_all(&mut sp, &mut hw);
+    assert!(sp.slot_is_free(a));
+    assert_eq!(counts(&mut sp, &mut hw), ((0, 0), (0, 2)));
+    views.push(host_view(&mut sp, &mut hw, &flows));
+    assert_eq!(sp.slots_in_use(), 2);
+    hw.now += sp.timeouts.ticks(TcpState::TimeWait) + sp.timeouts.ticks(TcpState::FinWait);
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(counts(&mut sp, &mut hw), ((0, 0), (0, 0)));
+    assert_eq!((sp.stats.closed, sp.stats.aged_out), (4, 3));
+    views.push(host_view(&mut sp, &mut hw, &flows));
+    assert!(hw.events.is_empty());
+    if fin_hw {
+        assert!(hw.fin_events_off, "no FIN event on a card that counts");
+        assert_eq!(hw.fin_counts[&(r0 as u8)] + hw.fin_counts[&(r1 as u8)], 3);
+    }
+    views
+}
+
+#[test]
+fn the_cards_fin_counts_close_connections_exactly_as_the_fin_events_do() {
+    let events = fin_script(false);
+    let counted = fin_script(true);
+    assert_eq!(events.len(), counted.len());
+    for (step, (e, c)) in events.iter().zip(&counted).enumerate() {
+        assert_eq!(e, c, "step {step}");
+    }
+}
+
+#[test]
+fn the_cards_fins_are_folded_when_the_counts_are_read_and_stale_fin_events_are_dropped() {
+    let mut w = world();
+    let mut hw = Fake {
+        now: 1000,
+        fin_hw: true,
+        ..Fake::default()
+    };
+    // The card's counts so far (another firmware's flows): taken as applied at bring-up,
+    // and a count about to wrap.
+    hw.fin_counts.insert(0, u32::MAX);
+    hw.fin_counts.insert(1, 17);
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    sp.syn_start(&mut hw);
+    assert!(sp.fin_hw && hw.fin_events_off, "FIN events off at bring-up");
+    assert_eq!(sp.fin_seen[..2], [u32::MAX, 17]);
+    // Bring-up again (after a rebuild): the counts are not taken again.
+    hw.fin_counts.insert(1, 18);
+    sp.syn_start(&mut hw);
+    assert_eq!(sp.fin_seen[1], 17);
+    hw.fin_counts.insert(1, 17);
+    configure(&mut sp, &mut hw, 1);
+    let slot = splice_l4(&mut sp, &mut hw, 7510);
+    let rs = rs_of(&hw, slot);
+    let e = hw.entry(slot);
+    hw.fin(slot, Port::Client, 100, 0);
+    assert!(hw.events.is_empty(), "no event");
+    // A FIN_RST event queued before the events were turned off: the card counted its FIN.
+    hw.forwarded(ev_fin(slot, Port::Client));
+    sp.poll(&mut hw);
+    assert_eq!(hw.entry(slot), e, "the entry is not written for a FIN");
+    let sid = usize::from(sp.rs[rs].sid);
+    let raw = |sp: &Splicer| {
+        let s = sp.pools[1].as_ref().unwrap().servers.get(sid).unwrap();
+        (s.activeconns(), s.inactconns())
+    };
+    assert_eq!(raw(&sp), (1, 0), "not folded yet");
+    assert_eq!(sp.stats.closed, 0);
+    assert_eq!(
+        server_counts(&mut sp, &mut hw, slot),
+        (0, 1),
+        "SERVER_STATS folds"
+    );
+    assert_eq!(sp.stats.closed, 1);
+    // SERVER_GET too; a second read moves nothing more.
+    let g = ok_words(&mut sp, &mut hw, cmd::SERVER_GET, &[rs as u32]);
+    assert_eq!((g[9], g[10]), (0, 1));
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::FLOW_STATS, &[])[8], 1);
+    // FLOW_GET shows the card's view: CLOSING, FIN_CLIENT, not ACTIVE.
+    let g = ok_words(&mut sp, &mut hw, cmd::FLOW_GET, &[u32::from(slot)]);
+    assert_eq!(g[0] & 0xff, u32::from(FlowState::Closing.raw()));
+    assert_eq!(
+        (g[0] >> 8) as u8 & (entry_flags::FIN_CLIENT | entry_flags::ACTIVE),
+        entry_flags::FIN_CLIENT
+    );
+    // ZERO folds first: a FIN counted before it is not a close after it.
+    let other = splice_l4(&mut sp, &mut hw, 7511);
+    hw.fin(other, Port::Server, 100, 0);
+    ok_words(&mut sp, &mut hw, cmd::ZERO, &[]);
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::FLOW_STATS, &[])[8], 0);
+    let rs2 = rs_of(&hw, other);
+    let g = ok_words(&mut sp, &mut hw, cmd::SERVER_STATS, &[rs2 as u32]);
+    assert_eq!((g[0], g[1]), (0, 1));
+    // A count that runs away (more FINs than active flows): no underflow, nothing moved.
+    *hw.fin_counts.get_mut(&(rs as u8)).unwrap() += 5;
+    assert_eq!(server_counts(&mut sp, &mut hw, slot), (0, 1));
+}
+
+#[test]
+fn a_lingering_flow_the_card_frees_after_its_fins_leaves_its_server_at_zero() {
+    let run = |fin_hw: bool| {
+        let mut w = world();
+        let mut hw = Fake::with_scanner();
+        hw.age.freer = true;
+        hw.fin_hw = fin_hw;
+        let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+        configure(&mut sp, &mut hw, 1);
+        sp.syn_start(&mut hw);
+        let slot = splice_l4(&mut sp, &mut hw, 7520);
+        let e = hw.entry(slot);
+        // Both FINs and both acknowledged, no count read in between.
+        hw.fin(slot, Port::Client, 100, 0);
+        hw.fin(slot, Port::Server, 200, 0);
+        sp.poll(&mut hw);
+        teardown_seen(&mut hw, slot, ALL_TEARDOWN);
+        hw.now += sp.timeouts.ticks(TcpState::Linger);
+        age_all(&mut sp, &mut hw);
+        assert_eq!(
+            (hw.age.freed, sp.stats.aged_out),
+            (1, 1),
+            "the card freed it"
+        );
+        assert!(sp.slot_is_free(slot));
+        let counts = server_counts_of(&mut sp, &mut hw, e);
+        assert_eq!(counts, (0, 0), "fin_hw {fin_hw}");
+        let f = ok_words(&mut sp, &mut hw, cmd::FLOW_STATS, &[]);
+        (counts, f[7], f[8])
+    };
+    assert_eq!(run(true), run(false));
+    assert_eq!(run(true), ((0, 0), 1, 1));
+}
+
+#[test]
+fn a_time_wait_flow_is_replaced_by_a_syn_beyond_the_cards_fin_end() {
+    let run = |fin_hw: bool| {
+        let mut w = world();
+        let (mut sp, mut hw) = fin_world(&mut w, fin_hw);
+        let slot = splice_l4(&mut sp, &mut hw, 7530);
+        let e = hw.entry(slot);
+        let fin_seq = 0xffff_fff0;
+        hw.fin(slot, Port::Client, fin_seq, 20);
+        sp.poll(&mut hw);
+        let end = fin_seq.wrapping_add(21);
+        assert_eq!(field(&hw.counters[&slot], FlowDyn::FIN_END_CS), end);
+        let fw = hw.entry(slot)[FlowStatic::FW_WORD.lsb / 32];
+        // With the card's counts the entry is not written: the card's end decides.
+        assert_eq!(fw, if fin_hw { 0 } else { end });
+        let syn = |isn| seg((CLIENT, 7530), (VIP, 80), isn, 0, tf::SYN, &[], &[], CMAC);
+        // Client FIN only: dropped.
+        hw.arrive(Port::Client, syn(end.wrapping_add(1000)));
+        sp.poll(&mut hw);
+        assert!(hw.take_wire().is_empty());
+        assert_eq!(sp.stats.tcp.syn_dropped, 1);
+        hw.fin(slot, Port::Server, 7, 0);
+        sp.poll(&mut hw);
+        // TIME_WAIT: an ISN at the client's end is an old duplicate (beyond 0, the entry's
+        // firmware word with the card's counts).
+        hw.arrive(Port::Client, syn(end));
+        sp.poll(&mut hw);
+        assert!(hw.take_wire().is_empty());
+        assert_eq!(sp.stats.tcp.syn_dropped, 2);
+        assert_eq!(sp.slots_in_use(), 1);
+        let isn = end.wrapping_add(0x10_0000);
+        hw.arrive(Port::Client, syn(isn));
+        sp.poll(&mut hw);
+        let (port, sa) = hw.one_tcp();
+        assert_eq!((port, sa.flags), (Port::Client, tf::SYN | tf::ACK));
+        assert_eq!(sa.ack, isn.wrapping_add(1));
+        assert_eq!(sp.stats.tcp.tw_replaced, 1);
+        assert_eq!((sp.pending(), sp.slots_in_use()), (1, 1));
+        let counts = server_counts_of(&mut sp, &mut hw, e);
+        assert_eq!(counts, (0, 0), "the old flow released, inactive");
+        (counts, sp.stats.closed, sp.stats.tcp)
+    };
+    assert_eq!(run(true), run(false));
+}
+
+#[test]
+fn a_rebuild_restores_the_counts_from_the_entries_and_the_cards_teardown_view() {
+    let mut w = world();
+    let (mut sp, mut hw) = fin_world(&mut w, true);
+    let flows = [7540, 7541, 7542].map(|p| splice_l4(&mut sp, &mut hw, p));
+    let [a, b, c] = flows;
+    let (r0, r1) = (rs_of(&hw, a), rs_of(&hw, b));
+    assert_eq!(rs_of(&hw, c), r0);
+    // FINs on a and b the old firmware never folded.
+    hw.fin(a, Port::Client, 100, 0);
+    hw.fin(b, Port::Server, 100, 0);
+    // The firmware restarts: new state, same data path and counts.
+    let mut w2 = world();
+    let mut sp = Splicer::new(CLK, 64, w2.tables(), 3, 4);
+    assert_eq!(sp.rebuild(&mut hw), 3);
+    assert_eq!(sp.restored[r0], (1, 1));
+    assert_eq!(sp.restored[r1], (0, 1));
+    // A FIN on c after the rebuild, before its server is configured again.
+    hw.fin(c, Port::Client, 100, 0);
+    sp.syn_start(&mut hw);
+    configure(&mut sp, &mut hw, 1);
+    let counts = all_counts(&mut sp, &mut hw);
+    assert_eq!((counts[r0], counts[r1]), ((0, 2), (0, 1)));
+    assert_eq!(sp.stats.closed, 1, "only the FIN since the restart");
+    // The flows free with the right counts (TIME_WAIT, FIN_WAIT).
+    hw.now += sp.timeouts.ticks(TcpState::TimeWait);
+    age_all(&mut sp, &mut hw);
+    assert_eq!(sp.slots_in_use(), 0);
+    let counts = all_counts(&mut sp, &mut hw);
+    assert_eq!((counts[r0], counts[r1]), ((0, 0), (0, 0)));
+}
+
+#[test]
+fn a_scheduler_that_reads_the_active_counts_sees_the_cards_fins_before_it_picks() {
+    let mut w = world();
+    let (mut sp, mut hw) = fin_world(&mut w, true);
+    // rr reads no counts: a pick reads no FIN count.
+    let reads = hw.fin_reads;
+    let a = splice_l4(&mut sp, &mut hw, 7550);
+    assert_eq!(hw.fin_reads, reads);
+    let b = splice_l4(&mut sp, &mut hw, 7551);
+    let (r0, r1) = (rs_of(&hw, a), rs_of(&hw, b));
+    assert_ne!(r0, r1);
+    // wlc (code 3): both servers have one active connection; b's ends with a FIN, so its
+    // server has the least load once the FIN is folded.
+    ok_words(&mut sp, &mut hw, cmd::POOL_SET, &[1, 3, 0, 0, u32::MAX]);
+    hw.fin(b, Port::Server, 100, 0);
+    let reads = hw.fin_reads;
+    let c = splice_l4(&mut sp, &mut hw, 7552);
+    assert!(hw.fin_reads > reads);
+    assert_eq!(rs_of(&hw, c), r1, "the server whose connection closed");
+    let counts = all_counts(&mut sp, &mut hw);
+    assert_eq!((counts[r0], counts[r1]), ((1, 0), (1, 1)));
+}
+
+#[test]
+fn the_cards_fin_flags_count_as_the_entrys_in_the_timeout_class() {
+    use entry_flags::{ACTIVE, FIN_CLIENT, FIN_SERVER, RST};
+    use teardown::{ACKED_CS, ACKED_SC, FIN_CS, FIN_SC};
+    let w0 = |st: FlowState, flags: u8| {
+        FlowStatic::STATE.place32(st.raw().into()) | FlowStatic::FLAGS.place32(flags.into())
+    };
+    let d = |td: u8| {
+        let mut d = [0u32; DYN_WORDS];
+        FlowDyn::TEARDOWN.put(&mut d, td.into());
+        d
+    };
+    let cases = [
+        (FlowState::Spliced, ACTIVE, FIN_CS, TcpState::FinWait),
+        (
+            FlowState::Spliced,
+            ACTIVE,
+            FIN_SC | ACKED_SC,
+            TcpState::FinWait,
+        ),
+        (
+            FlowState::Spliced,
+            ACTIVE,
+            FIN_CS | FIN_SC,
+            TcpState::TimeWait,
+        ),
+        (
+            FlowState::Spliced,
+            ACTIVE,
+            FIN_CS | FIN_SC | ACKED_CS,
+            TcpState::TimeWait,
+        ),
+        (FlowState::Spliced, ACTIVE, ALL_TEARDOWN, TcpState::Linger),
+        (FlowState::Closing, FIN_CLIENT, FIN_SC, TcpState::TimeWait),
+        (FlowState::Closing, FIN_SERVER, FIN_SC, TcpState::FinWait),
+        (FlowState::Closing, RST, FIN_CS | FIN_SC, TcpState::Close),
+        (
+            FlowState::Closing,
+            RST | FIN_CLIENT,
+            ALL_TEARDOWN,
+            TcpState::Close,
+        ),
+        (FlowState::Closing, 0, 0, TcpState::FinWait),
+        (FlowState::Spliced, ACTIVE, ACKED_CS, TcpState::Established),
+    ];
+    for (st, flags, td, want) in cases {
+        assert_eq!(
+            Splicer::timeout_class(w0(st, flags), &d(td)),
+            Some(want),
+            "{st:?} flags {flags:#x} teardown {td:#x}"
+        );
+    }
 }

@@ -180,12 +180,24 @@ impl Rig {
     /// Stops the walk and lets the READ in flight and its check finish.
     fn drain(&mut self) {
         self.enable = false;
+        // an offer waits for its grant (one in ten cycles in some phases), then its READ
+        // and the check: bounded, but not by a few cycles
         for _ in 0..40 {
+            self.cycle();
+        }
+        for _ in 0..2_000 {
+            if self.in_flight.is_none() && self.offer.is_none() {
+                break;
+            }
             self.cycle();
         }
         assert!(
             self.in_flight.is_none() && self.offer.is_none(),
-            "walk still busy"
+            "walk still busy: in flight {:?}, offer {:?}, level {}, cycle {}",
+            self.in_flight,
+            self.offer,
+            self.out.level,
+            self.hw.cycle
         );
     }
 

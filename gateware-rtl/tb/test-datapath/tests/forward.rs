@@ -8,7 +8,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
 use splicenic_layout::stats::{port as port_stats, server, server_dir, service};
-use splicenic_layout::{event_type, flow_state, EvtFinRst, STATS_COUNTERS, STATS_SERVERS};
+use splicenic_layout::{
+    entry_flags, event_type, flow_state, trace_kind, EvtFinRst, TraceEntry, STATS_COUNTERS,
+    STATS_SERVERS, TRACE_DEPTH_LOG2,
+};
 use splicenic_tb_datapath::testkit::*;
 use splicenic_tb_datapath::{Datapath, Port};
 use splicenic_tb_rewriter::reference;
@@ -279,4 +282,160 @@ fn teardown_64() {
 #[test]
 fn teardown_512() {
     teardown(512);
+}
+
+/// The FIN_RST events of `dp`'s queue, popped: (slot, port).
+fn fin_events(dp: &mut Datapath) -> Vec<(u16, Port)> {
+    let mut events = Vec::new();
+    while dp.read(r(regs::evq::HEAD_INFO)) >> 31 == 1 {
+        let mut w = [0u32; EvtFinRst::WORDS];
+        for (i, x) in w.iter_mut().enumerate() {
+            *x = dp.read(r(regs::evq::HEAD) + 4 * i as u32);
+        }
+        dp.write(r(regs::evq::POP), 1);
+        let e = EvtFinRst::unpack(&w);
+        assert_eq!(e.kind, event_type::FIN_RST, "event type FIN_RST");
+        events.push((e.flow_slot, Port::from_raw(e.port).expect("port")));
+    }
+    events
+}
+
+/// `DP.FIN_COUNT` of real server `rs`.
+fn fin_count(dp: &mut Datapath, rs: u32) -> u32 {
+    dp.write(r(regs::dp::FIN_COUNT_IDX), rs);
+    dp.read(r(regs::dp::FIN_COUNT))
+}
+
+/// The card's side of a spliced flow's close (docs/engine.md, "Teardown"): with
+/// `DP.FIN_CTRL.EVENTS` 0 no FIN raises an event, and `DP.FIN_COUNT` counts, per real server,
+/// the flows whose first FIN (either side's, once per flow: not the second side's, not a
+/// retransmission) went through while the entry had ACTIVE; with EVENTS 1 the events come
+/// back and the counts go on.
+fn fin_counts(width: u32) {
+    let mut dp = Datapath::new(width).expect("model");
+    let mut rng = ChaCha8Rng::seed_from_u64(0xf1c0 + u64::from(width));
+    configure(&mut dp);
+    let ctrl = dp.read(r(regs::dp::FIN_CTRL));
+    assert_eq!(
+        ctrl,
+        regs::dp::fin_ctrl::EVENTS_MASK << regs::dp::fin_ctrl::EVENTS_SHIFT
+            | regs::dp::fin_ctrl::PRESENT_MASK << regs::dp::fin_ctrl::PRESENT_SHIFT,
+        "FIN_CTRL after reset: events on, counts present"
+    );
+    let flow = |slot: u16, rs: u8, active: bool, cport: u16| {
+        let mut f = Flow::sample(slot);
+        f.rs = rs;
+        if active {
+            f.flags |= entry_flags::ACTIVE;
+        }
+        f.client_port = cport;
+        f
+    };
+    // a and b on server 3, c on server 5 without ACTIVE (a flow the RST path took off its
+    // count), d on server 3 closed with the events back on
+    let (a, b, c, d) = (
+        flow(11, 3, true, 41_011),
+        flow(12, 3, true, 41_012),
+        flow(13, 5, false, 41_013),
+        flow(14, 3, true, 41_014),
+    );
+    for f in [&a, &b, &c, &d] {
+        install(&mut dp, f);
+    }
+    let count0 = [fin_count(&mut dp, 3), fin_count(&mut dp, 5)];
+    let trace0 = dp.read(r(regs::dp::TRACE_COUNT));
+    dp.write(r(regs::dp::FIN_CTRL), 0);
+    assert_eq!(
+        dp.read(r(regs::dp::FIN_CTRL)),
+        regs::dp::fin_ctrl::PRESENT_MASK << regs::dp::fin_ctrl::PRESENT_SHIFT
+    );
+    let mut send = |dp: &mut Datapath, f: &Flow, step: &CloseStep| {
+        let (port, flags, plen, seq, ack, _) = *step;
+        let payload: Vec<u8> = (0..plen).map(|_| rng.gen()).collect();
+        let (bytes, ..) = flow_frame_at(&mut rng, f, port, &payload, flags, seq, ack);
+        dp.push(port, &bytes, false);
+        assert!(dp.settle(400, 1_000_000), "data path did not drain");
+        assert_eq!(dp.drain(port.other()).len(), 1, "forwarded");
+    };
+    // a: the client's FIN first (counted), its retransmission and the server's FIN (not)
+    let (steps, ..) = close_steps(&a, 0x1000, 0x2000);
+    send(&mut dp, &a, &steps[0]);
+    assert_eq!(
+        fin_count(&mut dp, 3),
+        count0[0].wrapping_add(1),
+        "a's first FIN"
+    );
+    send(&mut dp, &a, &steps[0]);
+    for s in &steps[1..] {
+        send(&mut dp, &a, s);
+    }
+    assert_eq!(
+        fin_count(&mut dp, 3),
+        count0[0].wrapping_add(1),
+        "a's later FINs"
+    );
+    // b: the server's FIN first (counted once)
+    let (steps, ..) = close_steps(&b, 0xffff_fff0, 0x7fff_ffff);
+    send(&mut dp, &b, &steps[2]);
+    send(&mut dp, &b, &steps[0]);
+    assert_eq!(
+        fin_count(&mut dp, 3),
+        count0[0].wrapping_add(2),
+        "b's first FIN"
+    );
+    // c: not ACTIVE, not counted
+    let (steps, ..) = close_steps(&c, 5, 6);
+    for s in &steps {
+        send(&mut dp, &c, s);
+    }
+    assert_eq!(fin_count(&mut dp, 5), count0[1], "c was not active");
+    assert_eq!(fin_events(&mut dp), vec![], "no FIN events with EVENTS 0");
+    // the teardown view went on as ever
+    assert_eq!(read_dyn(&mut dp, a.slot).teardown & 3, 3, "a's FIN flags");
+    // d with the events on: both FINs raise one, the count goes on
+    dp.write(
+        r(regs::dp::FIN_CTRL),
+        regs::dp::fin_ctrl::EVENTS_MASK << regs::dp::fin_ctrl::EVENTS_SHIFT,
+    );
+    let (steps, ..) = close_steps(&d, 77, 88);
+    for s in &steps {
+        send(&mut dp, &d, s);
+    }
+    assert_eq!(
+        fin_events(&mut dp),
+        vec![(d.slot, Port::Client), (d.slot, Port::Server)],
+        "d's FINs as events"
+    );
+    assert_eq!(
+        fin_count(&mut dp, 3),
+        count0[0].wrapping_add(3),
+        "d's first FIN"
+    );
+    // past the table: 0
+    for rs in [64, 200, 255] {
+        assert_eq!(fin_count(&mut dp, rs), 0, "FIN_COUNT of server {rs}");
+    }
+    assert_eq!(fin_count(&mut dp, 5), count0[1]);
+    // the trace ring recorded every FIN, events or not: a's 3, b's 2, c's 2, d's 2
+    let trace1 = dp.read(r(regs::dp::TRACE_COUNT));
+    let fins = (trace0..trace1)
+        .filter(|&n| {
+            dp.write(r(regs::dp::TRACE_RD_IDX), n % (1 << TRACE_DEPTH_LOG2));
+            let w: Vec<u32> = (0..4)
+                .map(|i| dp.read(r(regs::dp::TRACE_RD_DATA + 4 * i)))
+                .collect();
+            TraceEntry::unpack_at(&w, 0).kind == trace_kind::FIN
+        })
+        .count();
+    assert_eq!(fins, 9, "FIN entries in the trace ring");
+}
+
+#[test]
+fn fin_counts_64() {
+    fin_counts(64);
+}
+
+#[test]
+fn fin_counts_512() {
+    fin_counts(512);
 }
