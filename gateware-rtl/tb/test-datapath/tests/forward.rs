@@ -119,22 +119,17 @@ fn forward(width: u32, seed: u64, frames: usize) {
     }
 
     // FIN / RST events, in order per port
-    let mut events = Vec::new();
-    while dp.read(r(regs::evq::HEAD_INFO)) >> 31 == 1 {
-        let mut w = [0u32; EvtFinRst::WORDS];
-        for (i, x) in w.iter_mut().enumerate() {
-            *x = dp.read(r(regs::evq::HEAD) + 4 * i as u32);
-        }
-        dp.write(r(regs::evq::POP), 1);
-        let e = EvtFinRst::unpack(&w);
-        assert_eq!(e.kind, event_type::FIN_RST, "event type FIN_RST");
-        events.push((
-            e.flow_slot,
-            e.flow_gen,
-            Port::from_raw(e.port).expect("port"),
-            e.plen,
-        ));
-    }
+    let mut events: Vec<_> = fin_rst_events(&mut dp)
+        .into_iter()
+        .map(|e| {
+            (
+                e.flow_slot,
+                e.flow_gen,
+                Port::from_raw(e.port).expect("port"),
+                e.plen,
+            )
+        })
+        .collect();
     let mut want_ev = fin_rst.clone();
     want_ev.sort_by_key(|e| e.2 as u8);
     events.sort_by_key(|e| e.2 as u8);
@@ -284,8 +279,8 @@ fn teardown_512() {
     teardown(512);
 }
 
-/// The FIN_RST events of `dp`'s queue, popped: (slot, port).
-fn fin_events(dp: &mut Datapath) -> Vec<(u16, Port)> {
+/// The FIN_RST events of `dp`'s queue, popped in order.
+fn fin_rst_events(dp: &mut Datapath) -> Vec<EvtFinRst> {
     let mut events = Vec::new();
     while dp.read(r(regs::evq::HEAD_INFO)) >> 31 == 1 {
         let mut w = [0u32; EvtFinRst::WORDS];
@@ -295,9 +290,17 @@ fn fin_events(dp: &mut Datapath) -> Vec<(u16, Port)> {
         dp.write(r(regs::evq::POP), 1);
         let e = EvtFinRst::unpack(&w);
         assert_eq!(e.kind, event_type::FIN_RST, "event type FIN_RST");
-        events.push((e.flow_slot, Port::from_raw(e.port).expect("port")));
+        events.push(e);
     }
     events
+}
+
+/// The FIN_RST events of `dp`'s queue, popped: (slot, port).
+fn fin_events(dp: &mut Datapath) -> Vec<(u16, Port)> {
+    fin_rst_events(dp)
+        .into_iter()
+        .map(|e| (e.flow_slot, Port::from_raw(e.port).expect("port")))
+        .collect()
 }
 
 /// `DP.FIN_COUNT` of real server `rs`.
