@@ -242,7 +242,7 @@ impl LogReader {
             Ok(f) => LogLine::Message {
                 level: f.level().map(|l| l.as_str().to_uppercase()),
                 timestamp: f.display_timestamp().map(|t| t.to_string()),
-                text: f.display_message().to_string(),
+                text: with_mailbox_names(f.display_message().to_string()),
             },
             Err(DecodeError::UnexpectedEof) | Err(DecodeError::Malformed) => {
                 LogLine::Malformed { bytes: frame.len() }
@@ -251,10 +251,51 @@ impl LogReader {
     }
 }
 
+/// The firmware's mailbox line (`mbox tag T cmd 0xC len L -> status S len N`) with the
+/// command's and the status's names, which the firmware leaves to the host to keep its image
+/// small: `mbox tag T cmd NAME (0xC) len L -> status NAME len N`. Other lines, and codes
+/// without a name, are left as they are.
+fn with_mailbox_names(text: String) -> String {
+    let t: Vec<&str> = text.split(' ').collect();
+    let ["mbox", "tag", tag, "cmd", cmd, "len", len, "->", "status", st, "len", n] = t[..] else {
+        return text;
+    };
+    let code = cmd
+        .strip_prefix("0x")
+        .and_then(|h| u32::from_str_radix(h, 16).ok());
+    let (Some(code), Ok(st_code)) = (code, st.parse::<u32>()) else {
+        return text;
+    };
+    let name = splicenic_layout::mailbox_cmd::name(code).unwrap_or("?");
+    let status = splicenic_layout::mailbox_status::name(st_code).unwrap_or(st);
+    format!("mbox tag {tag} cmd {name} ({cmd}) len {len} -> status {status} len {n}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fakebar::FakeBar;
+
+    #[test]
+    fn mailbox_lines_get_their_names_on_the_host() {
+        assert_eq!(
+            with_mailbox_names("mbox tag 1 cmd 0x1 len 0 -> status 0 len 3".into()),
+            "mbox tag 1 cmd PING (0x1) len 0 -> status OK len 3"
+        );
+        assert_eq!(
+            with_mailbox_names("mbox tag 9 cmd 0x7777 len 0 -> status 2 len 0".into()),
+            format!(
+                "mbox tag 9 cmd ? (0x7777) len 0 -> status {} len 0",
+                splicenic_layout::mailbox_status::name(2).unwrap_or("2")
+            )
+        );
+        for other in [
+            "ready, serving the mailbox",
+            "mbox tag x cmd 0xzz len 0 -> status 0 len 0",
+        ] {
+            assert_eq!(with_mailbox_names(other.into()), other);
+        }
+    }
 
     /// Plays the firmware's writer against a fake BAR: appends `frame` + 0x00 at WPTR mod
     /// SIZE, wrapping, then advances WPTR.

@@ -288,7 +288,8 @@ fn main() -> ! {
         }
         write_reg(mbox.rsp_doorbell(), tag);
 
-        // codes only (docs/records.md names them): a table of the names costs instruction memory
+        // codes only: the host's log reader adds the names (host-driver log.rs), whose
+        // table would cost instruction memory here
         defmt::debug!(
             "mbox tag {=u32} cmd {=u32:#x} len {=u32} -> status {=u32} len {=usize}",
             tag,
