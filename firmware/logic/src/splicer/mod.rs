@@ -235,7 +235,7 @@ pub trait Hw {
     fn fin_events(&mut self, enable: bool);
     /// `DP.FIN_COUNT_IDX` = `rs`, then `DP.FIN_COUNT`: the flows of real server `rs` whose
     /// first FIN (from either side) the fast path forwarded while their static entry had
-    /// `ACTIVE`, since reset, modulo 2^32.
+    /// `ACTIVE`, since power-up (a reset does not clear them), modulo 2^32.
     fn fin_count(&mut self, rs: u8) -> u32;
 }
 
@@ -249,7 +249,7 @@ pub struct Aged {
 }
 
 /// A flow the card's scanner freed: its entry's real server and ACTIVE flag (clear when the
-/// card's teardown view has a FIN of it), its client.
+/// card counts the FINs, `DP.FIN_CTRL.EVENTS` 0, and its teardown view has one), its client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Freed {
     pub rs: u8,
