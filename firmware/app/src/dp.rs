@@ -235,9 +235,13 @@ impl Hw for DataPath {
             slot_field(w);
             w
         });
+        // Byte by byte from each word: a variable-length copy would be a memcpy call per
+        // word.
         for chunk in buf[..len].chunks_mut(4) {
-            let w = self.punt.rd_data().read().bits().to_le_bytes();
-            chunk.copy_from_slice(&w[..chunk.len()]);
+            let w = self.punt.rd_data().read().bits();
+            for (k, b) in chunk.iter_mut().enumerate() {
+                *b = (w >> (8 * k)) as u8;
+            }
         }
         write_reg(self.punt.cons(), (cons + 1) % modulus);
         Some(PuntInfo { len, meta })

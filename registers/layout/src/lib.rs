@@ -135,11 +135,11 @@ pub fn put_bits(w: &mut [u32], lsb: usize, width: usize, v: u64) {
 /// Bytes packed into little-endian words (byte `4k` in bits 7:0 of word `k`), the last word
 /// zero padded: how rule patterns, request buffers and frames cross the CSR windows.
 pub fn words_le(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes.chunks(4).map(|c| {
-        let mut w = [0u8; 4];
-        w[..c.len()].copy_from_slice(c);
-        u32::from_le_bytes(w)
-    })
+    // Byte by byte (a variable-length copy into a word would be a memcpy call per word on
+    // the soft core).
+    bytes
+        .chunks(4)
+        .map(|c| c.iter().rev().fold(0, |w, &b| w << 8 | u32::from(b)))
 }
 
 /// A 48-bit MAC address as the card holds it (first byte on the wire in bits 47:40).
@@ -225,6 +225,18 @@ mod tests {
             [it.next().unwrap_or(0), it.next().unwrap_or(0)]
         };
         assert_eq!(v, [u32::from_le_bytes(*b"GET "), u32::from(b'/')]);
+        // Every length: whole words, then the zero-padded tail; nothing for no bytes.
+        let bytes: [u8; 13] = core::array::from_fn(|i| i as u8 + 1);
+        for n in 0..=bytes.len() {
+            assert_eq!(words_le(&bytes[..n]).count(), n.div_ceil(4), "{n} bytes");
+            for (k, w) in words_le(&bytes[..n]).enumerate() {
+                let want = (0..4).fold(0u32, |acc, b| {
+                    let i = 4 * k + b;
+                    acc | u32::from(if i < n { bytes[i] } else { 0 }) << (8 * b)
+                });
+                assert_eq!(w, want, "{n} bytes, word {k}");
+            }
+        }
         let mac = [0x02, 0x11, 0x22, 0x33, 0x44, 0x55];
         assert_eq!(mac_to_u64(mac), 0x0211_2233_4455);
         assert_eq!(mac_from_u64(mac_to_u64(mac)), mac);
