@@ -152,7 +152,10 @@ fn isn_secret() -> (u64, u64) {
     // SAFETY: DP.NOW is read-only.
     let dp_now = unsafe { splicenic_pac::Dp::steal() }.now().read().bits();
     let k0 = t ^ u64::from(dp_now).rotate_left(32) ^ 0x736f_6d65_7073_6575;
-    let k1 = t.rotate_left(17) ^ u64::from(BUILD_ID) ^ 0x646f_7261_6e64_6f83;
+    // Opaque to the optimiser: folded in as a constant, some build ids made the boot code
+    // half a kilobyte larger than others (the image's size must not depend on the commit).
+    let id = core::hint::black_box(BUILD_ID);
+    let k1 = t.rotate_left(17) ^ u64::from(id) ^ 0x646f_7261_6e64_6f83;
     (k0, k1)
 }
 
@@ -168,14 +171,16 @@ fn main() -> ! {
     set_state(&p.ctrl, State::Booting);
 
     let clk_hz = p.id.clk_hz().read().bits();
-    let v = BUILD_INFO.version;
+    // Read at run time (see `isn_secret`).
+    let info = core::hint::black_box(&BUILD_INFO);
+    let v = info.version;
     defmt::info!(
         "splicenic-fw {=u8}.{=u8}.{=u8} build {=u32:#010x} ({=str}), clk {=u32} Hz",
         v.major,
         v.minor,
         v.patch,
-        BUILD_INFO.build_id,
-        BUILD_INFO.build_str(),
+        info.build_id,
+        info.build_str(),
         clk_hz
     );
 
@@ -306,6 +311,9 @@ fn main() -> ! {
 #[riscv_rt::setup_interrupts]
 fn setup_interrupts(_hart_id: usize) {}
 
+/// Reached only in builds with the rustup target: `cargo xtask build` on Debian's toolchain
+/// builds with `-Cpanic=immediate-abort`, where a panic traps the core at once
+/// (tools/xtask/src/firmware.rs).
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
     // SAFETY: the program ends here; CTRL is only written, and FW_STATE/HEARTBEAT writes by
