@@ -98,6 +98,12 @@ module ack_validator #
     output wire [15:0]                   m_res_slot,
     output wire [GEN_BITS-1:0]           m_res_gen,
     output wire [`SNIC_COOKIE_MSS_CLASS_BITS-1:0] m_res_mss,
+    // each verdict as it enters the verdict FIFO (one per candidate, at most one per
+    // allocator pass): for observers that must not depend on when the FIFO is read
+    output wire                          out_valid,
+    output wire [`SNIC_ENGINE_VERDICT_W-1:0] out_verdict,
+    output wire [15:0]                   out_slot,
+    output wire [GEN_BITS-1:0]           out_gen,
 
     // flow-table command master (INSERT key -> slot, client half; LOOKUP key)
     output wire                          m_ft_valid,
@@ -523,6 +529,11 @@ res_fifo_inst (
 // verilator lint_on PINCONNECTEMPTY
 
 assign {m_res_verdict, m_res_slot, m_res_gen, m_res_mss} = rq_data;
+assign out_valid = a_state_reg == A_OUT && rq_ready;
+// verilator lint_off UNUSEDSIGNAL
+wire [MSS_W-1:0] out_mss_unused;
+// verilator lint_on UNUSEDSIGNAL
+assign {out_verdict, out_slot, out_gen, out_mss_unused} = a_res_reg;
 
 assign stat_new = n_new_reg;
 assign stat_found = n_found_reg;

@@ -1044,8 +1044,10 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
                  && ack_mask[index[VIP_B-1:0]];
         act = fwd ? ACT_FWD : syn_hw ? ACT_SYN
               : (cls == `SNIC_FRAME_CLASS_DROP ? ACT_DROP : ACT_PUNT);
-        l7 = !fwd && is_tcp_cls && hit && !dir && !port && fe_state == `SNIC_FLOW_STATE_REQUEST
-             && hd[H_PLEN +: 16] != 16'd0;
+        // request bytes of a flow waiting for them: REQUEST, or HANDSHAKE (the ACK validator's
+        // entry, or the firmware's SYN-time one) for the segments right behind the ACK
+        l7 = !fwd && is_tcp_cls && hit && !dir && !port && hd[H_PLEN +: 16] != 16'd0
+             && (fe_state == `SNIC_FLOW_STATE_REQUEST || fe_state == `SNIC_FLOW_STATE_HANDSHAKE);
         wsd_neg = {`SNIC_FLOW_STATIC_WSCALE_DIFF_W{1'b0}} - fe_wsd;
         meta = snic_punt_meta_pack(port, hd[H_REASON +: 4], cls, why, kind, index, hit, dir, l7,
                                    fe_state, slot, hd[H_PLEN +: 16], hd[H_L3 +: 8],
@@ -1273,6 +1275,10 @@ wire [`SNIC_ENGINE_VERDICT_W-1:0] av_res_verdict;
 wire [15:0]             av_res_slot;
 wire [7:0]              av_res_gen;
 wire [`SNIC_COOKIE_MSS_CLASS_BITS-1:0] av_res_mss;
+wire                    av_out_valid;
+wire [`SNIC_ENGINE_VERDICT_W-1:0] av_out_verdict;
+wire [15:0]             av_out_slot;
+wire [7:0]              av_out_gen;
 wire [FREE_AW+1:0]      av_free_level;
 wire [31:0]             av_new, av_found, av_bad, av_stale, av_noslot, av_full, av_refused,
                         av_lost;
@@ -1303,6 +1309,10 @@ ack_valid_inst (
     .m_res_slot(av_res_slot),
     .m_res_gen(av_res_gen),
     .m_res_mss(av_res_mss),
+    .out_valid(av_out_valid),
+    .out_verdict(av_out_verdict),
+    .out_slot(av_out_slot),
+    .out_gen(av_out_gen),
     .m_ft_valid(av_ft_valid),
     .m_ft_ready(av_ft_ready),
     .m_ft_op(av_ft_op),
@@ -1550,10 +1560,11 @@ obs_inst (
     .syn_kind(syn_trace_kind(d7_dec_reg[D_ACT +: 2])),
     .syn_ip(d7_syn_rec_reg[127:96]),
     .syn_port(d7_syn_rec_reg[63:48]),
-    .ack_valid(av_res_valid && av_res_ready),
-    .ack_verdict(av_res_verdict),
-    .ack_slot(av_res_slot),
-    .ack_gen(av_res_gen),
+    // as the validator decides (its FIFO's reads bunch up behind a held dispatch)
+    .ack_valid(av_out_valid),
+    .ack_verdict(av_out_verdict),
+    .ack_slot(av_out_slot),
+    .ack_gen(av_out_gen),
     .fs_valid(fs_wr_fire),
     .fs_engine(eng_fs_valid && eng_fs_ready),
     .fs_slot(fs_m_slot),
@@ -1584,7 +1595,16 @@ obs_inst (
 );
 
 // A candidate's punt record with its verdict: NEW and FOUND name the slot (a hit on the
-// client half; NEW: state HANDSHAKE, as the validator wrote it).
+// client half; NEW: state HANDSHAKE, as the validator wrote it); with a payload, the segment
+// goes to the L7 matcher too (the request right behind the handshake ACK, decided before
+// its key was inserted: FOUND).
+function cand_l7(input [15:0] payload_len, input [`SNIC_ENGINE_VERDICT_W-1:0] v);
+    begin
+        cand_l7 = (v == `SNIC_ENGINE_VERDICT_NEW || v == `SNIC_ENGINE_VERDICT_FOUND)
+                  && payload_len != 16'd0;
+    end
+endfunction
+
 function [META_W-1:0] with_verdict(input [META_W-1:0] m, input [`SNIC_ENGINE_VERDICT_W-1:0] v,
                                    input [15:0] slot, input [7:0] gen,
                                    input [`SNIC_COOKIE_MSS_CLASS_BITS-1:0] mss);
@@ -1603,6 +1623,7 @@ function [META_W-1:0] with_verdict(input [META_W-1:0] m, input [`SNIC_ENGINE_VER
         if (v == `SNIC_ENGINE_VERDICT_NEW) begin
             with_verdict[`SNIC_PUNT_META_FLOW_STATE_LSB +: 8] = `SNIC_FLOW_STATE_HANDSHAKE;
         end
+        with_verdict[`SNIC_PUNT_META_TO_L7_LSB] = cand_l7(`SNIC_PUNT_META_PAYLOAD_LEN(m), v);
     end
 endfunction
 
@@ -1705,11 +1726,15 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
     assign pa_tdata[gp*DW +: DW] = df_tdata[gp*DW +: DW];
     assign pa_tkeep[gp*KW +: KW] = df_tkeep[gp*KW +: KW];
     assign pa_tlast[gp] = df_tlast[gp];
-    assign pa_tuser[gp*PA_UW +: PA_UW] = {av_cand ? with_verdict(d[D_META +: META_W], av_res_verdict,
+    wire [META_W-1:0] d_meta = d[D_META +: META_W];
+    assign pa_tuser[gp*PA_UW +: PA_UW] = {av_cand ? with_verdict(d_meta, av_res_verdict,
                                                              av_res_slot, av_res_gen,
                                                              av_res_mss)
-                                               : d[D_META +: META_W],
-                                          d[D_L7], df_tuser[gp]};
+                                               : d_meta,
+                                          av_cand ? cand_l7(`SNIC_PUNT_META_PAYLOAD_LEN(d_meta),
+                                                            av_res_verdict)
+                                                  : d[D_L7],
+                                          df_tuser[gp]};
 
     assign df_tready[gp] = dq_valid[gp] && !hold && (a == ACT_FWD ? r_in_ready :
                                             a == ACT_PUNT ? pa_tready[gp] : 1'b1);

@@ -4,7 +4,8 @@
 
 use anyhow::{Context, Result};
 use splicenic_driver::{
-    Card, FirmwareImage, FlowStats, Health, RealServer, SetupTimers, TcpTimeoutState, Watchdog,
+    regs, Card, FirmwareImage, FlowStats, Health, RealServer, SetupTimers, TcpTimeoutState,
+    Watchdog,
 };
 use splicenic_fw_logic::mailbox::cmd;
 use splicenic_hil::net::{
@@ -107,6 +108,18 @@ fn url_and_host_route_to_pools_and_transfers_are_byte_exact() {
     // No slot was used twice while a record of its first use waited: no generation
     // mismatch (a mismatch here would mean a slot whose entry lost its generation).
     assert_eq!(tcp.gen_stale, 0, "{tcp:?}");
+    // Each request reached the inline L7 matcher, on or right behind its handshake ACK
+    // (NEW, FOUND or a hit on the HANDSHAKE entry), so the firmware copied none into
+    // L7.CMD unless a request came apart (the half-closed one's FIN may follow it in a
+    // segment of its own, decided before the key's insert: then the buffer is matched).
+    let bar = rig.card.bar_mut();
+    let inline = bar.read32(regs::l7::REQUESTS).unwrap();
+    let commands = bar.read32(regs::l7::COMMANDS).unwrap();
+    eprintln!("L7: {inline} segments matched inline, {commands} buffer matches");
+    assert!(
+        inline >= 3 && inline + commands >= 4,
+        "{inline} segments matched inline, {commands} buffer matches"
+    );
     if let Some(c) = s.setup_cycles_per_connection() {
         eprintln!("setup: {c:.0} soft-core cycles per connection");
     }

@@ -71,6 +71,12 @@ const _: () = assert!(MAX_RS <= 64 && crate::sched::MAX_SERVERS <= 64);
 pub const PENDING: usize = 32;
 /// Flowless data segments whose RST waits at once (docs/flowmgr.md, "Early data").
 pub const EARLY_HELD: usize = 4;
+/// Inline L7 results kept for a slot the firmware has not taken yet (see
+/// [`Splicer::early_verdict_take`]): twice the punt ring's 16 slots. A kept result waits for
+/// its slot's NEW punt, which is in the ring ahead of every frame whose result came later,
+/// so at most 15 newer results can arrive before the punt is read: none of them overwrites
+/// it.
+pub const EARLY_VERDICTS: usize = 32;
 /// How long such a RST waits for the client's handshake ACK.
 pub const EARLY_HOLD_MS: u32 = 100;
 /// Request buffer per connection in setup: the request head must fit. A buffer match
@@ -696,6 +702,12 @@ pub struct Splicer<'a> {
     /// Flowless data segments whose RST waits (see [`EARLY_HOLD_MS`]), with the tick it
     /// is sent at.
     early: [Option<(TcpSeg, u32)>; EARLY_HELD],
+    /// Inline L7 results (`flags`, `pool`) of slots with no connection in setup yet, with
+    /// their slot and generation, the oldest overwritten first (`early_verdict_keep`).
+    early_verdicts: [Option<EarlyVerdict>; EARLY_VERDICTS],
+    early_verdict_next: usize,
+    /// Kept results in `early_verdicts` (a NEW punt scans the table only when there are).
+    early_verdict_live: usize,
     /// Counters (FLOW_STATS).
     pub stats: Stats,
     /// Cycles per handler kind and step (FLOW_PROFILE).
@@ -776,6 +788,9 @@ impl<'a> Splicer<'a> {
             to_l7: false,
             hit_gen: 0,
             early: [None; EARLY_HELD],
+            early_verdicts: [None; EARLY_VERDICTS],
+            early_verdict_next: 0,
+            early_verdict_live: 0,
             stats: Stats::default(),
             profile: Profile::new(),
             cur: Handler::Other,
@@ -1496,6 +1511,13 @@ impl<'a> Splicer<'a> {
         if hw_cookie {
             self.stats.tcp.hw_cookie_acks += 1;
         }
+        if engine.is_some() {
+            // The inline result of a request segment right behind the handshake ACK, popped
+            // before this NEW punt: the connection's first. A NEW punt with a payload went to
+            // the inline matcher itself.
+            self.pend[i].stashed = self.early_verdict_take(i);
+            self.pend[i].l7_fed = u8::from(self.to_l7);
+        }
         self.enter_request(hw, i);
         if seg.payload_len() > 0 && self.pend[i].used {
             self.on_request_data(hw, i, seg);
@@ -1734,6 +1756,53 @@ impl<'a> Splicer<'a> {
         }
     }
 
+    /// Keeps an inline L7 result whose slot has no connection in setup: the data path feeds
+    /// the inline matcher from the ACK validator's HANDSHAKE entry on, so the result of the
+    /// request segment right behind the handshake ACK can be popped from the event queue
+    /// before the NEW punt that hands the slot over (the punt ring is read eight frames a
+    /// pass). Results that nothing takes are overwritten, oldest first.
+    fn early_verdict_keep(&mut self, slot: Slot, flags: u8, pool: u16) {
+        let k = self.early_verdict_next;
+        if self.early_verdicts[k].is_none() {
+            self.early_verdict_live += 1;
+        }
+        self.early_verdicts[k] = Some(EarlyVerdict {
+            slot,
+            gen: self.hit_gen,
+            flags,
+            pool,
+        });
+        self.early_verdict_next = (k + 1) % EARLY_VERDICTS;
+    }
+
+    /// The first kept inline result of connection `i`'s slot and generation, when the ACK
+    /// validator hands the slot over. Every kept result of the slot is taken (a later use of
+    /// the slot never sees them) and counts as one of the connection's inline results, so
+    /// only the first is taken for the request's. Generation 0 (an entry written without
+    /// one) matches any.
+    fn early_verdict_take(&mut self, i: usize) -> Option<(u8, u16)> {
+        if self.early_verdict_live == 0 {
+            return None;
+        }
+        let (slot, gen) = (self.pend[i].slot, self.pend[i].gen);
+        let mut first = None;
+        for j in 0..EARLY_VERDICTS {
+            // Oldest first: the kept results of one slot are in the order of its segments.
+            let k = (self.early_verdict_next + j) % EARLY_VERDICTS;
+            let Some(e) = self.early_verdicts[k] else {
+                continue;
+            };
+            if e.slot == slot && (e.gen == 0 || gen == 0 || e.gen == gen) {
+                self.early_verdicts[k] = None;
+                self.early_verdict_live -= 1;
+                let n = &mut self.pend[i].l7_verdicts;
+                *n = n.saturating_add(1);
+                first = first.or(Some((e.flags, e.pool)));
+            }
+        }
+        first
+    }
+
     fn match_buffer(&mut self, hw: &mut impl Hw, i: usize) {
         let n = usize::from(self.pend[i].req_len);
         let (bufs, slot, gen) = (&*self.bufs, self.pend[i].slot, self.pend[i].gen);
@@ -1761,7 +1830,11 @@ impl<'a> Splicer<'a> {
                     return;
                 };
                 let Some(i) = pi else {
-                    self.stats.ignored += 1;
+                    if from_buffer {
+                        self.stats.ignored += 1;
+                    } else {
+                        self.early_verdict_keep(slot, flags, pool);
+                    }
                     return;
                 };
                 let start = hw.cycles();
@@ -1777,7 +1850,9 @@ impl<'a> Splicer<'a> {
                         let n = self.pend[i].l7_verdicts.saturating_add(1);
                         self.pend[i].l7_verdicts = n;
                         match phase {
-                            Phase::Request if n == 1 => self.pend[i].stashed = Some((flags, pool)),
+                            Phase::Handshake | Phase::Request if n == 1 => {
+                                self.pend[i].stashed = Some((flags, pool))
+                            }
                             Phase::Matching if n == 1 => self.on_match(hw, i, flags, pool),
                             _ => self.stats.ignored += 1,
                         }
@@ -2821,6 +2896,16 @@ impl<'a> Splicer<'a> {
         rsp[5] = r.connections;
         Ok(Response::ok(6))
     }
+}
+
+/// An inline L7 result for a slot of no connection in setup (yet): the ACK validator's
+/// slot whose NEW punt is still in the punt ring behind the events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct EarlyVerdict {
+    slot: Slot,
+    gen: u8,
+    flags: u8,
+    pool: u16,
 }
 
 /// A punt or event made for an earlier use of its slot (counted in `TcpStats::gen_stale`;

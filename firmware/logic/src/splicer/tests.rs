@@ -228,8 +228,11 @@ impl Fake {
             m.flow_hit = true;
             m.flow_half = u8::from(half);
             m.flow_state = FlowStatic::STATE.get32(state) as u8;
-            // Request segments of a flow in state REQUEST go to the inline matcher too.
-            m.to_l7 = m.flow_state == flow_state::REQUEST && s.payload_len() > 0;
+            // Request segments of a flow in state REQUEST or HANDSHAKE go to the inline
+            // matcher too (as in the data path).
+            m.to_l7 = (m.flow_state == flow_state::REQUEST
+                || m.flow_state == flow_state::HANDSHAKE)
+                && s.payload_len() > 0;
             m.flow_slot = slot;
             m.slot_gen = field(&self.entry(slot), FlowStatic::GEN) as u8;
         }
@@ -1235,7 +1238,7 @@ fn half_entries_round_trip() {
 }
 
 #[test]
-fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer_with_its_generation() {
+fn request_behind_an_out_of_order_segment_is_matched_from_the_buffer_with_its_generation() {
     let mut w = world();
     let mut hw = Fake::default();
     let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
@@ -1246,35 +1249,25 @@ fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer_with_its_ge
     );
     sp.poll(&mut hw);
     let card_isn = hw.take_sent()[0].1.seq;
-    // Both segments are decided by the data path before the firmware sees the ACK, so the
-    // request is not fed to the inline matcher.
+    // All decided by the data path before the firmware sees the ACK: the segments are fed
+    // to the inline matcher (the entry is in HANDSHAKE), but an out-of-order one got there
+    // first, so the inline results are not the request's: the buffer is matched.
     let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
-    hw.arrive(
-        Port::Client,
-        seg(
-            (CLIENT, 5555),
-            (VIP, 80),
-            11,
-            card_isn + 1,
-            tf::ACK,
-            &[],
-            &[],
-            CMAC,
-        ),
-    );
-    hw.arrive(
-        Port::Client,
-        seg(
-            (CLIENT, 5555),
-            (VIP, 80),
-            11,
-            card_isn + 1,
-            tf::ACK,
-            &[],
-            req,
-            CMAC,
-        ),
-    );
+    for (seq, payload) in [(11, &[][..]), (12, &req[1..]), (11, &req[..])] {
+        hw.arrive(
+            Port::Client,
+            seg(
+                (CLIENT, 5555),
+                (VIP, 80),
+                seq,
+                card_isn + 1,
+                tf::ACK,
+                &[],
+                payload,
+                CMAC,
+            ),
+        );
+    }
     sp.poll(&mut hw);
     assert_eq!(hw.l7.len(), 1, "buffer match issued");
     assert_eq!(hw.l7[0].0, req.to_vec());
@@ -1284,6 +1277,203 @@ fn request_right_behind_the_handshake_ack_is_matched_from_the_buffer_with_its_ge
     let slot = hw.l7[0].1;
     let gen = only_its_own_generations_verdict_connects(&mut sp, &mut hw, slot, true);
     assert_eq!(hw.l7_gen, vec![gen], "L7.CMD_GEN");
+}
+
+/// Eight flowless client RSTs: a pass of the main loop reads them and nothing else from the
+/// punt ring, then pops the events (a RST of no flow gets no reply).
+fn eight_stray_rsts(hw: &mut Fake) {
+    for k in 0..8 {
+        hw.arrive(
+            Port::Client,
+            seg(
+                (CLIENT, 30000 + k),
+                (VIP, 80),
+                1,
+                0,
+                tf::RST,
+                &[],
+                &[],
+                CMAC,
+            ),
+        );
+    }
+}
+
+/// An inline REQUEST_MATCHED of `slot`'s generation `gen`: pool 1 (connects) or, with
+/// `incomplete`, no verdict.
+fn ev_inline(slot: Slot, gen: u8, incomplete: bool) -> [u32; 4] {
+    let flags = if incomplete {
+        l7_flag::INCOMPLETE
+    } else {
+        l7_flag::MATCHED
+    };
+    let mut e = EvtRequestMatched::unpack(&ev_matched(slot, flags, 1, 7, false));
+    e.flow_gen = gen;
+    e.pack()
+}
+
+#[test]
+fn request_right_behind_the_handshake_ack_is_routed_by_its_inline_result() {
+    // The firmware answered the SYN: its HANDSHAKE entry sends the request segment right
+    // behind the ACK to the inline matcher, whose result may be popped before the ACK's
+    // punt (eight frames ahead of it) or after the request's.
+    for result_first in [false, true] {
+        let mut w = world();
+        let mut hw = Fake::default();
+        let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+        configure(&mut sp, &mut hw, 2);
+        hw.arrive(
+            Port::Client,
+            seg((CLIENT, 5555), (VIP, 80), 10, 0, tf::SYN, &[], &[], CMAC),
+        );
+        sp.poll(&mut hw);
+        let card_isn = hw.take_sent()[0].1.seq;
+        let slot = only_pending(&sp).slot;
+        let gen = field(&hw.entry(slot), FlowStatic::GEN) as u8;
+        if result_first {
+            eight_stray_rsts(&mut hw);
+        }
+        let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        for payload in [&[][..], &req[..]] {
+            hw.arrive(
+                Port::Client,
+                seg(
+                    (CLIENT, 5555),
+                    (VIP, 80),
+                    11,
+                    card_isn + 1,
+                    tf::ACK,
+                    &[],
+                    payload,
+                    CMAC,
+                ),
+            );
+        }
+        hw.events.push_back(ev_inline(slot, gen, false));
+        // A later inline result of the slot (another segment's) is not the request's.
+        hw.events.push_back(ev_inline(slot, gen, true));
+        while sp.poll(&mut hw) {}
+        assert!(
+            hw.l7.is_empty(),
+            "no buffer match (result first: {result_first})"
+        );
+        assert!(
+            server_syn(&hw.take_sent()).is_some(),
+            "connected (result first: {result_first})"
+        );
+        // The stray RSTs, and the second result.
+        let strays = if result_first { 8 } else { 0 };
+        assert_eq!(
+            sp.stats.ignored,
+            strays + 1,
+            "(result first: {result_first})"
+        );
+    }
+}
+
+#[test]
+fn request_on_the_validators_handshake_ack_is_routed_by_its_inline_result() {
+    // The request rides on the handshake ACK (the client's pure ACK was lost): the NEW punt
+    // has a payload and went to the inline matcher, whose result routes it, before or
+    // after the punt.
+    for result_first in [false, true] {
+        let mut w = world();
+        let (mut sp, mut hw) = validator_world(&mut w);
+        let (slot, gen) = hw.free_list[0];
+        let (cport, isn) = (41000, 0x1000);
+        let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
+        let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        if result_first {
+            eight_stray_rsts(&mut hw);
+        }
+        hw.arrive(
+            Port::Client,
+            cookie_ack(cport, isn, ck, &ts(101, tsval), req),
+        );
+        hw.events.push_back(ev_inline(slot, gen, false));
+        while sp.poll(&mut hw) {}
+        assert_eq!(sp.stats.tcp.engine_new, 1);
+        assert!(
+            hw.l7.is_empty(),
+            "no buffer match (result first: {result_first})"
+        );
+        assert!(
+            server_syn(&hw.take_sent()).is_some(),
+            "connected (result first: {result_first})"
+        );
+    }
+}
+
+#[test]
+fn inline_results_of_a_window_of_new_connections_all_wait_for_their_new_punts() {
+    // Eight clients' requests ride on their handshake ACKs behind eight stray frames: all
+    // eight inline results are popped in the pass that reads the strays, before any NEW
+    // punt; each connection takes its own when its punt is read.
+    let mut w = world();
+    let (mut sp, mut hw) = validator_world(&mut w);
+    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+    eight_stray_rsts(&mut hw);
+    let mut results = Vec::new();
+    let pushed: Vec<(Slot, u8)> = hw.free_list.iter().take(8).copied().collect();
+    for (k, &(slot, gen)) in (0..8u16).zip(&pushed) {
+        let (cport, isn) = (42000 + k, 0x2000 + u32::from(k) * 0x100);
+        let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
+        hw.arrive(
+            Port::Client,
+            cookie_ack(cport, isn, ck, &ts(101, tsval), req),
+        );
+        results.push(ev_inline(slot, gen, false));
+    }
+    hw.events.extend(results);
+    sp.poll(&mut hw);
+    assert_eq!(sp.pending(), 0, "the results came before the NEW punts");
+    assert_eq!(sp.early_verdict_live, 8);
+    while sp.poll(&mut hw) {}
+    assert_eq!(sp.stats.tcp.engine_new, 8);
+    assert!(hw.l7.is_empty(), "no buffer match");
+    let syns = hw
+        .take_sent()
+        .iter()
+        .filter(|(p, s, _)| *p == Port::Server && s.has(tf::SYN))
+        .count();
+    assert_eq!(syns, 8, "every connection connected");
+    assert_eq!(sp.early_verdict_live, 0);
+}
+
+#[test]
+fn inline_result_popped_before_the_validators_new_punt_routes_its_request() {
+    let mut w = world();
+    let (mut sp, mut hw) = validator_world(&mut w);
+    let (slot, gen) = hw.free_list[0];
+    let (cport, isn) = (41000, 0x1000);
+    let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
+    let o = ts(101, tsval);
+    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+    eight_stray_rsts(&mut hw);
+    // The validator takes the ACK (NEW, slot in HANDSHAKE); the request right behind it goes
+    // to the inline matcher, whose results reach the event queue while the NEW punt waits.
+    hw.arrive(Port::Client, cookie_ack(cport, isn, ck, &o, &[]));
+    hw.arrive(Port::Client, cookie_ack(cport, isn, ck, &o, req));
+    hw.events.push_back(ev_inline(slot, gen, false));
+    hw.events.push_back(ev_inline(slot, gen, true));
+    // A result of another use of a slot is never taken for this one.
+    hw.events.push_back(ev_inline(slot + 1, gen, true));
+    sp.poll(&mut hw);
+    assert_eq!(sp.pending(), 0, "the events came before the NEW punt");
+    while sp.poll(&mut hw) {}
+    assert_eq!(sp.stats.tcp.engine_new, 1);
+    assert_eq!(only_pending(&sp).slot, slot);
+    assert!(hw.l7.is_empty(), "no buffer match");
+    assert!(
+        server_syn(&hw.take_sent()).is_some(),
+        "connected by the kept result"
+    );
+    assert_eq!(sp.stats.ignored, 8, "the stray RSTs only");
+    assert_eq!(
+        sp.early_verdicts.iter().flatten().count(),
+        1,
+        "only the other slot's result is left"
+    );
 }
 
 #[test]

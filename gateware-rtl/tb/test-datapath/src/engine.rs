@@ -519,6 +519,16 @@ pub fn bucket(client: (u32, u16)) -> u32 {
 pub fn check_punt(want: &Punted, desc: &[u32]) -> Result<(), String> {
     let m = meta(desc);
     let got_slot = m.flow_hit.then_some((m.flow_slot, m.slot_gen));
+    // NEW and FOUND with a payload go to the inline L7 matcher (the request on or right
+    // behind the handshake ACK); no punt without a flow does. (A hit's depends on whether
+    // the validator's entry write was in before the lookup.)
+    let fed = matches!(m.engine, ev::NEW | ev::FOUND) && m.payload_len > 0;
+    if (m.engine != ev::NONE || !m.flow_hit) && m.to_l7 != fed {
+        return Err(format!(
+            "verdict {} payload {}: to_l7 {}, want {fed}",
+            m.engine, m.payload_len, m.to_l7
+        ));
+    }
     if want.found_or_hit {
         let ok = (m.engine == ev::FOUND || m.engine == ev::NONE)
             && m.flow_hit

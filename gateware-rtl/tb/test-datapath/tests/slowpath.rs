@@ -360,6 +360,51 @@ fn l7_paths(width: u32) {
     assert_eq!((m.pool, m.rule_id), (7, 42), "pool 7, rule 42");
     assert_eq!(dp.read(r(regs::l7::REQUESTS)), 1);
 
+    // a flow in HANDSHAKE (the ACK validator's entry, or the firmware's at the SYN): the
+    // request segment right behind the handshake ACK goes to the matcher too; its ACK (no
+    // payload) does not, nor do the segments of a flow past REQUEST
+    let mut flow_in = |slot: u16, state: u8| {
+        let g = Flow {
+            slot,
+            state,
+            client_port: 41000 + slot - 12,
+            local_port: 51000 + slot - 12,
+            ..f
+        };
+        install(&mut dp, &g);
+        g
+    };
+    let hs = flow_in(13, flow_state::HANDSHAKE);
+    let cn = flow_in(14, flow_state::CONNECTING);
+    let api = b"GET /api/x HTTP/1.1\r\nHost: a\r\n\r\n";
+    for (fl, payload, fed) in [
+        (&hs, &b""[..], false),
+        (&hs, &api[..], true),
+        (&cn, &api[..], false),
+    ] {
+        let (b, ..) = flow_frame(&mut rng, fl, Port::Client, payload, Flags::default(), true);
+        dp.push(Port::Client, &b, false);
+        assert!(dp.settle(300, 500_000));
+        let (d, bytes) = punt_pop(&mut dp).expect("punted");
+        assert_eq!(bytes, b);
+        assert_eq!(
+            meta(&d).to_l7,
+            fed,
+            "state {} payload {}",
+            fl.state,
+            payload.len()
+        );
+    }
+    let ev: Vec<_> = events(&mut dp)
+        .into_iter()
+        .filter(|e| kind(e) == event_type::REQUEST_MATCHED)
+        .collect();
+    assert_eq!(ev.len(), 1, "one result: the HANDSHAKE flow's request");
+    let m = EvtRequestMatched::unpack(&ev[0]);
+    assert_eq!((m.tag, m.flow_gen), (13, hs.gen()), "tagged with its slot");
+    assert_eq!((m.pool, m.rule_id), (8, 43), "pool 8, rule 43");
+    assert_eq!(dp.read(r(regs::l7::REQUESTS)), 2);
+
     // the command path: a request the firmware assembled from two segments
     let full = b"POST /api/v1/items HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 0\r\n\r\n";
     dp.write(r(regs::l7::BUF_PTR), 0);
