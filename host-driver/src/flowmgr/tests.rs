@@ -1278,7 +1278,7 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
         assert_eq!(c, cmd::TCP_STATS);
         match req {
             [0] => (status::OK, (1..=16).collect()),
-            [16] => (status::OK, vec![17, 18]),
+            [16] => (status::OK, vec![17, 18, 19, 20]),
             _ => panic!("TCP_STATS from {req:?}"),
         }
     });
@@ -1304,9 +1304,11 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
             gen_stale: 16,
             early_held: 17,
             early_kept: 18,
+            early_results: 19,
+            early_results_dropped: 20,
         }
     );
-    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 2 words");
+    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 4 words");
     let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 15]));
     let e = card.flow_manager().tcp_stats().unwrap_err();
     assert!(e.to_string().contains("TCP_STATS"), "{e}");

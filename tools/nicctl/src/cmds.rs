@@ -429,6 +429,10 @@ fn metrics_of(card: &mut Card, restarts: u64) -> Result<Metrics> {
         reason: "gen_stale".into(),
         count: u64::from(tcp.gen_stale),
     });
+    drops.push(DropMetrics {
+        reason: "early_results_dropped".into(),
+        count: u64::from(tcp.early_results_dropped),
+    });
     let outcomes = |list: &[(&'static str, u32)]| {
         list.iter()
             .map(|&(outcome, n)| OutcomeMetrics {
@@ -563,6 +567,13 @@ pub fn drop_rows(
             counter: "TCP_STATS".into(),
             bits: 32,
         },
+        // inline L7 results kept for a slot not handed over yet, overwritten untaken
+        DropRow {
+            reason: "TCP_STATS.early_results_dropped",
+            count: Some(u64::from(tcp.early_results_dropped)),
+            counter: "TCP_STATS".into(),
+            bits: 32,
+        },
     ];
     stats.chain(regs).chain(fw).collect()
 }
@@ -571,14 +582,21 @@ pub fn drop_rows(
 /// shown (zero or not).
 pub fn format_drops(rows: &[DropRow]) -> String {
     let mut out = String::from("Drops\n");
+    // The reason column fits the longest name.
+    let w = rows
+        .iter()
+        .map(|r| r.reason.len())
+        .max()
+        .unwrap_or(0)
+        .max(24);
     out += &format!(
-        "{:<24} {:>12}  {:<12} {:>4}\n",
+        "{:<w$} {:>12}  {:<12} {:>4}\n",
         "Reason", "Count", "Counter", "Bits"
     );
     for r in rows {
         let count = r.count.map_or_else(|| "-".to_string(), |c| c.to_string());
         out += &format!(
-            "{:<24} {:>12}  {:<12} {:>4}\n",
+            "{:<w$} {:>12}  {:<12} {:>4}\n",
             r.reason, count, r.counter, r.bits
         );
     }
@@ -824,6 +842,8 @@ pub fn stats(
                           "handover_lost": tcp.engine_lost, "not_ours": tcp.engine_stale},
                 "stale_generation": tcp.gen_stale,
                 "early_data": {"held": tcp.early_held, "kept": tcp.early_kept},
+                "early_results": {"kept": tcp.early_results,
+                          "dropped": tcp.early_results_dropped},
                 "marks": {"free_low": marks.free_low, "free_depth": marks.free_depth,
                           "punt_high": marks.punt_high, "punt_slots": marks.punt_slots},
                 "aging": {"enabled": aging.enabled, "interval": aging.interval,
@@ -942,6 +962,10 @@ pub fn stats(
             out += &format!(
                 "Early data: {} flowless data segments held before their RST, {} kept (their handshake ACK followed)\n",
                 tcp.early_held, tcp.early_kept
+            );
+            out += &format!(
+                "Early results: {} inline L7 results kept before their connection's NEW punt, {} dropped untaken\n",
+                tcp.early_results, tcp.early_results_dropped
             );
             out += &format_drops(&drops);
             let mut o = std::io::stdout().lock();
@@ -1372,6 +1396,7 @@ mod tests {
         };
         let tcp = TcpStats {
             gen_stale: 9,
+            early_results_dropped: 10,
             ..TcpStats::default()
         };
         drop_rows(&st, &dc, &fs, &tcp)
@@ -1380,8 +1405,8 @@ mod tests {
     #[test]
     fn drops_rows_cover_every_counter_in_order() {
         let rows = sample();
-        // 13 parser reasons, 5 classifier reasons, 8 registers, 2 firmware counters.
-        assert_eq!(rows.len(), 28);
+        // 13 parser reasons, 5 classifier reasons, 8 registers, 3 firmware counters.
+        assert_eq!(rows.len(), 29);
         let find = |n: &str| rows.iter().find(|r| r.reason == n).unwrap();
         assert_eq!(find("MAC_ERR").count, Some(3));
         assert_eq!(find("MAC_ERR").counter, "STATS[211]");
@@ -1403,6 +1428,7 @@ mod tests {
         assert_eq!(find("INJECT.BAD_COMMIT[S]").count, Some(6));
         assert_eq!(find("FLOW_STATS.punts_ignored").count, Some(7));
         assert_eq!(find("TCP_STATS.gen_stale").count, Some(9));
+        assert_eq!(find("TCP_STATS.early_results_dropped").count, Some(10));
         let mut names: Vec<_> = rows.iter().map(|r| r.reason).collect();
         names.sort_unstable();
         names.dedup();
@@ -1487,20 +1513,21 @@ mod tests {
         assert_eq!(lines[0], "Drops");
         assert_eq!(
             lines[1],
-            "Reason                          Count  Counter      Bits"
+            "Reason                                 Count  Counter      Bits"
         );
-        assert!(lines.contains(&"MAC_ERR                             3  STATS[211]     64"));
-        assert!(lines.contains(&"PUNT.DROP_FULL                     60  BAR 0x901c     32"));
-        assert!(lines.contains(&"INJECT.BAD_COMMIT[C]                -  BAR 0xa030     32"));
-        assert!(lines.contains(&"FLOW_STATS.punts_ignored            7  FLOW_STATS     32"));
-        assert!(lines.contains(&"TCP_STATS.gen_stale                 9  TCP_STATS      32"));
-        // Header, column header, 28 counters, the width note and the `-` note.
-        assert_eq!(lines.len(), 32, "{text}");
-        assert!(lines[30].starts_with("32-bit counters wrap at 2^32"));
-        assert!(lines[31].starts_with("-: not read"));
+        assert!(lines.contains(&"MAC_ERR                                    3  STATS[211]     64"));
+        assert!(lines.contains(&"PUNT.DROP_FULL                            60  BAR 0x901c     32"));
+        assert!(lines.contains(&"INJECT.BAD_COMMIT[C]                       -  BAR 0xa030     32"));
+        assert!(lines.contains(&"FLOW_STATS.punts_ignored                   7  FLOW_STATS     32"));
+        assert!(lines.contains(&"TCP_STATS.gen_stale                        9  TCP_STATS      32"));
+        assert!(lines.contains(&"TCP_STATS.early_results_dropped           10  TCP_STATS      32"));
+        // Header, column header, 29 counters, the width note and the `-` note.
+        assert_eq!(lines.len(), 33, "{text}");
+        assert!(lines[31].starts_with("32-bit counters wrap at 2^32"));
+        assert!(lines[32].starts_with("-: not read"));
         // Every counter line has its count ending in the same column.
-        for l in &lines[2..30] {
-            assert_eq!(l.len(), 56, "{l:?}");
+        for l in &lines[2..31] {
+            assert_eq!(l.len(), 63, "{l:?}");
         }
     }
 
@@ -1748,7 +1775,7 @@ mod tests {
     fn drops_json_names_counter_width_and_wrap() {
         let v = drops_json(&sample());
         let a = v.as_array().unwrap();
-        assert_eq!(a.len(), 28);
+        assert_eq!(a.len(), 29);
         let full = a.iter().find(|d| d["reason"] == "PUNT.DROP_FULL").unwrap();
         assert_eq!(
             *full,

@@ -1760,12 +1760,16 @@ impl<'a> Splicer<'a> {
     /// the inline matcher from the ACK validator's HANDSHAKE entry on, so the result of the
     /// request segment right behind the handshake ACK can be popped from the event queue
     /// before the NEW punt that hands the slot over (the punt ring is read eight frames a
-    /// pass). Results that nothing takes are overwritten, oldest first.
+    /// pass). Results that nothing takes are overwritten, oldest first (counted in
+    /// `TcpStats::early_results_dropped`).
     fn early_verdict_keep(&mut self, slot: Slot, flags: u8, pool: u16) {
         let k = self.early_verdict_next;
         if self.early_verdicts[k].is_none() {
             self.early_verdict_live += 1;
+        } else {
+            self.stats.tcp.early_results_dropped += 1;
         }
+        self.stats.tcp.early_results += 1;
         self.early_verdicts[k] = Some(EarlyVerdict {
             slot,
             gen: self.hit_gen,

@@ -78,11 +78,20 @@ pub struct TcpStats {
     pub early_held: u32,
     /// Of those, the ones whose 4-tuple connected during the wait (no RST sent).
     pub early_kept: u32,
+    /// Inline L7 results kept for a slot no connection held yet: the request segment right
+    /// behind the ACK validator's handshake ACK, whose result came before the NEW punt
+    /// (docs/flowmgr.md, step 3).
+    pub early_results: u32,
+    /// Of those, the ones overwritten before a connection took them (the oldest of
+    /// [`super::EARLY_VERDICTS`] kept ones): results of a slot's earlier use, or of a slot
+    /// whose NEW punt was lost; a connection whose own result is dropped waits for its
+    /// request timeout.
+    pub early_results_dropped: u32,
 }
 
 impl TcpStats {
     /// Words of the TCP_STATS answer.
-    pub const WORDS: usize = 18;
+    pub const WORDS: usize = 20;
 
     /// The TCP_STATS answer.
     pub fn to_words(&self) -> [u32; Self::WORDS] {
@@ -105,12 +114,14 @@ impl TcpStats {
             self.gen_stale,
             self.early_held,
             self.early_kept,
+            self.early_results,
+            self.early_results_dropped,
         ]
     }
 
     /// Decodes a TCP_STATS answer.
     pub fn from_words(w: &[u32; Self::WORDS]) -> TcpStats {
-        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept] =
+        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept, early_results, early_results_dropped] =
             *w;
         TcpStats {
             rst_pending,
@@ -131,6 +142,8 @@ impl TcpStats {
             gen_stale,
             early_held,
             early_kept,
+            early_results,
+            early_results_dropped,
         }
     }
 }

@@ -779,6 +779,25 @@ fn world() -> World {
     }
 }
 
+/// A splicer with the L7 service configured (mode 2) on a plain fake card.
+fn l7_world(w: &mut World) -> (Splicer<'_>, Fake) {
+    let mut hw = Fake::default();
+    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    (sp, hw)
+}
+
+/// A client SYN from `cport` with ISN `isn` and options `opts`, answered by the firmware;
+/// returns the card's ISN.
+fn answered_syn(sp: &mut Splicer, hw: &mut Fake, cport: u16, isn: u32, opts: &[u8]) -> u32 {
+    hw.arrive(
+        Port::Client,
+        seg((CLIENT, cport), (VIP, 80), isn, 0, tf::SYN, opts, &[], CMAC),
+    );
+    sp.poll(hw);
+    hw.take_sent()[0].1.seq
+}
+
 const TS_SYN: [u8; 20] = [
     2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 100, 0, 0, 0, 0, 1, 3, 3, 7,
 ];
@@ -1240,15 +1259,8 @@ fn half_entries_round_trip() {
 #[test]
 fn request_behind_an_out_of_order_segment_is_matched_from_the_buffer_with_its_generation() {
     let mut w = world();
-    let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
-    hw.arrive(
-        Port::Client,
-        seg((CLIENT, 5555), (VIP, 80), 10, 0, tf::SYN, &[], &[], CMAC),
-    );
-    sp.poll(&mut hw);
-    let card_isn = hw.take_sent()[0].1.seq;
+    let (mut sp, mut hw) = l7_world(&mut w);
+    let card_isn = answered_syn(&mut sp, &mut hw, 5555, 10, &[]);
     // All decided by the data path before the firmware sees the ACK: the segments are fed
     // to the inline matcher (the entry is in HANDSHAKE), but an out-of-order one got there
     // first, so the inline results are not the request's: the buffer is matched.
@@ -1299,6 +1311,14 @@ fn eight_stray_rsts(hw: &mut Fake) {
     }
 }
 
+/// TCP_STATS' inline results kept before their NEW punt and those dropped untaken.
+fn early_counts(sp: &Splicer) -> (u32, u32) {
+    (
+        sp.stats.tcp.early_results,
+        sp.stats.tcp.early_results_dropped,
+    )
+}
+
 /// An inline REQUEST_MATCHED of `slot`'s generation `gen`: pool 1 (connects) or, with
 /// `incomplete`, no verdict.
 fn ev_inline(slot: Slot, gen: u8, incomplete: bool) -> [u32; 4] {
@@ -1319,15 +1339,8 @@ fn request_right_behind_the_handshake_ack_is_routed_by_its_inline_result() {
     // punt (eight frames ahead of it) or after the request's.
     for result_first in [false, true] {
         let mut w = world();
-        let mut hw = Fake::default();
-        let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-        configure(&mut sp, &mut hw, 2);
-        hw.arrive(
-            Port::Client,
-            seg((CLIENT, 5555), (VIP, 80), 10, 0, tf::SYN, &[], &[], CMAC),
-        );
-        sp.poll(&mut hw);
-        let card_isn = hw.take_sent()[0].1.seq;
+        let (mut sp, mut hw) = l7_world(&mut w);
+        let card_isn = answered_syn(&mut sp, &mut hw, 5555, 10, &[]);
         let slot = only_pending(&sp).slot;
         let gen = field(&hw.entry(slot), FlowStatic::GEN) as u8;
         if result_first {
@@ -1438,6 +1451,51 @@ fn inline_results_of_a_window_of_new_connections_all_wait_for_their_new_punts() 
         .count();
     assert_eq!(syns, 8, "every connection connected");
     assert_eq!(sp.early_verdict_live, 0);
+    assert_eq!(early_counts(&sp), (8, 0));
+}
+
+#[test]
+fn early_results_nothing_takes_are_overwritten_oldest_first_and_counted() {
+    // Results for slots whose NEW punt never comes (an earlier use's, a lost punt's): the
+    // table keeps the last EARLY_VERDICTS, the older ones are dropped and counted, and a
+    // connection whose result is still kept takes it.
+    let mut w = world();
+    let (mut sp, mut hw) = validator_world(&mut w);
+    let (slot, gen) = hw.free_list[0];
+    let extra = 3;
+    // Slot numbers well away from the validator's free list.
+    for k in 0..(EARLY_VERDICTS + extra) as u16 {
+        hw.events.push_back(ev_inline(1000 + k, 1, true));
+    }
+    while sp.poll(&mut hw) {}
+    assert_eq!(sp.early_verdict_live, EARLY_VERDICTS);
+    assert_eq!(
+        early_counts(&sp),
+        ((EARLY_VERDICTS + extra) as u32, extra as u32)
+    );
+    assert_eq!(sp.stats.ignored, 0, "kept or dropped, not ignored");
+    // The oldest kept ones are the first pushed after the dropped.
+    let kept: Vec<Slot> = sp.early_verdicts.iter().flatten().map(|e| e.slot).collect();
+    assert!(!kept.contains(&1000) && kept.contains(&(1000 + extra as u16)));
+    // A connection's result, behind all of them, is kept (dropping the oldest) and taken.
+    let (cport, isn) = (41000, 0x1000);
+    let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
+    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+    eight_stray_rsts(&mut hw);
+    hw.arrive(
+        Port::Client,
+        cookie_ack(cport, isn, ck, &ts(101, tsval), req),
+    );
+    hw.events.push_back(ev_inline(slot, gen, false));
+    while sp.poll(&mut hw) {}
+    assert_eq!(sp.stats.tcp.engine_new, 1);
+    assert!(hw.l7.is_empty(), "no buffer match");
+    assert!(server_syn(&hw.take_sent()).is_some(), "connected");
+    assert_eq!(
+        early_counts(&sp),
+        ((EARLY_VERDICTS + extra + 1) as u32, extra as u32 + 1)
+    );
+    assert_eq!(sp.early_verdict_live, EARLY_VERDICTS - 1);
 }
 
 #[test]
@@ -1474,6 +1532,7 @@ fn inline_result_popped_before_the_validators_new_punt_routes_its_request() {
         1,
         "only the other slot's result is left"
     );
+    assert_eq!(early_counts(&sp), (3, 0));
 }
 
 #[test]
@@ -1698,15 +1757,8 @@ fn syn_flood_falls_back_to_cookies_and_real_clients_still_connect() {
 #[test]
 fn request_with_fin_is_acknowledged_and_replayed_with_the_fin() {
     let mut w = world();
-    let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
-    hw.arrive(
-        Port::Client,
-        seg((CLIENT, 5000), (VIP, 80), 10, 0, tf::SYN, &[], &[], CMAC),
-    );
-    sp.poll(&mut hw);
-    let card_isn = hw.take_sent()[0].1.seq;
+    let (mut sp, mut hw) = l7_world(&mut w);
+    let card_isn = answered_syn(&mut sp, &mut hw, 5000, 10, &[]);
     hw.arrive(
         Port::Client,
         seg(
@@ -1831,9 +1883,7 @@ fn silent_server_gets_retransmissions_then_the_next_server_is_tried() {
 #[test]
 fn rest_of_the_head_buffered_before_the_incomplete_verdict_is_matched_at_once() {
     let mut w = world();
-    let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
+    let (mut sp, mut hw) = l7_world(&mut w);
     let (slot, card_isn) = connect(&mut sp, &mut hw, 40005, 7000, b"GET /a HTTP/1.1\r\nHo");
     // The rest of the head arrives before the inline verdict on the first part.
     hw.arrive(
@@ -1868,9 +1918,7 @@ fn rest_of_the_head_buffered_before_the_incomplete_verdict_is_matched_at_once() 
 #[test]
 fn a_full_buffer_is_matched_before_an_older_incomplete_verdict_can_end_the_setup() {
     let mut w = world();
-    let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
+    let (mut sp, mut hw) = l7_world(&mut w);
     let line = format!("GET /{} HTTP/1.1\r\n", "p".repeat(600));
     let (slot, card_isn) = connect(&mut sp, &mut hw, 40006, 7100, line.as_bytes());
     hw.events
@@ -2471,9 +2519,7 @@ fn ruleset_record_commands_store_and_return_the_blob() {
 #[test]
 fn capture_copies_punted_frames_as_received() {
     let mut w = world();
-    let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
+    let (mut sp, mut hw) = l7_world(&mut w);
     assert_eq!(
         call(&mut sp, &mut hw, cmd::CAPTURE_SET, &[1]).0,
         status::NO_SPACE
@@ -2616,21 +2662,7 @@ fn no_server_by_the_schedulers_rules_resets_the_client() {
 /// The handshake of a connection from client port `cport` (no request yet); returns the
 /// card's ISN.
 fn handshake(sp: &mut Splicer, hw: &mut Fake, cport: u16, isn: u32) -> u32 {
-    hw.arrive(
-        Port::Client,
-        seg(
-            (CLIENT, cport),
-            (VIP, 80),
-            isn,
-            0,
-            tf::SYN,
-            &TS_SYN,
-            &[],
-            CMAC,
-        ),
-    );
-    sp.poll(hw);
-    let card_isn = hw.take_sent()[0].1.seq;
+    let card_isn = answered_syn(sp, hw, cport, isn, &TS_SYN);
     hw.arrive(
         Port::Client,
         seg(
@@ -2662,9 +2694,7 @@ fn out_of_order_segments_inline_verdict_is_not_applied_to_the_request_line() {
     // not buffered), whether it comes before the request line is handled (`early`) or after.
     for early in [true, false] {
         let mut w = world();
-        let mut hw = Fake::default();
-        let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-        configure(&mut sp, &mut hw, 2);
+        let (mut sp, mut hw) = l7_world(&mut w);
         let (cport, isn) = (40100, 9000u32);
         let card_isn = handshake(&mut sp, &mut hw, cport, isn);
         let slot = sp.pend.iter().find(|p| p.used).unwrap().slot;
@@ -2823,9 +2853,7 @@ fn client_reset_during_setup_must_hit_the_next_sequence_number() {
     // RFC 5961 §3.2: only a RST at exactly RCV.NXT ends the setup; one elsewhere in the
     // window gets a challenge ACK, one outside the window is dropped.
     let mut w = world();
-    let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
+    let (mut sp, mut hw) = l7_world(&mut w);
     let (cport, isn) = (40300, 500u32);
     let part = b"GET /a HTTP/1.1\r\nHo";
     let (slot, card_isn) = connect(&mut sp, &mut hw, cport, isn, part);
@@ -2878,9 +2906,7 @@ fn request_acks_never_advertise_a_zero_window_while_the_buffer_has_room() {
     // down the card would advertise a zero window and the client would wait for a window
     // update that never comes (Linux clients use shift 10 with large receive buffers).
     let mut w = world();
-    let mut hw = Fake::default();
-    let mut sp = Splicer::new(CLK, 8, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
+    let (mut sp, mut hw) = l7_world(&mut w);
     let (cport, isn) = (40200, 7000u32);
     let card_isn = handshake(&mut sp, &mut hw, cport, isn);
     let head = vec![b'a'; REQ_BUF - 24];
@@ -4794,11 +4820,11 @@ fn a_rst_on_a_spliced_flow_probes_its_receiver_and_only_silence_or_its_rst_frees
     let t = ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[]);
     assert_eq!(t, [3, 1, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     // The answer is longer than a response: the rest from a word index.
-    assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[16]), [0, 0]);
-    assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[5]).len(), 13);
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[16]), [0; 4]);
+    assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[5]).len(), 15);
     assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[0]), t);
     for (req, code) in [
-        (&[18u32][..], status::BAD_ARGUMENT),
+        (&[20u32][..], status::BAD_ARGUMENT),
         (&[u32::MAX][..], status::BAD_ARGUMENT),
         (&[0, 0][..], status::BAD_LENGTH),
     ] {
