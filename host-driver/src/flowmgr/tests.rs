@@ -1278,7 +1278,7 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
         assert_eq!(c, cmd::TCP_STATS);
         match req {
             [0] => (status::OK, (1..=16).collect()),
-            [16] => (status::OK, vec![17, 18, 19, 20]),
+            [16] => (status::OK, vec![17, 18, 19, 20, 21]),
             _ => panic!("TCP_STATS from {req:?}"),
         }
     });
@@ -1306,9 +1306,10 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
             early_kept: 18,
             early_results: 19,
             early_results_dropped: 20,
+            inline_timeouts: 21,
         }
     );
-    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 4 words");
+    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 5 words");
     let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 15]));
     let e = card.flow_manager().tcp_stats().unwrap_err();
     assert!(e.to_string().contains("TCP_STATS"), "{e}");

@@ -843,7 +843,8 @@ pub fn stats(
                 "stale_generation": tcp.gen_stale,
                 "early_data": {"held": tcp.early_held, "kept": tcp.early_kept},
                 "early_results": {"kept": tcp.early_results,
-                          "dropped": tcp.early_results_dropped},
+                          "dropped": tcp.early_results_dropped,
+                          "inline_timeouts": tcp.inline_timeouts},
                 "marks": {"free_low": marks.free_low, "free_depth": marks.free_depth,
                           "punt_high": marks.punt_high, "punt_slots": marks.punt_slots},
                 "aging": {"enabled": aging.enabled, "interval": aging.interval,
@@ -964,8 +965,8 @@ pub fn stats(
                 tcp.early_held, tcp.early_kept
             );
             out += &format!(
-                "Early results: {} inline L7 results kept before their connection's NEW punt, {} dropped untaken\n",
-                tcp.early_results, tcp.early_results_dropped
+                "Early results: {} inline L7 results kept before their connection's NEW punt, {} dropped untaken; {} connections matched from the buffer after their inline result did not come\n",
+                tcp.early_results, tcp.early_results_dropped, tcp.inline_timeouts
             );
             out += &format_drops(&drops);
             let mut o = std::io::stdout().lock();

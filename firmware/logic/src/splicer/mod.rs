@@ -79,6 +79,12 @@ pub const EARLY_HELD: usize = 4;
 pub const EARLY_VERDICTS: usize = 32;
 /// How long such a RST waits for the client's handshake ACK.
 pub const EARLY_HOLD_MS: u32 = 100;
+/// How long a connection whose first request segment went to the inline L7 matcher waits
+/// for that segment's result before its buffer is matched instead (the result was lost:
+/// overwritten among the kept early results, or the event queue overflowed). Results come
+/// within a pass of the firmware's loop; the request deadline starts again with the buffer
+/// match.
+pub const INLINE_WAIT_MS: u32 = 100;
 /// Request buffer per connection in setup: the request head must fit. A buffer match
 /// copies it into the L7 matcher's request buffer, so it is that buffer's size
 /// (`splicenic_layout::L7_BUFFER_BYTES`).
@@ -1740,6 +1746,9 @@ impl<'a> Splicer<'a> {
                     self.pend[i].matched_len = self.pend[i].req_len;
                     if let Some((flags, pool)) = self.pend[i].stashed.take() {
                         self.on_match(hw, i, flags, pool);
+                    } else {
+                        self.pend[i].deadline =
+                            now.wrapping_add(ms_to_ticks(INLINE_WAIT_MS, self.clk_hz));
                     }
                 } else {
                     // The segment was decided before the flow entered REQUEST (it followed
@@ -2337,9 +2346,18 @@ impl<'a> Splicer<'a> {
         self.pend[i] = NO_PENDING;
     }
 
-    fn on_deadline(&mut self, hw: &mut impl Hw, i: usize, _now: u32) {
+    fn on_deadline(&mut self, hw: &mut impl Hw, i: usize, now: u32) {
         let p = self.pend[i];
         match p.phase {
+            Phase::Matching => {
+                // The first segment's inline result did not come (see [`INLINE_WAIT_MS`]):
+                // the buffer is matched, within a new request deadline.
+                self.stats.tcp.inline_timeouts += 1;
+                self.pend[i].phase = Phase::Assembling;
+                self.pend[i].deadline =
+                    now.wrapping_add(ms_to_ticks(self.setup.request_ms, self.clk_hz));
+                self.match_buffer(hw, i);
+            }
             Phase::Connecting => {
                 if u32::from(p.syn_tx) < self.setup.server_syn_tries {
                     self.send_server_syn(hw, i);

@@ -87,11 +87,14 @@ pub struct TcpStats {
     /// whose NEW punt was lost; a connection whose own result is dropped waits for its
     /// request timeout.
     pub early_results_dropped: u32,
+    /// Connections whose first request segment's inline L7 result did not come within
+    /// [`super::INLINE_WAIT_MS`]: their buffer was matched instead.
+    pub inline_timeouts: u32,
 }
 
 impl TcpStats {
     /// Words of the TCP_STATS answer.
-    pub const WORDS: usize = 20;
+    pub const WORDS: usize = 21;
 
     /// The TCP_STATS answer.
     pub fn to_words(&self) -> [u32; Self::WORDS] {
@@ -116,12 +119,13 @@ impl TcpStats {
             self.early_kept,
             self.early_results,
             self.early_results_dropped,
+            self.inline_timeouts,
         ]
     }
 
     /// Decodes a TCP_STATS answer.
     pub fn from_words(w: &[u32; Self::WORDS]) -> TcpStats {
-        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept, early_results, early_results_dropped] =
+        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept, early_results, early_results_dropped, inline_timeouts] =
             *w;
         TcpStats {
             rst_pending,
@@ -144,6 +148,7 @@ impl TcpStats {
             early_kept,
             early_results,
             early_results_dropped,
+            inline_timeouts,
         }
     }
 }
