@@ -1366,14 +1366,7 @@ fn request_right_behind_the_handshake_ack_is_routed_by_its_inline_result() {
         // A later inline result of the slot (another segment's) is not the request's.
         hw.events.push_back(ev_inline(slot, gen, true));
         while sp.poll(&mut hw) {}
-        assert!(
-            hw.l7.is_empty(),
-            "no buffer match (result first: {result_first})"
-        );
-        assert!(
-            server_syn(&hw.take_sent()).is_some(),
-            "connected (result first: {result_first})"
-        );
+        connected_inline(&mut hw, &format!("result first: {result_first}"));
         // The stray RSTs, and the second result.
         let strays = if result_first { 8 } else { 0 };
         assert_eq!(
@@ -1384,6 +1377,28 @@ fn request_right_behind_the_handshake_ack_is_routed_by_its_inline_result() {
     }
 }
 
+/// The request of `REQ_GET` on the handshake ACK of client port 41000's cookie SYN-ACK (the
+/// card's cookie, timestamps on); returns the slot and generation the validator takes.
+fn request_on_cookie_ack(hw: &mut Fake) -> (Slot, u8) {
+    let (cport, isn) = (41000, 0x1000);
+    let (ck, tsval) = card_cookie(hw, cport, isn, 1460, Some(TS_SYN_OPTS));
+    let taken = hw.free_list[0];
+    hw.arrive(
+        Port::Client,
+        cookie_ack(cport, isn, ck, &ts(101, tsval), REQ_GET),
+    );
+    taken
+}
+
+/// Connected by an inline result: no buffer match, the server SYN sent.
+fn connected_inline(hw: &mut Fake, what: &str) {
+    assert!(hw.l7.is_empty(), "no buffer match ({what})");
+    assert!(server_syn(&hw.take_sent()).is_some(), "connected ({what})");
+}
+
+/// A request head in one segment.
+const REQ_GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+
 #[test]
 fn request_on_the_validators_handshake_ack_is_routed_by_its_inline_result() {
     // The request rides on the handshake ACK (the client's pure ACK was lost): the NEW punt
@@ -1392,28 +1407,14 @@ fn request_on_the_validators_handshake_ack_is_routed_by_its_inline_result() {
     for result_first in [false, true] {
         let mut w = world();
         let (mut sp, mut hw) = validator_world(&mut w);
-        let (slot, gen) = hw.free_list[0];
-        let (cport, isn) = (41000, 0x1000);
-        let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
-        let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
         if result_first {
             eight_stray_rsts(&mut hw);
         }
-        hw.arrive(
-            Port::Client,
-            cookie_ack(cport, isn, ck, &ts(101, tsval), req),
-        );
+        let (slot, gen) = request_on_cookie_ack(&mut hw);
         hw.events.push_back(ev_inline(slot, gen, false));
         while sp.poll(&mut hw) {}
         assert_eq!(sp.stats.tcp.engine_new, 1);
-        assert!(
-            hw.l7.is_empty(),
-            "no buffer match (result first: {result_first})"
-        );
-        assert!(
-            server_syn(&hw.take_sent()).is_some(),
-            "connected (result first: {result_first})"
-        );
+        connected_inline(&mut hw, &format!("result first: {result_first}"));
     }
 }
 
@@ -1425,14 +1426,7 @@ fn a_lost_inline_result_falls_back_to_the_buffer_match_after_the_inline_wait() {
     // that comes after that is not applied a second time.
     let mut w = world();
     let (mut sp, mut hw) = validator_world(&mut w);
-    let (slot, gen) = hw.free_list[0];
-    let (cport, isn) = (41000, 0x1000);
-    let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
-    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
-    hw.arrive(
-        Port::Client,
-        cookie_ack(cport, isn, ck, &ts(101, tsval), req),
-    );
+    let (slot, gen) = request_on_cookie_ack(&mut hw);
     while sp.poll(&mut hw) {}
     assert_eq!(sp.stats.tcp.engine_new, 1);
     assert!(hw.l7.is_empty(), "waits for the inline result");
@@ -1444,7 +1438,7 @@ fn a_lost_inline_result_falls_back_to_the_buffer_match_after_the_inline_wait() {
     while sp.poll(&mut hw) {}
     assert_eq!(sp.stats.tcp.inline_timeouts, 1);
     assert_eq!(hw.l7.len(), 1, "the buffer is matched");
-    assert_eq!((hw.l7[0].0.as_slice(), hw.l7[0].1), (&req[..], slot));
+    assert_eq!((hw.l7[0].0.as_slice(), hw.l7[0].1), (REQ_GET, slot));
     assert!(server_syn(&hw.take_sent()).is_none(), "not connected yet");
     // The late inline result is not the buffer's: ignored.
     hw.events.push_back(ev_inline(slot, gen, false));
@@ -1524,14 +1518,8 @@ fn early_results_nothing_takes_are_overwritten_oldest_first_and_counted() {
     let kept: Vec<Slot> = sp.early_verdicts.iter().flatten().map(|e| e.slot).collect();
     assert!(!kept.contains(&1000) && kept.contains(&(1000 + extra as u16)));
     // A connection's result, behind all of them, is kept (dropping the oldest) and taken.
-    let (cport, isn) = (41000, 0x1000);
-    let (ck, tsval) = card_cookie(&hw, cport, isn, 1460, Some(TS_SYN_OPTS));
-    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
     eight_stray_rsts(&mut hw);
-    hw.arrive(
-        Port::Client,
-        cookie_ack(cport, isn, ck, &ts(101, tsval), req),
-    );
+    assert_eq!(request_on_cookie_ack(&mut hw), (slot, gen));
     hw.events.push_back(ev_inline(slot, gen, false));
     while sp.poll(&mut hw) {}
     assert_eq!(sp.stats.tcp.engine_new, 1);
