@@ -11,7 +11,7 @@ use splicenic_fw_logic::splicer::{
     Aged, FlowStatus, Freed, Hw, Port, PuntInfo, SynCtrl, DYN_WORDS, STATIC_WORDS,
 };
 use splicenic_layout::{
-    mac_from_u64, mac_to_u64, words_le, PuntHead, PuntMeta, AGE_DEFAULT_INTERVAL, SERVICES,
+    fill_from_words_le, for_each_word_le, mac_from_u64, mac_to_u64, PuntHead, PuntMeta, AGE_DEFAULT_INTERVAL, SERVICES,
 };
 use splicenic_pac::flow::cmd::Op as FlowOp;
 use splicenic_pac::flow::state_cmd::Op as StateOp;
@@ -235,14 +235,8 @@ impl Hw for DataPath {
             slot_field(w);
             w
         });
-        // Byte by byte from each word: a variable-length copy would be a memcpy call per
-        // word.
-        for chunk in buf[..len].chunks_mut(4) {
-            let w = self.punt.rd_data().read().bits();
-            for (k, b) in chunk.iter_mut().enumerate() {
-                *b = (w >> (8 * k)) as u8;
-            }
-        }
+        // A word store per word into the splicer's aligned frame buffer.
+        fill_from_words_le(&mut buf[..len], || self.punt.rd_data().read().bits());
         write_reg(self.punt.cons(), (cons + 1) % modulus);
         Some(PuntInfo { len, meta })
     }
@@ -254,9 +248,7 @@ impl Hw for DataPath {
             return false;
         }
         write_reg(inj.wr_ptr(), 0);
-        for w in words_le(frame) {
-            write_reg(inj.wr_data(), w);
-        }
+        for_each_word_le(frame, |w| write_reg(inj.wr_data(), w));
         let (csum, off) = match offload {
             Some(o) => (true, (o.ip_off, o.l4_off, o.l4_end)),
             None => (false, (0, 0, 0)),
@@ -408,9 +400,7 @@ impl Hw for DataPath {
             return false;
         }
         write_reg(l7.buf_ptr(), 0);
-        for w in words_le(request) {
-            write_reg(l7.buf_data(), w);
-        }
+        for_each_word_le(request, |w| write_reg(l7.buf_data(), w));
         l7.cmd_gen().write(|w| {
             // SAFETY: GEN is 8 bits wide: every u8 is a valid value.
             unsafe { w.gen_().bits(gen) }

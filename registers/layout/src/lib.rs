@@ -142,6 +142,50 @@ pub fn words_le(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
         .map(|c| c.iter().rev().fold(0, |w, &b| w << 8 | u32::from(b)))
 }
 
+/// [`words_le`] of `bytes`, each word given to `put`: when `bytes` starts on a 32-bit
+/// boundary, its whole words are read as words (one load each on the soft core instead of
+/// four loads and shifts); the tail, and every word of unaligned bytes, as [`words_le`].
+pub fn for_each_word_le(bytes: &[u8], mut put: impl FnMut(u32)) {
+    // SAFETY: every bit pattern is a valid `u32`; `align_to` only splits the slice at word
+    // boundaries (its middle part is aligned by its contract).
+    let (pre, words, post) = unsafe { bytes.align_to::<u32>() };
+    if !pre.is_empty() {
+        words_le(bytes).for_each(put);
+        return;
+    }
+    for &w in words {
+        put(u32::from_le(w));
+    }
+    words_le(post).for_each(put);
+}
+
+/// The inverse of [`for_each_word_le`]: fills `buf` from successive words of `get` (byte `4k`
+/// from bits 7:0 of word `k`; the unused bytes of the last word dropped), whole words stored
+/// as words when `buf` starts on a 32-bit boundary.
+pub fn fill_from_words_le(buf: &mut [u8], mut get: impl FnMut() -> u32) {
+    fn bytes_of(chunk: &mut [u8], w: u32) {
+        for (k, b) in chunk.iter_mut().enumerate() {
+            *b = (w >> (8 * k)) as u8;
+        }
+    }
+    if buf.as_ptr().align_offset(4) != 0 {
+        for chunk in buf.chunks_mut(4) {
+            bytes_of(chunk, get());
+        }
+        return;
+    }
+    // SAFETY: every bit pattern is a valid `u32` and a valid `[u8; 4]`; `align_to_mut` only
+    // splits the slice (`buf` is aligned, so its first part is empty).
+    let (pre, words, post) = unsafe { buf.align_to_mut::<u32>() };
+    debug_assert!(pre.is_empty());
+    for w in words.iter_mut() {
+        *w = get().to_le();
+    }
+    for chunk in post.chunks_mut(4) {
+        bytes_of(chunk, get());
+    }
+}
+
 /// A 48-bit MAC address as the card holds it (first byte on the wire in bits 47:40).
 pub const fn mac_to_u64(mac: [u8; 6]) -> u64 {
     (mac[0] as u64) << 40
@@ -235,6 +279,35 @@ mod tests {
                     acc | u32::from(if i < n { bytes[i] } else { 0 }) << (8 * b)
                 });
                 assert_eq!(w, want, "{n} bytes, word {k}");
+            }
+        }
+        // The word-at-a-time forms give the same words at every alignment and length.
+        #[repr(C, align(4))]
+        struct Buf([u8; 24]);
+        let src = Buf(core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5a));
+        for start in 0..4 {
+            for n in 0..=src.0.len() - start {
+                let bytes = &src.0[start..start + n];
+                let mut got = [0u32; 6];
+                let mut k = 0;
+                for_each_word_le(bytes, |w| {
+                    got[k] = w;
+                    k += 1;
+                });
+                assert_eq!(k, n.div_ceil(4), "start {start}, {n} bytes");
+                assert!(
+                    words_le(bytes).eq(got[..k].iter().copied()),
+                    "start {start}, {n} bytes"
+                );
+                let mut dst = Buf([0xee; 24]);
+                let mut it = got[..k].iter().copied();
+                fill_from_words_le(&mut dst.0[start..start + n], || it.next().unwrap());
+                assert_eq!(it.next(), None, "every word taken");
+                assert_eq!(&dst.0[start..start + n], bytes, "start {start}, {n} bytes");
+                assert!(dst.0[..start]
+                    .iter()
+                    .chain(&dst.0[start + n..])
+                    .all(|&b| b == 0xee));
             }
         }
         let mac = [0x02, 0x11, 0x22, 0x33, 0x44, 0x55];

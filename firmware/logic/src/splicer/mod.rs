@@ -724,10 +724,30 @@ pub struct Splicer<'a> {
     record: Option<RulesetStore<'a>>,
     /// The capture ring (CAPTURE_*), when the firmware gave it memory.
     capture: Option<CaptureRing<'a>>,
-    frame: [u8; MAX_FRAME],
-    out: [u8; MAX_FRAME],
+    /// The punted frame being handled and the frame being built, word-aligned: the card's
+    /// punt and inject windows move them a 32-bit word at a time.
+    frame: WordAligned<MAX_FRAME>,
+    out: WordAligned<MAX_FRAME>,
     /// The canonical host and path of the head being canonicalised.
     canon_out: [u8; canon::OUT_LEN],
+}
+
+/// A byte buffer on a 32-bit boundary: the firmware copies it to and from the card's
+/// windows a word per access instead of a byte per access.
+#[repr(C, align(4))]
+struct WordAligned<const N: usize>([u8; N]);
+
+impl<const N: usize> core::ops::Deref for WordAligned<N> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl<const N: usize> core::ops::DerefMut for WordAligned<N> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
 }
 
 fn ms_to_ticks(ms: u32, clk_hz: u32) -> u32 {
@@ -802,8 +822,8 @@ impl<'a> Splicer<'a> {
             cur: Handler::Other,
             record: None,
             capture: None,
-            frame: [0; MAX_FRAME],
-            out: [0; MAX_FRAME],
+            frame: WordAligned([0; MAX_FRAME]),
+            out: WordAligned([0; MAX_FRAME]),
             canon_out: [0; canon::OUT_LEN],
         }
     }
