@@ -11,7 +11,8 @@ use splicenic_fw_logic::splicer::{
     Aged, FlowStatus, Freed, Hw, Port, PuntInfo, SynCtrl, DYN_WORDS, STATIC_WORDS,
 };
 use splicenic_layout::{
-    fill_from_words_le, for_each_word_le, mac_from_u64, mac_to_u64, PuntHead, PuntMeta, AGE_DEFAULT_INTERVAL, SERVICES,
+    fill_from_words_le, for_each_word_le, mac_from_u64, mac_to_u64, PuntHead, PuntMeta,
+    AGE_DEFAULT_INTERVAL, SERVICES,
 };
 use splicenic_pac::flow::cmd::Op as FlowOp;
 use splicenic_pac::flow::state_cmd::Op as StateOp;
