@@ -38,4 +38,6 @@ rtl/engine_obs.v
 rtl/aging_check.v
 rtl/aging_scan.v
 rtl/tcp_tx_gen.v
+rtl/head_buf.v
+rtl/head_replay.v
 rtl/splice_datapath.v

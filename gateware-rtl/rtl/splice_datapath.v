@@ -2047,6 +2047,273 @@ txg_inst (
 );
 // verilator lint_on PINCONNECTEMPTY
 
+// ---------------------------------------------------------------------------------------
+// Request heads (docs/head-buf.md, "In the data path"): head_buf holds the heads of
+// connections in setup; the firmware takes a buffer (DP.HEAD_ALLOC), appends a request
+// segment's bytes as it buffers them (DP.HEAD_APPEND, then DP.HEAD_DATA words) and, once the
+// server has answered, has head_replay send the head behind the handshake ACK staged in
+// DP.TXGEN_* (DP.HEAD_REPLAY): the frame built and checksummed by the card from the buffer's
+// running sum, the buffer given back when read. The append words pass a 16-beat FIFO (the
+// buffer takes a segment's first beat HEAD_SEG_GAP cycles after the previous segment's last).
+
+localparam HB_IW = $clog2(`SNIC_HEAD_BUFFERS);
+localparam HB_BA = $clog2(`SNIC_HEAD_BUFFER_BYTES);
+
+// the buffer held ready for the next HEAD_ALLOC read
+reg              hd_alloc_req_reg = 1'b0;
+reg              hd_next_valid_reg = 1'b0;
+reg  [HB_IW-1:0] hd_next_id_reg = {HB_IW{1'b0}};
+wire             hb_alloc_valid, hb_alloc_ok;
+wire [HB_IW-1:0] hb_alloc_id;
+wire             hd_alloc_rd = rd && ra == `SNIC_DP_HEAD_ALLOC;
+
+// frees: the firmware's (HEAD_FREE) wait a cycle when a replay gives its buffer back
+reg              hd_free_pend_reg = 1'b0;
+reg  [HB_IW-1:0] hd_free_id_reg = {HB_IW{1'b0}};
+reg  [HB_IW-1:0] hd_rp_buf_reg = {HB_IW{1'b0}};
+reg              hr_active_reg = 1'b0;
+wire             hr_ready;
+// a replayed buffer goes back once head_replay is idle again (its words all read)
+wire             hd_rp_free = hr_active_reg && hr_ready;
+wire             hb_free_en = hd_rp_free || hd_free_pend_reg;
+wire [HB_IW-1:0] hb_free_id = hd_rp_free ? hd_rp_buf_reg : hd_free_id_reg;
+wire             hb_free_bad;
+
+// the open segment: its descriptor and the word count still expected
+reg  [HB_IW-1:0] hd_seg_buf_reg = {HB_IW{1'b0}};
+reg  [15:0]      hd_seg_off_reg = 16'd0;
+reg  [15:0]      hd_seg_len_reg = 16'd0;
+reg  [9:0]       hd_words_left_reg = 10'd0;
+reg              hd_odd_reg = 1'b0;
+reg  [31:0]      hd_lo_reg = 32'd0;
+reg              hd_beat_valid_reg = 1'b0;
+reg  [HB_IW+16+16+64+1-1:0] hd_beat_reg = {HB_IW+16+16+64+1{1'b0}};
+reg  [3:0]       hd_segs_reg = 4'd0;   // segments in the FIFO or the buffer, not yet answered
+reg  [HB_BA:0]   hd_last_len_reg = {HB_BA+1{1'b0}};
+reg  [31:0]      hd_bad_reg = 32'd0;
+reg              hd_mark_clear_reg = 1'b0;
+wire             hd_wr_append = wr && ra == `SNIC_DP_HEAD_APPEND;
+wire             hd_wr_data = wr && ra == `SNIC_DP_HEAD_DATA;
+wire             hd_wr_free = wr && ra == `SNIC_DP_HEAD_FREE;
+wire [10:0]      hd_app_len = csr_wdata[`SNIC_DP_HEAD_APPEND_LEN_LSB +: 11];
+wire [HB_IW-1:0] hd_free_wr_id = csr_wdata[`SNIC_DP_HEAD_FREE_ID_LSB +: HB_IW];
+// the buffer held ready is not the firmware's to give back
+wire             hd_free_ready = hd_next_valid_reg && hd_free_wr_id == hd_next_id_reg;
+
+wire             hdq_ready, hdq_valid;
+wire [HB_IW+16+16+64+1-1:0] hdq_data;
+wire             hb_s_ready;
+// a word with no segment open, or with the last beat still waiting for the FIFO
+wire             hd_data_bad = hd_words_left_reg == 10'd0 || (hd_beat_valid_reg && !hdq_ready);
+wire             hb_res_valid, hb_res_hole, hb_res_cut, hb_res_bad;
+wire [HB_BA:0]   hb_res_len;
+wire [HB_IW:0]   hb_in_use, hb_in_use_max;
+
+always @(posedge clk) begin
+    // keep one buffer ready; ask again after a refusal (none free) until one comes back
+    hd_alloc_req_reg <= !hd_next_valid_reg && !hd_alloc_req_reg && !hb_alloc_valid;
+    if (hb_alloc_valid && hb_alloc_ok) begin
+        hd_next_valid_reg <= 1'b1;
+        hd_next_id_reg <= hb_alloc_id;
+    end
+    if (hd_alloc_rd && hd_next_valid_reg) hd_next_valid_reg <= 1'b0;
+
+    if (hd_wr_free && !hd_free_ready) begin
+        hd_free_pend_reg <= 1'b1;
+        hd_free_id_reg <= hd_free_wr_id;
+    end else if (!hd_rp_free) begin
+        hd_free_pend_reg <= 1'b0;
+    end
+
+    // words into beats of 8 bytes; a beat to the FIFO (it holds 16: never full at bus speed)
+    if (hd_beat_valid_reg && hdq_ready) hd_beat_valid_reg <= 1'b0;
+    if (hd_wr_append && hd_words_left_reg == 10'd0) begin
+        hd_seg_buf_reg <= csr_wdata[`SNIC_DP_HEAD_APPEND_ID_LSB +: HB_IW];
+        hd_seg_off_reg <= {5'd0, csr_wdata[`SNIC_DP_HEAD_APPEND_OFF_LSB +: 11]};
+        hd_seg_len_reg <= {5'd0, hd_app_len};
+        hd_words_left_reg <= hd_app_len[10:2] + {8'd0, |hd_app_len[1:0]};
+        hd_odd_reg <= 1'b0;
+    end else if (hd_wr_data && !hd_data_bad) begin
+        begin
+            hd_words_left_reg <= hd_words_left_reg - 1'b1;
+            hd_odd_reg <= !hd_odd_reg;
+            if (!hd_odd_reg) hd_lo_reg <= csr_wdata;
+            if (hd_odd_reg || hd_words_left_reg == 10'd1) begin
+                hd_beat_valid_reg <= 1'b1;
+                hd_beat_reg <= {hd_seg_buf_reg, hd_seg_off_reg, hd_seg_len_reg,
+                                hd_odd_reg ? csr_wdata : 32'd0, hd_odd_reg ? hd_lo_reg : csr_wdata,
+                                hd_words_left_reg == 10'd1};
+            end
+        end
+    end
+    if (hb_res_valid) begin
+        hd_last_len_reg <= hb_res_len;
+    end
+    // refused operations: at most one CSR write a cycle, a segment's result, a free
+    hd_bad_reg <= hd_bad_reg
+                  + {31'd0, (hd_wr_free && hd_free_ready) || (hd_wr_append && hd_words_left_reg != 10'd0)
+                            || (hd_wr_data && hd_data_bad)}
+                  + {31'd0, hb_res_valid && (hb_res_bad || hb_res_hole)}
+                  + {31'd0, hb_free_bad};
+    hd_segs_reg <= hd_segs_reg
+                   + {3'd0, hd_wr_data && hd_words_left_reg == 10'd1 && !hd_data_bad}
+                   - {3'd0, hb_res_valid};
+    hd_mark_clear_reg <= wr && ra == `SNIC_DP_HEAD_STATUS;
+    if (rst) begin
+        hd_alloc_req_reg <= 1'b0;
+        hd_next_valid_reg <= 1'b0;
+        hd_free_pend_reg <= 1'b0;
+        hd_words_left_reg <= 10'd0;
+        hd_beat_valid_reg <= 1'b0;
+        hd_segs_reg <= 4'd0;
+        hd_bad_reg <= 32'd0;
+    end
+end
+
+// verilator lint_off PINCONNECTEMPTY
+dp_fifo #(
+    .WIDTH(HB_IW+16+16+64+1),
+    .DEPTH(16)
+)
+hq_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data(hd_beat_reg),
+    .s_valid(hd_beat_valid_reg),
+    .s_ready(hdq_ready),
+    .m_data(hdq_data),
+    .m_valid(hdq_valid),
+    .m_ready(hb_s_ready),
+    .count()
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// the replay: head_replay reads head_buf's replay port
+reg              hr_valid_reg = 1'b0;
+reg  [HB_IW-1:0] hr_buf_reg = {HB_IW{1'b0}};
+reg  [15:0]      hr_max_reg = 16'd0;
+wire             hr_res_valid, hr_res_long;
+wire [HB_BA:0]   hr_res_len;
+wire [31:0]      hr_sent, hr_long;
+wire             hb_rd_start, hb_rd_idle, hb_m_valid, hb_m_ready, hb_m_last;
+wire [HB_IW-1:0] hb_rd_buf;
+wire [HB_BA:0]   hb_rd_len;
+wire [15:0]      hb_rd_sum;
+wire [63:0]      hb_m_data;
+wire [7:0]       hb_m_keep;
+wire [DW-1:0]    hr_tdata;
+wire [KW-1:0]    hr_tkeep;
+wire             hr_tvalid, hr_tready, hr_tlast, hr_tuser;
+wire             hr_take = hr_valid_reg && hr_ready;
+
+always @(posedge clk) begin
+    if (hd_rp_free) hr_active_reg <= 1'b0;
+    if (hr_take) begin
+        hr_active_reg <= 1'b1;
+        hd_rp_buf_reg <= hr_buf_reg;
+    end
+    if (rst) begin
+        hr_active_reg <= 1'b0;
+    end
+end
+
+// verilator lint_off PINCONNECTEMPTY
+head_buf #(
+    .NBUF(`SNIC_HEAD_BUFFERS),
+    .BA(HB_BA)
+)
+head_buf_inst (
+    .clk(clk),
+    .rst(rst),
+    .alloc_req(hd_alloc_req_reg),
+    .alloc_valid(hb_alloc_valid),
+    .alloc_ok(hb_alloc_ok),
+    .alloc_id(hb_alloc_id),
+    .free_en(hb_free_en),
+    .free_id(hb_free_id),
+    .free_bad(hb_free_bad),
+    .s_valid(hdq_valid),
+    .s_ready(hb_s_ready),
+    .s_buf(hdq_data[1+64+16+16 +: HB_IW]),
+    .s_off(hdq_data[1+64+16 +: 16]),
+    .s_len(hdq_data[1+64 +: 16]),
+    .s_data(hdq_data[1 +: 64]),
+    .s_last(hdq_data[0]),
+    .res_valid(hb_res_valid),
+    .res_buf(),
+    .res_len(hb_res_len),
+    .res_added(),
+    .res_hole(hb_res_hole),
+    .res_cut(hb_res_cut),
+    .res_bad(hb_res_bad),
+    .rd_start(hb_rd_start),
+    .rd_buf(hb_rd_buf),
+    .rd_idle(hb_rd_idle),
+    .rd_len(hb_rd_len),
+    .rd_sum(hb_rd_sum),
+    .m_valid(hb_m_valid),
+    .m_ready(hb_m_ready),
+    .m_data(hb_m_data),
+    .m_keep(hb_m_keep),
+    .m_last(hb_m_last),
+    .in_use(hb_in_use),
+    .in_use_max(hb_in_use_max),
+    .in_use_max_clear(hd_mark_clear_reg)
+);
+
+head_replay #(
+    .DATA_WIDTH(DW),
+    .IW(HB_IW),
+    .BA(HB_BA)
+)
+head_replay_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(hr_valid_reg),
+    .s_ready(hr_ready),
+    .s_buf(hr_buf_reg),
+    .s_max_len(hr_max_reg),
+    .s_dst_mac(txg_dmac_reg),
+    .s_src_mac(txg_smac_reg),
+    .s_src_ip(txg_sip_reg),
+    .s_dst_ip(txg_dip_reg),
+    .s_sport(txg_ports_reg[`SNIC_DP_TXGEN_PORTS_SPORT_LSB +: 16]),
+    .s_dport(txg_ports_reg[`SNIC_DP_TXGEN_PORTS_DPORT_LSB +: 16]),
+    .s_seq(txg_seq_reg),
+    .s_ack(txg_ack_reg),
+    .s_flags(txg_ctl_reg[`SNIC_DP_TXGEN_CTL_FLAGS_LSB +: 8]),
+    .s_window(txg_ctl_reg[`SNIC_DP_TXGEN_CTL_WINDOW_LSB +: 16]),
+    .s_ts(txg_opts_reg[`SNIC_DP_TXGEN_OPTS_TS_LSB]),
+    .s_tsval(txg_tsval_reg),
+    .s_tsecr(txg_tsecr_reg),
+    .hb_rd_start(hb_rd_start),
+    .hb_rd_buf(hb_rd_buf),
+    .hb_rd_idle(hb_rd_idle),
+    .hb_rd_len(hb_rd_len),
+    .hb_rd_sum(hb_rd_sum),
+    .hb_valid(hb_m_valid),
+    .hb_ready(hb_m_ready),
+    .hb_data(hb_m_data),
+    .hb_keep(hb_m_keep),
+    .hb_last(hb_m_last),
+    .m_axis_tdata(hr_tdata),
+    .m_axis_tkeep(hr_tkeep),
+    .m_axis_tvalid(hr_tvalid),
+    .m_axis_tready(hr_tready),
+    .m_axis_tlast(hr_tlast),
+    .m_axis_tuser(hr_tuser),
+    .res_valid(hr_res_valid),
+    .res_long(hr_res_long),
+    .res_len(hr_res_len),
+    .stat_sent(hr_sent),
+    .stat_long(hr_long)
+);
+// verilator lint_on PINCONNECTEMPTY
+
+// verilator lint_off UNUSEDSIGNAL
+wire unused_head = ^{hb_res_cut, hr_res_valid, hr_res_long, hr_res_len};
+// verilator lint_on UNUSEDSIGNAL
+
 assign m_axis_c_tdata = tx_tdata[0 +: DW];
 assign m_axis_c_tkeep = tx_tkeep[0 +: KW];
 assign m_axis_c_tvalid = tx_tvalid[0];
@@ -2134,13 +2401,37 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_tx
             .m_sel()
         );
         // verilator lint_on PINCONNECTEMPTY
-    end else begin : g_inj
-        assign j_tdata = i_tdata;
-        assign j_tkeep = i_tkeep;
-        assign j_tvalid = i_tvalid;
-        assign i_tready = j_tready;
-        assign j_tlast = i_tlast;
-        assign j_tuser = i_tuser;
+    end else begin : g_replay
+        // the server port's inject ring shares its input with the head replay
+        // verilator lint_off PINCONNECTEMPTY
+        axis_frame_arb #(
+            .DATA_WIDTH(DW),
+            .USER_WIDTH(1)
+        )
+        replay_arb_inst (
+            .clk(clk),
+            .rst(rst),
+            .s0_axis_tdata(i_tdata),
+            .s0_axis_tkeep(i_tkeep),
+            .s0_axis_tvalid(i_tvalid),
+            .s0_axis_tready(i_tready),
+            .s0_axis_tlast(i_tlast),
+            .s0_axis_tuser(i_tuser),
+            .s1_axis_tdata(hr_tdata),
+            .s1_axis_tkeep(hr_tkeep),
+            .s1_axis_tvalid(hr_tvalid),
+            .s1_axis_tready(hr_tready),
+            .s1_axis_tlast(hr_tlast),
+            .s1_axis_tuser(hr_tuser),
+            .m_axis_tdata(j_tdata),
+            .m_axis_tkeep(j_tkeep),
+            .m_axis_tvalid(j_tvalid),
+            .m_axis_tready(j_tready),
+            .m_axis_tlast(j_tlast),
+            .m_axis_tuser(j_tuser),
+            .m_sel()
+        );
+        // verilator lint_on PINCONNECTEMPTY
     end
 
     // the frame generator's frames for this port join the firmware's (and the SYN
@@ -2648,11 +2939,23 @@ always @(posedge clk) begin
             `SNIC_DP_TXGEN_OPTS: rdata_reg <= txg_opts_reg;
             `SNIC_DP_TXGEN_TSVAL: rdata_reg <= txg_tsval_reg;
             `SNIC_DP_TXGEN_TSECR: rdata_reg <= txg_tsecr_reg;
-            `SNIC_DP_TXGEN_STATUS: rdata_reg <= ({31'd0, txg_valid_reg} << `SNIC_DP_TXGEN_STATUS_BUSY_LSB)
+            `SNIC_DP_TXGEN_STATUS: rdata_reg <= ({31'd0, txg_valid_reg || hr_valid_reg} << `SNIC_DP_TXGEN_STATUS_BUSY_LSB)
                                                | (32'd1 << `SNIC_DP_TXGEN_STATUS_PRESENT_LSB);
             `SNIC_DP_TXGEN_SENT_C: rdata_reg <= txg_sent_c_reg;
             `SNIC_DP_TXGEN_SENT_S: rdata_reg <= txg_sent_s_reg;
             `SNIC_DP_TXGEN_REFUSED: rdata_reg <= txg_refused_reg;
+            `SNIC_DP_HEAD_ALLOC: rdata_reg <= ({31'd0, hd_next_valid_reg} << `SNIC_DP_HEAD_ALLOC_VALID_LSB)
+                                         | ({{32-HB_IW{1'b0}}, hd_next_id_reg} << `SNIC_DP_HEAD_ALLOC_ID_LSB);
+            `SNIC_DP_HEAD_STATUS: rdata_reg <= ({{31-HB_BA{1'b0}}, hd_last_len_reg} << `SNIC_DP_HEAD_STATUS_LEN_LSB)
+                                          | ({31'd0, hd_words_left_reg != 10'd0 || hd_segs_reg != 4'd0}
+                                             << `SNIC_DP_HEAD_STATUS_APPENDING_LSB)
+                                          | ({{31-HB_IW{1'b0}}, hb_in_use} << `SNIC_DP_HEAD_STATUS_IN_USE_LSB)
+                                          | ({{31-HB_IW{1'b0}}, hb_in_use_max} << `SNIC_DP_HEAD_STATUS_IN_USE_MAX_LSB)
+                                          | ({31'd0, hr_valid_reg || hr_active_reg} << `SNIC_DP_HEAD_STATUS_REPLAYING_LSB)
+                                          | (32'd1 << `SNIC_DP_HEAD_STATUS_PRESENT_LSB);
+            `SNIC_DP_HEAD_SENT: rdata_reg <= hr_sent;
+            `SNIC_DP_HEAD_LONG: rdata_reg <= hr_long;
+            `SNIC_DP_HEAD_BAD: rdata_reg <= hd_bad_reg;
             `SNIC_DP_FIN_CTRL: rdata_reg <= ({31'd0, fin_evt_reg} << `SNIC_DP_FIN_CTRL_EVENTS_LSB)
                                            | (32'd1 << `SNIC_DP_FIN_CTRL_PRESENT_LSB);
             `SNIC_DP_FIN_COUNT_IDX: rdata_reg <= {{32-RS_W{1'b0}}, fin_idx_reg};
@@ -2800,6 +3103,7 @@ always @(posedge clk) begin
 
     // the frame generator's request taken
     if (txg_take) txg_valid_reg <= 1'b0;
+    if (hr_take) hr_valid_reg <= 1'b0;
 
     // the least-load operation taken, its answer latched, its pulses counted
     if (ld_op_valid_reg && ld_op_ready) ld_op_valid_reg <= 1'b0;
@@ -2971,11 +3275,20 @@ always @(posedge clk) begin
             `SNIC_DP_TXGEN_TSVAL: txg_tsval_reg <= csr_wdata;
             `SNIC_DP_TXGEN_TSECR: txg_tsecr_reg <= csr_wdata;
             `SNIC_DP_TXGEN_GO: begin
-                if (txg_valid_reg) begin
+                if (txg_valid_reg || hr_valid_reg) begin
                     txg_refused_reg <= txg_refused_reg + 1'b1;
                 end else begin
                     txg_valid_reg <= 1'b1;
                     txg_port_reg <= csr_wdata[`SNIC_DP_TXGEN_GO_PORT_LSB];
+                end
+            end
+            `SNIC_DP_HEAD_REPLAY: begin
+                if (txg_valid_reg || hr_valid_reg) begin
+                    txg_refused_reg <= txg_refused_reg + 1'b1;
+                end else begin
+                    hr_valid_reg <= 1'b1;
+                    hr_buf_reg <= csr_wdata[`SNIC_DP_HEAD_REPLAY_ID_LSB +: HB_IW];
+                    hr_max_reg <= csr_wdata[`SNIC_DP_HEAD_REPLAY_MAX_LEN_LSB +: 16];
                 end
             end
             `SNIC_DP_AGE_CTRL: begin
@@ -3175,6 +3488,7 @@ always @(posedge clk) begin
         ld_refused_reg <= 32'd0;
         txg_valid_reg <= 1'b0;
         txg_refused_reg <= 32'd0;
+        hr_valid_reg <= 1'b0;
         fin_evt_reg <= 1'b1;
         fin_idx_reg <= {RS_W{1'b0}};
     end

@@ -1596,6 +1596,125 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
+    /// Request-head buffers (head_buf, docs/head-buf.md, "In the data path"): a read takes the buffer the data path holds ready from head_buf's free list (VALID set; the next is fetched at once) or reports none free (VALID clear, nothing taken) (ro)
+    pub const HEAD_ALLOC: u64 = BASE + 0x2e4;
+    /// Reset value and fields of HEAD_ALLOC.
+    pub mod head_alloc {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// The buffer taken (with VALID)
+        pub const ID_SHIFT: u32 = 0;
+        /// Mask of ID (unshifted).
+        pub const ID_MASK: u32 = 0xff;
+        /// A buffer was taken; it is empty (length 0, sum 0)
+        pub const VALID_SHIFT: u32 = 31;
+        /// Mask of VALID (unshifted).
+        pub const VALID_MASK: u32 = 0x1;
+    }
+    /// Give a request-head buffer back to the free list (one not in use is refused and counted in HEAD_BAD); a buffer handed to HEAD_REPLAY comes back by itself (wo)
+    pub const HEAD_FREE: u64 = BASE + 0x2e8;
+    /// Reset value and fields of HEAD_FREE.
+    pub mod head_free {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// The buffer
+        pub const ID_SHIFT: u32 = 0;
+        /// Mask of ID (unshifted).
+        pub const ID_MASK: u32 = 0xff;
+    }
+    /// Start a segment of request bytes for a buffer: its position in the head and its length; the bytes follow in ceil(LEN / 4) HEAD_DATA writes (a HEAD_APPEND before they are all written is refused and counted in HEAD_BAD; the words still go to the open segment). head_buf stores the bytes that extend the stored head contiguously, at most HEAD_BUFFER_BYTES (wo)
+    pub const HEAD_APPEND: u64 = BASE + 0x2ec;
+    /// Reset value and fields of HEAD_APPEND.
+    pub mod head_append {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Bytes in the segment (1 or more)
+        pub const LEN_SHIFT: u32 = 0;
+        /// Mask of LEN (unshifted).
+        pub const LEN_MASK: u32 = 0x7ff;
+        /// The segment's first byte's position in the head
+        pub const OFF_SHIFT: u32 = 11;
+        /// Mask of OFF (unshifted).
+        pub const OFF_MASK: u32 = 0x7ff;
+        /// The buffer
+        pub const ID_SHIFT: u32 = 24;
+        /// Mask of ID (unshifted).
+        pub const ID_MASK: u32 = 0xff;
+    }
+    /// The next four bytes of the segment HEAD_APPEND started, the first in bits 7:0 (bytes past LEN in the last word are ignored; a write with no segment open is counted in HEAD_BAD) (wo)
+    pub const HEAD_DATA: u64 = BASE + 0x2f0;
+    /// Reset value and fields of HEAD_DATA.
+    pub mod head_data {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Send a buffer's head to the server port behind the handshake ACK staged in DP.TXGEN_* (its ACK form: addresses, ports, seq, ack, flags, window, timestamps; the TCP checksum from the buffer's running sum, PSH added when the head is not empty) and give the buffer back once read; a head longer than MAX_LEN sends nothing (HEAD_LONG; the buffer still comes back). Refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY, which covers the replay until it has taken the staged registers (wo)
+    pub const HEAD_REPLAY: u64 = BASE + 0x2f4;
+    /// Reset value and fields of HEAD_REPLAY.
+    pub mod head_replay {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// The most payload the segment may carry (the replay chunk)
+        pub const MAX_LEN_SHIFT: u32 = 0;
+        /// Mask of MAX_LEN (unshifted).
+        pub const MAX_LEN_MASK: u32 = 0xffff;
+        /// The buffer
+        pub const ID_SHIFT: u32 = 24;
+        /// Mask of ID (unshifted).
+        pub const ID_MASK: u32 = 0xff;
+    }
+    /// Request-head buffers: the last segment's result and the occupancy; a write restarts IN_USE_MAX at the current IN_USE (rw)
+    pub const HEAD_STATUS: u64 = BASE + 0x2f8;
+    /// Reset value and fields of HEAD_STATUS.
+    pub mod head_status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// The stored length of the last segment's buffer after it
+        pub const LEN_SHIFT: u32 = 0;
+        /// Mask of LEN (unshifted).
+        pub const LEN_MASK: u32 = 0x7ff;
+        /// A segment's words are still to be written or stored: its result is not yet in LEN
+        pub const APPENDING_SHIFT: u32 = 11;
+        /// Mask of APPENDING (unshifted).
+        pub const APPENDING_MASK: u32 = 0x1;
+        /// Buffers taken from the free list (the one held ready included)
+        pub const IN_USE_SHIFT: u32 = 12;
+        /// Mask of IN_USE (unshifted).
+        pub const IN_USE_MASK: u32 = 0xff;
+        /// The most buffers taken at once since reset or the last restart
+        pub const IN_USE_MAX_SHIFT: u32 = 20;
+        /// Mask of IN_USE_MAX (unshifted).
+        pub const IN_USE_MAX_MASK: u32 = 0xff;
+        /// A replay is staged or under way
+        pub const REPLAYING_SHIFT: u32 = 30;
+        /// Mask of REPLAYING (unshifted).
+        pub const REPLAYING_MASK: u32 = 0x1;
+        /// The card has the request-head buffers
+        pub const PRESENT_SHIFT: u32 = 31;
+        /// Mask of PRESENT (unshifted).
+        pub const PRESENT_MASK: u32 = 0x1;
+    }
+    /// Heads sent to the server port by HEAD_REPLAY since reset (ro)
+    pub const HEAD_SENT: u64 = BASE + 0x2fc;
+    /// Reset value and fields of HEAD_SENT.
+    pub mod head_sent {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// HEAD_REPLAY requests whose head was longer than MAX_LEN (nothing sent) since reset (ro)
+    pub const HEAD_LONG: u64 = BASE + 0x300;
+    /// Reset value and fields of HEAD_LONG.
+    pub mod head_long {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC (ro)
+    pub const HEAD_BAD: u64 = BASE + 0x304;
+    /// Reset value and fields of HEAD_BAD.
+    pub mod head_bad {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
 }
 
 /// Flow table and flow state commands

@@ -120,6 +120,15 @@ pub struct RegisterBlock {
     fin_ctrl: FinCtrl,
     fin_count_idx: FinCountIdx,
     fin_count: FinCount,
+    head_alloc: HeadAlloc,
+    head_free: HeadFree,
+    head_append: HeadAppend,
+    head_data: HeadData,
+    head_replay: HeadReplay,
+    head_status: HeadStatus,
+    head_sent: HeadSent,
+    head_long: HeadLong,
+    head_bad: HeadBad,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -769,6 +778,51 @@ impl RegisterBlock {
     pub const fn fin_count(&self) -> &FinCount {
         &self.fin_count
     }
+    #[doc = "0x2e4 - Request-head buffers (head_buf, docs/head-buf.md, \"In the data path\"): a read takes the buffer the data path holds ready from head_buf's free list (VALID set; the next is fetched at once) or reports none free (VALID clear, nothing taken)"]
+    #[inline(always)]
+    pub const fn head_alloc(&self) -> &HeadAlloc {
+        &self.head_alloc
+    }
+    #[doc = "0x2e8 - Give a request-head buffer back to the free list (one not in use is refused and counted in HEAD_BAD); a buffer handed to HEAD_REPLAY comes back by itself"]
+    #[inline(always)]
+    pub const fn head_free(&self) -> &HeadFree {
+        &self.head_free
+    }
+    #[doc = "0x2ec - Start a segment of request bytes for a buffer: its position in the head and its length; the bytes follow in ceil(LEN / 4) HEAD_DATA writes (a HEAD_APPEND before they are all written is refused and counted in HEAD_BAD; the words still go to the open segment). head_buf stores the bytes that extend the stored head contiguously, at most HEAD_BUFFER_BYTES"]
+    #[inline(always)]
+    pub const fn head_append(&self) -> &HeadAppend {
+        &self.head_append
+    }
+    #[doc = "0x2f0 - The next four bytes of the segment HEAD_APPEND started, the first in bits 7:0 (bytes past LEN in the last word are ignored; a write with no segment open is counted in HEAD_BAD)"]
+    #[inline(always)]
+    pub const fn head_data(&self) -> &HeadData {
+        &self.head_data
+    }
+    #[doc = "0x2f4 - Send a buffer's head to the server port behind the handshake ACK staged in DP.TXGEN_* (its ACK form: addresses, ports, seq, ack, flags, window, timestamps; the TCP checksum from the buffer's running sum, PSH added when the head is not empty) and give the buffer back once read; a head longer than MAX_LEN sends nothing (HEAD_LONG; the buffer still comes back). Refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY, which covers the replay until it has taken the staged registers"]
+    #[inline(always)]
+    pub const fn head_replay(&self) -> &HeadReplay {
+        &self.head_replay
+    }
+    #[doc = "0x2f8 - Request-head buffers: the last segment's result and the occupancy; a write restarts IN_USE_MAX at the current IN_USE"]
+    #[inline(always)]
+    pub const fn head_status(&self) -> &HeadStatus {
+        &self.head_status
+    }
+    #[doc = "0x2fc - Heads sent to the server port by HEAD_REPLAY since reset"]
+    #[inline(always)]
+    pub const fn head_sent(&self) -> &HeadSent {
+        &self.head_sent
+    }
+    #[doc = "0x300 - HEAD_REPLAY requests whose head was longer than MAX_LEN (nothing sent) since reset"]
+    #[inline(always)]
+    pub const fn head_long(&self) -> &HeadLong {
+        &self.head_long
+    }
+    #[doc = "0x304 - Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC"]
+    #[inline(always)]
+    pub const fn head_bad(&self) -> &HeadBad {
+        &self.head_bad
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -1325,3 +1379,48 @@ pub mod fin_count_idx;
 pub type FinCount = crate::Reg<fin_count::FinCountSpec>;
 #[doc = "Flows of real server FIN_COUNT_IDX.RS whose first FIN (from either side) the fast path forwarded while the flow's static entry had the ACTIVE flag, since power-up (a reset does not clear them: the firmware takes differences), modulo 2^32: the connections that left ESTABLISHED by a FIN (IPVS's active to inactive), counted by the card (valid two cycles after an FIN_COUNT_IDX write; 0 for an index at or past REAL_SERVERS)"]
 pub mod fin_count;
+#[doc = "HEAD_ALLOC (r) register accessor: Request-head buffers (head_buf, docs/head-buf.md, \"In the data path\"): a read takes the buffer the data path holds ready from head_buf's free list (VALID set; the next is fetched at once) or reports none free (VALID clear, nothing taken)\n\nYou can [`read`](crate::Reg::read) this register and get [`head_alloc::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_alloc`] module"]
+#[doc(alias = "HEAD_ALLOC")]
+pub type HeadAlloc = crate::Reg<head_alloc::HeadAllocSpec>;
+#[doc = "Request-head buffers (head_buf, docs/head-buf.md, \"In the data path\"): a read takes the buffer the data path holds ready from head_buf's free list (VALID set; the next is fetched at once) or reports none free (VALID clear, nothing taken)"]
+pub mod head_alloc;
+#[doc = "HEAD_FREE (w) register accessor: Give a request-head buffer back to the free list (one not in use is refused and counted in HEAD_BAD); a buffer handed to HEAD_REPLAY comes back by itself\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_free::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_free`] module"]
+#[doc(alias = "HEAD_FREE")]
+pub type HeadFree = crate::Reg<head_free::HeadFreeSpec>;
+#[doc = "Give a request-head buffer back to the free list (one not in use is refused and counted in HEAD_BAD); a buffer handed to HEAD_REPLAY comes back by itself"]
+pub mod head_free;
+#[doc = "HEAD_APPEND (w) register accessor: Start a segment of request bytes for a buffer: its position in the head and its length; the bytes follow in ceil(LEN / 4) HEAD_DATA writes (a HEAD_APPEND before they are all written is refused and counted in HEAD_BAD; the words still go to the open segment). head_buf stores the bytes that extend the stored head contiguously, at most HEAD_BUFFER_BYTES\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_append::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_append`] module"]
+#[doc(alias = "HEAD_APPEND")]
+pub type HeadAppend = crate::Reg<head_append::HeadAppendSpec>;
+#[doc = "Start a segment of request bytes for a buffer: its position in the head and its length; the bytes follow in ceil(LEN / 4) HEAD_DATA writes (a HEAD_APPEND before they are all written is refused and counted in HEAD_BAD; the words still go to the open segment). head_buf stores the bytes that extend the stored head contiguously, at most HEAD_BUFFER_BYTES"]
+pub mod head_append;
+#[doc = "HEAD_DATA (w) register accessor: The next four bytes of the segment HEAD_APPEND started, the first in bits 7:0 (bytes past LEN in the last word are ignored; a write with no segment open is counted in HEAD_BAD)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_data::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_data`] module"]
+#[doc(alias = "HEAD_DATA")]
+pub type HeadData = crate::Reg<head_data::HeadDataSpec>;
+#[doc = "The next four bytes of the segment HEAD_APPEND started, the first in bits 7:0 (bytes past LEN in the last word are ignored; a write with no segment open is counted in HEAD_BAD)"]
+pub mod head_data;
+#[doc = "HEAD_REPLAY (w) register accessor: Send a buffer's head to the server port behind the handshake ACK staged in DP.TXGEN_* (its ACK form: addresses, ports, seq, ack, flags, window, timestamps; the TCP checksum from the buffer's running sum, PSH added when the head is not empty) and give the buffer back once read; a head longer than MAX_LEN sends nothing (HEAD_LONG; the buffer still comes back). Refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY, which covers the replay until it has taken the staged registers\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_replay::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_replay`] module"]
+#[doc(alias = "HEAD_REPLAY")]
+pub type HeadReplay = crate::Reg<head_replay::HeadReplaySpec>;
+#[doc = "Send a buffer's head to the server port behind the handshake ACK staged in DP.TXGEN_* (its ACK form: addresses, ports, seq, ack, flags, window, timestamps; the TCP checksum from the buffer's running sum, PSH added when the head is not empty) and give the buffer back once read; a head longer than MAX_LEN sends nothing (HEAD_LONG; the buffer still comes back). Refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY, which covers the replay until it has taken the staged registers"]
+pub mod head_replay;
+#[doc = "HEAD_STATUS (rw) register accessor: Request-head buffers: the last segment's result and the occupancy; a write restarts IN_USE_MAX at the current IN_USE\n\nYou can [`read`](crate::Reg::read) this register and get [`head_status::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_status::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_status`] module"]
+#[doc(alias = "HEAD_STATUS")]
+pub type HeadStatus = crate::Reg<head_status::HeadStatusSpec>;
+#[doc = "Request-head buffers: the last segment's result and the occupancy; a write restarts IN_USE_MAX at the current IN_USE"]
+pub mod head_status;
+#[doc = "HEAD_SENT (r) register accessor: Heads sent to the server port by HEAD_REPLAY since reset\n\nYou can [`read`](crate::Reg::read) this register and get [`head_sent::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_sent`] module"]
+#[doc(alias = "HEAD_SENT")]
+pub type HeadSent = crate::Reg<head_sent::HeadSentSpec>;
+#[doc = "Heads sent to the server port by HEAD_REPLAY since reset"]
+pub mod head_sent;
+#[doc = "HEAD_LONG (r) register accessor: HEAD_REPLAY requests whose head was longer than MAX_LEN (nothing sent) since reset\n\nYou can [`read`](crate::Reg::read) this register and get [`head_long::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_long`] module"]
+#[doc(alias = "HEAD_LONG")]
+pub type HeadLong = crate::Reg<head_long::HeadLongSpec>;
+#[doc = "HEAD_REPLAY requests whose head was longer than MAX_LEN (nothing sent) since reset"]
+pub mod head_long;
+#[doc = "HEAD_BAD (r) register accessor: Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC\n\nYou can [`read`](crate::Reg::read) this register and get [`head_bad::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_bad`] module"]
+#[doc(alias = "HEAD_BAD")]
+pub type HeadBad = crate::Reg<head_bad::HeadBadSpec>;
+#[doc = "Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC"]
+pub mod head_bad;

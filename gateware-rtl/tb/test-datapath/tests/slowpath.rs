@@ -722,6 +722,292 @@ fn frame_generator_512() {
     frame_generator(512);
 }
 
+type HeadStatus = (u32, bool, u32, u32, bool);
+
+/// HEAD_STATUS: LEN, APPENDING, IN_USE, IN_USE_MAX, REPLAYING.
+fn head_status(dp: &mut Datapath) -> HeadStatus {
+    use regs::dp::head_status as hs;
+    let v = dp.read(r(regs::dp::HEAD_STATUS));
+    (
+        v >> hs::LEN_SHIFT & 0x7ff,
+        v >> hs::APPENDING_SHIFT & 1 == 1,
+        v >> hs::IN_USE_SHIFT & 0xff,
+        v >> hs::IN_USE_MAX_SHIFT & 0xff,
+        v >> hs::REPLAYING_SHIFT & 1 == 1,
+    )
+}
+
+/// Takes a head buffer through DP.HEAD_ALLOC: its id, or None when none is free.
+fn head_alloc(dp: &mut Datapath) -> Option<u32> {
+    use regs::dp::head_alloc as ha;
+    let v = dp.read(r(regs::dp::HEAD_ALLOC));
+    (v >> ha::VALID_SHIFT & 1 == 1).then_some(v >> ha::ID_SHIFT & 0xff)
+}
+
+/// Appends `bytes` at position `off` of buffer `id` (what the firmware's `head_append`
+/// writes): HEAD_APPEND, then the bytes four to a HEAD_DATA word, the first in bits 7:0.
+fn head_append(dp: &mut Datapath, id: u32, off: usize, bytes: &[u8]) {
+    use regs::dp::head_append as ha;
+    dp.write(
+        r(regs::dp::HEAD_APPEND),
+        (bytes.len() as u32) << ha::LEN_SHIFT | (off as u32) << ha::OFF_SHIFT | id << ha::ID_SHIFT,
+    );
+    for w in bytes.chunks(4) {
+        let mut b = [0u8; 4];
+        b[..w.len()].copy_from_slice(w);
+        dp.write(r(regs::dp::HEAD_DATA), u32::from_le_bytes(b));
+    }
+}
+
+/// The firmware's replay segment for the handshake ACK `g` and `head`: `TcpOut::write` with
+/// the head as its payload, PSH on a non-empty head, the checksums filled in.
+fn firmware_replay(g: &GenFrame, head: &[u8]) -> Vec<u8> {
+    let mut ob = [0u8; 40];
+    let mut out = g.to_out(&mut ob);
+    out.payload = head;
+    if !head.is_empty() {
+        out.flags |= 0x08;
+    }
+    let mut f = vec![0u8; out.frame_len()];
+    let (n, off) = out.write(&mut f).expect("fits");
+    f.truncate(n);
+    fill_checksums(&mut f, &off);
+    f
+}
+
+/// The request-head buffers in the data path (DP.HEAD_*): every buffer taken through
+/// HEAD_ALLOC, then none; random heads of 0 to 1,024 bytes appended through HEAD_APPEND and
+/// HEAD_DATA in random segments (some resent in part, as a client retransmits), the stored
+/// length in HEAD_STATUS; each replayed behind a random handshake ACK staged in DP.TXGEN_*
+/// out of the server port, between spliced frames and under back-pressure: every frame
+/// equal to the firmware's replay, a head longer than the limit refused (HEAD_LONG, no
+/// frame); the buffer back in the free list after its replay, or through HEAD_FREE; GOs
+/// while the replay holds the staged registers refused; the occupancy marks; bad operations
+/// counted in HEAD_BAD.
+fn head_buffers(width: u32) {
+    let (mut dp, mut rng, f) = setup(width);
+    let st = dp.read(r(regs::dp::HEAD_STATUS));
+    assert_eq!(st >> regs::dp::head_status::PRESENT_SHIFT & 1, 1, "present");
+    dp.tick(100);
+    let bufs = splicenic_layout::HEAD_BUFFERS as u32;
+    // every buffer once, then none
+    let mut ids: Vec<u32> = (0..bufs)
+        .map(|i| {
+            let id = head_alloc(&mut dp).unwrap_or_else(|| panic!("buffer {i} of {bufs}"));
+            dp.tick(4);
+            id
+        })
+        .collect();
+    assert_eq!(head_alloc(&mut dp), None, "all {bufs} taken");
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), bufs as usize, "distinct buffers");
+    let (_, _, in_use, in_use_max, _) = head_status(&mut dp);
+    assert_eq!((in_use, in_use_max), (bufs, bufs));
+    // all back through HEAD_FREE; a second free of one refused and counted
+    for &id in &ids {
+        dp.write(r(regs::dp::HEAD_FREE), id);
+        dp.tick(2);
+    }
+    dp.write(r(regs::dp::HEAD_FREE), ids[0]);
+    dp.tick(4);
+    let mut bad = 1u32;
+    assert_eq!(dp.read(r(regs::dp::HEAD_BAD)), bad);
+    ids.clear();
+    dp.tick(10);
+    let (_, _, in_use, _, _) = head_status(&mut dp);
+    assert_eq!(in_use, 1, "the buffer held ready");
+    dp.write(r(regs::dp::HEAD_STATUS), 0);
+    dp.tick(4);
+    assert_eq!(head_status(&mut dp).3, 1, "IN_USE_MAX restarted");
+
+    let busy = |dp: &mut Datapath| {
+        dp.read(r(regs::dp::TXGEN_STATUS)) >> regs::dp::txgen_status::BUSY_SHIFT & 1 == 1
+    };
+    let cap = splicenic_layout::HEAD_BUFFER_BYTES as usize;
+    let (mut expect, mut forwarded, mut long, mut refused) = (Vec::new(), [0usize; 2], 0u32, 0u32);
+    let heads = 200;
+    for n in 0..heads {
+        dp.set_tx_stall([0, 300, 900][n % 3]);
+        let id = head_alloc(&mut dp).expect("a free buffer");
+        let len = match rng.gen_range(0..6) {
+            0 => 0,
+            1 => cap,
+            2 => rng.gen_range(40..80),
+            _ => rng.gen_range(1..=cap),
+        };
+        let head: Vec<u8> = if rng.gen_ratio(1, 8) {
+            vec![0xff; len]
+        } else {
+            (0..len).map(|_| rng.gen()).collect()
+        };
+        // segments in order, now and then one resent from an earlier position
+        let mut at = 0;
+        while at < len {
+            let end = (at + rng.gen_range(1..=600)).min(len);
+            let from = if at > 0 && rng.gen_ratio(1, 4) {
+                rng.gen_range(0..at)
+            } else {
+                at
+            };
+            head_append(&mut dp, id, from, &head[from..end]);
+            at = end;
+            if rng.gen_bool(0.3) {
+                // spliced traffic on both ports meanwhile
+                for port in [Port::Client, Port::Server] {
+                    let plen = rng.gen_range(100..400);
+                    let payload: Vec<u8> = (0..plen).map(|_| rng.gen()).collect();
+                    let (b, ..) = flow_frame(&mut rng, &f, port, &payload, Flags::default(), false);
+                    dp.push(port, &b, false);
+                    forwarded[port.other() as usize] += 1;
+                }
+            }
+        }
+        let mut waited = 0;
+        loop {
+            let (stored, appending, ..) = head_status(&mut dp);
+            if !appending {
+                if len > 0 {
+                    assert_eq!(stored as usize, len, "head {n}: stored length");
+                }
+                break;
+            }
+            dp.tick(5);
+            waited += 1;
+            assert!(waited < 1_000, "head {n}: append stuck");
+        }
+        while busy(&mut dp) {
+            dp.tick(rng.gen_range(1..20));
+        }
+        let mut g = random_gen_frame(&mut rng);
+        let ts = match g.opts {
+            GenOpts::Ack { ts } | GenOpts::Syn { ts, .. } => ts,
+        };
+        g.opts = GenOpts::Ack { ts };
+        g.flags = 0x10 | if rng.gen_ratio(1, 8) { 0x01 } else { 0 };
+        if g.dst_mac == f.server_mac {
+            g.dst_mac[0] ^= 0x80;
+        }
+        let limit = if rng.gen_ratio(1, 6) && len > 0 {
+            rng.gen_range(0..len)
+        } else {
+            rng.gen_range(len.max(1)..=1460)
+        };
+        txgen_stage(&mut dp, &g);
+        dp.write(
+            r(regs::dp::HEAD_REPLAY),
+            (limit as u32) << regs::dp::head_replay::MAX_LEN_SHIFT
+                | id << regs::dp::head_replay::ID_SHIFT,
+        );
+        if limit >= len {
+            expect.push(firmware_replay(&g, &head));
+        } else {
+            long += 1;
+        }
+        if n % 4 == 3 && len >= 300 && limit >= len {
+            // The server port stopped: this replay taken and waiting to go out (a frame
+            // longer than the arbiters hold), a second
+            // one (a bare ACK from an empty buffer) staged behind it holds the staged
+            // registers, so a GO and a replay are refused until the first has gone.
+            dp.set_tx_stall(1000);
+            dp.tick(60);
+            assert!(
+                !busy(&mut dp),
+                "head {n}: the replay took the staged registers"
+            );
+            let empty = head_alloc(&mut dp).expect("a free buffer");
+            let mut g2 = random_gen_frame(&mut rng);
+            g2.opts = GenOpts::Ack { ts: None };
+            g2.flags = 0x10;
+            g2.dst_mac = g.dst_mac;
+            txgen_stage(&mut dp, &g2);
+            dp.write(
+                r(regs::dp::HEAD_REPLAY),
+                1460 << regs::dp::head_replay::MAX_LEN_SHIFT
+                    | empty << regs::dp::head_replay::ID_SHIFT,
+            );
+            expect.push(firmware_replay(&g2, &[]));
+            dp.tick(20);
+            assert!(busy(&mut dp), "head {n}: the second replay waits");
+            dp.write(r(regs::dp::TXGEN_GO), 0);
+            dp.write(
+                r(regs::dp::HEAD_REPLAY),
+                id << regs::dp::head_replay::ID_SHIFT,
+            );
+            refused += 2;
+            dp.set_tx_stall(0);
+        }
+        let mut waited = 0;
+        while head_status(&mut dp).4 {
+            dp.tick(20);
+            waited += 1;
+            assert!(waited < 10_000, "head {n}: replay stuck");
+        }
+    }
+    dp.set_tx_stall(0);
+    assert!(dp.settle(200, 2_000_000));
+    let out = dp.drain(Port::Server);
+    let (replays, fwd): (Vec<_>, Vec<_>) =
+        out.into_iter().partition(|t| t.data[..6] != f.server_mac);
+    assert_eq!(fwd.len(), forwarded[1], "spliced frames to the server port");
+    assert_eq!(replays.len(), expect.len(), "replays");
+    for (n, (got, want)) in replays.iter().zip(&expect).enumerate() {
+        assert_eq!(&got.data, want, "replay {n}");
+    }
+    assert_eq!(dp.drain(Port::Client).len(), forwarded[0]);
+    assert_eq!(dp.read(r(regs::dp::HEAD_SENT)), expect.len() as u32);
+    assert_eq!(dp.read(r(regs::dp::HEAD_LONG)), long);
+    assert_eq!(dp.read(r(regs::dp::TXGEN_REFUSED)), refused);
+    // every replayed buffer came back: all of them can be taken again
+    let (_, _, in_use, in_use_max, _) = head_status(&mut dp);
+    assert_eq!(in_use, 1, "only the buffer held ready");
+    assert!(in_use_max >= 2);
+    // a word with no segment open, a segment for a buffer not in use, an unfinished one
+    dp.write(r(regs::dp::HEAD_DATA), 0);
+    bad += 1;
+    let free_one = head_alloc(&mut dp).expect("free");
+    dp.write(r(regs::dp::HEAD_FREE), free_one);
+    dp.tick(4);
+    head_append(&mut dp, free_one, 0, b"GET / HTTP/1.1\r\n");
+    bad += 1;
+    let id = head_alloc(&mut dp).expect("free");
+    dp.write(
+        r(regs::dp::HEAD_APPEND),
+        16 << regs::dp::head_append::LEN_SHIFT | id << regs::dp::head_append::ID_SHIFT,
+    );
+    dp.write(r(regs::dp::HEAD_DATA), 0x2054_4547);
+    // refused: the open segment takes the next words
+    head_append(&mut dp, id, 0, b"GET /");
+    bad += 1;
+    dp.tick(20);
+    assert!(head_status(&mut dp).1, "the segment still open");
+    dp.write(r(regs::dp::HEAD_DATA), 0x0a0d_0a0d);
+    dp.tick(50);
+    assert_eq!(dp.read(r(regs::dp::HEAD_BAD)), bad, "bad operations");
+    assert_eq!(
+        head_status(&mut dp),
+        (16, false, 2, head_status(&mut dp).3, false)
+    );
+    println!(
+        "DATA_WIDTH {width}: {} heads replayed, {long} too long, {} + {} spliced frames, {refused} GOs refused",
+        expect.len(),
+        forwarded[0],
+        forwarded[1]
+    );
+    check_fast_path_alive(&mut dp, &mut rng, &f);
+}
+
+#[test]
+fn head_buffers_64() {
+    head_buffers(64);
+}
+
+#[test]
+fn head_buffers_512() {
+    head_buffers(512);
+}
+
 #[test]
 fn flow_table_commands() {
     let (mut dp, _rng, f) = setup(64);
