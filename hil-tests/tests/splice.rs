@@ -108,6 +108,18 @@ fn url_and_host_route_to_pools_and_transfers_are_byte_exact() {
     // No slot was used twice while a record of its first use waited: no generation
     // mismatch (a mismatch here would mean a slot whose entry lost its generation).
     assert_eq!(tcp.gen_stale, 0, "{tcp:?}");
+    // Every head was copied into one of the card's head buffers and replayed from it by the
+    // card (docs/head-buf.md, "In the data path"): none built and injected by the firmware,
+    // every buffer back.
+    let hb = rig.card.datapath().unwrap().head_bufs().unwrap();
+    eprintln!("{hb:?}");
+    assert!(hb.present);
+    assert_eq!(
+        (tcp.head_replays, tcp.head_replays_fw, hb.sent),
+        (4, 0, 4),
+        "{tcp:?}"
+    );
+    assert_eq!((hb.long, hb.bad, hb.in_use), (0, 0, 1), "{hb:?}");
     // Each request reached the inline L7 matcher, on or right behind its handshake ACK
     // (NEW, FOUND or a hit on the HANDSHAKE entry), so the firmware copied none into
     // L7.CMD unless a request came apart (the half-closed one's FIN may follow it in a

@@ -138,6 +138,61 @@ impl DataPath {
         f.state_cmd().write(|w| w.op().variant(op));
         wait(|| f.state_status().read().busy().bit_is_set())
     }
+
+    /// Stages `f` in the frame generator's registers (`DP.TXGEN_*`); false when the card
+    /// has no generator or it still holds the last request (`TXGEN_STATUS.BUSY`, which
+    /// covers a head replay waiting too).
+    fn txgen_stage(&mut self, f: &GenFrame) -> bool {
+        let st = self.dp.txgen_status().read();
+        if st.present().bit_is_clear() || st.busy().bit_is_set() {
+            return false;
+        }
+        let dp = &self.dp;
+        let dmac = mac_to_u64(f.dst_mac);
+        let smac = mac_to_u64(f.src_mac);
+        write_reg(dp.txgen_dst_mac_lo(), dmac as u32);
+        write_reg(dp.txgen_dst_mac_hi(), (dmac >> 32) as u32);
+        write_reg(dp.txgen_src_mac_lo(), smac as u32);
+        write_reg(dp.txgen_src_mac_hi(), (smac >> 32) as u32);
+        write_reg(dp.txgen_src_ip(), f.src_ip);
+        write_reg(dp.txgen_dst_ip(), f.dst_ip);
+        dp.txgen_ports().write(|w| {
+            // SAFETY: SPORT and DPORT are 16 bits wide: every u16 is a valid value.
+            unsafe { w.sport().bits(f.src_port).dport().bits(f.dst_port) }
+        });
+        write_reg(dp.txgen_seq(), f.seq);
+        write_reg(dp.txgen_ack(), f.ack);
+        dp.txgen_ctl().write(|w| {
+            // SAFETY: FLAGS is 8 bits and WINDOW 16 bits wide: every u8 and u16 is valid.
+            unsafe { w.flags().bits(f.flags).window().bits(f.window) }
+        });
+        let (syn, mss, sack, ts, ws) = match f.opts {
+            GenOpts::Ack { ts } => (false, 0, false, ts, None),
+            GenOpts::Syn {
+                mss,
+                sack,
+                ts,
+                wscale,
+            } => (true, mss, sack, ts, wscale),
+        };
+        let t = ts.unwrap_or_default();
+        dp.txgen_opts().write(|w| {
+            // SAFETY: SCALE is 4 bits wide and `GenFrame::from_out` takes window shifts of
+            // 0 to 14 only (the option parser's range); MSS is 16 bits wide.
+            unsafe { w.scale().bits(ws.unwrap_or(0)).mss().bits(mss) }
+                .syn_form()
+                .bit(syn)
+                .sack()
+                .bit(sack)
+                .ts()
+                .bit(ts.is_some())
+                .wscale()
+                .bit(ws.is_some())
+        });
+        write_reg(dp.txgen_tsval(), t.tsval);
+        write_reg(dp.txgen_tsecr(), t.tsecr);
+        true
+    }
 }
 
 impl Hw for DataPath {
@@ -272,55 +327,51 @@ impl Hw for DataPath {
     }
 
     fn tx_gen(&mut self, port: Port, f: &GenFrame) -> bool {
-        let st = self.dp.txgen_status().read();
-        if st.present().bit_is_clear() || st.busy().bit_is_set() {
+        if !self.txgen_stage(f) {
             return false;
         }
+        self.dp
+            .txgen_go()
+            .write(|w| w.port().bit(port == Port::Server));
+        true
+    }
+
+    fn head_alloc(&mut self) -> Option<u8> {
+        let v = self.dp.head_alloc().read();
+        v.valid().bit_is_set().then(|| v.id().bits())
+    }
+
+    fn head_append(&mut self, id: u8, off: u16, bytes: &[u8]) {
         let dp = &self.dp;
-        let dmac = mac_to_u64(f.dst_mac);
-        let smac = mac_to_u64(f.src_mac);
-        write_reg(dp.txgen_dst_mac_lo(), dmac as u32);
-        write_reg(dp.txgen_dst_mac_hi(), (dmac >> 32) as u32);
-        write_reg(dp.txgen_src_mac_lo(), smac as u32);
-        write_reg(dp.txgen_src_mac_hi(), (smac >> 32) as u32);
-        write_reg(dp.txgen_src_ip(), f.src_ip);
-        write_reg(dp.txgen_dst_ip(), f.dst_ip);
-        dp.txgen_ports().write(|w| {
-            // SAFETY: SPORT and DPORT are 16 bits wide: every u16 is a valid value.
-            unsafe { w.sport().bits(f.src_port).dport().bits(f.dst_port) }
+        dp.head_append().write(|w| {
+            // SAFETY: the splicer appends at most a request buffer (L7_BUFFER_BYTES, 1,024
+            // bytes) at positions inside it, so LEN and OFF fit their 11 bits; ID is 8 bits
+            // wide: every u8 is a valid value.
+            unsafe {
+                w.len()
+                    .bits(bytes.len() as u16)
+                    .off()
+                    .bits(off)
+                    .id()
+                    .bits(id)
+            }
         });
-        write_reg(dp.txgen_seq(), f.seq);
-        write_reg(dp.txgen_ack(), f.ack);
-        dp.txgen_ctl().write(|w| {
-            // SAFETY: FLAGS is 8 bits and WINDOW 16 bits wide: every u8 and u16 is valid.
-            unsafe { w.flags().bits(f.flags).window().bits(f.window) }
+        for_each_word_le(bytes, |w| write_reg(dp.head_data(), w));
+    }
+
+    fn head_free(&mut self, id: u8) {
+        // SAFETY: ID is 8 bits wide: every u8 is a valid value.
+        self.dp.head_free().write(|w| unsafe { w.id().bits(id) });
+    }
+
+    fn head_replay(&mut self, id: u8, max_len: u16, ack: &GenFrame) -> bool {
+        if self.dp.head_status().read().present().bit_is_clear() || !self.txgen_stage(ack) {
+            return false;
+        }
+        self.dp.head_replay().write(|w| {
+            // SAFETY: MAX_LEN is 16 and ID 8 bits wide: every u16 and u8 is a valid value.
+            unsafe { w.max_len().bits(max_len).id().bits(id) }
         });
-        let (syn, mss, sack, ts, ws) = match f.opts {
-            GenOpts::Ack { ts } => (false, 0, false, ts, None),
-            GenOpts::Syn {
-                mss,
-                sack,
-                ts,
-                wscale,
-            } => (true, mss, sack, ts, wscale),
-        };
-        let t = ts.unwrap_or_default();
-        dp.txgen_opts().write(|w| {
-            // SAFETY: SCALE is 4 bits wide and `GenFrame::from_out` takes window shifts of
-            // 0 to 14 only (the option parser's range); MSS is 16 bits wide.
-            unsafe { w.scale().bits(ws.unwrap_or(0)).mss().bits(mss) }
-                .syn_form()
-                .bit(syn)
-                .sack()
-                .bit(sack)
-                .ts()
-                .bit(ts.is_some())
-                .wscale()
-                .bit(ws.is_some())
-        });
-        write_reg(dp.txgen_tsval(), t.tsval);
-        write_reg(dp.txgen_tsecr(), t.tsecr);
-        dp.txgen_go().write(|w| w.port().bit(port == Port::Server));
         true
     }
 

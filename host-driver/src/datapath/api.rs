@@ -715,6 +715,22 @@ impl<'a> Datapath<'a> {
         })
     }
 
+    /// Read the request-head buffers' state and counters ([`HeadBufs`]); nothing is
+    /// written (the buffers are the firmware's).
+    pub fn head_bufs(&mut self) -> Result<HeadBufs, DriverError> {
+        use regs::dp;
+        use regs::dp::head_status as hs;
+        let st = self.bar.read32(dp::HEAD_STATUS)?;
+        Ok(HeadBufs {
+            present: field(st, hs::PRESENT_SHIFT, hs::PRESENT_MASK) != 0,
+            in_use: field(st, hs::IN_USE_SHIFT, hs::IN_USE_MASK) as u8,
+            in_use_max: field(st, hs::IN_USE_MAX_SHIFT, hs::IN_USE_MAX_MASK) as u8,
+            sent: self.bar.read32(dp::HEAD_SENT)?,
+            long: self.bar.read32(dp::HEAD_LONG)?,
+            bad: self.bar.read32(dp::HEAD_BAD)?,
+        })
+    }
+
     /// Read who follows the spliced flows' FINs ([`FinCtrl`]); nothing is written. The
     /// per-server counts themselves (`DP.FIN_COUNT`) are the firmware's to read: a write of
     /// `DP.FIN_COUNT_IDX` from here would race with its reads; they show in the servers'

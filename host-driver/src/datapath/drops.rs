@@ -183,6 +183,25 @@ pub struct TxGen {
     pub refused: u32,
 }
 
+/// The request-head buffers' state and counters (`DP.HEAD_*`; docs/head-buf.md, "In the
+/// data path"), read with [`Datapath::head_bufs`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeadBufs {
+    /// `HEAD_STATUS.PRESENT`: the card has the request-head buffers.
+    pub present: bool,
+    /// `HEAD_STATUS.IN_USE`: buffers taken (the one held ready for the next request
+    /// included).
+    pub in_use: u8,
+    /// `HEAD_STATUS.IN_USE_MAX`: the most taken at once since reset or the last restart.
+    pub in_use_max: u8,
+    /// `HEAD_SENT`: heads the card replayed to servers since reset.
+    pub sent: u32,
+    /// `HEAD_LONG`: replays refused as longer than their segment since reset.
+    pub long: u32,
+    /// `HEAD_BAD`: refused buffer operations since reset.
+    pub bad: u32,
+}
+
 /// Who follows the spliced flows' FINs (`DP.FIN_CTRL`; docs/engine.md, "Teardown"), read
 /// with [`Datapath::fin_ctrl`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

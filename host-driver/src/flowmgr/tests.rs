@@ -511,7 +511,7 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 9);
     assert_eq!(
         (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
-        (29, 17, 5)
+        (31, 17, 5)
     );
     let (mut card, log) = card_with(|c, req| {
         assert_eq!(c, cmd::FLOW_PROFILE);
@@ -524,7 +524,7 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     let firsts: Vec<Vec<u32>> = log.lock().unwrap().iter().map(|r| r.1.clone()).collect();
     assert_eq!(
         firsts,
-        [[0], [5], [10], [15], [20], [25]].map(|f| f.to_vec()),
+        [[0], [5], [10], [15], [20], [25], [30]].map(|f| f.to_vec()),
         "entry 0 first (the snapshot), then the other pages"
     );
     assert_eq!((p.empty_step_cycles, p.steps_timed), (7, true));
@@ -548,7 +548,7 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(p.get("other").unwrap().group, ProfileGroup::Handler);
     assert_eq!(p.get("punt_read").unwrap().group, ProfileGroup::Step);
     assert_eq!(p.handlers().count(), 17);
-    assert_eq!(p.steps().count(), 12);
+    assert_eq!(p.steps().count(), 14);
     assert_eq!(
         p.handler_cycles(),
         (0..PROFILE_HANDLERS).map(profile_cycles).sum::<u64>()
@@ -571,8 +571,8 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(
         reqs,
         [
-            (cmd::FLOW_PROFILE, vec![29, 1]),
-            (cmd::FLOW_PROFILE, vec![29, 0])
+            (cmd::FLOW_PROFILE, vec![31, 1]),
+            (cmd::FLOW_PROFILE, vec![31, 0])
         ]
     );
 }
@@ -623,7 +623,7 @@ fn flow_profile_rejects_malformed_answers() {
         .map(|k| profile_page(5 * k, PROFILE_ENTRIES, profile_cycles))
         .collect();
     let e = FlowProfile::from_pages(&pages).unwrap_err();
-    assert!(e.to_string().contains("10 of 29 entries"), "{e}");
+    assert!(e.to_string().contains("10 of 31 entries"), "{e}");
 }
 
 #[test]
@@ -1278,7 +1278,7 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
         assert_eq!(c, cmd::TCP_STATS);
         match req {
             [0] => (status::OK, (1..=16).collect()),
-            [16] => (status::OK, vec![17, 18, 19, 20, 21]),
+            [16] => (status::OK, vec![17, 18, 19, 20, 21, 22, 23]),
             _ => panic!("TCP_STATS from {req:?}"),
         }
     });
@@ -1307,9 +1307,11 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
             early_results: 19,
             early_results_dropped: 20,
             inline_timeouts: 21,
+            head_replays: 22,
+            head_replays_fw: 23,
         }
     );
-    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 5 words");
+    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 7 words");
     let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 15]));
     let e = card.flow_manager().tcp_stats().unwrap_err();
     assert!(e.to_string().contains("TCP_STATS"), "{e}");

@@ -672,6 +672,21 @@ fn tx_gen_line(g: &splicenic_driver::datapath::TxGen) -> String {
     )
 }
 
+/// The card's request-head buffers and who replayed the heads, as `nicctl stats` prints it
+/// (docs/head-buf.md, "In the data path").
+fn head_bufs_line(h: &splicenic_driver::datapath::HeadBufs, tcp: &TcpStats) -> String {
+    if !h.present {
+        return format!(
+            "Head buffers: none on this card ({} heads replayed by the firmware)\n",
+            tcp.head_replays_fw
+        );
+    }
+    format!(
+        "Head buffers: {} in use (at most {}); heads replayed by the card {}, by the firmware {}; {} replays too long, {} operations refused\n",
+        h.in_use, h.in_use_max, tcp.head_replays, tcp.head_replays_fw, h.long, h.bad
+    )
+}
+
 /// Who follows the spliced flows' FINs, as `nicctl stats` prints it (docs/engine.md,
 /// "Teardown").
 fn fin_line(f: &splicenic_driver::datapath::FinCtrl) -> &'static str {
@@ -769,7 +784,20 @@ pub fn stats(
         ..ListOptions::default()
     };
     loop {
-        let (mut snap, fs, ports, drops, heads, tcp, av, marks, aging, (txgen, fin), setup, clk_hz) = {
+        let (
+            mut snap,
+            fs,
+            ports,
+            drops,
+            heads,
+            tcp,
+            av,
+            marks,
+            aging,
+            (txgen, fin, hb),
+            setup,
+            clk_hz,
+        ) = {
             let mut card = open_card(spec)?;
             let clk_hz = card.info().clk_hz;
             let table = Table::read(&mut card)?;
@@ -784,7 +812,7 @@ pub fn stats(
                     dp.ack_validator()?,
                     dp.marks()?,
                     dp.aging()?,
-                    (dp.tx_gen()?, dp.fin_ctrl()?),
+                    (dp.tx_gen()?, dp.fin_ctrl()?, dp.head_bufs()?),
                     dp.setup_histogram()?,
                 )
             };
@@ -854,6 +882,11 @@ pub fn stats(
                 "tx_gen": {"present": txgen.present, "sent_client": txgen.sent_client,
                           "sent_server": txgen.sent_server, "refused": txgen.refused},
                 "fin": {"present": fin.present, "events": fin.events},
+                "head_buffers": {"present": hb.present, "in_use": hb.in_use,
+                          "in_use_max": hb.in_use_max, "replayed_by_card": hb.sent,
+                          "replays_too_long": hb.long, "refused_operations": hb.bad,
+                          "heads_replayed_by_card": tcp.head_replays,
+                          "heads_replayed_by_firmware": tcp.head_replays_fw},
                 "setup_latency": setup_latency_json(&setup, clk_hz),
             });
             println!("{}", serde_json::to_string(&v)?);
@@ -958,6 +991,7 @@ pub fn stats(
             out += &marks_line(&marks);
             out += &aging_line(&aging, clk_hz);
             out += &tx_gen_line(&txgen);
+            out += &head_bufs_line(&hb, &tcp);
             out += fin_line(&fin);
             out += &setup_latency_text(&setup, clk_hz);
             out += &format!(
@@ -1487,6 +1521,33 @@ mod tests {
         assert!(f(true, true).contains("event for the firmware"));
         assert!(f(false, true).contains("event for the firmware"));
         assert!(f(false, false).contains("does not follow"));
+    }
+
+    #[test]
+    fn head_bufs_line_gives_the_buffers_and_who_replayed_the_heads() {
+        use splicenic_driver::datapath::HeadBufs;
+        let mut h = HeadBufs {
+            present: true,
+            in_use: 3,
+            in_use_max: 9,
+            sent: 40,
+            long: 0,
+            bad: 2,
+        };
+        let tcp = TcpStats {
+            head_replays: 40,
+            head_replays_fw: 1,
+            ..TcpStats::default()
+        };
+        assert_eq!(
+            head_bufs_line(&h, &tcp),
+            "Head buffers: 3 in use (at most 9); heads replayed by the card 40, by the firmware 1; 0 replays too long, 2 operations refused\n"
+        );
+        h.present = false;
+        assert_eq!(
+            head_bufs_line(&h, &tcp),
+            "Head buffers: none on this card (1 heads replayed by the firmware)\n"
+        );
     }
 
     #[test]

@@ -171,6 +171,20 @@ pub trait Hw {
     /// has none (`TXGEN_STATUS.PRESENT` clear) or it is still taking the last request
     /// (`BUSY`): the caller then sends the segment through the inject ring.
     fn tx_gen(&mut self, port: Port, frame: &GenFrame) -> bool;
+    /// Take one of the card's request-head buffers (`DP.HEAD_ALLOC`, `head_buf`): its id, or
+    /// None when the card has none (`HEAD_STATUS.PRESENT` clear) or none is free.
+    fn head_alloc(&mut self) -> Option<u8>;
+    /// Store `bytes` at position `off` of the head in buffer `id` (`DP.HEAD_APPEND`, then
+    /// `DP.HEAD_DATA` words): the card keeps what extends the stored head contiguously.
+    fn head_append(&mut self, id: u8, off: u16, bytes: &[u8]);
+    /// Give buffer `id` back unused (`DP.HEAD_FREE`).
+    fn head_free(&mut self, id: u8);
+    /// Send the head in buffer `id` out of the server port behind `ack` (the handshake ACK
+    /// in the generator's ACK form, staged in `DP.TXGEN_*`, then `DP.HEAD_REPLAY` with
+    /// `max_len`, the replay chunk): the card builds the segment, its checksum from the
+    /// buffer's running sum, and gives the buffer back once read. False, and the buffer
+    /// still the caller's, when the generator's registers are busy.
+    fn head_replay(&mut self, id: u8, max_len: u16, ack: &GenFrame) -> bool;
     /// Pop one event record.
     fn evq_pop(&mut self) -> Option<[u32; 4]>;
     /// Insert a lookup key for `slot`, client half (`server_half` false) or server half.
@@ -574,6 +588,9 @@ struct Pending {
     client_fin: bool,
     /// The head's canonical form was submitted to the matcher: its verdict is final.
     canon: bool,
+    /// The card's request-head buffer holding a copy of the buffered bytes (`Hw::head_alloc`;
+    /// taken with the first request byte): the card replays the head from it.
+    head: Option<u8>,
     pool: u8,
     rs: u8,
     tried: u64,
@@ -620,6 +637,7 @@ const NO_PENDING: Pending = Pending {
     matched_len: 0,
     client_fin: false,
     canon: false,
+    head: None,
     pool: 0,
     rs: 0,
     tried: 0,
@@ -1744,6 +1762,9 @@ impl<'a> Splicer<'a> {
             usize::from(st.take),
         );
         self.bufs[i][at..at + take].copy_from_slice(&self.frame[from..from + take]);
+        if take > 0 {
+            self.head_store(hw, i, at, from, take);
+        }
         self.pend[i].req_len = st.req_len;
         self.pend[i].client_fin = st.client_fin;
         self.ack_client(hw, i);
@@ -1783,6 +1804,20 @@ impl<'a> Splicer<'a> {
             Phase::Assembling if !self.pend[i].buf_match => self.match_buffer(hw, i),
             _ => {}
         }
+    }
+
+    /// Copies newly buffered request bytes (`take` at `from` in the frame, at position `at` of
+    /// the head) into the card's request-head buffer, taken with the first byte. Without one
+    /// (none free, or a card without them) the firmware replays the head itself.
+    fn head_store(&mut self, hw: &mut impl Hw, i: usize, at: usize, from: usize, take: usize) {
+        let t0 = self.profile.start(hw);
+        if at == 0 && self.pend[i].head.is_none() {
+            self.pend[i].head = hw.head_alloc();
+        }
+        if let Some(id) = self.pend[i].head {
+            hw.head_append(id, at as u16, &self.frame[from..from + take]);
+        }
+        self.profile.step_since(hw, Step::HeadStore, t0);
     }
 
     /// Keeps an inline L7 result whose slot has no connection in setup: the data path feeds
@@ -2292,6 +2327,22 @@ impl<'a> Splicer<'a> {
             ..p.server.segment(mac)
         };
         let req_len = usize::from(p.req_len);
+        if let Some(id) = p.head {
+            // The card replays the head from its buffer when one segment carries it.
+            let mut ack = base;
+            if p.client_fin {
+                ack.flags |= tf::FIN;
+            }
+            let t0 = self.profile.start(hw);
+            let sent = req_len <= chunk
+                && GenFrame::from_out(&ack).is_some_and(|g| hw.head_replay(id, chunk as u16, &g));
+            self.profile.step_since(hw, Step::Replay, t0);
+            if sent {
+                self.stats.tcp.head_replays += 1;
+                self.pend[i].head = None;
+                return self.spliced(hw, i);
+            }
+        }
         let bufs = &*self.bufs;
         let mut off = 0;
         // The bare ACK completes the handshake even when there is no request (L4 service).
@@ -2319,6 +2370,19 @@ impl<'a> Splicer<'a> {
             if off >= req_len {
                 break;
             }
+        }
+        if req_len > 0 {
+            self.stats.tcp.head_replays_fw += 1;
+        }
+        self.spliced(hw, i)
+    }
+
+    /// The server handshake is complete and the head replayed: the connection in setup is
+    /// spliced (the card's head buffer, when the firmware replayed it, given back).
+    fn spliced(&mut self, hw: &mut impl Hw, i: usize) -> Option<usize> {
+        let p = self.pend[i];
+        if let Some(id) = p.head {
+            hw.head_free(id);
         }
         if !p.client_fin {
             let sid = usize::from(self.rs[usize::from(p.rs)].sid);
@@ -2362,6 +2426,9 @@ impl<'a> Splicer<'a> {
         self.key_delete(hw, &p.client.key());
         self.entry_write(hw, p.slot, &[0; STATIC_WORDS], Some(0));
         self.free_slot(p.slot);
+        if let Some(id) = p.head {
+            hw.head_free(id);
+        }
         fw_log!(debug, "slot {=u16}: setup ended", p.slot);
         self.pend[i] = NO_PENDING;
     }

@@ -91,12 +91,17 @@ pub enum Step {
     /// A header-only segment staged in the card's frame generator (`DP.TXGEN_*`) instead of
     /// built and copied into the inject ring.
     TxGen,
+    /// Request bytes copied into the card's request-head buffer (`DP.HEAD_*`).
+    HeadStore,
+    /// The head replayed by the card from its buffer (`DP.HEAD_REPLAY`, the handshake ACK
+    /// staged in `DP.TXGEN_*`) instead of built and copied into the inject ring.
+    Replay,
 }
 
 /// Handler kinds.
 pub const HANDLERS: usize = Handler::Other as usize + 1;
 /// Steps.
-pub const STEPS: usize = Step::TxGen as usize + 1;
+pub const STEPS: usize = Step::Replay as usize + 1;
 /// Profile entries: the handlers, then the steps.
 pub const ENTRIES: usize = HANDLERS + STEPS;
 /// Entries per FLOW_PROFILE response (3 words each after the header word).
@@ -136,6 +141,8 @@ pub const NAMES: [&str; ENTRIES] = [
     "options",
     "l7_submit",
     "tx_gen",
+    "head_store",
+    "replay",
 ];
 
 /// One entry: cycles spent and times run.

@@ -90,11 +90,17 @@ pub struct TcpStats {
     /// Connections whose first request segment's inline L7 result did not come within
     /// [`super::INLINE_WAIT_MS`]: their buffer was matched instead.
     pub inline_timeouts: u32,
+    /// Request heads the card replayed from its head buffer (`DP.HEAD_REPLAY`).
+    pub head_replays: u32,
+    /// Request heads the firmware replayed itself (built and injected): no card head buffer
+    /// was free when the first byte came (or the card has none), the head needed more than
+    /// one segment, or the frame generator's registers were busy.
+    pub head_replays_fw: u32,
 }
 
 impl TcpStats {
     /// Words of the TCP_STATS answer.
-    pub const WORDS: usize = 21;
+    pub const WORDS: usize = 23;
 
     /// The TCP_STATS answer.
     pub fn to_words(&self) -> [u32; Self::WORDS] {
@@ -120,12 +126,14 @@ impl TcpStats {
             self.early_results,
             self.early_results_dropped,
             self.inline_timeouts,
+            self.head_replays,
+            self.head_replays_fw,
         ]
     }
 
     /// Decodes a TCP_STATS answer.
     pub fn from_words(w: &[u32; Self::WORDS]) -> TcpStats {
-        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept, early_results, early_results_dropped, inline_timeouts] =
+        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept, early_results, early_results_dropped, inline_timeouts, head_replays, head_replays_fw] =
             *w;
         TcpStats {
             rst_pending,
@@ -149,6 +157,8 @@ impl TcpStats {
             early_results,
             early_results_dropped,
             inline_timeouts,
+            head_replays,
+            head_replays_fw,
         }
     }
 }

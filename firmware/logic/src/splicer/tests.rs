@@ -118,6 +118,14 @@ struct Fake {
     fin_counts: HashMap<u8, u32>,
     /// FIN_COUNT reads.
     fin_reads: u32,
+    /// A fake of the card's request-head buffers (`head_buf` with `head_replay` behind
+    /// DP.HEAD_*; the RTL is tested against the firmware's replay in `splicenic-tb-open` and
+    /// `splicenic-tb-datapath`): one entry per buffer, the stored head of a taken one; none
+    /// (the default) is a card without them (HEAD_STATUS.PRESENT clear). Appends store
+    /// what extends the head contiguously, as `head_buf`; a replay builds the firmware's
+    /// segment (`TcpOut::write` with the head as its payload, PSH on a non-empty head) and
+    /// gives the buffer back.
+    head_bufs: Vec<Option<Vec<u8>>>,
 }
 
 /// DP.FLOW_SLOTS of the fake card (more than the tests' splicers use, so AGE_LIMIT
@@ -192,6 +200,8 @@ struct Costs {
     inject: u64,
     l7: u64,
     tx_gen: u64,
+    head_append: u64,
+    head_replay: u64,
 }
 
 impl Fake {
@@ -533,6 +543,61 @@ impl Hw for Fake {
         self.wire.push((port, wire));
         self.log.push((port, f.clone()));
         self.sent.push((port, f));
+        true
+    }
+    fn head_alloc(&mut self) -> Option<u8> {
+        let id = self.head_bufs.iter().position(Option::is_none)?;
+        self.head_bufs[id] = Some(Vec::new());
+        Some(id as u8)
+    }
+    fn head_append(&mut self, id: u8, off: u16, bytes: &[u8]) {
+        self.busy += self.costs.head_append;
+        self.ops.head_append += 1;
+        let cap = splicenic_layout::HEAD_BUFFER_BYTES as usize;
+        let head = self.head_bufs[usize::from(id)]
+            .as_mut()
+            .expect("an append to a buffer in use");
+        let (off, len) = (usize::from(off), head.len());
+        assert!(off <= len, "an append past a hole: {off} > {len}");
+        let end = (off + bytes.len()).min(cap);
+        if end > len {
+            head.extend_from_slice(&bytes[len - off..end - off]);
+        }
+    }
+    fn head_free(&mut self, id: u8) {
+        assert!(
+            self.head_bufs[usize::from(id)].take().is_some(),
+            "a free of buffer {id}, not in use"
+        );
+    }
+    fn head_replay(&mut self, id: u8, max_len: u16, ack: &GenFrame) -> bool {
+        if self.head_bufs.is_empty() || self.txgen_busy {
+            return false;
+        }
+        self.busy += self.costs.head_replay;
+        self.ops.head_replay += 1;
+        let head = self.head_bufs[usize::from(id)]
+            .take()
+            .expect("a replay of a buffer in use");
+        assert!(
+            head.len() <= usize::from(max_len),
+            "a replay of {} bytes, longer than its limit {max_len}",
+            head.len()
+        );
+        let mut ob = [0u8; crate::flowmgr::tcpopts::MAX_OPTIONS_LEN];
+        let mut out = ack.to_out(&mut ob);
+        out.payload = &head;
+        if !head.is_empty() {
+            out.flags |= tf::PSH;
+        }
+        let mut f = vec![0u8; out.frame_len()];
+        let (n, off) = out.write(&mut f).expect("a replay fits");
+        f.truncate(n);
+        fill_checksums(&mut f, &off);
+        let wire = wirecheck::check(&f);
+        self.wire.push((Port::Server, wire));
+        self.log.push((Port::Server, f.clone()));
+        self.sent.push((Port::Server, f));
         true
     }
     fn evq_pop(&mut self) -> Option<[u32; 4]> {
@@ -3034,6 +3099,8 @@ fn profile_charges_every_handler_and_step_of_a_connection() {
         inject: 200,
         l7: 40,
         tx_gen: 0,
+        head_append: 0,
+        head_replay: 0,
     };
     let mut hw = Fake {
         now: 1000,
@@ -4853,12 +4920,16 @@ fn a_rst_on_a_spliced_flow_probes_its_receiver_and_only_silence_or_its_rst_frees
     );
     let t = ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[]);
     assert_eq!(t, [3, 1, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    // The answer is longer than a response: the rest from a word index.
-    assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[16]), [0; 5]);
+    // The answer is longer than a response: the rest from a word index (the last: the three
+    // heads the firmware replayed, on a card without head buffers).
+    assert_eq!(
+        ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[16]),
+        [0, 0, 0, 0, 0, 0, 3]
+    );
     assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[5]).len(), 16);
     assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[0]), t);
     for (req, code) in [
-        (&[21u32][..], status::BAD_ARGUMENT),
+        (&[TcpStats::WORDS as u32][..], status::BAD_ARGUMENT),
         (&[u32::MAX][..], status::BAD_ARGUMENT),
         (&[0, 0][..], status::BAD_LENGTH),
     ] {
@@ -5988,6 +6059,122 @@ fn a_busy_frame_generator_leaves_the_segment_to_the_inject_ring() {
     let (busy, b) = connection_with_generator(true, true);
     assert_eq!(busy, plain);
     assert_eq!((b.ops.tx_gen, b.ops.inject), (0, off.ops.inject));
+}
+
+// ----- the card's request-head buffers (DP.HEAD_*) ---------------------------------------
+
+/// Frames the card sent, with their ports, in order.
+type Frames = Vec<(Port, Vec<u8>)>;
+
+/// [`connection_with_generator`] with the card's frame generator and `bufs` request-head
+/// buffers (`taken` of them already in use): every frame the card sent, the fake, and
+/// TCP_STATS (head_replays, head_replays_fw).
+fn connection_with_heads(
+    bufs: usize,
+    taken: usize,
+    busy: bool,
+) -> (Frames, Fake, (u32, u32)) {
+    let mut w = world();
+    let mut head_bufs = vec![None; bufs];
+    for b in head_bufs.iter_mut().take(taken) {
+        *b = Some(Vec::new());
+    }
+    let mut hw = Fake {
+        now: 1000,
+        txgen: true,
+        txgen_busy: busy,
+        head_bufs,
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let slot = splice_one(&mut sp, &mut hw);
+    hw.forwarded(ev_fin(slot, Port::Client));
+    sp.poll(&mut hw);
+    let t = &sp.stats.tcp;
+    let replays = (t.head_replays, t.head_replays_fw);
+    (hw.log.clone(), hw, replays)
+}
+
+/// The buffers of `hw` in use.
+fn heads_in_use(hw: &Fake) -> usize {
+    hw.head_bufs.iter().filter(|b| b.is_some()).count()
+}
+
+#[test]
+fn the_card_replays_the_request_head_from_its_buffer_byte_for_byte() {
+    // The same connection with and without the card's head buffers: the same frames, in the
+    // same order; with them the request is copied into a buffer as it is buffered and the
+    // card sends the replay (nothing goes through the inject ring), and the buffer is back
+    // once replayed.
+    let (plain, off, off_replays) = connection_with_heads(0, 0, false);
+    let (heads, on, on_replays) = connection_with_heads(HEAD_BUFS, 0, false);
+    assert_eq!(heads, plain);
+    assert_eq!((off.ops.head_replay, off.ops.inject), (0, 1));
+    assert_eq!((on.ops.head_replay, on.ops.inject), (1, 0));
+    assert_eq!(on.ops.head_append, 1, "one request segment");
+    assert_eq!((off_replays, on_replays), ((0, 1), (1, 0)));
+    assert_eq!(heads_in_use(&on), 0);
+}
+
+/// The card's buffer count in these tests (HEAD_BUFFERS).
+const HEAD_BUFS: usize = splicenic_layout::HEAD_BUFFERS as usize;
+
+#[test]
+fn without_a_free_head_buffer_or_with_a_busy_generator_the_firmware_replays_the_head() {
+    let (plain, ..) = connection_with_heads(0, 0, false);
+    // every buffer taken: the firmware keeps the head alone
+    let (full, f, replays) = connection_with_heads(HEAD_BUFS, HEAD_BUFS, false);
+    assert_eq!(full, plain);
+    assert_eq!(
+        (f.ops.head_append, f.ops.head_replay, replays),
+        (0, 0, (0, 1))
+    );
+    assert_eq!(heads_in_use(&f), HEAD_BUFS);
+    // the generator busy at the replay: the firmware's replay, the buffer given back
+    let (busy, b, replays) = connection_with_heads(HEAD_BUFS, 0, true);
+    assert_eq!(busy, plain);
+    assert_eq!(
+        (b.ops.head_append, b.ops.head_replay, replays),
+        (1, 0, (0, 1))
+    );
+    assert_eq!(heads_in_use(&b), 0);
+}
+
+#[test]
+fn a_setup_that_ends_early_gives_its_head_buffer_back() {
+    // The client resets its connection while the request waits for its verdict: the setup
+    // ends, and with it the buffer its request was copied into.
+    let mut w = world();
+    let mut hw = Fake {
+        now: 1000,
+        txgen: true,
+        head_bufs: vec![None; 4],
+        ..Fake::default()
+    };
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    let isn = 7000;
+    let req = b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
+    let (_, card_isn) = connect(&mut sp, &mut hw, 41001, isn, req);
+    assert_eq!(heads_in_use(&hw), 1);
+    assert_eq!(hw.head_bufs.iter().flatten().next().unwrap(), req);
+    hw.arrive(
+        Port::Client,
+        seg(
+            (CLIENT, 41001),
+            (VIP, 80),
+            isn + 1 + req.len() as u32,
+            card_isn + 1,
+            tf::RST | tf::ACK,
+            &[],
+            &[],
+            CMAC,
+        ),
+    );
+    sp.poll(&mut hw);
+    assert_eq!(sp.slots_in_use(), 0);
+    assert_eq!(heads_in_use(&hw), 0);
 }
 
 // ----- the card's FIN counts (DP.FIN_CTRL, DP.FIN_COUNT) ---------------------------------

@@ -789,7 +789,7 @@ fn head_buffers(width: u32) {
     let st = dp.read(r(regs::dp::HEAD_STATUS));
     assert_eq!(st >> regs::dp::head_status::PRESENT_SHIFT & 1, 1, "present");
     dp.tick(100);
-    let bufs = splicenic_layout::HEAD_BUFFERS as u32;
+    let bufs = splicenic_layout::HEAD_BUFFERS;
     // every buffer once, then none
     let mut ids: Vec<u32> = (0..bufs)
         .map(|i| {
