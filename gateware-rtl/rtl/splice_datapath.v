@@ -2103,8 +2103,73 @@ wire             hd_free_ready = hd_next_valid_reg && hd_free_wr_id == hd_next_i
 wire             hdq_ready, hdq_valid;
 wire [HB_IW+16+16+64+1-1:0] hdq_data;
 wire             hb_s_ready;
-// a word with no segment open, or with the last beat still waiting for the FIFO
-wire             hd_data_bad = hd_words_left_reg == 10'd0 || (hd_beat_valid_reg && !hdq_ready);
+wire [5:0]       hdq_count;
+
+// The copy (HEAD_COPY): the open segment's words read from a punted frame through the punt
+// ring's read port, in the cycles the bus leaves it free (the bus's reads are never
+// delayed); the port answers two cycles later, tagged the copy's. Word k of the segment is
+// bytes FROM + 4k .. FROM + 4k + 3: two frame words, a fixed rotation of FROM mod 4.
+// Reads stop while the FIFO holds 12 beats (at most three words are in flight).
+reg              cp_active_reg = 1'b0;
+reg  [PUNT_SB-1:0] cp_slot_reg = {PUNT_SB{1'b0}};
+reg  [PUNT_WB-1:0] cp_addr_reg = {PUNT_WB{1'b0}};
+reg  [1:0]       cp_rot_reg = 2'd0;
+reg  [10:0]      cp_reads_reg = 11'd0;
+reg              cp_have_prev_reg = 1'b0;
+reg  [23:0]      cp_prev_reg = 24'd0;
+reg              cp_tag1_reg = 1'b0, cp_tag2_reg = 1'b0;
+// a word with no segment open, during a copy, or with the last beat still waiting for the FIFO
+wire             hd_data_bad = hd_words_left_reg == 10'd0 || cp_active_reg
+                               || (hd_beat_valid_reg && !hdq_ready);
+wire             hd_wr_copy = wr && ra == `SNIC_DP_HEAD_COPY;
+wire             hd_copy_bad = hd_words_left_reg == 10'd0 || cp_active_reg;
+wire             cp_bus = rd_punt_data || wr_punt_ptr;
+wire             cp_issue = cp_active_reg && cp_reads_reg != 11'd0 && hdq_count < 6'd12 && !cp_bus;
+wire             cp_data = punt_rd_data_valid && cp_tag2_reg;
+wire [47:0]      cp_pair = {punt_rd_data[23:0], cp_prev_reg};
+reg  [31:0]      cp_word;
+always @* begin
+    case (cp_rot_reg)
+        2'd1: cp_word = cp_pair[0 +: 32];
+        2'd2: cp_word = cp_pair[8 +: 32];
+        2'd3: cp_word = cp_pair[16 +: 32];
+        default: cp_word = punt_rd_data;
+    endcase
+end
+// a word of the copy for the packer: every frame word when FROM is word-aligned, else from
+// the second word on
+wire             cp_emit = cp_data && (cp_rot_reg == 2'd0 || cp_have_prev_reg);
+wire             hd_word_in = (hd_wr_data && !hd_data_bad) || cp_emit;
+wire [31:0]      hd_word = cp_emit ? cp_word : csr_wdata;
+
+always @(posedge clk) begin
+    cp_tag1_reg <= cp_issue;
+    cp_tag2_reg <= cp_tag1_reg;
+    if (hd_wr_copy && !hd_copy_bad) begin
+        cp_active_reg <= 1'b1;
+        cp_slot_reg <= csr_wdata[`SNIC_DP_HEAD_COPY_SLOT_LSB +: PUNT_SB];
+        cp_addr_reg <= csr_wdata[`SNIC_DP_HEAD_COPY_FROM_LSB + 2 +: PUNT_WB];
+        cp_rot_reg <= csr_wdata[`SNIC_DP_HEAD_COPY_FROM_LSB +: 2];
+        cp_reads_reg <= {1'b0, hd_words_left_reg}
+                        + {10'd0, csr_wdata[`SNIC_DP_HEAD_COPY_FROM_LSB +: 2] != 2'd0};
+        cp_have_prev_reg <= 1'b0;
+    end
+    if (cp_issue) begin
+        cp_addr_reg <= cp_addr_reg + 1'b1;
+        cp_reads_reg <= cp_reads_reg - 1'b1;
+    end
+    if (cp_data) begin
+        cp_prev_reg <= punt_rd_data[31:8];
+        cp_have_prev_reg <= 1'b1;
+    end
+    if (cp_emit && hd_words_left_reg == 10'd1) cp_active_reg <= 1'b0;
+    if (rst) begin
+        cp_active_reg <= 1'b0;
+        cp_reads_reg <= 11'd0;
+        cp_tag1_reg <= 1'b0;
+        cp_tag2_reg <= 1'b0;
+    end
+end
 wire             hb_res_valid, hb_res_hole, hb_res_cut, hb_res_bad;
 wire [HB_BA:0]   hb_res_len;
 wire [HB_IW:0]   hb_in_use, hb_in_use_max;
@@ -2133,17 +2198,15 @@ always @(posedge clk) begin
         hd_seg_len_reg <= {5'd0, hd_app_len};
         hd_words_left_reg <= hd_app_len[10:2] + {8'd0, |hd_app_len[1:0]};
         hd_odd_reg <= 1'b0;
-    end else if (hd_wr_data && !hd_data_bad) begin
-        begin
-            hd_words_left_reg <= hd_words_left_reg - 1'b1;
-            hd_odd_reg <= !hd_odd_reg;
-            if (!hd_odd_reg) hd_lo_reg <= csr_wdata;
-            if (hd_odd_reg || hd_words_left_reg == 10'd1) begin
-                hd_beat_valid_reg <= 1'b1;
-                hd_beat_reg <= {hd_seg_buf_reg, hd_seg_off_reg, hd_seg_len_reg,
-                                hd_odd_reg ? csr_wdata : 32'd0, hd_odd_reg ? hd_lo_reg : csr_wdata,
-                                hd_words_left_reg == 10'd1};
-            end
+    end else if (hd_word_in) begin
+        hd_words_left_reg <= hd_words_left_reg - 1'b1;
+        hd_odd_reg <= !hd_odd_reg;
+        if (!hd_odd_reg) hd_lo_reg <= hd_word;
+        if (hd_odd_reg || hd_words_left_reg == 10'd1) begin
+            hd_beat_valid_reg <= 1'b1;
+            hd_beat_reg <= {hd_seg_buf_reg, hd_seg_off_reg, hd_seg_len_reg,
+                            hd_odd_reg ? hd_word : 32'd0, hd_odd_reg ? hd_lo_reg : hd_word,
+                            hd_words_left_reg == 10'd1};
         end
     end
     if (hb_res_valid) begin
@@ -2152,11 +2215,11 @@ always @(posedge clk) begin
     // refused operations: at most one CSR write a cycle, a segment's result, a free
     hd_bad_reg <= hd_bad_reg
                   + {31'd0, (hd_wr_free && hd_free_ready) || (hd_wr_append && hd_words_left_reg != 10'd0)
-                            || (hd_wr_data && hd_data_bad)}
+                            || (hd_wr_data && hd_data_bad) || (hd_wr_copy && hd_copy_bad)}
                   + {31'd0, hb_res_valid && (hb_res_bad || hb_res_hole)}
                   + {31'd0, hb_free_bad};
     hd_segs_reg <= hd_segs_reg
-                   + {3'd0, hd_wr_data && hd_words_left_reg == 10'd1 && !hd_data_bad}
+                   + {3'd0, hd_word_in && hd_words_left_reg == 10'd1}
                    - {3'd0, hb_res_valid};
     hd_mark_clear_reg <= wr && ra == `SNIC_DP_HEAD_STATUS;
     if (rst) begin
@@ -2184,7 +2247,7 @@ hq_fifo_inst (
     .m_data(hdq_data),
     .m_valid(hdq_valid),
     .m_ready(hb_s_ready),
-    .count()
+    .count(hdq_count)
 );
 // verilator lint_on PINCONNECTEMPTY
 
@@ -2836,10 +2899,13 @@ wire rd_punt_data = rd && ra == `SNIC_PUNT_RD_DATA;
 // a write of RD_PTR fetches the word it points at, a read of RD_DATA the next one; the
 // data arrives two cycles later, by the next access the bus can make
 wire wr_punt_ptr = wr && ra == `SNIC_PUNT_RD_PTR;
-assign punt_rd_valid = rd_punt_data || wr_punt_ptr;
-assign punt_rd_word = wr_punt_ptr ? csr_wdata[PUNT_WB-1:0] : punt_rd_word_reg + 1'b1;
-assign punt_rd_desc = wr_punt_ptr ? csr_wdata[31] : punt_rd_desc_reg;
-assign punt_rd_slot = wr_punt_ptr ? csr_wdata[16 +: PUNT_SB] : punt_rd_slot_reg;
+// the bus's reads, or in the cycles it leaves free the head copy's (tagged: its data is
+// not the bus's)
+assign punt_rd_valid = rd_punt_data || wr_punt_ptr || cp_issue;
+assign punt_rd_word = wr_punt_ptr ? csr_wdata[PUNT_WB-1:0]
+                    : cp_issue ? cp_addr_reg : punt_rd_word_reg + 1'b1;
+assign punt_rd_desc = wr_punt_ptr ? csr_wdata[31] : !cp_issue && punt_rd_desc_reg;
+assign punt_rd_slot = wr_punt_ptr ? csr_wdata[16 +: PUNT_SB] : cp_issue ? cp_slot_reg : punt_rd_slot_reg;
 assign st_rd_valid = wr && ra == `SNIC_STATS_RD_IDX;
 assign trace_rd = wr && ra == `SNIC_DP_TRACE_RD_IDX;
 
@@ -3017,7 +3083,7 @@ always @(posedge clk) begin
             `SNIC_PUNT_RD_PTR: rdata_reg <= {punt_rd_desc_reg, 7'd0, {8-PUNT_SB{1'b0}},
                                              punt_rd_slot_reg, {16-PUNT_WB{1'b0}},
                                              punt_rd_word_reg};
-            `SNIC_PUNT_RD_DATA: rdata_reg <= punt_rd_data_valid ? punt_rd_data : punt_word_reg;
+            `SNIC_PUNT_RD_DATA: rdata_reg <= punt_rd_data_valid && !cp_tag2_reg ? punt_rd_data : punt_word_reg;
             `SNIC_PUNT_FRAMES: rdata_reg <= punt_frames;
             // every punted frame dropped for lack of ring room: ring full, or a new
             // connection attempt finding only the reserved slots free
@@ -3173,7 +3239,7 @@ always @(posedge clk) begin
         st_rd_busy_reg <= 1'b0;
         st_rd_result_reg <= st_rd_data;
     end
-    if (punt_rd_data_valid) begin
+    if (punt_rd_data_valid && !cp_tag2_reg) begin
         punt_word_reg <= punt_rd_data;
     end
 

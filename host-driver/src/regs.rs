@@ -1708,12 +1708,27 @@ pub mod dp {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
     }
-    /// Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC (ro)
+    /// Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open or during a copy, HEAD_COPY writes with no segment open or during a copy, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC (ro)
     pub const HEAD_BAD: u64 = BASE + 0x304;
     /// Reset value and fields of HEAD_BAD.
     pub mod head_bad {
         /// Reset value.
         pub const RESET: u32 = 0x00000000;
+    }
+    /// Instead of HEAD_DATA words: the segment HEAD_APPEND opened is copied by the card from a frame in the punt ring, its LEN bytes from byte FROM of the frame in SLOT (the firmware keeps the slot, PUNT.CONS not past it, until HEAD_STATUS.APPENDING clears). Refused and counted in HEAD_BAD with no segment open or a copy under way (wo)
+    pub const HEAD_COPY: u64 = BASE + 0x308;
+    /// Reset value and fields of HEAD_COPY.
+    pub mod head_copy {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// The punt-ring slot (PUNT.CONS modulo the slots)
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xff;
+        /// The position in the frame of the segment's first byte
+        pub const FROM_SHIFT: u32 = 16;
+        /// Mask of FROM (unshifted).
+        pub const FROM_MASK: u32 = 0xfff;
     }
 }
 

@@ -129,6 +129,7 @@ pub struct RegisterBlock {
     head_sent: HeadSent,
     head_long: HeadLong,
     head_bad: HeadBad,
+    head_copy: HeadCopy,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -818,10 +819,15 @@ impl RegisterBlock {
     pub const fn head_long(&self) -> &HeadLong {
         &self.head_long
     }
-    #[doc = "0x304 - Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC"]
+    #[doc = "0x304 - Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open or during a copy, HEAD_COPY writes with no segment open or during a copy, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC"]
     #[inline(always)]
     pub const fn head_bad(&self) -> &HeadBad {
         &self.head_bad
+    }
+    #[doc = "0x308 - Instead of HEAD_DATA words: the segment HEAD_APPEND opened is copied by the card from a frame in the punt ring, its LEN bytes from byte FROM of the frame in SLOT (the firmware keeps the slot, PUNT.CONS not past it, until HEAD_STATUS.APPENDING clears). Refused and counted in HEAD_BAD with no segment open or a copy under way"]
+    #[inline(always)]
+    pub const fn head_copy(&self) -> &HeadCopy {
+        &self.head_copy
     }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
@@ -1399,6 +1405,11 @@ pub mod head_append;
 pub type HeadData = crate::Reg<head_data::HeadDataSpec>;
 #[doc = "The next four bytes of the segment HEAD_APPEND started, the first in bits 7:0 (bytes past LEN in the last word are ignored; a write with no segment open is counted in HEAD_BAD)"]
 pub mod head_data;
+#[doc = "HEAD_COPY (w) register accessor: Instead of HEAD_DATA words: the segment HEAD_APPEND opened is copied by the card from a frame in the punt ring, its LEN bytes from byte FROM of the frame in SLOT (the firmware keeps the slot, PUNT.CONS not past it, until HEAD_STATUS.APPENDING clears). Refused and counted in HEAD_BAD with no segment open or a copy under way\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_copy::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_copy`] module"]
+#[doc(alias = "HEAD_COPY")]
+pub type HeadCopy = crate::Reg<head_copy::HeadCopySpec>;
+#[doc = "Instead of HEAD_DATA words: the segment HEAD_APPEND opened is copied by the card from a frame in the punt ring, its LEN bytes from byte FROM of the frame in SLOT (the firmware keeps the slot, PUNT.CONS not past it, until HEAD_STATUS.APPENDING clears). Refused and counted in HEAD_BAD with no segment open or a copy under way"]
+pub mod head_copy;
 #[doc = "HEAD_REPLAY (w) register accessor: Send a buffer's head to the server port behind the handshake ACK staged in DP.TXGEN_* (its ACK form: addresses, ports, seq, ack, flags, window, timestamps; the TCP checksum from the buffer's running sum, PSH added when the head is not empty) and give the buffer back once read; a head longer than MAX_LEN sends nothing (HEAD_LONG; the buffer still comes back). Refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY, which covers the replay until it has taken the staged registers\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_replay::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_replay`] module"]
 #[doc(alias = "HEAD_REPLAY")]
 pub type HeadReplay = crate::Reg<head_replay::HeadReplaySpec>;
@@ -1419,8 +1430,8 @@ pub mod head_sent;
 pub type HeadLong = crate::Reg<head_long::HeadLongSpec>;
 #[doc = "HEAD_REPLAY requests whose head was longer than MAX_LEN (nothing sent) since reset"]
 pub mod head_long;
-#[doc = "HEAD_BAD (r) register accessor: Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC\n\nYou can [`read`](crate::Reg::read) this register and get [`head_bad::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_bad`] module"]
+#[doc = "HEAD_BAD (r) register accessor: Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open or during a copy, HEAD_COPY writes with no segment open or during a copy, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC\n\nYou can [`read`](crate::Reg::read) this register and get [`head_bad::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_bad`] module"]
 #[doc(alias = "HEAD_BAD")]
 pub type HeadBad = crate::Reg<head_bad::HeadBadSpec>;
-#[doc = "Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC"]
+#[doc = "Refused head-buffer operations since reset: frees of a buffer not in use, segments for a buffer not in use or past a hole in the head, HEAD_DATA writes with no segment open or during a copy, HEAD_COPY writes with no segment open or during a copy, HEAD_APPEND writes while a segment is open, HEAD_FREE of the buffer held ready for HEAD_ALLOC"]
 pub mod head_bad;

@@ -998,6 +998,105 @@ fn head_buffers(width: u32) {
     check_fast_path_alive(&mut dp, &mut rng, &f);
 }
 
+/// The head copy (DP.HEAD_COPY): request segments punted from a flow in REQUEST, parts of
+/// their payloads (from any byte, so every rotation) copied by the card from the punt ring
+/// into a head buffer in one or two segments, while the bus reads other registers; the
+/// stored length, then the replay equal to the firmware's with those bytes; the punted
+/// frame still whole for the bus afterwards; a copy with no segment open refused.
+fn head_copies(width: u32) {
+    let (mut dp, mut rng, mut f) = setup(width);
+    f.slot = 12;
+    f.state = flow_state::REQUEST;
+    f.client_port = 41000;
+    f.local_port = 51000;
+    install(&mut dp, &f);
+    dp.tick(100);
+    let copy = |dp: &mut Datapath, id: u32, off: usize, len: usize, slot: u32, from: usize| {
+        use regs::dp::{head_append as ha, head_copy as hc};
+        dp.write(
+            r(regs::dp::HEAD_APPEND),
+            (len as u32) << ha::LEN_SHIFT | (off as u32) << ha::OFF_SHIFT | id << ha::ID_SHIFT,
+        );
+        dp.write(
+            r(regs::dp::HEAD_COPY),
+            slot << hc::SLOT_SHIFT | (from as u32) << hc::FROM_SHIFT,
+        );
+    };
+    let mut expect = Vec::new();
+    for n in 0..60 {
+        let id = head_alloc(&mut dp).expect("a free buffer");
+        let len = rng.gen_range(8..=1000);
+        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let ts = rng.gen();
+        let (b, ..) = flow_frame(&mut rng, &f, Port::Client, &payload, Flags::default(), ts);
+        dp.push(Port::Client, &b, false);
+        assert!(dp.settle(300, 500_000));
+        let slot = dp.read(r(regs::punt::CONS)) % 16;
+        let at = b.len() - len;
+        let skip = rng.gen_range(0..8);
+        let end = rng.gen_range(skip + 1..=len);
+        let mid = rng.gen_range(skip..=end);
+        for (lo, hi) in [(skip, mid), (mid, end)] {
+            if hi > lo {
+                copy(&mut dp, id, lo - skip, hi - lo, slot, at + lo);
+                // the bus goes on meanwhile
+                for _ in 0..rng.gen_range(0..4) {
+                    dp.read(r(regs::dp::TXGEN_STATUS));
+                }
+                let mut waited = 0;
+                while head_status(&mut dp).1 {
+                    dp.tick(3);
+                    waited += 1;
+                    assert!(waited < 2_000, "copy {n}: stuck");
+                }
+            }
+        }
+        assert_eq!(head_status(&mut dp).0 as usize, end - skip, "copy {n}: stored");
+        let (_, bytes) = punt_pop(&mut dp).expect("the request punted");
+        assert_eq!(bytes, b, "copy {n}: the punted frame");
+        let mut g = random_gen_frame(&mut rng);
+        let ts = match g.opts {
+            GenOpts::Ack { ts } | GenOpts::Syn { ts, .. } => ts,
+        };
+        g.opts = GenOpts::Ack { ts };
+        g.flags = 0x10;
+        txgen_stage(&mut dp, &g);
+        dp.write(
+            r(regs::dp::HEAD_REPLAY),
+            1460 << regs::dp::head_replay::MAX_LEN_SHIFT | id << regs::dp::head_replay::ID_SHIFT,
+        );
+        expect.push(firmware_replay(&g, &payload[skip..end]));
+        let mut waited = 0;
+        while head_status(&mut dp).4 {
+            dp.tick(20);
+            waited += 1;
+            assert!(waited < 10_000, "copy {n}: replay stuck");
+        }
+    }
+    assert!(dp.settle(200, 2_000_000));
+    let out = dp.drain(Port::Server);
+    assert_eq!(out.len(), expect.len());
+    for (n, (got, want)) in out.iter().zip(&expect).enumerate() {
+        assert_eq!(&got.data, want, "replay {n}");
+    }
+    let bad = dp.read(r(regs::dp::HEAD_BAD));
+    dp.write(r(regs::dp::HEAD_COPY), 0);
+    dp.tick(4);
+    assert_eq!(dp.read(r(regs::dp::HEAD_BAD)), bad + 1, "a copy with no segment open");
+    assert_eq!(head_status(&mut dp).2, 1, "every buffer back");
+    println!("DATA_WIDTH {width}: {} heads copied from the punt ring and replayed", expect.len());
+}
+
+#[test]
+fn head_copies_64() {
+    head_copies(64);
+}
+
+#[test]
+fn head_copies_512() {
+    head_copies(512);
+}
+
 #[test]
 fn head_buffers_64() {
     head_buffers(64);
