@@ -38,6 +38,9 @@ pub struct DataPath {
     l7: L7,
     punt_slots: u32,
     punt_slot_bytes: u32,
+    /// The punt-ring slot of the frame `punt_next` returned last and its ring index (the
+    /// `PUNT.CONS` it was read at): a head copy reads it from the ring (`head_append`).
+    punt_last: Option<(u32, u32)>,
 }
 
 fn wait(mut busy: impl FnMut() -> bool) -> bool {
@@ -72,6 +75,7 @@ impl DataPath {
         Self {
             punt_slots: u32::from(params.slots().bits()).max(1),
             punt_slot_bytes: u32::from(params.slot_bytes().bits()),
+            punt_last: None,
             dp,
             flow,
             punt,
@@ -294,6 +298,7 @@ impl Hw for DataPath {
         // A word store per word into the splicer's aligned frame buffer.
         fill_from_words_le(&mut buf[..len], || self.punt.rd_data().read().bits());
         write_reg(self.punt.cons(), (cons + 1) % modulus);
+        self.punt_last = Some((slot, cons));
         Some(PuntInfo { len, meta })
     }
 
@@ -341,7 +346,18 @@ impl Hw for DataPath {
         v.valid().bit_is_set().then(|| v.id().bits())
     }
 
-    fn head_append(&mut self, id: u8, off: u16, bytes: &[u8]) {
+    fn head_append(&mut self, id: u8, off: u16, from: usize, bytes: &[u8]) -> bool {
+        let Some((slot, index)) = self.punt_last else {
+            return false;
+        };
+        // The slot was given back when the frame was read: the card writes a newer frame
+        // into it once the ring holds PUNT_SLOTS frames from this one on (PROD - index), so
+        // the copy is good if that had not happened when it ended.
+        let (modulus, slots) = (2 * self.punt_slots, self.punt_slots);
+        let intact = |p: &Punt| (p.prod().read().bits() + modulus - index) % modulus < slots;
+        if !intact(&self.punt) {
+            return false;
+        }
         let dp = &self.dp;
         dp.head_append().write(|w| {
             // SAFETY: the splicer appends at most a request buffer (L7_BUFFER_BYTES, 1,024
@@ -356,7 +372,13 @@ impl Hw for DataPath {
                     .bits(id)
             }
         });
-        for_each_word_le(bytes, |w| write_reg(dp.head_data(), w));
+        dp.head_copy().write(|w| {
+            // SAFETY: SLOT is 8 bits wide and `slot` < PUNT.PARAMS.SLOTS, which the hardware
+            // keeps within it; FROM is 12 bits wide and `from` lies inside a punted frame,
+            // at most a 2 KiB slot.
+            unsafe { w.slot().bits(slot as u8).from().bits(from as u16) }
+        });
+        wait(|| dp.head_status().read().appending().bit_is_set()) && intact(&self.punt)
     }
 
     fn head_free(&mut self, id: u8) {

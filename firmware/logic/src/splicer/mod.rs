@@ -174,9 +174,13 @@ pub trait Hw {
     /// Take one of the card's request-head buffers (`DP.HEAD_ALLOC`, `head_buf`): its id, or
     /// None when the card has none (`HEAD_STATUS.PRESENT` clear) or none is free.
     fn head_alloc(&mut self) -> Option<u8>;
-    /// Store `bytes` at position `off` of the head in buffer `id` (`DP.HEAD_APPEND`, then
-    /// `DP.HEAD_DATA` words): the card keeps what extends the stored head contiguously.
-    fn head_append(&mut self, id: u8, off: u16, bytes: &[u8]);
+    /// Store `bytes`, the bytes from position `from` of the frame `punt_next` returned last,
+    /// at position `off` of the head in buffer `id`: the card copies them from its punt
+    /// ring (`DP.HEAD_APPEND`, then `DP.HEAD_COPY`) and keeps what extends the stored head
+    /// contiguously. False when it cannot: the frame's ring slot was taken by a newer frame
+    /// before the copy was done (or no frame was punted); the buffer is then incomplete,
+    /// and the caller gives it back.
+    fn head_append(&mut self, id: u8, off: u16, from: usize, bytes: &[u8]) -> bool;
     /// Give buffer `id` back unused (`DP.HEAD_FREE`).
     fn head_free(&mut self, id: u8);
     /// Send the head in buffer `id` out of the server port behind `ack` (the handshake ACK
@@ -1815,7 +1819,10 @@ impl<'a> Splicer<'a> {
             self.pend[i].head = hw.head_alloc();
         }
         if let Some(id) = self.pend[i].head {
-            hw.head_append(id, at as u16, &self.frame[from..from + take]);
+            if !hw.head_append(id, at as u16, from, &self.frame[from..from + take]) {
+                hw.head_free(id);
+                self.pend[i].head = None;
+            }
         }
         self.profile.step_since(hw, Step::HeadStore, t0);
     }

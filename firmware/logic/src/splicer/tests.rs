@@ -126,6 +126,11 @@ struct Fake {
     /// segment (`TcpOut::write` with the head as its payload, PSH on a non-empty head) and
     /// gives the buffer back.
     head_bufs: Vec<Option<Vec<u8>>>,
+    /// The card's head copy finds the punted frame's ring slot taken by a newer frame
+    /// (`head_append` false; the bytes may be stored in part).
+    head_copy_lost: bool,
+    /// The frame `punt_next` returned last (the card's head copy reads it from the ring).
+    last_punt: Vec<u8>,
 }
 
 /// DP.FLOW_SLOTS of the fake card (more than the tests' splicers use, so AGE_LIMIT
@@ -507,6 +512,7 @@ impl Hw for Fake {
         self.busy += self.costs.punt;
         self.ops.punt += 1;
         buf[..f.len()].copy_from_slice(&f);
+        self.last_punt = f.clone();
         Some(PuntInfo { len: f.len(), meta })
     }
     fn inject(&mut self, port: Port, frame: &[u8], offload: Option<Offload>) -> bool {
@@ -550,7 +556,12 @@ impl Hw for Fake {
         self.head_bufs[id] = Some(Vec::new());
         Some(id as u8)
     }
-    fn head_append(&mut self, id: u8, off: u16, bytes: &[u8]) {
+    fn head_append(&mut self, id: u8, off: u16, from: usize, bytes: &[u8]) -> bool {
+        assert_eq!(
+            self.last_punt.get(from..from + bytes.len()),
+            Some(bytes),
+            "bytes of the frame punted last"
+        );
         self.busy += self.costs.head_append;
         self.ops.head_append += 1;
         let cap = splicenic_layout::HEAD_BUFFER_BYTES as usize;
@@ -563,6 +574,7 @@ impl Hw for Fake {
         if end > len {
             head.extend_from_slice(&bytes[len - off..end - off]);
         }
+        !self.head_copy_lost
     }
     fn head_free(&mut self, id: u8) {
         assert!(
@@ -6073,6 +6085,7 @@ fn connection_with_heads(
     bufs: usize,
     taken: usize,
     busy: bool,
+    copy_lost: bool,
 ) -> (Frames, Fake, (u32, u32)) {
     let mut w = world();
     let mut head_bufs = vec![None; bufs];
@@ -6084,6 +6097,7 @@ fn connection_with_heads(
         txgen: true,
         txgen_busy: busy,
         head_bufs,
+        head_copy_lost: copy_lost,
         ..Fake::default()
     };
     let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
@@ -6107,8 +6121,8 @@ fn the_card_replays_the_request_head_from_its_buffer_byte_for_byte() {
     // same order; with them the request is copied into a buffer as it is buffered and the
     // card sends the replay (nothing goes through the inject ring), and the buffer is back
     // once replayed.
-    let (plain, off, off_replays) = connection_with_heads(0, 0, false);
-    let (heads, on, on_replays) = connection_with_heads(HEAD_BUFS, 0, false);
+    let (plain, off, off_replays) = connection_with_heads(0, 0, false, false);
+    let (heads, on, on_replays) = connection_with_heads(HEAD_BUFS, 0, false, false);
     assert_eq!(heads, plain);
     assert_eq!((off.ops.head_replay, off.ops.inject), (0, 1));
     assert_eq!((on.ops.head_replay, on.ops.inject), (1, 0));
@@ -6121,10 +6135,10 @@ fn the_card_replays_the_request_head_from_its_buffer_byte_for_byte() {
 const HEAD_BUFS: usize = splicenic_layout::HEAD_BUFFERS as usize;
 
 #[test]
-fn without_a_free_head_buffer_or_with_a_busy_generator_the_firmware_replays_the_head() {
-    let (plain, ..) = connection_with_heads(0, 0, false);
+fn without_a_free_head_buffer_a_good_copy_or_an_idle_generator_the_firmware_replays_the_head() {
+    let (plain, ..) = connection_with_heads(0, 0, false, false);
     // every buffer taken: the firmware keeps the head alone
-    let (full, f, replays) = connection_with_heads(HEAD_BUFS, HEAD_BUFS, false);
+    let (full, f, replays) = connection_with_heads(HEAD_BUFS, HEAD_BUFS, false, false);
     assert_eq!(full, plain);
     assert_eq!(
         (f.ops.head_append, f.ops.head_replay, replays),
@@ -6132,13 +6146,21 @@ fn without_a_free_head_buffer_or_with_a_busy_generator_the_firmware_replays_the_
     );
     assert_eq!(heads_in_use(&f), HEAD_BUFS);
     // the generator busy at the replay: the firmware's replay, the buffer given back
-    let (busy, b, replays) = connection_with_heads(HEAD_BUFS, 0, true);
+    let (busy, b, replays) = connection_with_heads(HEAD_BUFS, 0, true, false);
     assert_eq!(busy, plain);
     assert_eq!(
         (b.ops.head_append, b.ops.head_replay, replays),
         (1, 0, (0, 1))
     );
     assert_eq!(heads_in_use(&b), 0);
+    // the copy lost its frame's ring slot: the firmware's replay, the buffer given back
+    let (lost, l, replays) = connection_with_heads(HEAD_BUFS, 0, false, true);
+    assert_eq!(lost, plain);
+    assert_eq!(
+        (l.ops.head_append, l.ops.head_replay, replays),
+        (1, 0, (0, 1))
+    );
+    assert_eq!(heads_in_use(&l), 0);
 }
 
 #[test]

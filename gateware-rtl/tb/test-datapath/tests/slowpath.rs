@@ -1051,7 +1051,11 @@ fn head_copies(width: u32) {
                 }
             }
         }
-        assert_eq!(head_status(&mut dp).0 as usize, end - skip, "copy {n}: stored");
+        assert_eq!(
+            head_status(&mut dp).0 as usize,
+            end - skip,
+            "copy {n}: stored"
+        );
         let (_, bytes) = punt_pop(&mut dp).expect("the request punted");
         assert_eq!(bytes, b, "copy {n}: the punted frame");
         let mut g = random_gen_frame(&mut rng);
@@ -1082,9 +1086,16 @@ fn head_copies(width: u32) {
     let bad = dp.read(r(regs::dp::HEAD_BAD));
     dp.write(r(regs::dp::HEAD_COPY), 0);
     dp.tick(4);
-    assert_eq!(dp.read(r(regs::dp::HEAD_BAD)), bad + 1, "a copy with no segment open");
+    assert_eq!(
+        dp.read(r(regs::dp::HEAD_BAD)),
+        bad + 1,
+        "a copy with no segment open"
+    );
     assert_eq!(head_status(&mut dp).2, 1, "every buffer back");
-    println!("DATA_WIDTH {width}: {} heads copied from the punt ring and replayed", expect.len());
+    println!(
+        "DATA_WIDTH {width}: {} heads copied from the punt ring and replayed",
+        expect.len()
+    );
 }
 
 #[test]
