@@ -73,7 +73,7 @@ DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
     rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v rtl/sched_unit.v
     rtl/load_sched.v rtl/load_sched_cmp.v rtl/engine_obs.v rtl/aging_check.v rtl/aging_scan.v
-    rtl/tcp_tx_gen.v rtl/fin_count.v)
+    rtl/tcp_tx_gen.v rtl/fin_count.v rtl/head_buf.v rtl/head_replay.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
