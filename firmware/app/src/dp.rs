@@ -387,7 +387,8 @@ impl Hw for DataPath {
     }
 
     fn head_replay(&mut self, id: u8, max_len: u16, ack: &GenFrame) -> bool {
-        if self.dp.head_status().read().present().bit_is_clear() || !self.txgen_stage(ack) {
+        // `id` came from HEAD_ALLOC, so the card has the buffers: no PRESENT read here.
+        if !self.txgen_stage(ack) {
             return false;
         }
         self.dp.head_replay().write(|w| {

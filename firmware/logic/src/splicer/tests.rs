@@ -6022,19 +6022,27 @@ fn a_restart_writes_the_scanner_table_and_enable_again() {
 /// the client's FIN, with or without the card's frame generator: every frame the card sent,
 /// and the fake.
 fn connection_with_generator(txgen: bool, busy: bool) -> (Vec<(Port, Vec<u8>)>, Fake) {
-    let mut w = world();
-    let mut hw = Fake {
+    let (frames, hw, _) = connection_on(Fake {
         now: 1000,
         txgen,
         txgen_busy: busy,
         ..Fake::default()
-    };
+    });
+    (frames, hw)
+}
+
+/// [`connection_with_generator`]'s connection on the fake card `hw`: every frame the card
+/// sent, the fake, and TCP_STATS (head_replays, head_replays_fw).
+fn connection_on(mut hw: Fake) -> (Frames, Fake, (u32, u32)) {
+    let mut w = world();
     let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
     configure(&mut sp, &mut hw, 2);
     let slot = splice_one(&mut sp, &mut hw);
     hw.forwarded(ev_fin(slot, Port::Client));
     sp.poll(&mut hw);
-    (hw.log.clone(), hw)
+    let t = &sp.stats.tcp;
+    let replays = (t.head_replays, t.head_replays_fw);
+    (hw.log.clone(), hw, replays)
 }
 
 #[test]
@@ -6087,27 +6095,18 @@ fn connection_with_heads(
     busy: bool,
     copy_lost: bool,
 ) -> (Frames, Fake, (u32, u32)) {
-    let mut w = world();
     let mut head_bufs = vec![None; bufs];
     for b in head_bufs.iter_mut().take(taken) {
         *b = Some(Vec::new());
     }
-    let mut hw = Fake {
+    connection_on(Fake {
         now: 1000,
         txgen: true,
         txgen_busy: busy,
         head_bufs,
         head_copy_lost: copy_lost,
         ..Fake::default()
-    };
-    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
-    configure(&mut sp, &mut hw, 2);
-    let slot = splice_one(&mut sp, &mut hw);
-    hw.forwarded(ev_fin(slot, Port::Client));
-    sp.poll(&mut hw);
-    let t = &sp.stats.tcp;
-    let replays = (t.head_replays, t.head_replays_fw);
-    (hw.log.clone(), hw, replays)
+    })
 }
 
 /// The buffers of `hw` in use.

@@ -590,13 +590,7 @@ fn random_gen_frame(rng: &mut ChaCha8Rng) -> GenFrame {
 /// The frame the firmware would have injected for `g`: `TcpOut::write` with the checksums
 /// the inject offload fills in.
 fn firmware_frame(g: &GenFrame) -> Vec<u8> {
-    let mut ob = [0u8; 40];
-    let out = g.to_out(&mut ob);
-    let mut f = vec![0u8; out.frame_len()];
-    let (n, off) = out.write(&mut f).expect("fits");
-    f.truncate(n);
-    fill_checksums(&mut f, &off);
-    f
+    firmware_replay(g, &[])
 }
 
 /// The frame generator in the data path (DP.TXGEN_*): random header-only frames of both
