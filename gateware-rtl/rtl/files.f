@@ -40,4 +40,7 @@ rtl/aging_scan.v
 rtl/tcp_tx_gen.v
 rtl/head_buf.v
 rtl/head_replay.v
+rtl/synack_absorb.v
+rtl/synack_opts.v
+rtl/absorb_engine.v
 rtl/splice_datapath.v

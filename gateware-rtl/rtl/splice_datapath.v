@@ -402,6 +402,27 @@ wire [47:0]         h_esrc_c;
 wire [5:0]          h_olen_c;
 wire [319:0]        h_opt_c;
 
+// the server port's SYN-ACKs (synack_cand) go to the absorber's side FIFO: their options
+// as synack_opts recognises them {ok, MSS, WS, shift, SACK-permitted, TS, TSval}
+localparam AQ_W = 1 + 16 + 1 + 8 + 1 + 1 + 32;
+wire                aq_ready;
+// a SYN-ACK's side entry is there by the time it reaches S7 (written as its header left the
+// parser): the FIFO's valid is not needed
+// verilator lint_off UNUSEDSIGNAL
+wire                aq_valid;
+// verilator lint_on UNUSEDSIGNAL
+wire                h_sa_s;
+wire [AQ_W-1:0]     h_sa_opts_s, aq_data;
+wire                aq_take;
+
+// A server-port segment with SYN and ACK that the parser took: the same test on the
+// parser's output and in S6, so the absorber's side FIFO and the decisions pair one to one.
+// verilator lint_off UNUSED
+function synack_cand(input [3:0] reason, input [7:0] proto, input [8:0] flags);
+    synack_cand = reason == `SNIC_PARSER_REASON_OK && proto == 8'd6 && flags[1] && flags[4];
+endfunction
+// verilator lint_on UNUSED
+
 // A segment that may be answered by the SYN responder (a SYN without ACK that the parser
 // took): the same test on the parser's output and in S6, so the side FIFO and the verdicts
 // pair one to one.
@@ -564,8 +585,27 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_in
         assign h_esrc_c = h_esrc;
         assign h_olen_c = h_olen;
         assign h_opt_c = h_opt;
-    end else begin : g_nosyn
-        assign h_ready = hf_ready;
+    end else begin : g_synack
+        // the server port: a SYN-ACK waits for room in the absorber's side FIFO too
+        wire sa = synack_cand(h_reason, h_proto, h_flags);
+        wire          o_ok, o_ws, o_sackp, o_ts;
+        wire [15:0]   o_mss;
+        wire [7:0]    o_shift;
+        wire [31:0]   o_tsval;
+        synack_opts synack_opts_inst (
+            .opt_len(h_olen),
+            .opt(h_opt),
+            .ok(o_ok),
+            .mss(o_mss),
+            .ws(o_ws),
+            .ws_shift(o_shift),
+            .sack_perm(o_sackp),
+            .ts(o_ts),
+            .tsval(o_tsval)
+        );
+        assign h_ready = hf_ready && (!sa || aq_ready);
+        assign h_sa_s = h_valid && h_ready && sa;
+        assign h_sa_opts_s = {o_ok, o_mss, o_ws, o_shift, o_sackp, o_ts, o_tsval};
     end
 
     assign df_tdata[gp*DW +: DW] = f_out[DW-1:0];
@@ -865,9 +905,9 @@ fs_arb_inst (
     .rsp_b(fs_rsp_eng)
 );
 
-// The engine's side of the flow-state port: the ACK validator first, then the aging scanner
-// (its READs, docs/aging.md, only in a cycle with no flow update waiting); the response goes
-// to the one whose command was taken.
+// The engine's side of the flow-state port: the ACK validator first, then the SYN-ACK
+// absorber, then the aging scanner (its READs, docs/aging.md, only in a cycle with no flow
+// update waiting); the response goes to the one whose command was taken.
 wire                    eng_fs_valid, eng_fs_ready;
 wire [1:0]              eng_fs_op;
 wire [SLOT_BITS-1:0]    eng_fs_slot;
@@ -890,14 +930,39 @@ fs_eng_arb_inst (
     // flow update waiting: a command takes an update-pipeline slot, and with the updates at
     // one a cycle (DATA_WIDTH 512, minimum frames on both ports) a command there would cost
     // an update (DP.UPD_DROPS)
-    .b_valid(age_fs_valid && !upd_valid),
-    .b_ready(age_fs_ready),
-    .b_data({age_fs_op, age_fs_slot, age_fs_static}),
+    .b_valid(eng2_fs_valid),
+    .b_ready(eng2_fs_ready),
+    .b_data({eng2_fs_op, eng2_fs_slot, eng2_fs_static}),
     .m_valid(eng_fs_valid),
     .m_ready(eng_fs_ready),
     .m_data({eng_fs_op, eng_fs_slot, eng_fs_static}),
     .rsp_valid(fs_rsp_eng),
     .rsp_a(fs_rsp_av),
+    .rsp_b(fs_rsp_eng2)
+);
+
+// behind the validator: the SYN-ACK absorber, then the aging scanner
+wire                    eng2_fs_valid, eng2_fs_ready, fs_rsp_eng2;
+wire [1:0]              eng2_fs_op;
+wire [SLOT_BITS-1:0]    eng2_fs_slot;
+wire [FS_W-1:0]         eng2_fs_static;
+cmd_arb #(
+    .WIDTH(2 + SLOT_BITS + FS_W)
+)
+fs_eng2_arb_inst (
+    .clk(clk),
+    .rst(rst),
+    .a_valid(ab_fs_valid),
+    .a_ready(ab_fs_ready),
+    .a_data({ab_fs_op, ab_fs_slot, ab_fs_static}),
+    .b_valid(age_fs_valid && !upd_valid),
+    .b_ready(age_fs_ready),
+    .b_data({age_fs_op, age_fs_slot, age_fs_static}),
+    .m_valid(eng2_fs_valid),
+    .m_ready(eng2_fs_ready),
+    .m_data({eng2_fs_op, eng2_fs_slot, eng2_fs_static}),
+    .rsp_valid(fs_rsp_eng2),
+    .rsp_a(fs_rsp_ab),
     .rsp_b(fs_rsp_age)
 );
 
@@ -992,7 +1057,8 @@ wire [15:0] d6_flen = h6[H_FLEN +: 16];
 function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:0] slot,
                             input [FS_W-1:0] st_rd, input fastpath, input [47:0] mac_c,
                             input [47:0] mac_s, input [31:0] t_now,
-                            input [VIP_N-1:0] syn_mask, input [VIP_N-1:0] ack_mask);
+                            input [VIP_N-1:0] syn_mask, input [VIP_N-1:0] ack_mask,
+                            input abs_en);
     reg [HDR_W-1:0] hd;
     reg         port;
     reg [1:0]   cls;
@@ -1010,7 +1076,7 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
     // destination half (record FlowHalfEntry): server half for port C, client half for
     // port S
     reg [HALF_W-1:0] fe_h;
-    reg         is_tcp_cls, spliced, fwd, l7, syn_hw, ack_hw;
+    reg         is_tcp_cls, spliced, fwd, l7, syn_hw, ack_hw, abs_hw;
     reg [1:0]   act;
     reg [META_W-1:0] meta;
     begin
@@ -1042,6 +1108,11 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
                  && flags[4] && !flags[0] && !flags[1] && !flags[2]
                  && cls == `SNIC_FRAME_CLASS_VIP && !hit && !hd[H_VLAN]
                  && ack_mask[index[VIP_B-1:0]];
+        // a server's SYN-ACK on the server half of a CONNECTING entry the firmware armed
+        // for the absorber (SetupCtx), untagged: punted with the absorber's verdict
+        abs_hw = port && abs_en && synack_cand(hd[H_REASON +: 4], hd[H_PROTO +: 8], flags)
+                 && cls == `SNIC_FRAME_CLASS_SERVER && hit && dir && !hd[H_VLAN]
+                 && fe_state == `SNIC_FLOW_STATE_CONNECTING && `SNIC_SETUP_CTX_ARMED(fe);
         act = fwd ? ACT_FWD : syn_hw ? ACT_SYN
               : (cls == `SNIC_FRAME_CLASS_DROP ? ACT_DROP : ACT_PUNT);
         // request bytes of a flow waiting for them: REQUEST, or HANDSHAKE (the ACK validator's
@@ -1055,7 +1126,7 @@ function [DEC_W-1:0] decide(input [P_W-1:0] d6, input hit, input dir, input [15:
                                    `SNIC_ENGINE_VERDICT_NONE, {`SNIC_COOKIE_MSS_CLASS_BITS{1'b0}},
                                    `SNIC_FLOW_STATIC_GEN(fe));
         decide = {
-            ack_hw,
+            port ? abs_hw : ack_hw,
             meta,
             port ? wsd_neg[4:0] : fe_wsd[4:0],
             port ? 32'd0 : 32'd0 - fe_ts,
@@ -1102,6 +1173,13 @@ reg               d7_syn_reg = 1'b0;
 reg [127:0]       d7_syn_rec_reg = 128'd0;
 // an ACK validator candidate's ack number (the rest of its record is d7_syn_rec_reg)
 reg [31:0]        d7_ack_reg = 32'd0;
+// a server-port SYN-ACK (its side entry is at the head of the absorber's side FIFO)
+reg               d7_sa_reg = 1'b0;
+
+// the decision of the header in S6
+wire [DEC_W-1:0] d6_dec = decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st, fastpath_reg,
+                                 mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w,
+                                 abs_en_reg);
 
 always @(posedge clk) begin
     d7_valid_reg <= d6_valid;
@@ -1109,25 +1187,21 @@ always @(posedge clk) begin
     d7_evtq_reg <= 1'b0;
     if (d6_valid) begin
         d7_port_reg <= d6_port;
-        d7_dec_reg <= decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st, fastpath_reg,
-                             mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w);
+        d7_dec_reg <= d6_dec;
         d7_flen_reg <= d6_flen;
         d7_vip_reg <= d6_class == `SNIC_FRAME_CLASS_VIP;
         d7_vipidx_reg <= d6_index;
         d7_rs_reg <= d6_hit_reg ? `SNIC_FLOW_STATIC_REAL_SERVER(st) : {RS_W{1'b0}};
         d7_reason_reg <= h6[H_REASON +: 4] != `SNIC_PARSER_REASON_OK ||
-                         act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
-                                       fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w)) == ACT_DROP;
+                         act_of(d6_dec) == ACT_DROP;
         d7_reason_idx_reg <= h6[H_REASON +: 4] != `SNIC_PARSER_REASON_OK ?
                              SI_REASON | {{STAT_IB-REASON_W{1'b0}}, h6[H_REASON +: 4]} :
                              SI_CLS_DROP | {{STAT_IB-`SNIC_PUNT_WHY_W{1'b0}}, d6_why};
-        d7_evt_reg <= act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
-                                    fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w)) == ACT_FWD &&
+        d7_evt_reg <= act_of(d6_dec) == ACT_FWD &&
                       (d6_flags[0] || d6_flags[2]);
         // to the event queue: a FIN only while DP.FIN_CTRL.EVENTS (the trace ring takes
         // every one, d7_evt_reg)
-        d7_evtq_reg <= act_of(decide(d6_reg, d6_hit_reg, d6_dir_reg, d6_slot_reg, st,
-                                     fastpath_reg, mac_c_reg, mac_s_reg, now, syn_mask_reg, ack_mask_w)) == ACT_FWD &&
+        d7_evtq_reg <= act_of(d6_dec) == ACT_FWD &&
                        ((d6_flags[0] && fin_evt_reg) || d6_flags[2]);
         d7_evt_data_reg <= snic_evt_fin_rst_pack(`SNIC_EVENT_TYPE_FIN_RST, d6_port,
                                                  d6_flags[7:0], `SNIC_FLOW_STATIC_GEN(st),
@@ -1150,7 +1224,9 @@ always @(posedge clk) begin
         d7_ack_reg <= h6[H_ACK +: 32];
     end
     d7_syn_reg <= d6_valid && !d6_port && syn_cand(h6[H_REASON +: 4], h6[H_PROTO +: 8], d6_flags);
+    d7_sa_reg <= d6_valid && d6_port && synack_cand(h6[H_REASON +: 4], h6[H_PROTO +: 8], d6_flags);
     if (rst) begin
+        d7_sa_reg <= 1'b0;
         d7_valid_reg <= 1'b0;
         d7_evt_reg <= 1'b0;
         d7_evtq_reg <= 1'b0;
@@ -1295,7 +1371,7 @@ ack_validator #(
 ack_valid_inst (
     .clk(clk),
     .rst(rst),
-    .s_cand_valid(d7_valid_reg && d7_dec_reg[D_CAND]),
+    .s_cand_valid(d7_valid_reg && !d7_port_reg && d7_dec_reg[D_CAND]),
     .s_cand_ready(),
     .s_cand_client_ip(d7_syn_rec_reg[127:96]),
     .s_cand_vip(d7_syn_rec_reg[95:64]),
@@ -1627,6 +1703,129 @@ function [META_W-1:0] with_verdict(input [META_W-1:0] m, input [`SNIC_ENGINE_VER
     end
 endfunction
 
+// ---------------------------------------------------------------------------------------
+// SYN-ACK absorber (docs/server-open.md, "The absorber in the data path"): a server-port
+// candidate (decide's D_CAND: a SYN-ACK on an armed CONNECTING entry) whose options
+// synack_opts recognised goes to absorb_engine at S7 when it has room; its dispatch waits for
+// the verdict (ABSORBED or not), in order. A candidate not offered is punted as before
+// (counted in DP.ABSORB_PUNTED).
+wire                    ab_s_ready;
+wire                    ab_offer = d7_valid_reg && d7_port_reg && d7_dec_reg[D_CAND];
+wire                    ab_push = ab_offer && aq_data[AQ_W-1] && ab_s_ready;
+wire                    ab_m_valid, ab_m_ready, ab_m_absorbed;
+wire                    ab_fs_valid, ab_fs_ready;
+wire [1:0]              ab_fs_op;
+wire [SLOT_BITS-1:0]    ab_fs_slot;
+wire [FS_W-1:0]         ab_fs_static;
+wire                    fs_rsp_ab;
+wire                    ab_rp_valid, ab_rp_ready;
+wire [HB_IW-1:0]        ab_rp_buf;
+wire [15:0]             ab_rp_max, ab_rp_sport, ab_rp_dport, ab_rp_window;
+wire [47:0]             ab_rp_dmac;
+wire [31:0]             ab_rp_sip, ab_rp_dip, ab_rp_seq, ab_rp_ack, ab_rp_tsval, ab_rp_tsecr;
+wire                    ab_rp_ts;
+wire [31:0]             ab_done, ab_punted;
+wire                    ab_dis_busy;
+wire [`SNIC_DISARM_RESULT_W-1:0] ab_dis_result;
+reg                     abs_en_reg = 1'b0;
+// the firmware's flow-state writes as the port takes them (the absorber yields to them)
+wire                    fw_fs_wr = fs_cmd_valid_reg && fs_cmd_ready
+                                   && fs_cmd_op_reg != `SNIC_FLOW_OP_READ;
+assign aq_take = d7_sa_reg;
+// verilator lint_off UNUSEDSIGNAL
+wire [META_W-1:0]       d7_meta = d7_dec_reg[D_META +: META_W];
+wire [15:0]             d7_ab_slot = `SNIC_PUNT_META_FLOW_SLOT(d7_meta);
+// verilator lint_on UNUSEDSIGNAL
+
+// verilator lint_off PINCONNECTEMPTY
+dp_fifo #(
+    .WIDTH(AQ_W),
+    .DEPTH(SQ_DEPTH)
+)
+synack_side_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data(h_sa_opts_s),
+    .s_valid(h_sa_s),
+    .s_ready(aq_ready),
+    .m_data(aq_data),
+    .m_valid(aq_valid),
+    .m_ready(aq_take),
+    .count()
+);
+// verilator lint_on PINCONNECTEMPTY
+
+absorb_engine #(
+    .SLOT_BITS(SLOT_BITS),
+    .FS_W(FS_W),
+    .IW(HB_IW)
+)
+absorb_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(ab_push),
+    .s_ready(ab_s_ready),
+    .s_slot(d7_ab_slot[SLOT_BITS-1:0]),
+    .s_gen(`SNIC_PUNT_META_SLOT_GEN(d7_meta)),
+    .s_flags(`SNIC_PUNT_META_TCP_FLAGS(d7_meta)),
+    .s_seq(d7_syn_rec_reg[31:0]),
+    .s_ack(d7_ack_reg),
+    .s_local_ip(d7_syn_rec_reg[95:64]),
+    .s_local_port(d7_syn_rec_reg[47:32]),
+    .s_mss(aq_data[AQ_W-2 -: 16]),
+    .s_ws(aq_data[42]),
+    .s_ws_shift(aq_data[41:34]),
+    .s_sack_perm(aq_data[33]),
+    .s_ts(aq_data[32]),
+    .s_tsval(aq_data[31:0]),
+    .s_skip(ab_offer && !ab_push),
+    .dis_valid(wr && ra == `SNIC_DP_ABSORB_DISARM),
+    .dis_slot(csr_wdata[`SNIC_DP_ABSORB_DISARM_SLOT_LSB +: SLOT_BITS]),
+    .dis_gen(csr_wdata[`SNIC_DP_ABSORB_DISARM_GEN_LSB +: 8]),
+    .dis_busy(ab_dis_busy),
+    .dis_result(ab_dis_result),
+    .m_valid(ab_m_valid),
+    .m_ready(ab_m_ready),
+    .m_absorbed(ab_m_absorbed),
+    .fs_valid(ab_fs_valid),
+    .fs_ready(ab_fs_ready),
+    .fs_op(ab_fs_op),
+    .fs_slot(ab_fs_slot),
+    .fs_static(ab_fs_static),
+    .fs_rsp_valid(fs_rsp_ab),
+    .fs_rsp_static(fs_rsp_static),
+    .fw_wr_valid(fw_fs_wr),
+    .fw_wr_slot(fs_slot_reg),
+    .rp_valid(ab_rp_valid),
+    .rp_ready(ab_rp_ready),
+    .rp_buf(ab_rp_buf),
+    .rp_max_len(ab_rp_max),
+    .rp_dst_mac(ab_rp_dmac),
+    .rp_src_ip(ab_rp_sip),
+    .rp_dst_ip(ab_rp_dip),
+    .rp_sport(ab_rp_sport),
+    .rp_dport(ab_rp_dport),
+    .rp_seq(ab_rp_seq),
+    .rp_ack(ab_rp_ack),
+    .rp_window(ab_rp_window),
+    .rp_ts(ab_rp_ts),
+    .rp_tsval(ab_rp_tsval),
+    .rp_tsecr(ab_rp_tsecr),
+    .stat_done(ab_done),
+    .stat_punted(ab_punted)
+);
+
+// an absorbed SYN-ACK's punt record says so (the firmware's bookkeeping only)
+function [META_W-1:0] with_absorbed(input [META_W-1:0] m, input absorbed);
+    begin
+        with_absorbed = m;
+        if (absorbed) begin
+            with_absorbed[`SNIC_PUNT_META_ENGINE_LSB +: `SNIC_PUNT_META_ENGINE_W] =
+                `SNIC_ENGINE_VERDICT_ABSORBED;
+        end
+    end
+endfunction
+
 // flow counter updates (one per forwarded frame)
 reg  [31:0] upd_drops_reg = 32'd0;
 wire        updq_ready;
@@ -1686,7 +1885,8 @@ dp_fifo #(
 dec_fifo1_inst (
     .clk(clk),
     .rst(rst),
-    .s_data(d7_dec_reg),
+    // D_CAND: the SYN-ACK went to the absorber (its dispatch waits for the verdict)
+    .s_data({ab_push, d7_dec_reg[DEC_W-2:0]}),
     .s_valid(d7_valid_reg && d7_port_reg),
     .s_ready(),
     .m_data(dq_data1),
@@ -1714,9 +1914,11 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
     wire [DEC_W-1:0] d = gp ? dq_data1 : dq_data0;
     wire [1:0] a = d[D_ACT +: 2];
     reg first_reg = 1'b1;
-    // a candidate waits for its verdict (the client port only has candidates)
+    // a candidate waits for its verdict: the ACK validator's on the client port, the
+    // absorber's on the server port
     wire av_cand = gp == 0 && d[D_CAND];
-    wire hold = av_cand && !av_res_valid;
+    wire ab_cand = gp == 1 && d[D_CAND];
+    wire hold = (av_cand && !av_res_valid) || (ab_cand && !ab_m_valid);
     wire v = df_tvalid[gp] && dq_valid[gp] && !hold;
     wire r_in_valid = v && a == ACT_FWD;
     wire r_in_ready;
@@ -1730,6 +1932,7 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
     assign pa_tuser[gp*PA_UW +: PA_UW] = {av_cand ? with_verdict(d_meta, av_res_verdict,
                                                              av_res_slot, av_res_gen,
                                                              av_res_mss)
+                                               : ab_cand ? with_absorbed(d_meta, ab_m_absorbed)
                                                : d_meta,
                                           av_cand ? cand_l7(`SNIC_PUNT_META_PAYLOAD_LEN(d_meta),
                                                             av_res_verdict)
@@ -1741,6 +1944,8 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
     assign dq_ready[gp] = df_tvalid[gp] && df_tready[gp] && df_tlast[gp];
     if (gp == 0) begin : g_verdict
         assign av_res_ready = dq_ready[gp] && av_cand;
+    end else begin : g_absorbed
+        assign ab_m_ready = dq_ready[gp] && ab_cand;
     end
 
     always @(posedge clk) begin
@@ -2267,13 +2472,16 @@ wire [7:0]       hb_m_keep;
 wire [DW-1:0]    hr_tdata;
 wire [KW-1:0]    hr_tkeep;
 wire             hr_tvalid, hr_tready, hr_tlast, hr_tuser;
-wire             hr_take = hr_valid_reg && hr_ready;
+// the firmware's replay (HEAD_REPLAY) first, then the absorber's
+wire             hr_take = (hr_valid_reg || ab_rp_valid) && hr_ready;
+assign ab_rp_ready = hr_ready && !hr_valid_reg;
+wire [HB_IW-1:0] hr_in_buf = hr_valid_reg ? hr_buf_reg : ab_rp_buf;
 
 always @(posedge clk) begin
     if (hd_rp_free) hr_active_reg <= 1'b0;
     if (hr_take) begin
         hr_active_reg <= 1'b1;
-        hd_rp_buf_reg <= hr_buf_reg;
+        hd_rp_buf_reg <= hr_in_buf;
     end
     if (rst) begin
         hr_active_reg <= 1'b0;
@@ -2332,23 +2540,23 @@ head_replay #(
 head_replay_inst (
     .clk(clk),
     .rst(rst),
-    .s_valid(hr_valid_reg),
+    .s_valid(hr_valid_reg || ab_rp_valid),
     .s_ready(hr_ready),
-    .s_buf(hr_buf_reg),
-    .s_max_len(hr_max_reg),
-    .s_dst_mac(txg_dmac_reg),
-    .s_src_mac(txg_smac_reg),
-    .s_src_ip(txg_sip_reg),
-    .s_dst_ip(txg_dip_reg),
-    .s_sport(txg_ports_reg[`SNIC_DP_TXGEN_PORTS_SPORT_LSB +: 16]),
-    .s_dport(txg_ports_reg[`SNIC_DP_TXGEN_PORTS_DPORT_LSB +: 16]),
-    .s_seq(txg_seq_reg),
-    .s_ack(txg_ack_reg),
-    .s_flags(txg_ctl_reg[`SNIC_DP_TXGEN_CTL_FLAGS_LSB +: 8]),
-    .s_window(txg_ctl_reg[`SNIC_DP_TXGEN_CTL_WINDOW_LSB +: 16]),
-    .s_ts(txg_opts_reg[`SNIC_DP_TXGEN_OPTS_TS_LSB]),
-    .s_tsval(txg_tsval_reg),
-    .s_tsecr(txg_tsecr_reg),
+    .s_buf(hr_in_buf),
+    .s_max_len(hr_valid_reg ? hr_max_reg : ab_rp_max),
+    .s_dst_mac(hr_valid_reg ? txg_dmac_reg : ab_rp_dmac),
+    .s_src_mac(hr_valid_reg ? txg_smac_reg : mac_s_reg),
+    .s_src_ip(hr_valid_reg ? txg_sip_reg : ab_rp_sip),
+    .s_dst_ip(hr_valid_reg ? txg_dip_reg : ab_rp_dip),
+    .s_sport(hr_valid_reg ? txg_ports_reg[`SNIC_DP_TXGEN_PORTS_SPORT_LSB +: 16] : ab_rp_sport),
+    .s_dport(hr_valid_reg ? txg_ports_reg[`SNIC_DP_TXGEN_PORTS_DPORT_LSB +: 16] : ab_rp_dport),
+    .s_seq(hr_valid_reg ? txg_seq_reg : ab_rp_seq),
+    .s_ack(hr_valid_reg ? txg_ack_reg : ab_rp_ack),
+    .s_flags(hr_valid_reg ? txg_ctl_reg[`SNIC_DP_TXGEN_CTL_FLAGS_LSB +: 8] : 8'h10),
+    .s_window(hr_valid_reg ? txg_ctl_reg[`SNIC_DP_TXGEN_CTL_WINDOW_LSB +: 16] : ab_rp_window),
+    .s_ts(hr_valid_reg ? txg_opts_reg[`SNIC_DP_TXGEN_OPTS_TS_LSB] : ab_rp_ts),
+    .s_tsval(hr_valid_reg ? txg_tsval_reg : ab_rp_tsval),
+    .s_tsecr(hr_valid_reg ? txg_tsecr_reg : ab_rp_tsecr),
     .hb_rd_start(hb_rd_start),
     .hb_rd_buf(hb_rd_buf),
     .hb_rd_idle(hb_rd_idle),
@@ -3020,6 +3228,12 @@ always @(posedge clk) begin
                                           | ({31'd0, hr_valid_reg || hr_active_reg} << `SNIC_DP_HEAD_STATUS_REPLAYING_LSB)
                                           | (32'd1 << `SNIC_DP_HEAD_STATUS_PRESENT_LSB);
             `SNIC_DP_HEAD_SENT: rdata_reg <= hr_sent;
+            `SNIC_DP_ABSORB_CTRL: rdata_reg <= ({31'd0, abs_en_reg} << `SNIC_DP_ABSORB_CTRL_ENABLE_LSB)
+                                              | (32'd1 << `SNIC_DP_ABSORB_CTRL_PRESENT_LSB);
+            `SNIC_DP_ABSORB_DONE: rdata_reg <= ab_done;
+            `SNIC_DP_ABSORB_PUNTED: rdata_reg <= ab_punted;
+            `SNIC_DP_ABSORB_STATUS: rdata_reg <= ({31'd0, ab_dis_busy} << `SNIC_DP_ABSORB_STATUS_BUSY_LSB)
+                                                | ({30'd0, ab_dis_result} << `SNIC_DP_ABSORB_STATUS_RESULT_LSB);
             `SNIC_DP_HEAD_LONG: rdata_reg <= hr_long;
             `SNIC_DP_HEAD_BAD: rdata_reg <= hd_bad_reg;
             `SNIC_DP_FIN_CTRL: rdata_reg <= ({31'd0, fin_evt_reg} << `SNIC_DP_FIN_CTRL_EVENTS_LSB)
@@ -3357,6 +3571,7 @@ always @(posedge clk) begin
                     hr_max_reg <= csr_wdata[`SNIC_DP_HEAD_REPLAY_MAX_LEN_LSB +: 16];
                 end
             end
+            `SNIC_DP_ABSORB_CTRL: abs_en_reg <= csr_wdata[`SNIC_DP_ABSORB_CTRL_ENABLE_LSB];
             `SNIC_DP_AGE_CTRL: begin
                 age_en_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_ENABLE_LSB];
                 age_free_reg <= csr_wdata[`SNIC_DP_AGE_CTRL_FREE_LSB];
@@ -3555,6 +3770,7 @@ always @(posedge clk) begin
         txg_valid_reg <= 1'b0;
         txg_refused_reg <= 32'd0;
         hr_valid_reg <= 1'b0;
+        abs_en_reg <= 1'b0;
         fin_evt_reg <= 1'b1;
         fin_idx_reg <= {RS_W{1'b0}};
     end

@@ -73,7 +73,7 @@ DPBB=(rtl/eth_tcp_parser.v rtl/tcp_classifier.v rtl/flow_table.v rtl/flow_state_
     rtl/splice_rewriter.v rtl/l7_matcher.v rtl/stats_counters.v rtl/evt_queue.v
     rtl/pkt_punt_buf.v rtl/pkt_inject_buf.v rtl/syn_responder.v rtl/ack_validator.v rtl/sched_unit.v
     rtl/load_sched.v rtl/load_sched_cmp.v rtl/engine_obs.v rtl/aging_check.v rtl/aging_scan.v
-    rtl/tcp_tx_gen.v rtl/fin_count.v rtl/head_buf.v rtl/head_replay.v)
+    rtl/tcp_tx_gen.v rtl/fin_count.v rtl/head_buf.v rtl/head_replay.v rtl/absorb_engine.v)
 SOC=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) SOC+=("$f");; esac; done
 YS="read_verilog ${INC[*]} ${SOC[*]} $PICO; read_verilog -lib ${INC[*]} rtl/splice_datapath.v; \
 synth -top card_top -flatten -run begin:fine; \
@@ -200,21 +200,25 @@ unit sched_unit rtl/sched_unit.v rtl/dp_fifo.v
 # Decision supply, least-load schedulers (load_sched with its comparator; inside
 # splice_datapath, so in files.f).
 unit load_sched rtl/load_sched.v rtl/load_sched_cmp.v
-# Request-head buffer (head_buf with its replay FIFO; a block of the connection engine, not
-# yet inside splice_datapath).
+# Request-head buffer (head_buf with its replay FIFO; inside splice_datapath, so in
+# files.f).
 unit head_buf rtl/head_buf.v rtl/dp_fifo.v
 # Server connection: TCP frame generator (inside splice_datapath behind DP.TXGEN_*, so in
-# files.f) and SYN-ACK absorber (a block of the connection engine, not yet inside
-# splice_datapath); the generator at both widths.
+# files.f) and SYN-ACK absorber (inside absorb_engine, below); the generator at both
+# widths.
 unit tcp_tx_gen rtl/tcp_tx_gen.v
 step "verilator lint (tcp_tx_gen, DATA_WIDTH=512)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module tcp_tx_gen -GDATA_WIDTH=512 rtl/tcp_tx_gen.v
 unit synack_absorb rtl/synack_absorb.v
+# The absorber in the data path (absorb_engine: its synack_absorb and candidate FIFO; the
+# option layouts of a SYN-ACK, synack_opts; inside splice_datapath, so in files.f).
+unit absorb_engine rtl/absorb_engine.v rtl/synack_absorb.v rtl/dp_fifo.v
+unit synack_opts rtl/synack_opts.v
 # Request path decision (req_ack: a client segment against the head, the ACK; a block of
 # the connection engine, not yet inside splice_datapath).
 unit req_ack rtl/req_ack.v
-# Request-head replay (head_replay with its tcp_tx_gen; a block of the connection engine,
-# not yet inside splice_datapath), lint at both widths.
+# Request-head replay (head_replay with its tcp_tx_gen; inside splice_datapath, so in
+# files.f), lint at both widths.
 unit head_replay rtl/head_replay.v rtl/tcp_tx_gen.v
 step "verilator lint (head_replay, DATA_WIDTH=512)" \
     verilator --lint-only -Wall "${INC[@]}" --top-module head_replay -GDATA_WIDTH=512 rtl/head_replay.v rtl/tcp_tx_gen.v

@@ -1730,6 +1730,65 @@ pub mod dp {
         /// Mask of FROM (unshifted).
         pub const FROM_MASK: u32 = 0xfff;
     }
+    /// The SYN-ACK absorber in the data path (docs/server-open.md, "The absorber in the data path"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and punts the SYN-ACK with verdict ABSORBED; any other outcome punts it as before (ABSORB_PUNTED) (rw)
+    pub const ABSORB_CTRL: u64 = BASE + 0x30c;
+    /// Reset value and fields of ABSORB_CTRL.
+    pub mod absorb_ctrl {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// Absorb armed connections' SYN-ACKs
+        pub const ENABLE_SHIFT: u32 = 0;
+        /// Mask of ENABLE (unshifted).
+        pub const ENABLE_MASK: u32 = 0x1;
+        /// The card has the absorber
+        pub const PRESENT_SHIFT: u32 = 31;
+        /// Mask of PRESENT (unshifted).
+        pub const PRESENT_MASK: u32 = 0x1;
+    }
+    /// SYN-ACKs absorbed since reset (entry SPLICED, handshake ACK and head sent by the card) (ro)
+    pub const ABSORB_DONE: u64 = BASE + 0x310;
+    /// Reset value and fields of ABSORB_DONE.
+    pub mod absorb_done {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// SYN-ACKs of armed entries left to the firmware since reset: another verdict than SPLICE, a head longer than the replay chunk, options in another layout, the absorber's queue full, or a firmware write of the entry while it was absorbed (ro)
+    pub const ABSORB_PUNTED: u64 = BASE + 0x314;
+    /// Reset value and fields of ABSORB_PUNTED.
+    pub mod absorb_punted {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Take an armed entry back before writing it (the absorber does this in turn with the SYN-ACKs it absorbs, so exactly one of the two happens): the card reads the slot's entry and, when it is CONNECTING, armed and of generation GEN, writes it back unarmed; ABSORB_STATUS says what it found (DisarmResult). Written while ABSORB_STATUS.BUSY: ignored (wo)
+    pub const ABSORB_DISARM: u64 = BASE + 0x318;
+    /// Reset value and fields of ABSORB_DISARM.
+    pub mod absorb_disarm {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// The flow slot
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xffff;
+        /// The generation of the slot's use (SetupCtx.gen)
+        pub const GEN_SHIFT: u32 = 16;
+        /// Mask of GEN (unshifted).
+        pub const GEN_MASK: u32 = 0xff;
+    }
+    /// The last ABSORB_DISARM's result (ro)
+    pub const ABSORB_STATUS: u64 = BASE + 0x31c;
+    /// Reset value and fields of ABSORB_STATUS.
+    pub mod absorb_status {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// DisarmResult: DISARMED, ABSORBED or NOT_ARMED (valid when BUSY is clear)
+        pub const RESULT_SHIFT: u32 = 0;
+        /// Mask of RESULT (unshifted).
+        pub const RESULT_MASK: u32 = 0x3;
+        /// A disarm is under way
+        pub const BUSY_SHIFT: u32 = 31;
+        /// Mask of BUSY (unshifted).
+        pub const BUSY_MASK: u32 = 0x1;
+    }
 }
 
 /// Flow table and flow state commands

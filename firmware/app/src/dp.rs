@@ -11,8 +11,8 @@ use splicenic_fw_logic::splicer::{
     Aged, FlowStatus, Freed, Hw, Port, PuntInfo, SynCtrl, DYN_WORDS, STATIC_WORDS,
 };
 use splicenic_layout::{
-    fill_from_words_le, for_each_word_le, mac_from_u64, mac_to_u64, PuntHead, PuntMeta,
-    AGE_DEFAULT_INTERVAL, SERVICES,
+    fill_from_words_le, for_each_word_le, mac_from_u64, mac_to_u64, DisarmResult, PuntHead,
+    PuntMeta, AGE_DEFAULT_INTERVAL, SERVICES,
 };
 use splicenic_pac::flow::cmd::Op as FlowOp;
 use splicenic_pac::flow::state_cmd::Op as StateOp;
@@ -20,6 +20,9 @@ use splicenic_pac::flow::status::Result as FlowResult;
 use splicenic_pac::{Dp, Evq, Flow, Inject, Punt, L7};
 
 use crate::soc::{now, write_reg};
+
+/// Status reads a disarm waits at most (it takes tens of card cycles).
+const DISARM_POLLS: u32 = 1000;
 
 // DP.AGE_CTRL.INTERVAL is 16 bits wide.
 const _: () = assert!(AGE_DEFAULT_INTERVAL <= u16::MAX as u32);
@@ -396,6 +399,32 @@ impl Hw for DataPath {
             unsafe { w.max_len().bits(max_len).id().bits(id) }
         });
         true
+    }
+
+    fn absorb_enable(&mut self) -> bool {
+        let present = self.dp.absorb_ctrl().read().present().bit_is_set();
+        if present {
+            self.dp.absorb_ctrl().write(|w| w.enable().set_bit());
+        }
+        present
+    }
+
+    fn absorb_disarm(&mut self, slot: Slot, gen: u8) -> DisarmResult {
+        self.dp.absorb_disarm().write(|w| {
+            // SAFETY: SLOT is 16 and GEN 8 bits wide: every u16 and u8 is a valid value.
+            unsafe { w.slot().bits(slot).gen_().bits(gen) }
+        });
+        // A READ and at most a WRITE through the flow-state port (tens of cycles, after a
+        // SYN-ACK the card is absorbing): a few status reads. Bounded: a card that never
+        // answers leaves the entry to the firmware (NOT_ARMED).
+        for _ in 0..DISARM_POLLS {
+            let st = self.dp.absorb_status().read();
+            if st.busy().bit_is_clear() {
+                return DisarmResult::from_raw(st.result().bits())
+                    .unwrap_or(DisarmResult::NotArmed);
+            }
+        }
+        DisarmResult::NotArmed
     }
 
     fn evq_pop(&mut self) -> Option<[u32; 4]> {

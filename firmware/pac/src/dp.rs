@@ -130,6 +130,11 @@ pub struct RegisterBlock {
     head_long: HeadLong,
     head_bad: HeadBad,
     head_copy: HeadCopy,
+    absorb_ctrl: AbsorbCtrl,
+    absorb_done: AbsorbDone,
+    absorb_punted: AbsorbPunted,
+    absorb_disarm: AbsorbDisarm,
+    absorb_status: AbsorbStatus,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -829,6 +834,31 @@ impl RegisterBlock {
     pub const fn head_copy(&self) -> &HeadCopy {
         &self.head_copy
     }
+    #[doc = "0x30c - The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and punts the SYN-ACK with verdict ABSORBED; any other outcome punts it as before (ABSORB_PUNTED)"]
+    #[inline(always)]
+    pub const fn absorb_ctrl(&self) -> &AbsorbCtrl {
+        &self.absorb_ctrl
+    }
+    #[doc = "0x310 - SYN-ACKs absorbed since reset (entry SPLICED, handshake ACK and head sent by the card)"]
+    #[inline(always)]
+    pub const fn absorb_done(&self) -> &AbsorbDone {
+        &self.absorb_done
+    }
+    #[doc = "0x314 - SYN-ACKs of armed entries left to the firmware since reset: another verdict than SPLICE, a head longer than the replay chunk, options in another layout, the absorber's queue full, or a firmware write of the entry while it was absorbed"]
+    #[inline(always)]
+    pub const fn absorb_punted(&self) -> &AbsorbPunted {
+        &self.absorb_punted
+    }
+    #[doc = "0x318 - Take an armed entry back before writing it (the absorber does this in turn with the SYN-ACKs it absorbs, so exactly one of the two happens): the card reads the slot's entry and, when it is CONNECTING, armed and of generation GEN, writes it back unarmed; ABSORB_STATUS says what it found (DisarmResult). Written while ABSORB_STATUS.BUSY: ignored"]
+    #[inline(always)]
+    pub const fn absorb_disarm(&self) -> &AbsorbDisarm {
+        &self.absorb_disarm
+    }
+    #[doc = "0x31c - The last ABSORB_DISARM's result"]
+    #[inline(always)]
+    pub const fn absorb_status(&self) -> &AbsorbStatus {
+        &self.absorb_status
+    }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
 #[doc(alias = "BLKID")]
@@ -1410,6 +1440,31 @@ pub mod head_data;
 pub type HeadCopy = crate::Reg<head_copy::HeadCopySpec>;
 #[doc = "Instead of HEAD_DATA words: the segment HEAD_APPEND opened is copied by the card from a frame in the punt ring, its LEN bytes from byte FROM of the frame in SLOT (the firmware keeps the slot, PUNT.CONS not past it, until HEAD_STATUS.APPENDING clears). Refused and counted in HEAD_BAD with no segment open or a copy under way"]
 pub mod head_copy;
+#[doc = "ABSORB_CTRL (rw) register accessor: The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and punts the SYN-ACK with verdict ABSORBED; any other outcome punts it as before (ABSORB_PUNTED)\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`absorb_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_ctrl`] module"]
+#[doc(alias = "ABSORB_CTRL")]
+pub type AbsorbCtrl = crate::Reg<absorb_ctrl::AbsorbCtrlSpec>;
+#[doc = "The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and punts the SYN-ACK with verdict ABSORBED; any other outcome punts it as before (ABSORB_PUNTED)"]
+pub mod absorb_ctrl;
+#[doc = "ABSORB_DONE (r) register accessor: SYN-ACKs absorbed since reset (entry SPLICED, handshake ACK and head sent by the card)\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_done::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_done`] module"]
+#[doc(alias = "ABSORB_DONE")]
+pub type AbsorbDone = crate::Reg<absorb_done::AbsorbDoneSpec>;
+#[doc = "SYN-ACKs absorbed since reset (entry SPLICED, handshake ACK and head sent by the card)"]
+pub mod absorb_done;
+#[doc = "ABSORB_PUNTED (r) register accessor: SYN-ACKs of armed entries left to the firmware since reset: another verdict than SPLICE, a head longer than the replay chunk, options in another layout, the absorber's queue full, or a firmware write of the entry while it was absorbed\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_punted::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_punted`] module"]
+#[doc(alias = "ABSORB_PUNTED")]
+pub type AbsorbPunted = crate::Reg<absorb_punted::AbsorbPuntedSpec>;
+#[doc = "SYN-ACKs of armed entries left to the firmware since reset: another verdict than SPLICE, a head longer than the replay chunk, options in another layout, the absorber's queue full, or a firmware write of the entry while it was absorbed"]
+pub mod absorb_punted;
+#[doc = "ABSORB_DISARM (w) register accessor: Take an armed entry back before writing it (the absorber does this in turn with the SYN-ACKs it absorbs, so exactly one of the two happens): the card reads the slot's entry and, when it is CONNECTING, armed and of generation GEN, writes it back unarmed; ABSORB_STATUS says what it found (DisarmResult). Written while ABSORB_STATUS.BUSY: ignored\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`absorb_disarm::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_disarm`] module"]
+#[doc(alias = "ABSORB_DISARM")]
+pub type AbsorbDisarm = crate::Reg<absorb_disarm::AbsorbDisarmSpec>;
+#[doc = "Take an armed entry back before writing it (the absorber does this in turn with the SYN-ACKs it absorbs, so exactly one of the two happens): the card reads the slot's entry and, when it is CONNECTING, armed and of generation GEN, writes it back unarmed; ABSORB_STATUS says what it found (DisarmResult). Written while ABSORB_STATUS.BUSY: ignored"]
+pub mod absorb_disarm;
+#[doc = "ABSORB_STATUS (r) register accessor: The last ABSORB_DISARM's result\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_status::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_status`] module"]
+#[doc(alias = "ABSORB_STATUS")]
+pub type AbsorbStatus = crate::Reg<absorb_status::AbsorbStatusSpec>;
+#[doc = "The last ABSORB_DISARM's result"]
+pub mod absorb_status;
 #[doc = "HEAD_REPLAY (w) register accessor: Send a buffer's head to the server port behind the handshake ACK staged in DP.TXGEN_* (its ACK form: addresses, ports, seq, ack, flags, window, timestamps; the TCP checksum from the buffer's running sum, PSH added when the head is not empty) and give the buffer back once read; a head longer than MAX_LEN sends nothing (HEAD_LONG; the buffer still comes back). Refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY, which covers the replay until it has taken the staged registers\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_replay::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_replay`] module"]
 #[doc(alias = "HEAD_REPLAY")]
 pub type HeadReplay = crate::Reg<head_replay::HeadReplaySpec>;

@@ -185,6 +185,54 @@ function [455:0] snic_flow_static_pack;
     end
 endfunction
 
+function [455:0] snic_setup_ctx_pack;
+    input [7:0] fld_state;
+    input [0:0] fld_sack;
+    input [0:0] fld_ts;
+    input [0:0] fld_ws;
+    input [0:0] fld_armed;
+    input [3:0] fld_client_shift;
+    input [3:0] fld_server_shift;
+    input [7:0] fld_real_server;
+    input [31:0] fld_card_tsval;
+    input [31:0] fld_client_isn;
+    input [31:0] fld_card_isn;
+    input [143:0] fld_client;
+    input [47:0] fld_server_mac;
+    input [31:0] fld_server_ip;
+    input [15:0] fld_server_port;
+    input [15:0] fld_client_win;
+    input [15:0] fld_mss;
+    input [10:0] fld_head_len;
+    input [4:0] fld_head_id;
+    input [31:0] fld_client_tsval;
+    input [7:0] fld_gen;
+    begin
+        snic_setup_ctx_pack = {456{1'b0}};
+        snic_setup_ctx_pack[0 +: 8] = fld_state;
+        snic_setup_ctx_pack[8 +: 1] = fld_sack;
+        snic_setup_ctx_pack[9 +: 1] = fld_ts;
+        snic_setup_ctx_pack[10 +: 1] = fld_ws;
+        snic_setup_ctx_pack[15 +: 1] = fld_armed;
+        snic_setup_ctx_pack[16 +: 4] = fld_client_shift;
+        snic_setup_ctx_pack[20 +: 4] = fld_server_shift;
+        snic_setup_ctx_pack[24 +: 8] = fld_real_server;
+        snic_setup_ctx_pack[32 +: 32] = fld_card_tsval;
+        snic_setup_ctx_pack[64 +: 32] = fld_client_isn;
+        snic_setup_ctx_pack[96 +: 32] = fld_card_isn;
+        snic_setup_ctx_pack[128 +: 144] = fld_client;
+        snic_setup_ctx_pack[272 +: 48] = fld_server_mac;
+        snic_setup_ctx_pack[320 +: 32] = fld_server_ip;
+        snic_setup_ctx_pack[352 +: 16] = fld_server_port;
+        snic_setup_ctx_pack[368 +: 16] = fld_client_win;
+        snic_setup_ctx_pack[384 +: 16] = fld_mss;
+        snic_setup_ctx_pack[400 +: 11] = fld_head_len;
+        snic_setup_ctx_pack[411 +: 5] = fld_head_id;
+        snic_setup_ctx_pack[416 +: 32] = fld_client_tsval;
+        snic_setup_ctx_pack[448 +: 8] = fld_gen;
+    end
+endfunction
+
 function [263:0] snic_flow_dyn_pack;
     input [31:0] fld_last_seen;
     input [31:0] fld_packets_cs;

@@ -459,6 +459,15 @@
 #define SPLICENIC_ENGINE_VERDICT_STALE 0x4u
 #define SPLICENIC_ENGINE_VERDICT_NO_SLOT 0x5u
 #define SPLICENIC_ENGINE_VERDICT_TABLE_FULL 0x6u
+#define SPLICENIC_ENGINE_VERDICT_ABSORBED 0x7u
+
+/* DisarmResult: What DP.ABSORB_DISARM found (DP.ABSORB_STATUS.RESULT; docs/server-open.md,
+ * "The absorber in the data path").
+ */
+#define SPLICENIC_DISARM_RESULT_WIDTH 2
+#define SPLICENIC_DISARM_RESULT_DISARMED 0x0u
+#define SPLICENIC_DISARM_RESULT_ABSORBED 0x1u
+#define SPLICENIC_DISARM_RESULT_NOT_ARMED 0x2u
 
 /* CookieStatus: Result of a syn_cookie request. */
 #define SPLICENIC_COOKIE_STATUS_WIDTH 2
@@ -1081,6 +1090,143 @@ static inline uint64_t splicenic_flow_static_fw_word(const uint32_t* w) {
 }
 static inline uint64_t splicenic_flow_static_gen(const uint32_t* w) {
     return splicenic_get_bits(w, SPLICENIC_FLOW_STATIC_GEN_LSB, SPLICENIC_FLOW_STATIC_GEN_WIDTH);
+}
+
+/* SetupCtx: The static words of a CONNECTING entry armed for the card's SYN-ACK absorber
+ * (`armed` set; docs/server-open.md, "The absorber in the data path"): the connection's
+ * setup context laid over `FlowStatic`. The card's absorber reads it when the server's
+ * SYN-ACK hits the entry and writes the SPLICED entry in its place; the server half's
+ * local address and port are the SYN-ACK's destination (the key that hit), so they are not
+ * kept here. 456 bits, 15 words.
+ */
+#define SPLICENIC_SETUP_CTX_BITS 456
+#define SPLICENIC_SETUP_CTX_WORDS 15
+#define SPLICENIC_SETUP_CTX_STATE_LSB 0
+#define SPLICENIC_SETUP_CTX_STATE_WIDTH 8
+#define SPLICENIC_SETUP_CTX_SACK_LSB 8
+#define SPLICENIC_SETUP_CTX_SACK_WIDTH 1
+#define SPLICENIC_SETUP_CTX_TS_LSB 9
+#define SPLICENIC_SETUP_CTX_TS_WIDTH 1
+#define SPLICENIC_SETUP_CTX_WS_LSB 10
+#define SPLICENIC_SETUP_CTX_WS_WIDTH 1
+#define SPLICENIC_SETUP_CTX_ARMED_LSB 15
+#define SPLICENIC_SETUP_CTX_ARMED_WIDTH 1
+#define SPLICENIC_SETUP_CTX_CLIENT_SHIFT_LSB 16
+#define SPLICENIC_SETUP_CTX_CLIENT_SHIFT_WIDTH 4
+#define SPLICENIC_SETUP_CTX_SERVER_SHIFT_LSB 20
+#define SPLICENIC_SETUP_CTX_SERVER_SHIFT_WIDTH 4
+#define SPLICENIC_SETUP_CTX_REAL_SERVER_LSB 24
+#define SPLICENIC_SETUP_CTX_REAL_SERVER_WIDTH 8
+#define SPLICENIC_SETUP_CTX_CARD_TSVAL_LSB 32
+#define SPLICENIC_SETUP_CTX_CARD_TSVAL_WIDTH 32
+#define SPLICENIC_SETUP_CTX_CLIENT_ISN_LSB 64
+#define SPLICENIC_SETUP_CTX_CLIENT_ISN_WIDTH 32
+#define SPLICENIC_SETUP_CTX_CARD_ISN_LSB 96
+#define SPLICENIC_SETUP_CTX_CARD_ISN_WIDTH 32
+#define SPLICENIC_SETUP_CTX_CLIENT_LSB 128
+#define SPLICENIC_SETUP_CTX_CLIENT_WIDTH 144
+#define SPLICENIC_SETUP_CTX_SERVER_MAC_LSB 272
+#define SPLICENIC_SETUP_CTX_SERVER_MAC_WIDTH 48
+#define SPLICENIC_SETUP_CTX_SERVER_IP_LSB 320
+#define SPLICENIC_SETUP_CTX_SERVER_IP_WIDTH 32
+#define SPLICENIC_SETUP_CTX_SERVER_PORT_LSB 352
+#define SPLICENIC_SETUP_CTX_SERVER_PORT_WIDTH 16
+#define SPLICENIC_SETUP_CTX_CLIENT_WIN_LSB 368
+#define SPLICENIC_SETUP_CTX_CLIENT_WIN_WIDTH 16
+#define SPLICENIC_SETUP_CTX_MSS_LSB 384
+#define SPLICENIC_SETUP_CTX_MSS_WIDTH 16
+#define SPLICENIC_SETUP_CTX_HEAD_LEN_LSB 400
+#define SPLICENIC_SETUP_CTX_HEAD_LEN_WIDTH 11
+#define SPLICENIC_SETUP_CTX_HEAD_ID_LSB 411
+#define SPLICENIC_SETUP_CTX_HEAD_ID_WIDTH 5
+#define SPLICENIC_SETUP_CTX_CLIENT_TSVAL_LSB 416
+#define SPLICENIC_SETUP_CTX_CLIENT_TSVAL_WIDTH 32
+#define SPLICENIC_SETUP_CTX_GEN_LSB 448
+#define SPLICENIC_SETUP_CTX_GEN_WIDTH 8
+#define SPLICENIC_SETUP_CTX_CLIENT_PEER_MAC_LSB 128
+#define SPLICENIC_SETUP_CTX_CLIENT_PEER_MAC_WIDTH 48
+#define SPLICENIC_SETUP_CTX_CLIENT_PEER_IP_LSB 176
+#define SPLICENIC_SETUP_CTX_CLIENT_PEER_IP_WIDTH 32
+#define SPLICENIC_SETUP_CTX_CLIENT_PEER_PORT_LSB 208
+#define SPLICENIC_SETUP_CTX_CLIENT_PEER_PORT_WIDTH 16
+#define SPLICENIC_SETUP_CTX_CLIENT_LOCAL_IP_LSB 224
+#define SPLICENIC_SETUP_CTX_CLIENT_LOCAL_IP_WIDTH 32
+#define SPLICENIC_SETUP_CTX_CLIENT_LOCAL_PORT_LSB 256
+#define SPLICENIC_SETUP_CTX_CLIENT_LOCAL_PORT_WIDTH 16
+static inline uint64_t splicenic_setup_ctx_state(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_STATE_LSB, SPLICENIC_SETUP_CTX_STATE_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_sack(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_SACK_LSB, SPLICENIC_SETUP_CTX_SACK_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_ts(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_TS_LSB, SPLICENIC_SETUP_CTX_TS_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_ws(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_WS_LSB, SPLICENIC_SETUP_CTX_WS_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_armed(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_ARMED_LSB, SPLICENIC_SETUP_CTX_ARMED_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_shift(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_SHIFT_LSB, SPLICENIC_SETUP_CTX_CLIENT_SHIFT_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_server_shift(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_SERVER_SHIFT_LSB, SPLICENIC_SETUP_CTX_SERVER_SHIFT_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_real_server(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_REAL_SERVER_LSB, SPLICENIC_SETUP_CTX_REAL_SERVER_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_card_tsval(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CARD_TSVAL_LSB, SPLICENIC_SETUP_CTX_CARD_TSVAL_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_isn(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_ISN_LSB, SPLICENIC_SETUP_CTX_CLIENT_ISN_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_card_isn(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CARD_ISN_LSB, SPLICENIC_SETUP_CTX_CARD_ISN_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_peer_mac(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_PEER_MAC_LSB, SPLICENIC_SETUP_CTX_CLIENT_PEER_MAC_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_peer_ip(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_PEER_IP_LSB, SPLICENIC_SETUP_CTX_CLIENT_PEER_IP_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_peer_port(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_PEER_PORT_LSB, SPLICENIC_SETUP_CTX_CLIENT_PEER_PORT_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_local_ip(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_LOCAL_IP_LSB, SPLICENIC_SETUP_CTX_CLIENT_LOCAL_IP_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_local_port(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_LOCAL_PORT_LSB, SPLICENIC_SETUP_CTX_CLIENT_LOCAL_PORT_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_server_mac(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_SERVER_MAC_LSB, SPLICENIC_SETUP_CTX_SERVER_MAC_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_server_ip(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_SERVER_IP_LSB, SPLICENIC_SETUP_CTX_SERVER_IP_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_server_port(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_SERVER_PORT_LSB, SPLICENIC_SETUP_CTX_SERVER_PORT_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_win(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_WIN_LSB, SPLICENIC_SETUP_CTX_CLIENT_WIN_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_mss(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_MSS_LSB, SPLICENIC_SETUP_CTX_MSS_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_head_len(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_HEAD_LEN_LSB, SPLICENIC_SETUP_CTX_HEAD_LEN_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_head_id(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_HEAD_ID_LSB, SPLICENIC_SETUP_CTX_HEAD_ID_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_client_tsval(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_CLIENT_TSVAL_LSB, SPLICENIC_SETUP_CTX_CLIENT_TSVAL_WIDTH);
+}
+static inline uint64_t splicenic_setup_ctx_gen(const uint32_t* w) {
+    return splicenic_get_bits(w, SPLICENIC_SETUP_CTX_GEN_LSB, SPLICENIC_SETUP_CTX_GEN_WIDTH);
 }
 
 /* FlowDyn: Dynamic part of a flow-state slot (FLOW.STATE_DYN words): updated by the data

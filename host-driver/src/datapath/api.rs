@@ -731,6 +731,20 @@ impl<'a> Datapath<'a> {
         })
     }
 
+    /// Read the SYN-ACK absorber's state and counters ([`Absorber`]); nothing is written
+    /// (the absorber is the firmware's to turn on).
+    pub fn absorber(&mut self) -> Result<Absorber, DriverError> {
+        use regs::dp;
+        use regs::dp::absorb_ctrl as ac;
+        let c = self.bar.read32(dp::ABSORB_CTRL)?;
+        Ok(Absorber {
+            present: field(c, ac::PRESENT_SHIFT, ac::PRESENT_MASK) != 0,
+            enabled: field(c, ac::ENABLE_SHIFT, ac::ENABLE_MASK) != 0,
+            done: self.bar.read32(dp::ABSORB_DONE)?,
+            punted: self.bar.read32(dp::ABSORB_PUNTED)?,
+        })
+    }
+
     /// Read who follows the spliced flows' FINs ([`FinCtrl`]); nothing is written. The
     /// per-server counts themselves (`DP.FIN_COUNT`) are the firmware's to read: a write of
     /// `DP.FIN_COUNT_IDX` from here would race with its reads; they show in the servers'

@@ -202,6 +202,20 @@ pub struct HeadBufs {
     pub bad: u32,
 }
 
+/// The SYN-ACK absorber's state and counters (`DP.ABSORB_*`; docs/server-open.md, "The
+/// absorber in the data path"), read with [`Datapath::absorber`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Absorber {
+    /// `ABSORB_CTRL.PRESENT`: the card has the absorber.
+    pub present: bool,
+    /// `ABSORB_CTRL.ENABLE`: the firmware turned it on.
+    pub enabled: bool,
+    /// `ABSORB_DONE`: SYN-ACKs absorbed since reset.
+    pub done: u32,
+    /// `ABSORB_PUNTED`: SYN-ACKs of armed setups left to the firmware since reset.
+    pub punted: u32,
+}
+
 /// Who follows the spliced flows' FINs (`DP.FIN_CTRL`; docs/engine.md, "Teardown"), read
 /// with [`Datapath::fin_ctrl`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

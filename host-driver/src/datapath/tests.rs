@@ -153,10 +153,11 @@ fn punt_meta_decodes_every_field() {
             slot_gen: 0xa7,
         }
     );
+    // every 3-bit code names a verdict (7: a SYN-ACK the absorber took)
     assert_eq!(
         PuntMeta::decode([0, 0, 0, 0, 7]).engine,
-        None,
-        "verdict 7 undefined"
+        Some(EngineVerdict::Absorbed),
+        "verdict 7"
     );
     let z = PuntMeta::decode([0, 0, 0, 0, 0]);
     assert_eq!(z.engine, Some(EngineVerdict::None));
@@ -1279,7 +1280,7 @@ fn trace_detail_is_rendered_per_kind() {
         }
     );
     let odd = trace_record(TraceKind::Ack, false, false, 7);
-    assert_eq!(odd.detail().to_string(), "verdict 0x7 (undefined)");
+    assert_eq!(odd.detail().to_string(), "verdict ABSORBED");
     assert_eq!(odd.slot_gen(), None);
 
     // Flow-state kinds: the writer, the client half, SPLICED's latency.

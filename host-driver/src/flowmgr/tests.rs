@@ -511,7 +511,7 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(splicenic_fw_logic::mailbox::API_VERSION, 9);
     assert_eq!(
         (PROFILE_ENTRIES, PROFILE_HANDLERS, PROFILE_PER_PAGE),
-        (31, 17, 5)
+        (32, 18, 5)
     );
     let (mut card, log) = card_with(|c, req| {
         assert_eq!(c, cmd::FLOW_PROFILE);
@@ -540,14 +540,14 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     );
     let flow_cmd = p.get("flow_cmd").unwrap();
     assert_eq!(flow_cmd.group, ProfileGroup::Step);
-    assert_eq!(flow_cmd.count, 20);
+    assert_eq!(flow_cmd.count, 21);
     assert_eq!(
         flow_cmd.mean_cycles(),
-        Some(profile_cycles(19) as f64 / 20.0)
+        Some(profile_cycles(20) as f64 / 21.0)
     );
     assert_eq!(p.get("other").unwrap().group, ProfileGroup::Handler);
     assert_eq!(p.get("punt_read").unwrap().group, ProfileGroup::Step);
-    assert_eq!(p.handlers().count(), 17);
+    assert_eq!(p.handlers().count(), 18);
     assert_eq!(p.steps().count(), 14);
     assert_eq!(
         p.handler_cycles(),
@@ -571,8 +571,8 @@ fn flow_profile_reads_every_page_and_names_the_entries() {
     assert_eq!(
         reqs,
         [
-            (cmd::FLOW_PROFILE, vec![31, 1]),
-            (cmd::FLOW_PROFILE, vec![31, 0])
+            (cmd::FLOW_PROFILE, vec![32, 1]),
+            (cmd::FLOW_PROFILE, vec![32, 0])
         ]
     );
 }
@@ -623,7 +623,7 @@ fn flow_profile_rejects_malformed_answers() {
         .map(|k| profile_page(5 * k, PROFILE_ENTRIES, profile_cycles))
         .collect();
     let e = FlowProfile::from_pages(&pages).unwrap_err();
-    assert!(e.to_string().contains("10 of 31 entries"), "{e}");
+    assert!(e.to_string().contains("10 of 32 entries"), "{e}");
 }
 
 #[test]
@@ -1278,7 +1278,7 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
         assert_eq!(c, cmd::TCP_STATS);
         match req {
             [0] => (status::OK, (1..=16).collect()),
-            [16] => (status::OK, vec![17, 18, 19, 20, 21, 22, 23]),
+            [16] => (status::OK, (17..=26).collect()),
             _ => panic!("TCP_STATS from {req:?}"),
         }
     });
@@ -1309,9 +1309,12 @@ fn tcp_stats_decodes_every_word_in_order_and_refuses_a_short_answer() {
             inline_timeouts: 21,
             head_replays: 22,
             head_replays_fw: 23,
+            absorbed: 24,
+            absorbed_found: 25,
+            absorb_disarmed: 26,
         }
     );
-    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 7 words");
+    assert_eq!(log.lock().unwrap().len(), 2, "two pages of 16 and 10 words");
     let (mut card, _) = card_with(|_, _| (status::OK, vec![0; 15]));
     let e = card.flow_manager().tcp_stats().unwrap_err();
     assert!(e.to_string().contains("TCP_STATS"), "{e}");

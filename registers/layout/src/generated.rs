@@ -2300,6 +2300,11 @@ pub mod engine_verdict {
     pub const NO_SLOT: u8 = 0x5;
     /// The cookie checked; every way of the key's flow-table bucket is in use.
     pub const TABLE_FULL: u8 = 0x6;
+    /// Server port: the SYN-ACK of a connection whose CONNECTING entry was armed
+    /// (`SetupCtx.armed`, DP.ABSORB_CTRL) was absorbed by the card: the entry written SPLICED,
+    /// the handshake ACK and the request head sent, the head's buffer given back
+    /// (docs/server-open.md, "The absorber in the data path").
+    pub const ABSORBED: u8 = 0x7;
     /// Width of the code in bits.
     pub const WIDTH: u32 = 3;
     /// Name of a code, for messages.
@@ -2312,6 +2317,7 @@ pub mod engine_verdict {
             STALE => Some("STALE"),
             NO_SLOT => Some("NO_SLOT"),
             TABLE_FULL => Some("TABLE_FULL"),
+            ABSORBED => Some("ABSORBED"),
             _ => None,
         }
     }
@@ -2338,11 +2344,16 @@ pub enum EngineVerdict {
     NoSlot = engine_verdict::NO_SLOT,
     /// The cookie checked; every way of the key's flow-table bucket is in use.
     TableFull = engine_verdict::TABLE_FULL,
+    /// Server port: the SYN-ACK of a connection whose CONNECTING entry was armed
+    /// (`SetupCtx.armed`, DP.ABSORB_CTRL) was absorbed by the card: the entry written SPLICED,
+    /// the handshake ACK and the request head sent, the head's buffer given back
+    /// (docs/server-open.md, "The absorber in the data path").
+    Absorbed = engine_verdict::ABSORBED,
 }
 
 impl EngineVerdict {
     /// Every value, in code order of the declaration.
-    pub const ALL: [EngineVerdict; 7] = [
+    pub const ALL: [EngineVerdict; 8] = [
         EngineVerdict::None,
         EngineVerdict::New,
         EngineVerdict::Found,
@@ -2350,6 +2361,7 @@ impl EngineVerdict {
         EngineVerdict::Stale,
         EngineVerdict::NoSlot,
         EngineVerdict::TableFull,
+        EngineVerdict::Absorbed,
     ];
     /// The code.
     pub const fn raw(self) -> u8 {
@@ -2365,6 +2377,7 @@ impl EngineVerdict {
             engine_verdict::STALE => Some(EngineVerdict::Stale),
             engine_verdict::NO_SLOT => Some(EngineVerdict::NoSlot),
             engine_verdict::TABLE_FULL => Some(EngineVerdict::TableFull),
+            engine_verdict::ABSORBED => Some(EngineVerdict::Absorbed),
             _ => None,
         }
     }
@@ -2378,6 +2391,7 @@ impl EngineVerdict {
             EngineVerdict::Stale => "STALE",
             EngineVerdict::NoSlot => "NO_SLOT",
             EngineVerdict::TableFull => "TABLE_FULL",
+            EngineVerdict::Absorbed => "ABSORBED",
         }
     }
 }
@@ -2393,6 +2407,89 @@ impl core::fmt::Display for EngineVerdict {
             EngineVerdict::Stale => "stale",
             EngineVerdict::NoSlot => "no_slot",
             EngineVerdict::TableFull => "table_full",
+            EngineVerdict::Absorbed => "absorbed",
+        })
+    }
+}
+
+/// What DP.ABSORB_DISARM found (DP.ABSORB_STATUS.RESULT; docs/server-open.md, "The absorber in
+/// the data path"). Codes as constants.
+pub mod disarm_result {
+    /// The entry was armed (CONNECTING, the generation given): it is unarmed now and its
+    /// SYN-ACK is the firmware's.
+    pub const DISARMED: u8 = 0x0;
+    /// The card absorbed the SYN-ACK already: the entry is SPLICED (or CLOSING) with the
+    /// generation given; the handshake ACK and the head are sent and the head's buffer given
+    /// back.
+    pub const ABSORBED: u8 = 0x1;
+    /// Neither: the entry is in another state or of another generation.
+    pub const NOT_ARMED: u8 = 0x2;
+    /// Width of the code in bits.
+    pub const WIDTH: u32 = 2;
+    /// Name of a code, for messages.
+    pub const fn name(code: u8) -> Option<&'static str> {
+        match code {
+            DISARMED => Some("DISARMED"),
+            ABSORBED => Some("ABSORBED"),
+            NOT_ARMED => Some("NOT_ARMED"),
+            _ => None,
+        }
+    }
+}
+
+/// What DP.ABSORB_DISARM found (DP.ABSORB_STATUS.RESULT; docs/server-open.md, "The absorber in
+/// the data path").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum DisarmResult {
+    /// The entry was armed (CONNECTING, the generation given): it is unarmed now and its
+    /// SYN-ACK is the firmware's.
+    Disarmed = disarm_result::DISARMED,
+    /// The card absorbed the SYN-ACK already: the entry is SPLICED (or CLOSING) with the
+    /// generation given; the handshake ACK and the head are sent and the head's buffer given
+    /// back.
+    Absorbed = disarm_result::ABSORBED,
+    /// Neither: the entry is in another state or of another generation.
+    NotArmed = disarm_result::NOT_ARMED,
+}
+
+impl DisarmResult {
+    /// Every value, in code order of the declaration.
+    pub const ALL: [DisarmResult; 3] = [
+        DisarmResult::Disarmed,
+        DisarmResult::Absorbed,
+        DisarmResult::NotArmed,
+    ];
+    /// The code.
+    pub const fn raw(self) -> u8 {
+        self as u8
+    }
+    /// The value of a code; `None` for a code the declaration does not have.
+    pub const fn from_raw(code: u8) -> Option<DisarmResult> {
+        match code {
+            disarm_result::DISARMED => Some(DisarmResult::Disarmed),
+            disarm_result::ABSORBED => Some(DisarmResult::Absorbed),
+            disarm_result::NOT_ARMED => Some(DisarmResult::NotArmed),
+            _ => None,
+        }
+    }
+    /// The declared name (`DISARMED`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            DisarmResult::Disarmed => "DISARMED",
+            DisarmResult::Absorbed => "ABSORBED",
+            DisarmResult::NotArmed => "NOT_ARMED",
+        }
+    }
+}
+
+/// The declared name in lower case.
+impl core::fmt::Display for DisarmResult {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            DisarmResult::Disarmed => "disarmed",
+            DisarmResult::Absorbed => "absorbed",
+            DisarmResult::NotArmed => "not_armed",
         })
     }
 }
@@ -4870,6 +4967,319 @@ impl FlowStatic {
     }
 }
 
+/// The static words of a CONNECTING entry armed for the card's SYN-ACK absorber (`armed` set;
+/// docs/server-open.md, "The absorber in the data path"): the connection's setup context laid
+/// over `FlowStatic`. The card's absorber reads it when the server's SYN-ACK hits the entry and
+/// writes the SPLICED entry in its place; the server half's local address and port are the
+/// SYN-ACK's destination (the key that hit), so they are not kept here.
+///
+/// | bits | field | |
+/// |---|---|---|
+/// | 0..8 | `state` | [`FlowState`] |
+/// | 8..9 | `sack` |  |
+/// | 9..10 | `ts` |  |
+/// | 10..11 | `ws` |  |
+/// | 15..16 | `armed` |  |
+/// | 16..20 | `client_shift` |  |
+/// | 20..24 | `server_shift` |  |
+/// | 24..32 | `real_server` |  |
+/// | 32..64 | `card_tsval` |  |
+/// | 64..96 | `client_isn` |  |
+/// | 96..128 | `card_isn` |  |
+/// | 128..272 | `client` | [`FlowHalfEntry`] |
+/// | 272..320 | `server_mac` |  |
+/// | 320..352 | `server_ip` |  |
+/// | 352..368 | `server_port` |  |
+/// | 368..384 | `client_win` |  |
+/// | 384..400 | `mss` |  |
+/// | 400..411 | `head_len` |  |
+/// | 411..416 | `head_id` |  |
+/// | 416..448 | `client_tsval` |  |
+/// | 448..456 | `gen` |  |
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct SetupCtx {
+    /// CONNECTING.
+    pub state: u8,
+    /// The client half uses SACK (offered to the server).
+    pub sack: bool,
+    /// The client half uses timestamps (offered to the server).
+    pub ts: bool,
+    /// The client half scales its window (the card offered `server_shift` to the server).
+    pub ws: bool,
+    /// The card absorbs the server's SYN-ACK (the firmware writes it with the request head
+    /// whole in the buffer `head_id`, no client FIN and nothing else held).
+    pub armed: bool,
+    /// The client's window shift (with `ws`).
+    pub client_shift: u8,
+    /// The card's shift offered to the server (with `ws`).
+    pub server_shift: u8,
+    /// Real-server index (the SPLICED entry's).
+    pub real_server: u8,
+    /// The latest TSval the card sent to the client (the timestamp offset's base).
+    pub card_tsval: u32,
+    /// The client's ISN, reused by the card's SYN to the server.
+    pub client_isn: u32,
+    /// The card's ISN towards the client.
+    pub card_isn: u32,
+    /// Client half (as in `FlowStatic`).
+    pub client: FlowHalfEntry,
+    /// Server half: the server's MAC (`FlowHalfEntry.peer_mac`).
+    pub server_mac: u64,
+    /// Server half: the server's address.
+    pub server_ip: u32,
+    /// Server half: the server's port.
+    pub server_port: u16,
+    /// The client's window field as last seen (its own scale).
+    pub client_win: u16,
+    /// The smaller of the client's MSS and the MSS announced to it.
+    pub mss: u16,
+    /// Bytes of the request head in the buffer (all of them).
+    pub head_len: u16,
+    /// The head's buffer (`DP.HEAD_ALLOC`).
+    pub head_id: u8,
+    /// The client's latest TSval (the handshake ACK's TSval).
+    pub client_tsval: u32,
+    /// Generation of this use of the slot (`FlowStatic.gen`).
+    pub gen: u8,
+}
+
+impl SetupCtx {
+    /// Width in bits.
+    pub const BITS: usize = 456;
+    /// Width in 32-bit words.
+    pub const WORDS: usize = 15;
+    /// Leaf fields (nested records flattened).
+    pub const LEAVES: usize = 25;
+    /// Position of `state`.
+    pub const STATE: Field = Field::new(0, 8);
+    /// Position of `sack`.
+    pub const SACK: Field = Field::new(8, 1);
+    /// Position of `ts`.
+    pub const TS: Field = Field::new(9, 1);
+    /// Position of `ws`.
+    pub const WS: Field = Field::new(10, 1);
+    /// Position of `armed`.
+    pub const ARMED: Field = Field::new(15, 1);
+    /// Position of `client_shift`.
+    pub const CLIENT_SHIFT: Field = Field::new(16, 4);
+    /// Position of `server_shift`.
+    pub const SERVER_SHIFT: Field = Field::new(20, 4);
+    /// Position of `real_server`.
+    pub const REAL_SERVER: Field = Field::new(24, 8);
+    /// Position of `card_tsval`.
+    pub const CARD_TSVAL: Field = Field::new(32, 32);
+    /// Position of `client_isn`.
+    pub const CLIENT_ISN: Field = Field::new(64, 32);
+    /// Position of `card_isn`.
+    pub const CARD_ISN: Field = Field::new(96, 32);
+    /// Position of `client`.
+    pub const CLIENT: Field = Field::new(128, 144);
+    /// Position of `server_mac`.
+    pub const SERVER_MAC: Field = Field::new(272, 48);
+    /// Position of `server_ip`.
+    pub const SERVER_IP: Field = Field::new(320, 32);
+    /// Position of `server_port`.
+    pub const SERVER_PORT: Field = Field::new(352, 16);
+    /// Position of `client_win`.
+    pub const CLIENT_WIN: Field = Field::new(368, 16);
+    /// Position of `mss`.
+    pub const MSS: Field = Field::new(384, 16);
+    /// Position of `head_len`.
+    pub const HEAD_LEN: Field = Field::new(400, 11);
+    /// Position of `head_id`.
+    pub const HEAD_ID: Field = Field::new(411, 5);
+    /// Position of `client_tsval`.
+    pub const CLIENT_TSVAL: Field = Field::new(416, 32);
+    /// Position of `gen`.
+    pub const GEN: Field = Field::new(448, 8);
+    /// Reads the record at bit `base` of `w` (bits past the end of `w` read as 0).
+    pub fn unpack_at(w: &[u32], base: usize) -> SetupCtx {
+        SetupCtx {
+            state: get_bits(w, base + Self::STATE.lsb, Self::STATE.width) as u8,
+            sack: get_bits(w, base + Self::SACK.lsb, 1) != 0,
+            ts: get_bits(w, base + Self::TS.lsb, 1) != 0,
+            ws: get_bits(w, base + Self::WS.lsb, 1) != 0,
+            armed: get_bits(w, base + Self::ARMED.lsb, 1) != 0,
+            client_shift: get_bits(w, base + Self::CLIENT_SHIFT.lsb, Self::CLIENT_SHIFT.width)
+                as u8,
+            server_shift: get_bits(w, base + Self::SERVER_SHIFT.lsb, Self::SERVER_SHIFT.width)
+                as u8,
+            real_server: get_bits(w, base + Self::REAL_SERVER.lsb, Self::REAL_SERVER.width) as u8,
+            card_tsval: get_bits(w, base + Self::CARD_TSVAL.lsb, Self::CARD_TSVAL.width) as u32,
+            client_isn: get_bits(w, base + Self::CLIENT_ISN.lsb, Self::CLIENT_ISN.width) as u32,
+            card_isn: get_bits(w, base + Self::CARD_ISN.lsb, Self::CARD_ISN.width) as u32,
+            client: FlowHalfEntry::unpack_at(w, base + Self::CLIENT.lsb),
+            server_mac: get_bits(w, base + Self::SERVER_MAC.lsb, Self::SERVER_MAC.width),
+            server_ip: get_bits(w, base + Self::SERVER_IP.lsb, Self::SERVER_IP.width) as u32,
+            server_port: get_bits(w, base + Self::SERVER_PORT.lsb, Self::SERVER_PORT.width) as u16,
+            client_win: get_bits(w, base + Self::CLIENT_WIN.lsb, Self::CLIENT_WIN.width) as u16,
+            mss: get_bits(w, base + Self::MSS.lsb, Self::MSS.width) as u16,
+            head_len: get_bits(w, base + Self::HEAD_LEN.lsb, Self::HEAD_LEN.width) as u16,
+            head_id: get_bits(w, base + Self::HEAD_ID.lsb, Self::HEAD_ID.width) as u8,
+            client_tsval: get_bits(w, base + Self::CLIENT_TSVAL.lsb, Self::CLIENT_TSVAL.width)
+                as u32,
+            gen: get_bits(w, base + Self::GEN.lsb, Self::GEN.width) as u8,
+        }
+    }
+    /// Writes the record at bit `base` of `w` (its reserved bits cleared;
+    /// bits past the end of `w` are dropped).
+    pub fn pack_at(&self, w: &mut [u32], base: usize) {
+        put_bits(w, base, Self::BITS, 0);
+        put_bits(
+            w,
+            base + Self::STATE.lsb,
+            Self::STATE.width,
+            u64::from(self.state),
+        );
+        put_bits(
+            w,
+            base + Self::SACK.lsb,
+            Self::SACK.width,
+            u64::from(self.sack),
+        );
+        put_bits(w, base + Self::TS.lsb, Self::TS.width, u64::from(self.ts));
+        put_bits(w, base + Self::WS.lsb, Self::WS.width, u64::from(self.ws));
+        put_bits(
+            w,
+            base + Self::ARMED.lsb,
+            Self::ARMED.width,
+            u64::from(self.armed),
+        );
+        put_bits(
+            w,
+            base + Self::CLIENT_SHIFT.lsb,
+            Self::CLIENT_SHIFT.width,
+            u64::from(self.client_shift),
+        );
+        put_bits(
+            w,
+            base + Self::SERVER_SHIFT.lsb,
+            Self::SERVER_SHIFT.width,
+            u64::from(self.server_shift),
+        );
+        put_bits(
+            w,
+            base + Self::REAL_SERVER.lsb,
+            Self::REAL_SERVER.width,
+            u64::from(self.real_server),
+        );
+        put_bits(
+            w,
+            base + Self::CARD_TSVAL.lsb,
+            Self::CARD_TSVAL.width,
+            u64::from(self.card_tsval),
+        );
+        put_bits(
+            w,
+            base + Self::CLIENT_ISN.lsb,
+            Self::CLIENT_ISN.width,
+            u64::from(self.client_isn),
+        );
+        put_bits(
+            w,
+            base + Self::CARD_ISN.lsb,
+            Self::CARD_ISN.width,
+            u64::from(self.card_isn),
+        );
+        self.client.pack_at(w, base + Self::CLIENT.lsb);
+        put_bits(
+            w,
+            base + Self::SERVER_MAC.lsb,
+            Self::SERVER_MAC.width,
+            self.server_mac,
+        );
+        put_bits(
+            w,
+            base + Self::SERVER_IP.lsb,
+            Self::SERVER_IP.width,
+            u64::from(self.server_ip),
+        );
+        put_bits(
+            w,
+            base + Self::SERVER_PORT.lsb,
+            Self::SERVER_PORT.width,
+            u64::from(self.server_port),
+        );
+        put_bits(
+            w,
+            base + Self::CLIENT_WIN.lsb,
+            Self::CLIENT_WIN.width,
+            u64::from(self.client_win),
+        );
+        put_bits(
+            w,
+            base + Self::MSS.lsb,
+            Self::MSS.width,
+            u64::from(self.mss),
+        );
+        put_bits(
+            w,
+            base + Self::HEAD_LEN.lsb,
+            Self::HEAD_LEN.width,
+            u64::from(self.head_len),
+        );
+        put_bits(
+            w,
+            base + Self::HEAD_ID.lsb,
+            Self::HEAD_ID.width,
+            u64::from(self.head_id),
+        );
+        put_bits(
+            w,
+            base + Self::CLIENT_TSVAL.lsb,
+            Self::CLIENT_TSVAL.width,
+            u64::from(self.client_tsval),
+        );
+        put_bits(
+            w,
+            base + Self::GEN.lsb,
+            Self::GEN.width,
+            u64::from(self.gen),
+        );
+    }
+    /// Reads the record from its words.
+    pub fn unpack(w: &[u32; 15]) -> SetupCtx {
+        Self::unpack_at(w, 0)
+    }
+    /// The record's words.
+    pub fn pack(&self) -> [u32; 15] {
+        let mut w = [0u32; 15];
+        self.pack_at(&mut w, 0);
+        w
+    }
+    /// Leaf values in declaration order, nested records flattened (the round-trip
+    /// test compares them with the RTL's unpacked fields).
+    pub fn leaves(&self) -> [u64; 25] {
+        [
+            u64::from(self.state),
+            u64::from(self.sack),
+            u64::from(self.ts),
+            u64::from(self.ws),
+            u64::from(self.armed),
+            u64::from(self.client_shift),
+            u64::from(self.server_shift),
+            u64::from(self.real_server),
+            u64::from(self.card_tsval),
+            u64::from(self.client_isn),
+            u64::from(self.card_isn),
+            self.client.peer_mac,
+            u64::from(self.client.peer_ip),
+            u64::from(self.client.peer_port),
+            u64::from(self.client.local_ip),
+            u64::from(self.client.local_port),
+            self.server_mac,
+            u64::from(self.server_ip),
+            u64::from(self.server_port),
+            u64::from(self.client_win),
+            u64::from(self.mss),
+            u64::from(self.head_len),
+            u64::from(self.head_id),
+            u64::from(self.client_tsval),
+            u64::from(self.gen),
+        ]
+    }
+}
+
 /// Dynamic part of a flow-state slot (FLOW.STATE_DYN words): updated by the data path per
 /// forwarded segment; counters wrap modulo their width.
 ///
@@ -5628,10 +6038,10 @@ pub struct RecordInfo {
 /// Words of the largest record.
 pub const MAX_RECORD_WORDS: usize = 15;
 /// Leaf fields of the record with the most.
-pub const MAX_RECORD_LEAVES: usize = 20;
+pub const MAX_RECORD_LEAVES: usize = 25;
 
 /// Every record in declaration order; the index is the round-trip module's `sel`.
-pub const RECORDS: [RecordInfo; 14] = [
+pub const RECORDS: [RecordInfo; 15] = [
     RecordInfo {
         name: "PuntHead",
         bits: PuntHead::BITS,
@@ -5685,6 +6095,12 @@ pub const RECORDS: [RecordInfo; 14] = [
         bits: FlowStatic::BITS,
         words: FlowStatic::WORDS,
         leaves: FlowStatic::LEAVES,
+    },
+    RecordInfo {
+        name: "SetupCtx",
+        bits: SetupCtx::BITS,
+        words: SetupCtx::WORDS,
+        leaves: SetupCtx::LEAVES,
     },
     RecordInfo {
         name: "FlowDyn",
@@ -5792,34 +6208,41 @@ pub fn reference_roundtrip(
             }
         }
         9 => {
-            let v = FlowDyn::unpack_at(words, 0);
+            let v = SetupCtx::unpack_at(words, 0);
             v.pack_at(packed, 0);
             for (d, s) in leaves.iter_mut().zip(v.leaves()) {
                 *d = s;
             }
         }
         10 => {
-            let v = L7RuleCtrl::unpack_at(words, 0);
+            let v = FlowDyn::unpack_at(words, 0);
             v.pack_at(packed, 0);
             for (d, s) in leaves.iter_mut().zip(v.leaves()) {
                 *d = s;
             }
         }
         11 => {
-            let v = L7RuleMeta::unpack_at(words, 0);
+            let v = L7RuleCtrl::unpack_at(words, 0);
             v.pack_at(packed, 0);
             for (d, s) in leaves.iter_mut().zip(v.leaves()) {
                 *d = s;
             }
         }
         12 => {
-            let v = TcpOpts::unpack_at(words, 0);
+            let v = L7RuleMeta::unpack_at(words, 0);
             v.pack_at(packed, 0);
             for (d, s) in leaves.iter_mut().zip(v.leaves()) {
                 *d = s;
             }
         }
         13 => {
+            let v = TcpOpts::unpack_at(words, 0);
+            v.pack_at(packed, 0);
+            for (d, s) in leaves.iter_mut().zip(v.leaves()) {
+                *d = s;
+            }
+        }
+        14 => {
             let v = TraceEntry::unpack_at(words, 0);
             v.pack_at(packed, 0);
             for (d, s) in leaves.iter_mut().zip(v.leaves()) {

@@ -687,6 +687,22 @@ fn head_bufs_line(h: &splicenic_driver::datapath::HeadBufs, tcp: &TcpStats) -> S
     )
 }
 
+/// The card's SYN-ACK absorber, as `nicctl stats` prints it (docs/server-open.md, "The
+/// absorber in the data path").
+fn absorber_line(a: &splicenic_driver::datapath::Absorber, tcp: &TcpStats) -> String {
+    if !a.present {
+        return "SYN-ACK absorber: none on this card (the firmware completes every server handshake)\n"
+            .to_string();
+    }
+    if !a.enabled {
+        return "SYN-ACK absorber: off\n".to_string();
+    }
+    format!(
+        "SYN-ACK absorber: {} server handshakes completed by the card ({} found so by a take-back), {} left to the firmware; {} armed setups taken back\n",
+        a.done, tcp.absorbed_found, a.punted, tcp.absorb_disarmed
+    )
+}
+
 /// Who follows the spliced flows' FINs, as `nicctl stats` prints it (docs/engine.md,
 /// "Teardown").
 fn fin_line(f: &splicenic_driver::datapath::FinCtrl) -> &'static str {
@@ -794,7 +810,7 @@ pub fn stats(
             av,
             marks,
             aging,
-            (txgen, fin, hb),
+            (txgen, fin, hb, absorber),
             setup,
             clk_hz,
         ) = {
@@ -812,7 +828,12 @@ pub fn stats(
                     dp.ack_validator()?,
                     dp.marks()?,
                     dp.aging()?,
-                    (dp.tx_gen()?, dp.fin_ctrl()?, dp.head_bufs()?),
+                    (
+                        dp.tx_gen()?,
+                        dp.fin_ctrl()?,
+                        dp.head_bufs()?,
+                        dp.absorber()?,
+                    ),
                     dp.setup_histogram()?,
                 )
             };
@@ -887,6 +908,10 @@ pub fn stats(
                           "replays_too_long": hb.long, "refused_operations": hb.bad,
                           "heads_replayed_by_card": tcp.head_replays,
                           "heads_replayed_by_firmware": tcp.head_replays_fw},
+                "absorber": {"present": absorber.present, "enabled": absorber.enabled,
+                          "done": absorber.done, "punted": absorber.punted,
+                          "found_by_take_back": tcp.absorbed_found,
+                          "taken_back": tcp.absorb_disarmed},
                 "setup_latency": setup_latency_json(&setup, clk_hz),
             });
             println!("{}", serde_json::to_string(&v)?);
@@ -992,6 +1017,7 @@ pub fn stats(
             out += &aging_line(&aging, clk_hz);
             out += &tx_gen_line(&txgen);
             out += &head_bufs_line(&hb, &tcp);
+            out += &absorber_line(&absorber, &tcp);
             out += fin_line(&fin);
             out += &setup_latency_text(&setup, clk_hz);
             out += &format!(
@@ -1521,6 +1547,33 @@ mod tests {
         assert!(f(true, true).contains("event for the firmware"));
         assert!(f(false, true).contains("event for the firmware"));
         assert!(f(false, false).contains("does not follow"));
+    }
+
+    #[test]
+    fn absorber_line_gives_who_completed_the_server_handshakes() {
+        use splicenic_driver::datapath::Absorber;
+        let tcp = TcpStats {
+            absorbed_found: 2,
+            absorb_disarmed: 5,
+            ..TcpStats::default()
+        };
+        let a = Absorber {
+            present: true,
+            enabled: true,
+            done: 90,
+            punted: 3,
+        };
+        assert_eq!(
+            absorber_line(&a, &tcp),
+            "SYN-ACK absorber: 90 server handshakes completed by the card (2 found so by a take-back), 3 left to the firmware; 5 armed setups taken back\n"
+        );
+        let off = Absorber {
+            enabled: false,
+            ..a
+        };
+        assert_eq!(absorber_line(&off, &tcp), "SYN-ACK absorber: off\n");
+        let none = Absorber::default();
+        assert!(absorber_line(&none, &tcp).contains("none on this card"));
     }
 
     #[test]

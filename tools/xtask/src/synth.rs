@@ -361,6 +361,20 @@ const JOBS: &[Job] = &[
         part: LFE5UM5G_45F,
     },
     Job {
+        key: "absorb_engine",
+        label: "absorb_engine (the SYN-ACK absorber in the data path: READ, synack_absorb, WRITE, replay request; disarm)",
+        top: "absorb_engine",
+        params: &[],
+        src: Src::Files(&[
+            "gateware-rtl/rtl/absorb_engine.v",
+            "gateware-rtl/rtl/synack_absorb.v",
+            "gateware-rtl/rtl/dp_fifo.v",
+        ]),
+        fast_path: false,
+        cost: 15,
+        part: LFE5UM5G_45F,
+    },
+    Job {
         key: "aging_check",
         label: "aging_check (aging scan decision: timeout class and expiry, one slot a cycle)",
         top: "aging_check",
@@ -1779,6 +1793,7 @@ mod tests {
             "head_buf",
             "tcp_tx_gen",
             "synack_absorb",
+            "absorb_engine",
             "aging_check",
             "aging_scan",
             "head_replay",

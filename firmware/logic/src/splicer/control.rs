@@ -5,8 +5,8 @@
 
 use super::record::{RecordError, RULESET_BYTES};
 use super::{
-    arg, decode_half, entry_flag_bits, entry_rs, entry_state, field, len, Hw, Mode, Splicer,
-    CLIENT_HALF, DYN_WORDS, MAX_POOLS, MAX_RS, MAX_SERVICES, SERVER_HALF, STATIC_WORDS,
+    arg, armed_ctx, decode_half, entry_flag_bits, entry_rs, entry_state, field, len, Hw, Mode,
+    Splicer, CLIENT_HALF, DYN_WORDS, MAX_POOLS, MAX_RS, MAX_SERVICES, SERVER_HALF, STATIC_WORDS,
 };
 use crate::flowmgr::aging::age;
 use crate::flowmgr::timeouts::TICK_SHIFT;
@@ -228,7 +228,12 @@ impl Splicer<'_> {
         let now = hw.now();
         let clk = self.timeouts.clk_hz();
         let client = decode_half(&w, CLIENT_HALF);
-        let server = decode_half(&w, SERVER_HALF);
+        // An armed setup's entry holds its context where the server half's local end is
+        // (docs/server-open.md): the setup's own record has the half.
+        let server = match (armed_ctx(&w), self.find_pending(slot)) {
+            (Some(_), Some(i)) => self.pend[i].server,
+            _ => decode_half(&w, SERVER_HALF),
+        };
         let idle = age(now, field(&d, FlowDyn::LAST_SEEN));
         let (expires, class) = match self.find_pending(slot) {
             // In setup: the setup step's deadline.

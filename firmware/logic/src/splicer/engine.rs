@@ -74,7 +74,7 @@ impl Engine {
 
 impl Splicer<'_> {
     /// Flush the engine's free list (its slots come back) and enable the validator when
-    /// the card has one.
+    /// the card has one; turn the card's SYN-ACK absorber on when it has one.
     pub(super) fn engine_start(&mut self, hw: &mut impl Hw) {
         hw.free_flush();
         while self.engine.len > 0 {
@@ -88,6 +88,7 @@ impl Splicer<'_> {
             depth.min(ENGINE_SLOTS)
         };
         hw.ack_ctrl_write(self.engine.target > 0);
+        self.absorb_hw = hw.absorb_enable();
     }
 
     /// Keep the engine's free list filled (from [`Splicer::poll`]), leaving the firmware a

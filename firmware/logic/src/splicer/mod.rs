@@ -47,8 +47,8 @@ use resets::RstPending;
 pub use resets::{TcpStats, CHALLENGE_MS, RST_PENDING_MS, RST_PENDING_SLOTS};
 use splicenic_layout::{
     engine_verdict, flow_half, l7_flag, mac_from_u64, mac_to_u64, pool_flags, port, service_mode,
-    teardown, EventType, EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn, FlowHalfEntry, FlowStatic,
-    PuntMeta, PuntWhy,
+    teardown, DisarmResult, EventType, EvtFinRst, EvtHead, EvtRequestMatched, FlowDyn,
+    FlowHalfEntry, FlowStatic, PuntMeta, PuntWhy, SetupCtx,
 };
 use synresp::SynResp;
 pub use synresp::{SynCtrl, ROTATE_MS};
@@ -189,6 +189,16 @@ pub trait Hw {
     /// buffer's running sum, and gives the buffer back once read. False, and the buffer
     /// still the caller's, when the generator's registers are busy.
     fn head_replay(&mut self, id: u8, max_len: u16, ack: &GenFrame) -> bool;
+    /// Turn the card's SYN-ACK absorber on (`DP.ABSORB_CTRL.ENABLE`): true when the card
+    /// has one (`PRESENT`). With it, a CONNECTING entry written as a [`SetupCtx`] with
+    /// `armed` has its server's SYN-ACK absorbed by the card (docs/server-open.md, "The
+    /// absorber in the data path").
+    fn absorb_enable(&mut self) -> bool;
+    /// Take the armed entry of `slot` (generation `gen`) back before writing it
+    /// (`DP.ABSORB_DISARM`, then `DP.ABSORB_STATUS`): [`DisarmResult::Absorbed`] when the card
+    /// absorbed its SYN-ACK first (the entry is SPLICED, the head sent, its buffer given
+    /// back), else the entry is unarmed and the firmware's.
+    fn absorb_disarm(&mut self, slot: Slot, gen: u8) -> DisarmResult;
     /// Pop one event record.
     fn evq_pop(&mut self) -> Option<[u32; 4]>;
     /// Insert a lookup key for `slot`, client half (`server_half` false) or server half.
@@ -480,6 +490,13 @@ pub fn encode_half(w: &mut [u32; STATIC_WORDS], base: usize, h: &Half) {
     .pack_at(w, base);
 }
 
+/// The setup context of an entry the firmware armed for the card's absorber (a CONNECTING
+/// entry with `SetupCtx.armed`; docs/server-open.md, "The absorber in the data path").
+pub(super) fn armed_ctx(w: &[u32; STATIC_WORDS]) -> Option<SetupCtx> {
+    let ctx = SetupCtx::unpack(w);
+    (entry_state(w[0]) == Some(FlowState::Connecting) && ctx.armed).then_some(ctx)
+}
+
 /// Reads a half ([`FlowHalfEntry`]) at bit `base` of the static entry.
 pub fn decode_half(w: &[u32; STATIC_WORDS], base: usize) -> Half {
     let e = FlowHalfEntry::unpack_at(w, base);
@@ -595,6 +612,9 @@ struct Pending {
     /// The card's request-head buffer holding a copy of the buffered bytes (`Hw::head_alloc`;
     /// taken with the first request byte): the card replays the head from it.
     head: Option<u8>,
+    /// The CONNECTING entry is armed for the card's SYN-ACK absorber ([`SetupCtx`]): it is
+    /// taken back ([`Splicer::take_back`]) before the firmware writes it or ends the setup.
+    armed: bool,
     pool: u8,
     rs: u8,
     tried: u64,
@@ -642,6 +662,7 @@ const NO_PENDING: Pending = Pending {
     client_fin: false,
     canon: false,
     head: None,
+    armed: false,
     pool: 0,
     rs: 0,
     tried: 0,
@@ -707,6 +728,9 @@ pub struct Splicer<'a> {
     /// The card's aging scanner finds the expired flows (`DP.AGE_STATUS.DEPTH` > 0, see
     /// [`Splicer::age_start`]); else the firmware's own scan (`aging`) does.
     age_hw: bool,
+    /// The card absorbs the server's SYN-ACK of an armed CONNECTING entry
+    /// (`DP.ABSORB_CTRL.PRESENT`, turned on in [`Splicer::engine_start`]).
+    absorb_hw: bool,
     /// The card counts the FINs of active flows and keeps their teardown view
     /// (`DP.FIN_CTRL.PRESENT`, see [`Splicer::fin_start`]); else the FIN_RST events do.
     fin_hw: bool,
@@ -727,6 +751,8 @@ pub struct Splicer<'a> {
     to_l7: bool,
     /// The generation of the punted segment's slot (`PuntMeta::SLOT_GEN`; 0 without one).
     hit_gen: u8,
+    /// The card's verdict on the punted segment (`PuntMeta::ENGINE`).
+    hit_engine: u8,
     /// Flowless data segments whose RST waits (see [`EARLY_HOLD_MS`]), with the tick it
     /// is sent at.
     early: [Option<(TcpSeg, u32)>; EARLY_HELD],
@@ -825,6 +851,7 @@ impl<'a> Splicer<'a> {
                 Err(_) => unreachable!("1..=16384 slots"),
             },
             age_hw: false,
+            absorb_hw: false,
             fin_hw: false,
             fin_seen: [0; MAX_RS],
             rst_pend: RstPending::default(),
@@ -835,6 +862,7 @@ impl<'a> Splicer<'a> {
             restored: [(0, 0); MAX_RS],
             to_l7: false,
             hit_gen: 0,
+            hit_engine: 0,
             early: [None; EARLY_HELD],
             early_verdicts: [None; EARLY_VERDICTS],
             early_verdict_next: 0,
@@ -891,6 +919,25 @@ impl<'a> Splicer<'a> {
             slot += 1;
             let (mut w, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
             hw.state_read_dyn(s, &mut w, &mut d);
+            if let Some(ctx) = armed_ctx(&w) {
+                // A setup the previous firmware armed for the card's absorber: taken back
+                // (ended below), or spliced by the card (kept).
+                if hw.absorb_disarm(s, ctx.gen) == DisarmResult::Absorbed {
+                    hw.state_read_dyn(s, &mut w, &mut d);
+                } else {
+                    SetupCtx::ARMED.put(&mut w, 0);
+                    // Its server half's local end is not in the context: the card's SYN
+                    // went from its first server-side address and port base + slot.
+                    let server = Half {
+                        peer_mac: mac_from_u64(ctx.server_mac),
+                        peer_ip: ctx.server_ip,
+                        peer_port: ctx.server_port,
+                        local_ip: hw.local_ip(0).unwrap_or(0),
+                        local_port: LOCAL_PORT_BASE + s,
+                    };
+                    encode_half(&mut w, SERVER_HALF, &server);
+                }
+            }
             self.merge_teardown(&mut w, &d);
             let client = decode_half(&w, CLIENT_HALF);
             let server = decode_half(&w, SERVER_HALF);
@@ -1048,6 +1095,7 @@ impl<'a> Splicer<'a> {
         // The data path fed this segment to the inline L7 matcher (flow in state REQUEST).
         self.to_l7 = field(m, PuntMeta::TO_L7) != 0;
         self.hit_gen = field(m, PuntMeta::SLOT_GEN) as u8;
+        self.hit_engine = field(m, PuntMeta::ENGINE) as u8;
         let t0 = self.profile.start(hw);
         let parsed = frame::parse(&self.frame[..len]);
         // The handler's cycles start here (the FLOW_STATS sums never included the parse).
@@ -1311,6 +1359,11 @@ impl<'a> Splicer<'a> {
             .wrapping_add(u32::from(p.client_fin));
         let off = seg.seq.wrapping_sub(rcv_nxt) as usize;
         if off == 0 {
+            if self.take_back(hw, i) {
+                // Spliced by the card meanwhile: the client's next RST (at the server's
+                // data) ends it as a spliced connection.
+                return None;
+            }
             if p.phase == Phase::Connecting {
                 self.reset_server(hw, i);
             }
@@ -1760,6 +1813,11 @@ impl<'a> Splicer<'a> {
             self.ack_client(hw, i);
             return;
         }
+        if self.take_back(hw, i) {
+            // Spliced by the card meanwhile (its head is the server's): the segment is
+            // dropped unacknowledged, and the client's retransmission takes the splice.
+            return;
+        }
         let (at, from, take) = (
             usize::from(p.req_len),
             payload.0 + usize::from(st.skip),
@@ -2163,7 +2221,11 @@ impl<'a> Splicer<'a> {
         q.tried |= 1 << sid;
         q.server = server;
         q.syn_tx = 0;
-        self.write_entry(hw, i, FlowState::Connecting, now);
+        if self.can_arm(i) {
+            self.arm_entry(hw, i, now);
+        } else {
+            self.write_entry(hw, i, FlowState::Connecting, now);
+        }
         self.send_server_syn(hw, i);
     }
 
@@ -2208,6 +2270,9 @@ impl<'a> Splicer<'a> {
     /// The server of a connection in setup failed (RST or no answer): count it and try the
     /// next one.
     fn server_failed(&mut self, hw: &mut impl Hw, i: usize) {
+        if self.take_back(hw, i) {
+            return;
+        }
         let p = self.pend[i];
         self.stats.server_retries += 1;
         self.close_on_server(p.pool, p.rs, p.client.peer_ip, false);
@@ -2238,6 +2303,11 @@ impl<'a> Splicer<'a> {
             _ => None,
         };
         let Some(i) = i else {
+            if self.hit_engine == engine_verdict::ABSORBED {
+                // The card absorbed it and the firmware found that already when it took the
+                // setup's entry back (`take_back`): nothing left to do.
+                return None;
+            }
             if let (true, Some((slot, true))) = (seg.has(tf::RST), hit) {
                 self.on_spliced_rst(hw, seg, slot, true);
                 return None;
@@ -2260,9 +2330,24 @@ impl<'a> Splicer<'a> {
         };
         let p = self.pend[i];
         self.cur = Handler::ServerSeg;
+        if self.hit_engine == engine_verdict::ABSORBED {
+            // The card absorbed this SYN-ACK: the entry is SPLICED, the handshake ACK and
+            // the head are sent (docs/server-open.md, "The absorber in the data path").
+            self.cur = Handler::ServerAbsorbed;
+            if p.armed {
+                self.pend[i].armed = false;
+                return self.card_spliced(hw, i);
+            }
+            return Some(i);
+        }
         if p.phase != Phase::Connecting {
             self.stats.ignored += 1;
             return Some(i);
+        }
+        if self.take_back(hw, i) {
+            // A SYN-ACK the card left to the firmware (its queue was full, or options in
+            // another layout) whose retransmission the card absorbed.
+            return None;
         }
         let t0 = self.profile.start(hw);
         let sa = SynAckSegment {
@@ -2403,11 +2488,93 @@ impl<'a> Splicer<'a> {
         None
     }
 
+    /// Bookkeeping of a connection whose server SYN-ACK the card absorbed: the card wrote
+    /// the SPLICED entry, sent the handshake ACK and the head, and gave the head's buffer
+    /// back.
+    fn card_spliced(&mut self, hw: &mut impl Hw, i: usize) -> Option<usize> {
+        self.pend[i].head = None;
+        self.stats.tcp.absorbed += 1;
+        self.stats.tcp.head_replays += 1;
+        self.spliced(hw, i)
+    }
+
+    /// Whether the setup `i`, about to send its server SYN, can be left to the card's
+    /// absorber: the card has one, the whole head (one run, no FIN) is in a card buffer.
+    fn can_arm(&self, i: usize) -> bool {
+        let p = &self.pend[i];
+        self.absorb_hw
+            && p.head.is_some()
+            && !p.client_fin
+            && u32::from(p.req_len) <= splicenic_layout::HEAD_BUFFER_BYTES
+    }
+
+    /// Writes setup `i`'s CONNECTING entry armed for the card's absorber: its setup context
+    /// ([`SetupCtx`]) laid over the entry's words.
+    fn arm_entry(&mut self, hw: &mut impl Hw, i: usize, now: u32) {
+        let p = &self.pend[i];
+        let c = &p.client;
+        let ctx = SetupCtx {
+            state: FlowState::Connecting.raw(),
+            sack: p.hs.sack,
+            ts: p.hs.timestamps,
+            ws: p.hs.client_wscale.is_some(),
+            armed: true,
+            client_shift: p.hs.client_wscale.unwrap_or(0),
+            server_shift: p.hs.server_wscale.unwrap_or(0),
+            real_server: p.rs,
+            card_tsval: p.card_tsval,
+            client_isn: p.client_isn,
+            card_isn: p.card_isn,
+            client: FlowHalfEntry {
+                peer_mac: mac_to_u64(c.peer_mac),
+                peer_ip: c.peer_ip,
+                peer_port: c.peer_port,
+                local_ip: c.local_ip,
+                local_port: c.local_port,
+            },
+            server_mac: mac_to_u64(p.server.peer_mac),
+            server_ip: p.server.peer_ip,
+            server_port: p.server.peer_port,
+            client_win: p.client_win,
+            mss: p.hs.client_mss.min(p.hs.mss_to_client),
+            head_len: p.req_len,
+            head_id: p.head.unwrap_or(0),
+            client_tsval: p.client_tsval,
+            gen: p.gen,
+        };
+        let (slot, w) = (p.slot, ctx.pack());
+        self.pend[i].armed = true;
+        self.entry_write(hw, slot, &w, Some(now));
+    }
+
+    /// Takes setup `i`'s armed entry back from the card's absorber before the firmware
+    /// writes it or ends the setup (`Hw::absorb_disarm`). True when the card had absorbed
+    /// its SYN-ACK already: the connection is spliced (bookkeeping done here) and the
+    /// caller drops what it was doing.
+    fn take_back(&mut self, hw: &mut impl Hw, i: usize) -> bool {
+        if !self.pend[i].armed {
+            return false;
+        }
+        self.pend[i].armed = false;
+        let p = self.pend[i];
+        if hw.absorb_disarm(p.slot, p.gen) == DisarmResult::Absorbed {
+            self.stats.tcp.absorbed_found += 1;
+            let _ = self.card_spliced(hw, i);
+            return true;
+        }
+        self.stats.tcp.absorb_disarmed += 1;
+        false
+    }
+
     // ----- failures and timers --------------------------------------------------------
 
     /// Ends a connection in setup: RST to the client when `reset_client`, keys deleted,
     /// slot freed.
     fn abort(&mut self, hw: &mut impl Hw, i: usize, reset_client: bool) {
+        if self.take_back(hw, i) {
+            // Spliced by the card meanwhile: the peers end it as a spliced connection.
+            return;
+        }
         let p = self.pend[i];
         if reset_client && p.phase != Phase::Handshake {
             let mac = hw.port_mac(Port::Client);

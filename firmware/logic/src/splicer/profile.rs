@@ -44,6 +44,9 @@ pub enum Handler {
     L7Buffer,
     /// The server's SYN-ACK: options, the spliced entry write and the request replay.
     ServerSynAck,
+    /// A server SYN-ACK the card absorbed (entry, handshake ACK and replay by the card): the
+    /// setup's bookkeeping.
+    ServerAbsorbed,
     /// The server SYN retransmission timer (and the move to the next server after the last).
     ServerRetx,
     /// A server RST (or other server segment) of a connection in setup.
@@ -121,6 +124,7 @@ pub const NAMES: [&str; ENTRIES] = [
     "l7_inline",
     "l7_buffer",
     "server_synack",
+    "server_absorbed",
     "server_retx",
     "server_seg",
     "client_rst",

@@ -96,11 +96,20 @@ pub struct TcpStats {
     /// was free when the first byte came (or the card has none), the head needed more than
     /// one segment, or the frame generator's registers were busy.
     pub head_replays_fw: u32,
+    /// Connections whose server SYN-ACK the card absorbed (entry, handshake ACK and head
+    /// replay by the card; `DP.ABSORB_CTRL`): the firmware only did the bookkeeping.
+    pub absorbed: u32,
+    /// Of those, the ones the firmware found absorbed when it took the entry back (a client
+    /// segment, a timer or a SYN-ACK of its own came first: `DP.ABSORB_DISARM`).
+    pub absorbed_found: u32,
+    /// Armed setups the firmware took back before their SYN-ACK (client data or FIN, a
+    /// RST, a retry with the next server): it handles their SYN-ACK itself.
+    pub absorb_disarmed: u32,
 }
 
 impl TcpStats {
     /// Words of the TCP_STATS answer.
-    pub const WORDS: usize = 23;
+    pub const WORDS: usize = 26;
 
     /// The TCP_STATS answer.
     pub fn to_words(&self) -> [u32; Self::WORDS] {
@@ -128,12 +137,15 @@ impl TcpStats {
             self.inline_timeouts,
             self.head_replays,
             self.head_replays_fw,
+            self.absorbed,
+            self.absorbed_found,
+            self.absorb_disarmed,
         ]
     }
 
     /// Decodes a TCP_STATS answer.
     pub fn from_words(w: &[u32; Self::WORDS]) -> TcpStats {
-        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept, early_results, early_results_dropped, inline_timeouts, head_replays, head_replays_fw] =
+        let [rst_pending, rst_restored, rst_freed_silent, rst_freed_receiver, rst_untracked, probes, syn_challenged, challenge_limited, syn_dropped, tw_replaced, hw_cookie_acks, rst_pending_now, engine_new, engine_lost, engine_stale, gen_stale, early_held, early_kept, early_results, early_results_dropped, inline_timeouts, head_replays, head_replays_fw, absorbed, absorbed_found, absorb_disarmed] =
             *w;
         TcpStats {
             rst_pending,
@@ -159,6 +171,9 @@ impl TcpStats {
             inline_timeouts,
             head_replays,
             head_replays_fw,
+            absorbed,
+            absorbed_found,
+            absorb_disarmed,
         }
     }
 }

@@ -2,7 +2,9 @@
 //! table, flow memory, punt ring, inject rings and event queue; the real data path with the
 //! real firmware is tested in hil-tests).
 
-use super::frame::{fill_checksums, parse, tcp_flags as tf, Offload, Parsed, TcpOut, TcpSeg};
+use super::frame::{
+    fill_checksums, parse, tcp_flags as tf, GenOpts, Offload, Parsed, TcpOut, TcpSeg,
+};
 use super::wirecheck::{self, Wire, WireArp, WireTcp};
 use super::*;
 use crate::cookie;
@@ -131,6 +133,14 @@ struct Fake {
     head_copy_lost: bool,
     /// The frame `punt_next` returned last (the card's head copy reads it from the ring).
     last_punt: Vec<u8>,
+    /// The card has the SYN-ACK absorber (`ABSORB_CTRL.PRESENT`; see [`Fake::absorb`]).
+    absorber: bool,
+    /// `ABSORB_CTRL.ENABLE`.
+    absorb_on: bool,
+    /// SYN-ACKs absorbed (`ABSORB_DONE`).
+    absorbed: u32,
+    /// Disarms and their results, in order.
+    disarms: Vec<DisarmResult>,
 }
 
 /// DP.FLOW_SLOTS of the fake card (more than the tests' splicers use, so AGE_LIMIT
@@ -250,8 +260,124 @@ impl Fake {
                 && s.payload_len() > 0;
             m.flow_slot = slot;
             m.slot_gen = field(&self.entry(slot), FlowStatic::GEN) as u8;
+            if port == Port::Server && half && self.absorb(slot, &s, &frame) {
+                m.engine = engine_verdict::ABSORBED;
+            }
         }
         self.punts.push_back((frame, m.pack()));
+    }
+
+    /// A fake of the data path's SYN-ACK absorber (`absorb_engine`, whose RTL is tested
+    /// against the firmware's `absorb_synack` and replay in `splicenic-tb-datapath`'s
+    /// `absorb`): a SYN-ACK on a CONNECTING entry armed as a [`SetupCtx`], with the absorber
+    /// on, is absorbed when `absorb_synack` splices it and the head fits one segment: the
+    /// SPLICED entry written, the handshake ACK with the head sent from its buffer, the
+    /// buffer given back. (Unlike the card it reads any option layout.)
+    fn absorb(&mut self, slot: Slot, s: &TcpSeg, frame: &[u8]) -> bool {
+        let w = self.entry(slot);
+        let ctx = SetupCtx::unpack(&w);
+        if !self.absorb_on
+            || s.flags & (tf::SYN | tf::ACK) != tf::SYN | tf::ACK
+            || entry_state(w[0]) != Some(FlowState::Connecting)
+            || !ctx.armed
+        {
+            return false;
+        }
+        let opts = parse_syn_options(&frame[s.opts.0..s.opts.1]).unwrap_or_default();
+        let hs = Handshake {
+            client_mss: ctx.mss,
+            mss_to_client: ctx.mss,
+            mss_to_server: ctx.mss,
+            client_wscale: ctx.ws.then_some(ctx.client_shift),
+            server_wscale: ctx.ws.then_some(ctx.server_shift),
+            sack: ctx.sack,
+            timestamps: ctx.ts,
+        };
+        let a = absorb_synack(
+            &SynAckContext {
+                client_isn: ctx.client_isn,
+                card_isn: ctx.card_isn,
+                card_tsval: ctx.card_tsval,
+                client_win: ctx.client_win,
+                hs,
+                real_server: ctx.real_server,
+                client_fin: false,
+            },
+            &SynAckSegment {
+                flags: s.flags,
+                seq: s.seq,
+                ack: s.ack,
+                opts,
+            },
+        );
+        let id = usize::from(ctx.head_id);
+        let head_len = self.head_bufs[id].as_ref().map_or(usize::MAX, Vec::len);
+        if a.verdict != SynAckVerdict::Splice || head_len > usize::from(a.chunk) {
+            return false;
+        }
+        let mut e = FlowStatic {
+            client: ctx.client,
+            server: FlowHalfEntry {
+                peer_mac: ctx.server_mac,
+                peer_ip: ctx.server_ip,
+                peer_port: ctx.server_port,
+                local_ip: s.dst_ip,
+                local_port: s.dst_port,
+            },
+            gen: ctx.gen,
+            ..FlowStatic::default()
+        }
+        .pack();
+        e[..4].copy_from_slice(&a.words);
+        self.mem.insert(slot, (e, self.now));
+        let ack = GenFrame {
+            src_mac: CARD_S,
+            dst_mac: mac_from_u64(ctx.server_mac),
+            src_ip: s.dst_ip,
+            dst_ip: ctx.server_ip,
+            src_port: s.dst_port,
+            dst_port: ctx.server_port,
+            seq: ctx.client_isn.wrapping_add(1),
+            ack: a.ack,
+            flags: tf::ACK,
+            window: a.window,
+            opts: GenOpts::Ack {
+                ts: ctx.ts.then(|| Timestamps {
+                    tsval: ctx.client_tsval,
+                    tsecr: opts.timestamps.map_or(0, |t| t.tsval),
+                }),
+            },
+        };
+        self.replay_out(ctx.head_id, a.chunk, &ack);
+        self.absorbed += 1;
+        true
+    }
+
+    /// The card's replay of the head in buffer `id` behind `ack`: the frame sent, the buffer
+    /// given back.
+    fn replay_out(&mut self, id: u8, max_len: u16, ack: &GenFrame) {
+        let head = self.head_bufs[usize::from(id)]
+            .take()
+            .expect("a replay of a buffer in use");
+        assert!(
+            head.len() <= usize::from(max_len),
+            "a replay of {} bytes, longer than its limit {max_len}",
+            head.len()
+        );
+        let mut ob = [0u8; crate::flowmgr::tcpopts::MAX_OPTIONS_LEN];
+        let mut out = ack.to_out(&mut ob);
+        out.payload = &head;
+        if !head.is_empty() {
+            out.flags |= tf::PSH;
+        }
+        let mut f = vec![0u8; out.frame_len()];
+        let (n, off) = out.write(&mut f).expect("a replay fits");
+        f.truncate(n);
+        fill_checksums(&mut f, &off);
+        let wire = wirecheck::check(&f);
+        self.wire.push((Port::Server, wire));
+        self.log.push((Port::Server, f.clone()));
+        self.sent.push((Port::Server, f));
     }
 
     /// The fake ACK validator (see `free_list`): sets the verdict; false when the punt is
@@ -588,29 +714,28 @@ impl Hw for Fake {
         }
         self.busy += self.costs.head_replay;
         self.ops.head_replay += 1;
-        let head = self.head_bufs[usize::from(id)]
-            .take()
-            .expect("a replay of a buffer in use");
-        assert!(
-            head.len() <= usize::from(max_len),
-            "a replay of {} bytes, longer than its limit {max_len}",
-            head.len()
-        );
-        let mut ob = [0u8; crate::flowmgr::tcpopts::MAX_OPTIONS_LEN];
-        let mut out = ack.to_out(&mut ob);
-        out.payload = &head;
-        if !head.is_empty() {
-            out.flags |= tf::PSH;
-        }
-        let mut f = vec![0u8; out.frame_len()];
-        let (n, off) = out.write(&mut f).expect("a replay fits");
-        f.truncate(n);
-        fill_checksums(&mut f, &off);
-        let wire = wirecheck::check(&f);
-        self.wire.push((Port::Server, wire));
-        self.log.push((Port::Server, f.clone()));
-        self.sent.push((Port::Server, f));
+        self.replay_out(id, max_len, ack);
         true
+    }
+    fn absorb_enable(&mut self) -> bool {
+        self.absorb_on = self.absorber;
+        self.absorber
+    }
+    fn absorb_disarm(&mut self, slot: Slot, gen: u8) -> DisarmResult {
+        let mut w = self.entry(slot);
+        let ctx = SetupCtx::unpack(&w);
+        let state = entry_state(w[0]);
+        let r = if state == Some(FlowState::Connecting) && ctx.armed && ctx.gen == gen {
+            SetupCtx::ARMED.put(&mut w, 0);
+            self.mem.get_mut(&slot).expect("an entry").0 = w;
+            DisarmResult::Disarmed
+        } else if matches!(state, Some(FlowState::Spliced | FlowState::Closing)) && ctx.gen == gen {
+            DisarmResult::Absorbed
+        } else {
+            DisarmResult::NotArmed
+        };
+        self.disarms.push(r);
+        r
     }
     fn evq_pop(&mut self) -> Option<[u32; 4]> {
         self.events.pop_front()
@@ -4932,11 +5057,11 @@ fn a_rst_on_a_spliced_flow_probes_its_receiver_and_only_silence_or_its_rst_frees
     );
     let t = ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[]);
     assert_eq!(t, [3, 1, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    // The answer is longer than a response: the rest from a word index (the last: the three
-    // heads the firmware replayed, on a card without head buffers).
+    // The answer is longer than a response: the rest from a word index (the three heads the
+    // firmware replayed, on a card without head buffers; nothing absorbed by the card).
     assert_eq!(
         ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[16]),
-        [0, 0, 0, 0, 0, 0, 3]
+        [0, 0, 0, 0, 0, 0, 3, 0, 0, 0]
     );
     assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[5]).len(), 16);
     assert_eq!(ok_words(&mut sp, &mut hw, cmd::TCP_STATS, &[0]), t);
@@ -6610,4 +6735,127 @@ fn the_cards_fin_flags_count_as_the_entrys_in_the_timeout_class() {
             "{st:?} flags {flags:#x} teardown {td:#x}"
         );
     }
+}
+
+// ----- the card's SYN-ACK absorber (DP.ABSORB_*) ------------------------------------------
+
+/// What happens between the server SYN and its SYN-ACK in [`absorber_connection`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BeforeSynAck {
+    Nothing,
+    /// The client sends more bytes (right after the head) while the server is connected.
+    ClientData,
+    /// The same, but the card absorbs the SYN-ACK before the firmware reads the client's
+    /// segment (its punt comes first).
+    ClientDataAbsorbedFirst,
+}
+
+/// One connection through the server's SYN-ACK on a card with frame generator and head
+/// buffers, with or without the SYN-ACK absorber: every frame the card sent, the fake, the
+/// splicer's TCP_STATS and the slot.
+fn absorber_connection(absorber: bool, before: BeforeSynAck) -> (Frames, Fake, TcpStats, Slot) {
+    let mut hw = Fake {
+        now: 1000,
+        txgen: true,
+        head_bufs: vec![None; HEAD_BUFS],
+        absorber,
+        ..Fake::default()
+    };
+    let mut w = world();
+    let mut sp = Splicer::new(CLK, 64, w.tables(), 1, 2);
+    configure(&mut sp, &mut hw, 2);
+    // bring-up (the card's blocks turned on; this fake has no SYN responder)
+    sp.syn_start(&mut hw);
+    let isn = 5000;
+    let req = b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
+    let (slot, card_isn) = connect(&mut sp, &mut hw, 41000, isn, req);
+    hw.events.push_back(ev_matched(slot, 0, 1, 7, false));
+    sp.poll(&mut hw);
+    let syn = server_syn(&hw.take_sent()).expect("server SYN");
+    let armed = SetupCtx::unpack(&hw.entry(slot));
+    assert_eq!(armed.armed, absorber, "armed with the absorber only");
+    let more = seg(
+        (CLIENT, 41000),
+        (VIP, 80),
+        isn + 1 + req.len() as u32,
+        card_isn.wrapping_add(1),
+        tf::ACK | tf::PSH,
+        &ts(103, 0),
+        b"GET /b HTTP/1.1\r\n",
+        CMAC,
+    );
+    let opts = [4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 102, 1, 1, 1, 1];
+    let mut sa = seg(
+        (syn.dst_ip, 8080),
+        (LOCAL, syn.src_port),
+        9,
+        isn + 1,
+        tf::SYN | tf::ACK,
+        &opts,
+        &[],
+        CMAC,
+    );
+    sa[0..6].copy_from_slice(&CARD_S);
+    match before {
+        BeforeSynAck::Nothing => {}
+        BeforeSynAck::ClientData => {
+            hw.arrive(Port::Client, more);
+            sp.poll(&mut hw);
+        }
+        BeforeSynAck::ClientDataAbsorbedFirst => hw.arrive(Port::Client, more),
+    }
+    hw.arrive(Port::Server, sa);
+    sp.poll(&mut hw);
+    sp.poll(&mut hw);
+    assert_eq!(sp.stats.spliced, 1);
+    assert_eq!(sp.pending(), 0);
+    (hw.log.clone(), hw, sp.stats.tcp, slot)
+}
+
+#[test]
+fn the_card_absorbs_the_servers_synack_byte_for_byte() {
+    // The same connection with and without the card's absorber: the same frames, the same
+    // SPLICED entry; with it the firmware armed the CONNECTING entry with the setup's
+    // context, the card wrote the entry and sent the handshake ACK with the head, and the
+    // firmware only did the bookkeeping.
+    let (plain, off, t_off, slot) = absorber_connection(false, BeforeSynAck::Nothing);
+    let (card, on, t_on, _) = absorber_connection(true, BeforeSynAck::Nothing);
+    assert_eq!(card, plain);
+    assert_eq!(on.entry(slot), off.entry(slot), "the SPLICED entry");
+    assert_eq!((off.absorbed, on.absorbed), (0, 1));
+    assert_eq!((off.ops.head_replay, on.ops.head_replay), (1, 0));
+    assert_eq!((t_off.absorbed, t_on.absorbed), (0, 1));
+    assert_eq!((t_on.head_replays, t_on.head_replays_fw), (1, 0));
+    assert_eq!((t_on.absorbed_found, t_on.absorb_disarmed), (0, 0));
+    assert!(on.disarms.is_empty(), "nothing taken back");
+    assert_eq!(heads_in_use(&on), 0);
+}
+
+#[test]
+fn client_data_before_the_synack_takes_the_entry_back_from_the_card() {
+    // The client sends more while the server is being connected: the firmware takes the
+    // armed entry back before it buffers the bytes (DISARMED), and handles the SYN-ACK as
+    // without the absorber: the same frames.
+    let (plain, off, _, slot) = absorber_connection(false, BeforeSynAck::ClientData);
+    let (card, on, t, _) = absorber_connection(true, BeforeSynAck::ClientData);
+    assert_eq!(card, plain);
+    assert_eq!(on.entry(slot), off.entry(slot));
+    assert_eq!(on.disarms, [DisarmResult::Disarmed]);
+    assert_eq!((on.absorbed, t.absorbed, t.absorb_disarmed), (0, 0, 1));
+    assert_eq!(heads_in_use(&on), 0);
+}
+
+#[test]
+fn a_synack_the_card_absorbed_first_wins_over_the_firmwares_take_back() {
+    // The card absorbs the SYN-ACK before the firmware reads the client's segment punted
+    // ahead of it: the take-back finds the entry spliced (ABSORBED), the firmware does the
+    // bookkeeping and drops the segment unacknowledged (the client sends it again, through
+    // the splice); the SYN-ACK's punt then has nothing left to do.
+    let (plain, off, _, slot) = absorber_connection(false, BeforeSynAck::Nothing);
+    let (card, on, t, _) = absorber_connection(true, BeforeSynAck::ClientDataAbsorbedFirst);
+    assert_eq!(card, plain, "no frame for the dropped segment");
+    assert_eq!(on.entry(slot), off.entry(slot));
+    assert_eq!(on.disarms, [DisarmResult::Absorbed]);
+    assert_eq!((t.absorbed, t.absorbed_found, t.absorb_disarmed), (1, 1, 0));
+    assert_eq!(heads_in_use(&on), 0);
 }

@@ -9,6 +9,7 @@ use etherparse::{VlanId, VlanPcp};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
+use splicenic_fw_logic::splicer::frame::{fill_checksums, GenFrame};
 use splicenic_layout::stats as idx;
 use splicenic_layout::{
     entry_flags, flow_op, flow_state, teardown, FlowDyn, FlowHalfEntry, FlowStatic, PuntHead,
@@ -603,4 +604,42 @@ pub fn close_steps(f: &Flow, c_seq: u32, s_seq: u32) -> ([CloseStep; 5], u32, u3
         ),
     ];
     (steps, client_end, server_end)
+}
+
+/// Takes a head buffer through DP.HEAD_ALLOC: its id, or None when none is free.
+pub fn head_alloc(dp: &mut Datapath) -> Option<u32> {
+    use regs::dp::head_alloc as ha;
+    let v = dp.read(r(regs::dp::HEAD_ALLOC));
+    (v >> ha::VALID_SHIFT & 1 == 1).then_some(v >> ha::ID_SHIFT & 0xff)
+}
+
+/// Appends `bytes` at position `off` of buffer `id` (what the firmware's `head_append`
+/// writes): HEAD_APPEND, then the bytes four to a HEAD_DATA word, the first in bits 7:0.
+pub fn head_append(dp: &mut Datapath, id: u32, off: usize, bytes: &[u8]) {
+    use regs::dp::head_append as ha;
+    dp.write(
+        r(regs::dp::HEAD_APPEND),
+        (bytes.len() as u32) << ha::LEN_SHIFT | (off as u32) << ha::OFF_SHIFT | id << ha::ID_SHIFT,
+    );
+    for w in bytes.chunks(4) {
+        let mut b = [0u8; 4];
+        b[..w.len()].copy_from_slice(w);
+        dp.write(r(regs::dp::HEAD_DATA), u32::from_le_bytes(b));
+    }
+}
+
+/// The firmware's replay segment for the handshake ACK `g` and `head`: `TcpOut::write` with
+/// the head as its payload, PSH on a non-empty head, the checksums filled in.
+pub fn firmware_replay(g: &GenFrame, head: &[u8]) -> Vec<u8> {
+    let mut ob = [0u8; 40];
+    let mut out = g.to_out(&mut ob);
+    out.payload = head;
+    if !head.is_empty() {
+        out.flags |= 0x08;
+    }
+    let mut f = vec![0u8; out.frame_len()];
+    let (n, off) = out.write(&mut f).expect("fits");
+    f.truncate(n);
+    fill_checksums(&mut f, &off);
+    f
 }

@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use splicenic_driver::regs;
 use splicenic_fw_logic::flowmgr::tcpopts::Timestamps;
-use splicenic_fw_logic::splicer::frame::{fill_checksums, GenFrame, GenOpts};
+use splicenic_fw_logic::splicer::frame::{GenFrame, GenOpts};
 use splicenic_layout::stats as idx;
 use splicenic_layout::TX_GEN_LATENCY;
 use splicenic_layout::{
@@ -729,44 +729,6 @@ fn head_status(dp: &mut Datapath) -> HeadStatus {
         v >> hs::IN_USE_MAX_SHIFT & 0xff,
         v >> hs::REPLAYING_SHIFT & 1 == 1,
     )
-}
-
-/// Takes a head buffer through DP.HEAD_ALLOC: its id, or None when none is free.
-fn head_alloc(dp: &mut Datapath) -> Option<u32> {
-    use regs::dp::head_alloc as ha;
-    let v = dp.read(r(regs::dp::HEAD_ALLOC));
-    (v >> ha::VALID_SHIFT & 1 == 1).then_some(v >> ha::ID_SHIFT & 0xff)
-}
-
-/// Appends `bytes` at position `off` of buffer `id` (what the firmware's `head_append`
-/// writes): HEAD_APPEND, then the bytes four to a HEAD_DATA word, the first in bits 7:0.
-fn head_append(dp: &mut Datapath, id: u32, off: usize, bytes: &[u8]) {
-    use regs::dp::head_append as ha;
-    dp.write(
-        r(regs::dp::HEAD_APPEND),
-        (bytes.len() as u32) << ha::LEN_SHIFT | (off as u32) << ha::OFF_SHIFT | id << ha::ID_SHIFT,
-    );
-    for w in bytes.chunks(4) {
-        let mut b = [0u8; 4];
-        b[..w.len()].copy_from_slice(w);
-        dp.write(r(regs::dp::HEAD_DATA), u32::from_le_bytes(b));
-    }
-}
-
-/// The firmware's replay segment for the handshake ACK `g` and `head`: `TcpOut::write` with
-/// the head as its payload, PSH on a non-empty head, the checksums filled in.
-fn firmware_replay(g: &GenFrame, head: &[u8]) -> Vec<u8> {
-    let mut ob = [0u8; 40];
-    let mut out = g.to_out(&mut ob);
-    out.payload = head;
-    if !head.is_empty() {
-        out.flags |= 0x08;
-    }
-    let mut f = vec![0u8; out.frame_len()];
-    let (n, off) = out.write(&mut f).expect("fits");
-    f.truncate(n);
-    fill_checksums(&mut f, &off);
-    f
 }
 
 /// The request-head buffers in the data path (DP.HEAD_*): every buffer taken through

@@ -20,7 +20,7 @@ module records_rt #
     input  wire [7:0]              sel,
     input  wire [455:0]            rec_in,
     input  wire [7:0]              beat,
-    output reg  [1279:0]           leaves_out,
+    output reg  [1599:0]           leaves_out,
     output wire [DATA_WIDTH-1:0]   beat_out
 );
 
@@ -30,7 +30,7 @@ localparam PAD_W = (((456 + DATA_WIDTH - 1) / DATA_WIDTH) * DATA_WIDTH);
 reg [PAD_W-1:0] rt;
 
 always @* begin
-    leaves_out = {1280{1'b0}};
+    leaves_out = {1600{1'b0}};
     rt = {PAD_W{1'b0}};
     case (sel)
     8'd0: begin
@@ -133,6 +133,34 @@ always @* begin
         rt[455:0] = snic_flow_static_pack(`SNIC_FLOW_STATIC_STATE(rec_in), `SNIC_FLOW_STATIC_FLAGS(rec_in), `SNIC_FLOW_STATIC_WSCALE_DIFF(rec_in), `SNIC_FLOW_STATIC_REAL_SERVER(rec_in), `SNIC_FLOW_STATIC_TS_OFFSET(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_CS(rec_in), `SNIC_FLOW_STATIC_SEQ_DELTA_SC(rec_in), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_CLIENT_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_CLIENT_LOCAL_PORT(rec_in)), snic_flow_half_entry_pack(`SNIC_FLOW_STATIC_SERVER_PEER_MAC(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_PEER_PORT(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_IP(rec_in), `SNIC_FLOW_STATIC_SERVER_LOCAL_PORT(rec_in)), `SNIC_FLOW_STATIC_FW_WORD(rec_in), `SNIC_FLOW_STATIC_GEN(rec_in));
     end
     8'd9: begin
+        leaves_out[0 +: 8] = `SNIC_SETUP_CTX_STATE(rec_in);
+        leaves_out[64 +: 1] = `SNIC_SETUP_CTX_SACK(rec_in);
+        leaves_out[128 +: 1] = `SNIC_SETUP_CTX_TS(rec_in);
+        leaves_out[192 +: 1] = `SNIC_SETUP_CTX_WS(rec_in);
+        leaves_out[256 +: 1] = `SNIC_SETUP_CTX_ARMED(rec_in);
+        leaves_out[320 +: 4] = `SNIC_SETUP_CTX_CLIENT_SHIFT(rec_in);
+        leaves_out[384 +: 4] = `SNIC_SETUP_CTX_SERVER_SHIFT(rec_in);
+        leaves_out[448 +: 8] = `SNIC_SETUP_CTX_REAL_SERVER(rec_in);
+        leaves_out[512 +: 32] = `SNIC_SETUP_CTX_CARD_TSVAL(rec_in);
+        leaves_out[576 +: 32] = `SNIC_SETUP_CTX_CLIENT_ISN(rec_in);
+        leaves_out[640 +: 32] = `SNIC_SETUP_CTX_CARD_ISN(rec_in);
+        leaves_out[704 +: 48] = `SNIC_SETUP_CTX_CLIENT_PEER_MAC(rec_in);
+        leaves_out[768 +: 32] = `SNIC_SETUP_CTX_CLIENT_PEER_IP(rec_in);
+        leaves_out[832 +: 16] = `SNIC_SETUP_CTX_CLIENT_PEER_PORT(rec_in);
+        leaves_out[896 +: 32] = `SNIC_SETUP_CTX_CLIENT_LOCAL_IP(rec_in);
+        leaves_out[960 +: 16] = `SNIC_SETUP_CTX_CLIENT_LOCAL_PORT(rec_in);
+        leaves_out[1024 +: 48] = `SNIC_SETUP_CTX_SERVER_MAC(rec_in);
+        leaves_out[1088 +: 32] = `SNIC_SETUP_CTX_SERVER_IP(rec_in);
+        leaves_out[1152 +: 16] = `SNIC_SETUP_CTX_SERVER_PORT(rec_in);
+        leaves_out[1216 +: 16] = `SNIC_SETUP_CTX_CLIENT_WIN(rec_in);
+        leaves_out[1280 +: 16] = `SNIC_SETUP_CTX_MSS(rec_in);
+        leaves_out[1344 +: 11] = `SNIC_SETUP_CTX_HEAD_LEN(rec_in);
+        leaves_out[1408 +: 5] = `SNIC_SETUP_CTX_HEAD_ID(rec_in);
+        leaves_out[1472 +: 32] = `SNIC_SETUP_CTX_CLIENT_TSVAL(rec_in);
+        leaves_out[1536 +: 8] = `SNIC_SETUP_CTX_GEN(rec_in);
+        rt[455:0] = snic_setup_ctx_pack(`SNIC_SETUP_CTX_STATE(rec_in), `SNIC_SETUP_CTX_SACK(rec_in), `SNIC_SETUP_CTX_TS(rec_in), `SNIC_SETUP_CTX_WS(rec_in), `SNIC_SETUP_CTX_ARMED(rec_in), `SNIC_SETUP_CTX_CLIENT_SHIFT(rec_in), `SNIC_SETUP_CTX_SERVER_SHIFT(rec_in), `SNIC_SETUP_CTX_REAL_SERVER(rec_in), `SNIC_SETUP_CTX_CARD_TSVAL(rec_in), `SNIC_SETUP_CTX_CLIENT_ISN(rec_in), `SNIC_SETUP_CTX_CARD_ISN(rec_in), snic_flow_half_entry_pack(`SNIC_SETUP_CTX_CLIENT_PEER_MAC(rec_in), `SNIC_SETUP_CTX_CLIENT_PEER_IP(rec_in), `SNIC_SETUP_CTX_CLIENT_PEER_PORT(rec_in), `SNIC_SETUP_CTX_CLIENT_LOCAL_IP(rec_in), `SNIC_SETUP_CTX_CLIENT_LOCAL_PORT(rec_in)), `SNIC_SETUP_CTX_SERVER_MAC(rec_in), `SNIC_SETUP_CTX_SERVER_IP(rec_in), `SNIC_SETUP_CTX_SERVER_PORT(rec_in), `SNIC_SETUP_CTX_CLIENT_WIN(rec_in), `SNIC_SETUP_CTX_MSS(rec_in), `SNIC_SETUP_CTX_HEAD_LEN(rec_in), `SNIC_SETUP_CTX_HEAD_ID(rec_in), `SNIC_SETUP_CTX_CLIENT_TSVAL(rec_in), `SNIC_SETUP_CTX_GEN(rec_in));
+    end
+    8'd10: begin
         leaves_out[0 +: 32] = `SNIC_FLOW_DYN_LAST_SEEN(rec_in);
         leaves_out[64 +: 32] = `SNIC_FLOW_DYN_PACKETS_CS(rec_in);
         leaves_out[128 +: 32] = `SNIC_FLOW_DYN_PACKETS_SC(rec_in);
@@ -143,7 +171,7 @@ always @* begin
         leaves_out[448 +: 8] = `SNIC_FLOW_DYN_TEARDOWN(rec_in);
         rt[263:0] = snic_flow_dyn_pack(`SNIC_FLOW_DYN_LAST_SEEN(rec_in), `SNIC_FLOW_DYN_PACKETS_CS(rec_in), `SNIC_FLOW_DYN_PACKETS_SC(rec_in), `SNIC_FLOW_DYN_BYTES_CS(rec_in), `SNIC_FLOW_DYN_BYTES_SC(rec_in), `SNIC_FLOW_DYN_FIN_END_CS(rec_in), `SNIC_FLOW_DYN_FIN_END_SC(rec_in), `SNIC_FLOW_DYN_TEARDOWN(rec_in));
     end
-    8'd10: begin
+    8'd11: begin
         leaves_out[0 +: 9] = `SNIC_L7_RULE_CTRL_PATH_LEN(rec_in);
         leaves_out[64 +: 9] = `SNIC_L7_RULE_CTRL_HOST_LEN(rec_in);
         leaves_out[128 +: 2] = `SNIC_L7_RULE_CTRL_HOST_KIND(rec_in);
@@ -151,12 +179,12 @@ always @* begin
         leaves_out[256 +: 1] = `SNIC_L7_RULE_CTRL_VALID(rec_in);
         rt[31:0] = snic_l7_rule_ctrl_pack(`SNIC_L7_RULE_CTRL_PATH_LEN(rec_in), `SNIC_L7_RULE_CTRL_HOST_LEN(rec_in), `SNIC_L7_RULE_CTRL_HOST_KIND(rec_in), `SNIC_L7_RULE_CTRL_PATH_KIND(rec_in), `SNIC_L7_RULE_CTRL_VALID(rec_in));
     end
-    8'd11: begin
+    8'd12: begin
         leaves_out[0 +: 16] = `SNIC_L7_RULE_META_PRIORITY(rec_in);
         leaves_out[64 +: 16] = `SNIC_L7_RULE_META_RULE_ID(rec_in);
         rt[31:0] = snic_l7_rule_meta_pack(`SNIC_L7_RULE_META_PRIORITY(rec_in), `SNIC_L7_RULE_META_RULE_ID(rec_in));
     end
-    8'd12: begin
+    8'd13: begin
         leaves_out[0 +: 32] = `SNIC_TCP_OPTS_TSVAL(rec_in);
         leaves_out[64 +: 32] = `SNIC_TCP_OPTS_TSECR(rec_in);
         leaves_out[128 +: 16] = `SNIC_TCP_OPTS_MSS_VALUE(rec_in);
@@ -176,7 +204,7 @@ always @* begin
         leaves_out[1024 +: 1] = `SNIC_TCP_OPTS_MALFORMED(rec_in);
         rt[159:0] = snic_tcp_opts_pack(`SNIC_TCP_OPTS_TSVAL(rec_in), `SNIC_TCP_OPTS_TSECR(rec_in), `SNIC_TCP_OPTS_MSS_VALUE(rec_in), `SNIC_TCP_OPTS_WS_SHIFT(rec_in), `SNIC_TCP_OPTS_SACK_LEN(rec_in), `SNIC_TCP_OPTS_MSS_OFFSET(rec_in), `SNIC_TCP_OPTS_WS_OFFSET(rec_in), `SNIC_TCP_OPTS_SACK_PERM_OFFSET(rec_in), `SNIC_TCP_OPTS_TS_OFFSET(rec_in), `SNIC_TCP_OPTS_SACK_OFFSET(rec_in), `SNIC_TCP_OPTS_MSS(rec_in), `SNIC_TCP_OPTS_WS(rec_in), `SNIC_TCP_OPTS_SACK_PERM(rec_in), `SNIC_TCP_OPTS_TS(rec_in), `SNIC_TCP_OPTS_SACK(rec_in), `SNIC_TCP_OPTS_UNKNOWN(rec_in), `SNIC_TCP_OPTS_MALFORMED(rec_in));
     end
-    8'd13: begin
+    8'd14: begin
         leaves_out[0 +: 32] = `SNIC_TRACE_ENTRY_TIME(rec_in);
         leaves_out[64 +: 4] = `SNIC_TRACE_ENTRY_KIND(rec_in);
         leaves_out[128 +: 1] = `SNIC_TRACE_ENTRY_PORT(rec_in);
