@@ -713,3 +713,77 @@ fn absorb_disarm_64() {
 fn absorb_disarm_512() {
     absorb_disarm(512);
 }
+
+/// Cycles of the absorber (printed for docs/server-open.md): from the SYN-ACK's push on an
+/// idle server port to the first beat of the handshake ACK with the head, for heads of 60
+/// and 300 bytes; and, four SYN-ACKs pushed back to back (all absorbed: the queue holds
+/// four), the cycles between consecutive replays' first beats, the absorber's time per
+/// SYN-ACK when it is the bottleneck.
+fn absorb_cycles(width: u32) {
+    let (mut dp, mut rng) = setup(width);
+    let mut slot = 1u16;
+    let mut case = |rng: &mut ChaCha8Rng, head: usize| {
+        let mut c = random_case(rng, slot);
+        slot += 1;
+        c.layout = Layout::Linux;
+        c.flags = SYN | ACK;
+        c.ack = c.client_isn.wrapping_add(1);
+        c.opts.mss = Some(1460);
+        c.opts.timestamps = c.hs.timestamps.then_some(Timestamps { tsval: 1, tsecr: 2 });
+        c.opts.sack_permitted = c.hs.sack;
+        c.head = (0..head).map(|_| rng.gen()).collect();
+        assert!(c.absorbed());
+        c
+    };
+    for head in [60, 300] {
+        let c = case(&mut rng, head);
+        arm(&mut dp, &c, true);
+        dp.tick(50);
+        let t0 = dp.cycles();
+        dp.push(Port::Server, &c.synack(), false);
+        assert!(dp.settle(200, 100_000));
+        let out = dp.drain(Port::Server);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].data, c.replay());
+        println!(
+            "DATA_WIDTH {width}: head {head} bytes: SYN-ACK pushed to the replay's first beat {} cycles",
+            out[0].first_cycle - t0
+        );
+        punt_pop(&mut dp).expect("punted");
+        disarm(&mut dp, &c);
+    }
+    for head in [60, 300] {
+        let cs: Vec<Case> = (0..4).map(|_| case(&mut rng, head)).collect();
+        for c in &cs {
+            arm(&mut dp, c, true);
+        }
+        dp.tick(50);
+        for c in &cs {
+            dp.push(Port::Server, &c.synack(), false);
+        }
+        assert!(dp.settle(400, 100_000));
+        let out = dp.drain(Port::Server);
+        assert_eq!(out.len(), 4, "all absorbed");
+        let gaps: Vec<u64> = out
+            .windows(2)
+            .map(|w| w[1].first_cycle - w[0].first_cycle)
+            .collect();
+        println!(
+            "DATA_WIDTH {width}: head {head} bytes, 4 SYN-ACKs back to back: replays {gaps:?} cycles apart"
+        );
+        for c in &cs {
+            punt_pop(&mut dp).expect("punted");
+            disarm(&mut dp, c);
+        }
+    }
+}
+
+#[test]
+fn absorb_cycles_64() {
+    absorb_cycles(64);
+}
+
+#[test]
+fn absorb_cycles_512() {
+    absorb_cycles(512);
+}
