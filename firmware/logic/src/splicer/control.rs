@@ -5,7 +5,7 @@
 
 use super::record::{RecordError, RULESET_BYTES};
 use super::{
-    arg, armed_ctx, decode_half, entry_flag_bits, entry_rs, entry_state, field, len, Hw, Mode,
+    arg, decode_half, entry_flag_bits, entry_rs, entry_state, field, is_armed, len, Hw, Mode,
     Splicer, CLIENT_HALF, DYN_WORDS, MAX_POOLS, MAX_RS, MAX_SERVICES, SERVER_HALF, STATIC_WORDS,
 };
 use crate::flowmgr::aging::age;
@@ -230,8 +230,8 @@ impl Splicer<'_> {
         let client = decode_half(&w, CLIENT_HALF);
         // An armed setup's entry holds its context where the server half's local end is
         // (docs/server-open.md): the setup's own record has the half.
-        let server = match (armed_ctx(&w), self.find_pending(slot)) {
-            (Some(_), Some(i)) => self.pend[i].server,
+        let server = match (is_armed(w[0]), self.find_pending(slot)) {
+            (true, Some(i)) => self.pend[i].server,
             _ => decode_half(&w, SERVER_HALF),
         };
         let idle = age(now, field(&d, FlowDyn::LAST_SEEN));

@@ -391,6 +391,16 @@ impl Half {
 const CLIENT_HALF: usize = FlowStatic::CLIENT.lsb;
 /// Bit of the server half in the static entry.
 const SERVER_HALF: usize = FlowStatic::SERVER.lsb;
+// An armed entry (SetupCtx) keeps the client half, the server half's peer fields and the
+// generation where FlowStatic has them (`Splicer::arm_entry` writes them as halves).
+const _: () = assert!(
+    SetupCtx::CLIENT.lsb == CLIENT_HALF
+        && SetupCtx::SERVER_MAC.lsb == SERVER_HALF + FlowHalfEntry::PEER_MAC.lsb
+        && SetupCtx::SERVER_IP.lsb == SERVER_HALF + FlowHalfEntry::PEER_IP.lsb
+        && SetupCtx::SERVER_PORT.lsb == SERVER_HALF + FlowHalfEntry::PEER_PORT.lsb
+        && SetupCtx::GEN.lsb == FlowStatic::GEN.lsb
+        && SetupCtx::STATE.lsb == FlowStatic::STATE.lsb
+);
 
 /// The HTTP/2 connection preface's request line (RFC 9113 §3.4).
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n";
@@ -490,11 +500,11 @@ pub fn encode_half(w: &mut [u32; STATIC_WORDS], base: usize, h: &Half) {
     .pack_at(w, base);
 }
 
-/// The setup context of an entry the firmware armed for the card's absorber (a CONNECTING
-/// entry with `SetupCtx.armed`; docs/server-open.md, "The absorber in the data path").
-pub(super) fn armed_ctx(w: &[u32; STATIC_WORDS]) -> Option<SetupCtx> {
-    let ctx = SetupCtx::unpack(w);
-    (entry_state(w[0]) == Some(FlowState::Connecting) && ctx.armed).then_some(ctx)
+/// An entry the firmware armed for the card's absorber: CONNECTING with `SetupCtx.armed`
+/// (docs/server-open.md, "The absorber in the data path"). Its server half's peer fields are
+/// where [`FlowStatic`] has them; its local end is not kept.
+pub(super) fn is_armed(w0: u32) -> bool {
+    entry_state(w0) == Some(FlowState::Connecting) && SetupCtx::ARMED.get32(w0) != 0
 }
 
 /// Reads a half ([`FlowHalfEntry`]) at bit `base` of the static entry.
@@ -919,22 +929,18 @@ impl<'a> Splicer<'a> {
             slot += 1;
             let (mut w, mut d) = ([0u32; STATIC_WORDS], [0u32; DYN_WORDS]);
             hw.state_read_dyn(s, &mut w, &mut d);
-            if let Some(ctx) = armed_ctx(&w) {
+            if is_armed(w[0]) {
                 // A setup the previous firmware armed for the card's absorber: taken back
                 // (ended below), or spliced by the card (kept).
-                if hw.absorb_disarm(s, ctx.gen) == DisarmResult::Absorbed {
+                let gen = FlowStatic::GEN.get(&w) as u8;
+                if hw.absorb_disarm(s, gen) == DisarmResult::Absorbed {
                     hw.state_read_dyn(s, &mut w, &mut d);
                 } else {
-                    SetupCtx::ARMED.put(&mut w, 0);
                     // Its server half's local end is not in the context: the card's SYN
                     // went from its first server-side address and port base + slot.
-                    let server = Half {
-                        peer_mac: mac_from_u64(ctx.server_mac),
-                        peer_ip: ctx.server_ip,
-                        peer_port: ctx.server_port,
-                        local_ip: hw.local_ip(0).unwrap_or(0),
-                        local_port: LOCAL_PORT_BASE + s,
-                    };
+                    let mut server = decode_half(&w, SERVER_HALF);
+                    server.local_ip = hw.local_ip(0).unwrap_or(0);
+                    server.local_port = LOCAL_PORT_BASE + s;
                     encode_half(&mut w, SERVER_HALF, &server);
                 }
             }
@@ -2511,38 +2517,32 @@ impl<'a> Splicer<'a> {
     /// Writes setup `i`'s CONNECTING entry armed for the card's absorber: its setup context
     /// ([`SetupCtx`]) laid over the entry's words.
     fn arm_entry(&mut self, hw: &mut impl Hw, i: usize, now: u32) {
+        type C = SetupCtx;
         let p = &self.pend[i];
-        let c = &p.client;
-        let ctx = SetupCtx {
-            state: FlowState::Connecting.raw(),
-            sack: p.hs.sack,
-            ts: p.hs.timestamps,
-            ws: p.hs.client_wscale.is_some(),
-            armed: true,
-            client_shift: p.hs.client_wscale.unwrap_or(0),
-            server_shift: p.hs.server_wscale.unwrap_or(0),
-            real_server: p.rs,
-            card_tsval: p.card_tsval,
-            client_isn: p.client_isn,
-            card_isn: p.card_isn,
-            client: FlowHalfEntry {
-                peer_mac: mac_to_u64(c.peer_mac),
-                peer_ip: c.peer_ip,
-                peer_port: c.peer_port,
-                local_ip: c.local_ip,
-                local_port: c.local_port,
-            },
-            server_mac: mac_to_u64(p.server.peer_mac),
-            server_ip: p.server.peer_ip,
-            server_port: p.server.peer_port,
-            client_win: p.client_win,
-            mss: p.hs.client_mss.min(p.hs.mss_to_client),
-            head_len: p.req_len,
-            head_id: p.head.unwrap_or(0),
-            client_tsval: p.client_tsval,
-            gen: p.gen,
-        };
-        let (slot, w) = (p.slot, ctx.pack());
+        let hs = &p.hs;
+        let mut w = [0u32; STATIC_WORDS];
+        w[0] = C::STATE.place32(FlowState::Connecting.raw().into())
+            | C::SACK.place32(hs.sack.into())
+            | C::TS.place32(hs.timestamps.into())
+            | C::WS.place32(hs.client_wscale.is_some().into())
+            | C::ARMED.place32(1)
+            | C::CLIENT_SHIFT.place32(hs.client_wscale.unwrap_or(0).into())
+            | C::SERVER_SHIFT.place32(hs.server_wscale.unwrap_or(0).into())
+            | C::REAL_SERVER.place32(p.rs.into());
+        C::CARD_TSVAL.put(&mut w, p.card_tsval.into());
+        C::CLIENT_ISN.put(&mut w, p.client_isn.into());
+        C::CARD_ISN.put(&mut w, p.card_isn.into());
+        encode_half(&mut w, CLIENT_HALF, &p.client);
+        // The server half's peer fields (C::SERVER_MAC, SERVER_IP, SERVER_PORT lie where
+        // FlowStatic has them); its local end's bits hold the rest of the context.
+        encode_half(&mut w, SERVER_HALF, &p.server);
+        C::CLIENT_WIN.put(&mut w, p.client_win.into());
+        C::MSS.put(&mut w, hs.client_mss.min(hs.mss_to_client).into());
+        C::HEAD_LEN.put(&mut w, p.req_len.into());
+        C::HEAD_ID.put(&mut w, p.head.unwrap_or(0).into());
+        C::CLIENT_TSVAL.put(&mut w, p.client_tsval.into());
+        C::GEN.put(&mut w, p.gen.into());
+        let slot = p.slot;
         self.pend[i].armed = true;
         self.entry_write(hw, slot, &w, Some(now));
     }
