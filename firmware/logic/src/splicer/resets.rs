@@ -90,7 +90,8 @@ pub struct TcpStats {
     /// Connections whose first request segment's inline L7 result did not come within
     /// [`super::INLINE_WAIT_MS`]: their buffer was matched instead.
     pub inline_timeouts: u32,
-    /// Request heads the card replayed from its head buffer (`DP.HEAD_REPLAY`).
+    /// Request heads the card replayed from its head buffer (`DP.HEAD_REPLAY`, or its
+    /// SYN-ACK absorber's replay: [`TcpStats::absorbed`]).
     pub head_replays: u32,
     /// Request heads the firmware replayed itself (built and injected): no card head buffer
     /// was free when the first byte came (or the card has none), the head needed more than
