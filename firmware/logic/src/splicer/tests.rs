@@ -3206,6 +3206,15 @@ fn splice_one(sp: &mut Splicer, hw: &mut Fake) -> Slot {
     hw.now += ms_to_ticks(1000, CLK) + 1;
     sp.poll(hw);
     let syn = server_syn(&hw.take_sent()).expect("server SYN retransmitted");
+    hw.arrive(Port::Server, server_synack(&syn, isn));
+    sp.poll(hw);
+    assert_eq!(sp.stats.spliced, 1);
+    slot
+}
+
+/// The server's SYN-ACK (server ISN 9; SACK-permitted, timestamps, NOPs) to the card's SYN
+/// `syn` of a connection whose client ISN is `isn`.
+fn server_synack(syn: &TcpSeg, isn: u32) -> Vec<u8> {
     let opts = [4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 102, 1, 1, 1, 1];
     let mut sa = seg(
         (syn.dst_ip, 8080),
@@ -3218,10 +3227,7 @@ fn splice_one(sp: &mut Splicer, hw: &mut Fake) -> Slot {
         CMAC,
     );
     sa[0..6].copy_from_slice(&CARD_S);
-    hw.arrive(Port::Server, sa);
-    sp.poll(hw);
-    assert_eq!(sp.stats.spliced, 1);
-    slot
+    sa
 }
 
 #[test]
@@ -6784,18 +6790,7 @@ fn absorber_connection(absorber: bool, before: BeforeSynAck) -> (Frames, Fake, T
         b"GET /b HTTP/1.1\r\n",
         CMAC,
     );
-    let opts = [4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 102, 1, 1, 1, 1];
-    let mut sa = seg(
-        (syn.dst_ip, 8080),
-        (LOCAL, syn.src_port),
-        9,
-        isn + 1,
-        tf::SYN | tf::ACK,
-        &opts,
-        &[],
-        CMAC,
-    );
-    sa[0..6].copy_from_slice(&CARD_S);
+    let sa = server_synack(&syn, isn);
     match before {
         BeforeSynAck::Nothing => {}
         BeforeSynAck::ClientData => {

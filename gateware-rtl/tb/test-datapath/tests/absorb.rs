@@ -302,6 +302,21 @@ impl Case {
     }
 }
 
+/// A random setup the card absorbs: a Linux server answering with SYN-ACK, the options the
+/// client half uses, MSS 1460, a head of at most `head_max` bytes.
+fn absorbable_case(rng: &mut ChaCha8Rng, slot: u16, head_max: usize) -> Case {
+    let mut c = random_case(rng, slot);
+    c.layout = Layout::Linux;
+    c.flags = SYN | ACK;
+    c.ack = c.client_isn.wrapping_add(1);
+    c.opts.mss = Some(1460);
+    c.opts.timestamps = c.hs.timestamps.then_some(Timestamps { tsval: 3, tsecr: 4 });
+    c.opts.sack_permitted = c.hs.sack;
+    c.head.truncate(head_max);
+    assert!(c.absorbed(), "a case the card absorbs");
+    c
+}
+
 fn setup(width: u32) -> (Datapath, ChaCha8Rng) {
     let mut dp = Datapath::new(width).expect("data path model");
     configure(&mut dp);
@@ -567,14 +582,7 @@ fn absorb_vs_firmware_write(width: u32) {
     let (mut dp, mut rng) = setup(width);
     let mut seen = [false; 2];
     for k in 0..90u16 {
-        let mut c = random_case(&mut rng, 1 + k);
-        c.layout = Layout::Linux;
-        c.flags = SYN | ACK;
-        c.ack = c.client_isn.wrapping_add(1);
-        c.opts.timestamps = c.hs.timestamps.then_some(Timestamps { tsval: 7, tsecr: 9 });
-        c.opts.sack_permitted = c.hs.sack;
-        c.head.truncate(64);
-        assert!(c.absorbed(), "a case the card absorbs");
+        let c = absorbable_case(&mut rng, 1 + k, 64);
         let id = arm(&mut dp, &c, true);
         // the firmware's write: the entry disarmed, everything staged but the command
         let mut fw = c.armed(id);
@@ -644,13 +652,7 @@ fn absorb_disarm(width: u32) {
     let (mut dp, mut rng) = setup(width);
     let mut seen = [0u32; 2];
     for k in 0..90u16 {
-        let mut c = random_case(&mut rng, 1 + k);
-        c.layout = Layout::Linux;
-        c.flags = SYN | ACK;
-        c.ack = c.client_isn.wrapping_add(1);
-        c.opts.timestamps = c.hs.timestamps.then_some(Timestamps { tsval: 3, tsecr: 4 });
-        c.opts.sack_permitted = c.hs.sack;
-        c.head.truncate(64);
+        let c = absorbable_case(&mut rng, 1 + k, 64);
         let id = arm(&mut dp, &c, true);
         dp.push(Port::Server, &c.synack(), false);
         dp.tick(u64::from(k));
@@ -723,14 +725,8 @@ fn absorb_cycles(width: u32) {
     let (mut dp, mut rng) = setup(width);
     let mut slot = 1u16;
     let mut case = |rng: &mut ChaCha8Rng, head: usize| {
-        let mut c = random_case(rng, slot);
+        let mut c = absorbable_case(rng, slot, 0);
         slot += 1;
-        c.layout = Layout::Linux;
-        c.flags = SYN | ACK;
-        c.ack = c.client_isn.wrapping_add(1);
-        c.opts.mss = Some(1460);
-        c.opts.timestamps = c.hs.timestamps.then_some(Timestamps { tsval: 1, tsecr: 2 });
-        c.opts.sack_permitted = c.hs.sack;
         c.head = (0..head).map(|_| rng.gen()).collect();
         assert!(c.absorbed());
         c
