@@ -148,6 +148,8 @@ struct Phase {
     /// The card's setup-latency histogram over the phase (HANDSHAKE write to SPLICED,
     /// `engine_obs`).
     setup: SetupHistogram,
+    /// Server SYN-ACKs the card absorbed (`DP.ABSORB_DONE` delta; docs/server-open.md).
+    absorbed: u32,
 }
 
 impl Phase {
@@ -324,6 +326,7 @@ fn phase(
 ) -> Result<Phase> {
     let s0 = rig.card.flow_manager().flow_stats()?;
     let h0 = rig.card.datapath()?.setup_histogram()?;
+    let a0 = rig.card.datapath()?.absorber()?.done;
     let dp0 = Dp::read(rig)?;
     let cap0 = rig.net.captured().len();
     let hb0 = heartbeat(rig)?;
@@ -353,6 +356,7 @@ fn phase(
         s2 = rig.card.flow_manager().flow_stats()?;
     }
     let dp = Dp::read(rig)?.since(dp0);
+    let absorbed = rig.card.datapath()?.absorber()?.done.wrapping_sub(a0);
     let h2 = rig.card.datapath()?.setup_histogram()?;
     let mut setup = h2;
     for (b, h) in setup.buckets.iter_mut().zip(h0.buckets) {
@@ -388,6 +392,7 @@ fn phase(
         span_passes: u64::from(hb1.wrapping_sub(hb0)),
         dp,
         setup,
+        absorbed,
     })
 }
 
@@ -806,6 +811,13 @@ fn main() -> Result<()> {
                 p.per_conn(p.dp.forwarded),
                 p.dp.drop_full,
             );
+            println!(
+                "flow manager   {:<8} {:<8} server handshakes completed by the card (SYN-ACK absorbed, DP.ABSORB_DONE): {} of {}",
+                f.cpu.to_string(),
+                p.key,
+                p.absorbed,
+                p.conns,
+            );
             let pct = |q: f64| p.setup.percentile(q).unwrap_or(0) as f64;
             println!(
                 "flow manager   {:<8} {:<8} setup latency on the card (HANDSHAKE write -> SPLICED, DP.SETUP_HIST): {} timed, p50 <= {:.0} cycles, p90 <= {:.0}, p99 <= {:.0} (log2 buckets of 16-cycle units)",
@@ -852,6 +864,13 @@ fn main() -> Result<()> {
                 p.card_per_conn(),
                 "cycles/connection",
                 "card cycles between the first client SYN into the card and the last buffered request the card sent to a server (captured frames), / connections",
+            ));
+            figs.push(exact(
+                "absorbed_share",
+                "share of the server handshakes the card completed itself (SYN-ACK absorbed)",
+                f64::from(p.absorbed) / f64::from(p.conns),
+                "fraction",
+                "DP.ABSORB_DONE delta over the phase / connections spliced",
             ));
             figs.push(exact(
                 "busy_fraction",
