@@ -843,6 +843,24 @@ impl Topology {
             .expect("FLOW_STATS")
     }
 
+    /// FLOW_STATS once no connection is in setup (`pending_in_use` 0), waiting at most
+    /// `bound` (for a card at [`crate::wait::REFERENCE_HZ`], stretched by its measured
+    /// speed; panics naming `what` when it passes). The card completes a server handshake
+    /// itself when it absorbs the SYN-ACK (docs/server-open.md): a connection may be served
+    /// before the firmware has read the SYN-ACK's punt and done its setup's bookkeeping.
+    pub fn settled_flow_stats(&mut self, what: &str, bound: Duration) -> FlowStats {
+        let card = self.card_mut();
+        let limit = crate::wait::CardSpeed::of(card).scale(bound);
+        crate::wait::until_seen(what, limit, || {
+            let s = card.flow_manager().flow_stats().expect("FLOW_STATS");
+            if s.pending_in_use == 0 {
+                Ok(s)
+            } else {
+                Err(format!("{} connections in setup", s.pending_in_use))
+            }
+        })
+    }
+
     /// Wait until no flow on the card matches `pred`; the time it took. `bound` is for a card
     /// at [`crate::wait::REFERENCE_HZ`], stretched by the card's measured speed
     /// ([`crate::wait::CardSpeed`]); after it, panics naming `what` and the flows left.

@@ -26,7 +26,7 @@ use splicenic_driver::datapath::Port;
 use splicenic_hil::peer::{setup, sha256_hex, SetupOpts, Tally, EXEC_TIMEOUT};
 use splicenic_hil::topo::Topology;
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The client binary.
 const PEER: &str = env!("CARGO_BIN_EXE_snic-peer");
@@ -102,9 +102,9 @@ fn args(a: &[&str]) -> Vec<String> {
     a.iter().map(|s| s.to_string()).collect()
 }
 
-/// FLOW_STATS: (spliced_total, setup_failed).
+/// FLOW_STATS once no connection is in setup: (spliced_total, setup_failed).
 fn flow_counts(t: &mut Topology) -> (u32, u32) {
-    let s = t.flow_stats();
+    let s = t.settled_flow_stats("the client's setup to end", Duration::from_secs(60));
     (s.spliced_total, s.setup_failed)
 }
 

@@ -117,16 +117,10 @@ fn wrk_load() {
     // wrk's last keep-alive connections (a request and a FIN each, sent as it stops) are
     // still in setup: the SYN responder accepts connections faster than the firmware sets
     // them up. Let them finish first, so that the next run starts on an idle card.
-    let card = t.card_mut();
-    let limit = CardSpeed::of(card).scale(Duration::from_secs(60));
-    wait::until_seen("the keep-alive run's setups to finish", limit, || {
-        let s = card.flow_manager().flow_stats().expect("stats");
-        if s.pending_in_use == 0 {
-            Ok(())
-        } else {
-            Err(format!("{} connections in setup", s.pending_in_use))
-        }
-    });
+    t.settled_flow_stats(
+        "the keep-alive run's setups to finish",
+        Duration::from_secs(60),
+    );
     // One connection per request: every request is a setup in the card's firmware, about half
     // a second of wall time each on a 2-core machine (0.7-2.3 requests/s seen), so the run is
     // long enough for several even when the machine is slow.
@@ -233,7 +227,7 @@ fn syn_flood_with_legitimate_clients() {
     for i in 0..2 {
         get_id(&t, &format!("after the flood #{i}"), &mut tally);
     }
-    let s = t.flow_stats();
+    let s = t.settled_flow_stats("the clients' setups to finish", Duration::from_secs(60));
     let hw = hw_syn_acks(t.card_mut()).expect("STATS") - hw0;
     eprintln!(
         "card: {hw} hardware SYN-ACKs, {} firmware SYN-ACKs, {} cookie SYN-ACKs, {} spliced, {} setups failed, {} refused, {} aged out, {} slots in use, {} in setup",

@@ -746,6 +746,11 @@ pub struct Splicer<'a> {
     fin_hw: bool,
     /// `DP.FIN_COUNT` per real server as last applied ([`Splicer::fold`]).
     fin_seen: [u32; MAX_RS],
+    /// Per real server, first FINs the card counted that [`Splicer::fold`] could not move
+    /// (no active connection) while a setup of that server was armed: FINs of connections
+    /// the card spliced and closed before the firmware read their SYN-ACK's punt, applied
+    /// by [`Splicer::card_spliced`].
+    fin_owed: [u8; MAX_RS],
     /// Flows RST-pending (`resets`).
     rst_pend: RstPending,
     services: [Service; MAX_SERVICES],
@@ -864,6 +869,7 @@ impl<'a> Splicer<'a> {
             absorb_hw: false,
             fin_hw: false,
             fin_seen: [0; MAX_RS],
+            fin_owed: [0; MAX_RS],
             rst_pend: RstPending::default(),
             services: [NO_SERVICE; MAX_SERVICES],
             pools,
@@ -2498,10 +2504,28 @@ impl<'a> Splicer<'a> {
     /// the SPLICED entry, sent the handshake ACK and the head, and gave the head's buffer
     /// back.
     fn card_spliced(&mut self, hw: &mut impl Hw, i: usize) -> Option<usize> {
+        let rs = usize::from(self.pend[i].rs);
         self.pend[i].head = None;
+        self.pend[i].armed = false;
         self.stats.tcp.absorbed += 1;
         self.stats.tcp.head_replays += 1;
-        self.spliced(hw, i)
+        let r = self.spliced(hw, i);
+        // Its FIN, counted by the card before this bookkeeping, when a fold found nothing
+        // to move then (the connection was not yet active on its server).
+        if let Some(owed) = self.fin_owed.get_mut(rs) {
+            if *owed > 0 {
+                *owed -= 1;
+                let _ = self.rs_move(rs, false);
+            }
+            if !self
+                .pend
+                .iter()
+                .any(|p| p.used && p.armed && usize::from(p.rs) == rs)
+            {
+                self.fin_owed[rs] = 0;
+            }
+        }
+        r
     }
 
     /// Whether the setup `i`, about to send its server SYN, can be left to the card's

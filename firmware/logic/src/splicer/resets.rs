@@ -501,7 +501,7 @@ impl Splicer<'_> {
 
     /// Moves a connection of real server `rs` (below [`MAX_RS`]) from inactive to active
     /// (`established`) or back; false when the server has none to move.
-    fn rs_move(&mut self, rs: usize, established: bool) -> bool {
+    pub(super) fn rs_move(&mut self, rs: usize, established: bool) -> bool {
         let r = self.rs[rs];
         let sid = usize::from(r.sid);
         self.pool_any_mut(usize::from(r.pool)).is_some_and(|pool| {
@@ -546,13 +546,24 @@ impl Splicer<'_> {
         let n = hw.fin_count(rs as u8).wrapping_sub(self.fin_seen[rs]);
         self.fin_seen[rs] = self.fin_seen[rs].wrapping_add(n);
         self.stats.closed = self.stats.closed.wrapping_add(n);
-        for _ in 0..n {
+        for k in 0..n {
             let c = &mut self.restored[rs];
             if c.0 > 0 {
                 c.0 -= 1;
                 c.1 += 1;
             } else if !self.rs_move(rs, false) {
-                // none left to move (errors are ignored, as for the events)
+                // None left to move (errors are ignored, as for the events), unless a
+                // setup of this server is armed: the card may have spliced and closed it
+                // before the firmware read its SYN-ACK's punt; the move waits for that
+                // bookkeeping (`Splicer::card_spliced`).
+                if self
+                    .pend
+                    .iter()
+                    .any(|p| p.used && p.armed && usize::from(p.rs) == rs)
+                {
+                    let owed = &mut self.fin_owed[rs];
+                    *owed = owed.saturating_add((n - k).min(255) as u8);
+                }
                 break;
             }
         }

@@ -6754,17 +6754,24 @@ enum BeforeSynAck {
     /// The same, but the card absorbs the SYN-ACK before the firmware reads the client's
     /// segment (its punt comes first).
     ClientDataAbsorbedFirst,
+    /// (After the SYN-ACK.) The card counts the connection's first FIN (it was served and
+    /// closed) and the firmware folds the counts before it reads the SYN-ACK's punt.
+    ClosedBeforeBookkeeping,
 }
 
 /// One connection through the server's SYN-ACK on a card with frame generator and head
 /// buffers, with or without the SYN-ACK absorber: every frame the card sent, the fake, the
-/// splicer's TCP_STATS and the slot.
-fn absorber_connection(absorber: bool, before: BeforeSynAck) -> (Frames, Fake, TcpStats, Slot) {
+/// splicer's TCP_STATS, the slot and its server's (active, inactive) counts at the end.
+fn absorber_connection(
+    absorber: bool,
+    before: BeforeSynAck,
+) -> (Frames, Fake, TcpStats, Slot, (u32, u32)) {
     let mut hw = Fake {
         now: 1000,
         txgen: true,
         head_bufs: vec![None; HEAD_BUFS],
         absorber,
+        fin_hw: before == BeforeSynAck::ClosedBeforeBookkeeping,
         ..Fake::default()
     };
     let mut w = world();
@@ -6798,13 +6805,25 @@ fn absorber_connection(absorber: bool, before: BeforeSynAck) -> (Frames, Fake, T
             sp.poll(&mut hw);
         }
         BeforeSynAck::ClientDataAbsorbedFirst => hw.arrive(Port::Client, more),
+        BeforeSynAck::ClosedBeforeBookkeeping => {}
     }
     hw.arrive(Port::Server, sa);
+    if before == BeforeSynAck::ClosedBeforeBookkeeping {
+        let rs = FlowStatic::REAL_SERVER.get32(hw.entry(slot)[0]);
+        *hw.fin_counts.entry(rs as u8).or_default() += 1;
+        let w = ok_words(&mut sp, &mut hw, cmd::SERVER_STATS, &[rs]);
+        assert_eq!(
+            (w[0], w[1]),
+            (0, 1),
+            "counted inactive: nothing active to move yet"
+        );
+    }
     sp.poll(&mut hw);
     sp.poll(&mut hw);
     assert_eq!(sp.stats.spliced, 1);
     assert_eq!(sp.pending(), 0);
-    (hw.log.clone(), hw, sp.stats.tcp, slot)
+    let counts = server_counts(&mut sp, &mut hw, slot);
+    (hw.log.clone(), hw, sp.stats.tcp, slot, counts)
 }
 
 #[test]
@@ -6813,8 +6832,9 @@ fn the_card_absorbs_the_servers_synack_byte_for_byte() {
     // SPLICED entry; with it the firmware armed the CONNECTING entry with the setup's
     // context, the card wrote the entry and sent the handshake ACK with the head, and the
     // firmware only did the bookkeeping.
-    let (plain, off, t_off, slot) = absorber_connection(false, BeforeSynAck::Nothing);
-    let (card, on, t_on, _) = absorber_connection(true, BeforeSynAck::Nothing);
+    let (plain, off, t_off, slot, c_off) = absorber_connection(false, BeforeSynAck::Nothing);
+    let (card, on, t_on, _, c_on) = absorber_connection(true, BeforeSynAck::Nothing);
+    assert_eq!((c_off, c_on), ((1, 0), (1, 0)), "active on its server");
     assert_eq!(card, plain);
     assert_eq!(on.entry(slot), off.entry(slot), "the SPLICED entry");
     assert_eq!((off.absorbed, on.absorbed), (0, 1));
@@ -6831,8 +6851,8 @@ fn client_data_before_the_synack_takes_the_entry_back_from_the_card() {
     // The client sends more while the server is being connected: the firmware takes the
     // armed entry back before it buffers the bytes (DISARMED), and handles the SYN-ACK as
     // without the absorber: the same frames.
-    let (plain, off, _, slot) = absorber_connection(false, BeforeSynAck::ClientData);
-    let (card, on, t, _) = absorber_connection(true, BeforeSynAck::ClientData);
+    let (plain, off, _, slot, _) = absorber_connection(false, BeforeSynAck::ClientData);
+    let (card, on, t, _, _) = absorber_connection(true, BeforeSynAck::ClientData);
     assert_eq!(card, plain);
     assert_eq!(on.entry(slot), off.entry(slot));
     assert_eq!(on.disarms, [DisarmResult::Disarmed]);
@@ -6846,11 +6866,22 @@ fn a_synack_the_card_absorbed_first_wins_over_the_firmwares_take_back() {
     // ahead of it: the take-back finds the entry spliced (ABSORBED), the firmware does the
     // bookkeeping and drops the segment unacknowledged (the client sends it again, through
     // the splice); the SYN-ACK's punt then has nothing left to do.
-    let (plain, off, _, slot) = absorber_connection(false, BeforeSynAck::Nothing);
-    let (card, on, t, _) = absorber_connection(true, BeforeSynAck::ClientDataAbsorbedFirst);
+    let (plain, off, _, slot, _) = absorber_connection(false, BeforeSynAck::Nothing);
+    let (card, on, t, _, _) = absorber_connection(true, BeforeSynAck::ClientDataAbsorbedFirst);
     assert_eq!(card, plain, "no frame for the dropped segment");
     assert_eq!(on.entry(slot), off.entry(slot));
     assert_eq!(on.disarms, [DisarmResult::Absorbed]);
     assert_eq!((t.absorbed, t.absorbed_found, t.absorb_disarmed), (1, 1, 0));
     assert_eq!(heads_in_use(&on), 0);
+}
+
+#[test]
+fn a_fin_the_card_counted_before_the_bookkeeping_still_leaves_the_server_inactive() {
+    // The card spliced, served and closed the connection (its first FIN counted for the
+    // server) before the firmware read the SYN-ACK's punt, and a fold came between: the move
+    // it could not make then is made at the bookkeeping, so the server ends with the
+    // connection inactive, not active for ever.
+    let (_, _, t, _, counts) = absorber_connection(true, BeforeSynAck::ClosedBeforeBookkeeping);
+    assert_eq!(t.absorbed, 1);
+    assert_eq!(counts, (0, 1));
 }
