@@ -85,6 +85,10 @@ pub const EARLY_HOLD_MS: u32 = 100;
 /// within a pass of the firmware's loop; the request deadline starts again with the buffer
 /// match.
 pub const INLINE_WAIT_MS: u32 = 100;
+/// How often the firmware looks at an armed setup's entry while its server SYN is out: the
+/// card may have absorbed the SYN-ACK whose punt the firmware never got (a full punt ring
+/// drops it); found SPLICED, the setup's bookkeeping is done then (docs/server-open.md).
+pub const ABSORB_CHECK_MS: u32 = 5;
 /// Request buffer per connection in setup: the request head must fit. A buffer match
 /// copies it into the L7 matcher's request buffer, so it is that buffer's size
 /// (`splicenic_layout::L7_BUFFER_BYTES`).
@@ -629,6 +633,9 @@ struct Pending {
     rs: u8,
     tried: u64,
     syn_tx: u8,
+    /// With `armed`: the server SYN's retransmission time (`deadline` is then the next look
+    /// at the entry, [`ABSORB_CHECK_MS`]).
+    rto_at: u32,
     server: Half,
     cycles: u64,
 }
@@ -677,6 +684,7 @@ const NO_PENDING: Pending = Pending {
     rs: 0,
     tried: 0,
     syn_tx: 0,
+    rto_at: 0,
     server: Half {
         peer_mac: [0; 6],
         peer_ip: 0,
@@ -2239,6 +2247,7 @@ impl<'a> Splicer<'a> {
             self.write_entry(hw, i, FlowState::Connecting, now);
         }
         self.send_server_syn(hw, i);
+        self.absorb_check_at(i, now, true);
     }
 
     fn send_server_syn(&mut self, hw: &mut impl Hw, i: usize) {
@@ -2528,6 +2537,25 @@ impl<'a> Splicer<'a> {
         r
     }
 
+    /// For an armed setup `i`: the next look at its entry ([`ABSORB_CHECK_MS`]), at the
+    /// latest the server SYN's retransmission time (`rto_at`; with `syn_sent`, the one
+    /// [`Splicer::send_server_syn`] just set as the deadline).
+    fn absorb_check_at(&mut self, i: usize, now: u32, syn_sent: bool) {
+        let p = &mut self.pend[i];
+        if !p.armed {
+            return;
+        }
+        if syn_sent {
+            p.rto_at = p.deadline;
+        }
+        let check = now.wrapping_add(ms_to_ticks(ABSORB_CHECK_MS, self.clk_hz));
+        p.deadline = if tick_after(check, p.rto_at) {
+            p.rto_at
+        } else {
+            check
+        };
+    }
+
     /// Whether the setup `i`, about to send its server SYN, can be left to the card's
     /// absorber: the card has one, the whole head (one run, no FIN) is in a card buffer.
     fn can_arm(&self, i: usize) -> bool {
@@ -2644,8 +2672,27 @@ impl<'a> Splicer<'a> {
                 self.match_buffer(hw, i);
             }
             Phase::Connecting => {
+                if p.armed {
+                    // The card may have absorbed the SYN-ACK whose punt did not come.
+                    let mut w = [0u32; STATIC_WORDS];
+                    hw.state_read(p.slot, &mut w);
+                    let spliced = matches!(
+                        entry_state(w[0]),
+                        Some(FlowState::Spliced | FlowState::Closing)
+                    );
+                    if spliced && FlowStatic::GEN.get(&w) == u64::from(p.gen) {
+                        self.stats.tcp.absorbed_found += 1;
+                        let _ = self.card_spliced(hw, i);
+                        return;
+                    }
+                    if !tick_after(now, p.rto_at) {
+                        self.absorb_check_at(i, now, false);
+                        return;
+                    }
+                }
                 if u32::from(p.syn_tx) < self.setup.server_syn_tries {
                     self.send_server_syn(hw, i);
+                    self.absorb_check_at(i, now, true);
                 } else {
                     self.server_failed(hw, i);
                 }

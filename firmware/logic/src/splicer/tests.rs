@@ -6757,6 +6757,8 @@ enum BeforeSynAck {
     /// (After the SYN-ACK.) The card counts the connection's first FIN (it was served and
     /// closed) and the firmware folds the counts before it reads the SYN-ACK's punt.
     ClosedBeforeBookkeeping,
+    /// (After the SYN-ACK.) The card absorbs it but its punt is lost (a full punt ring).
+    PuntLost,
 }
 
 /// One connection through the server's SYN-ACK on a card with frame generator and head
@@ -6805,9 +6807,19 @@ fn absorber_connection(
             sp.poll(&mut hw);
         }
         BeforeSynAck::ClientDataAbsorbedFirst => hw.arrive(Port::Client, more),
-        BeforeSynAck::ClosedBeforeBookkeeping => {}
+        BeforeSynAck::ClosedBeforeBookkeeping | BeforeSynAck::PuntLost => {}
     }
     hw.arrive(Port::Server, sa);
+    if before == BeforeSynAck::PuntLost {
+        let (_, meta) = hw.punts.pop_back().expect("the SYN-ACK's punt");
+        assert_eq!(
+            field(&meta, PuntMeta::ENGINE) as u8,
+            engine_verdict::ABSORBED
+        );
+        sp.poll(&mut hw);
+        assert_eq!((sp.stats.spliced, sp.pending()), (0, 1), "not known yet");
+        hw.now += ms_to_ticks(ABSORB_CHECK_MS, CLK) + 1;
+    }
     if before == BeforeSynAck::ClosedBeforeBookkeeping {
         let rs = FlowStatic::REAL_SERVER.get32(hw.entry(slot)[0]);
         *hw.fin_counts.entry(rs as u8).or_default() += 1;
@@ -6884,4 +6896,18 @@ fn a_fin_the_card_counted_before_the_bookkeeping_still_leaves_the_server_inactiv
     let (_, _, t, _, counts) = absorber_connection(true, BeforeSynAck::ClosedBeforeBookkeeping);
     assert_eq!(t.absorbed, 1);
     assert_eq!(counts, (0, 1));
+}
+
+#[test]
+fn an_absorbed_synack_whose_punt_was_lost_is_found_at_the_next_look() {
+    // The card absorbed the SYN-ACK but its punt was dropped (a full punt ring): within
+    // ABSORB_CHECK_MS the firmware reads the armed setup's entry, finds it spliced and does
+    // the bookkeeping; the frames are those of the connection whose punt came, no server SYN
+    // sent again.
+    let (plain, ..) = absorber_connection(true, BeforeSynAck::Nothing);
+    let (lost, on, t, _, counts) = absorber_connection(true, BeforeSynAck::PuntLost);
+    assert_eq!(lost, plain);
+    assert_eq!((t.absorbed, t.absorbed_found), (1, 1));
+    assert_eq!(counts, (1, 0));
+    assert!(on.disarms.is_empty());
 }
