@@ -2537,6 +2537,18 @@ impl<'a> Splicer<'a> {
         r
     }
 
+    /// Whether armed setup `i`'s entry is spliced (by the card's absorber) with the setup's
+    /// generation.
+    fn absorbed_now(&mut self, hw: &mut impl Hw, i: usize) -> bool {
+        let p = &self.pend[i];
+        let mut w = [0u32; STATIC_WORDS];
+        hw.state_read(p.slot, &mut w);
+        matches!(
+            entry_state(w[0]),
+            Some(FlowState::Spliced | FlowState::Closing)
+        ) && FlowStatic::GEN.get(&w) == u64::from(p.gen)
+    }
+
     /// For an armed setup `i`: the next look at its entry ([`ABSORB_CHECK_MS`]), at the
     /// latest the server SYN's retransmission time (`rto_at`; with `syn_sent`, the one
     /// [`Splicer::send_server_syn`] just set as the deadline).
@@ -2674,13 +2686,7 @@ impl<'a> Splicer<'a> {
             Phase::Connecting => {
                 if p.armed {
                     // The card may have absorbed the SYN-ACK whose punt did not come.
-                    let mut w = [0u32; STATIC_WORDS];
-                    hw.state_read(p.slot, &mut w);
-                    let spliced = matches!(
-                        entry_state(w[0]),
-                        Some(FlowState::Spliced | FlowState::Closing)
-                    );
-                    if spliced && FlowStatic::GEN.get(&w) == u64::from(p.gen) {
+                    if self.absorbed_now(hw, i) {
                         self.stats.tcp.absorbed_found += 1;
                         let _ = self.card_spliced(hw, i);
                         return;
@@ -2775,6 +2781,15 @@ impl<'a> Splicer<'a> {
     /// [`Splicer::release_count`] folds first).
     #[inline(never)]
     fn aged_pop(&mut self, hw: &mut impl Hw, a: Aged) -> Option<Slot> {
+        if let Some(i) = self.find_pending(a.slot).filter(|&i| self.pend[i].armed) {
+            // The card absorbed this setup's SYN-ACK and the flow ended before the firmware
+            // read the punt (or the punt was lost): the setup's bookkeeping first. (The card
+            // frees only spliced flows; a record of another class is checked on the entry.)
+            if a.freed.is_some() || self.absorbed_now(hw, i) {
+                self.stats.tcp.absorbed_found += 1;
+                let _ = self.card_spliced(hw, i);
+            }
+        }
         if self.slot_is_free(a.slot) || self.find_pending(a.slot).is_some() {
             self.stats.aging_stale += 1;
             return None;

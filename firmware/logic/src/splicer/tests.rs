@@ -6759,6 +6759,9 @@ enum BeforeSynAck {
     ClosedBeforeBookkeeping,
     /// (After the SYN-ACK.) The card absorbs it but its punt is lost (a full punt ring).
     PuntLost,
+    /// (After the SYN-ACK.) As `PuntLost`, and the connection is served, closed and freed
+    /// by the card's aging scanner (a short LINGER) before the firmware's next look.
+    FreedBeforeBookkeeping,
 }
 
 /// One connection through the server's SYN-ACK on a card with frame generator and head
@@ -6774,6 +6777,10 @@ fn absorber_connection(
         head_bufs: vec![None; HEAD_BUFS],
         absorber,
         fin_hw: before == BeforeSynAck::ClosedBeforeBookkeeping,
+        age: AgeModel {
+            depth: splicenic_layout::AGE_QUEUE_DEPTH as usize,
+            ..AgeModel::default()
+        },
         ..Fake::default()
     };
     let mut w = world();
@@ -6807,7 +6814,9 @@ fn absorber_connection(
             sp.poll(&mut hw);
         }
         BeforeSynAck::ClientDataAbsorbedFirst => hw.arrive(Port::Client, more),
-        BeforeSynAck::ClosedBeforeBookkeeping | BeforeSynAck::PuntLost => {}
+        BeforeSynAck::ClosedBeforeBookkeeping
+        | BeforeSynAck::PuntLost
+        | BeforeSynAck::FreedBeforeBookkeeping => {}
     }
     hw.arrive(Port::Server, sa);
     if before == BeforeSynAck::PuntLost {
@@ -6819,6 +6828,26 @@ fn absorber_connection(
         sp.poll(&mut hw);
         assert_eq!((sp.stats.spliced, sp.pending()), (0, 1), "not known yet");
         hw.now += ms_to_ticks(ABSORB_CHECK_MS, CLK) + 1;
+    }
+    if before == BeforeSynAck::FreedBeforeBookkeeping {
+        let (_, meta) = hw.punts.pop_back().expect("the SYN-ACK's punt");
+        assert_eq!(
+            field(&meta, PuntMeta::ENGINE) as u8,
+            engine_verdict::ABSORBED
+        );
+        // the scanner's free: both keys deleted, the entry FREE, the slot queued
+        let w = hw.entry(slot);
+        hw.table.remove(&decode_half(&w, CLIENT_HALF).key());
+        hw.table.remove(&decode_half(&w, SERVER_HALF).key());
+        hw.mem.insert(slot, ([0; STATIC_WORDS], hw.now));
+        hw.age.queue.push_back(Aged {
+            slot,
+            freed: Some(Freed {
+                rs: armed.real_server,
+                active: true,
+                client: CLIENT,
+            }),
+        });
     }
     if before == BeforeSynAck::ClosedBeforeBookkeeping {
         let rs = FlowStatic::REAL_SERVER.get32(hw.entry(slot)[0]);
@@ -6834,8 +6863,21 @@ fn absorber_connection(
     sp.poll(&mut hw);
     assert_eq!(sp.stats.spliced, 1);
     assert_eq!(sp.pending(), 0);
-    let counts = server_counts(&mut sp, &mut hw, slot);
-    (hw.log.clone(), hw, sp.stats.tcp, slot, counts)
+    let w = ok_words(
+        &mut sp,
+        &mut hw,
+        cmd::SERVER_STATS,
+        &[armed.real_server.into()],
+    );
+    if before == BeforeSynAck::FreedBeforeBookkeeping {
+        assert_eq!(
+            (sp.stats.aged_out, sp.slots_in_use()),
+            (1, 0),
+            "{:?}",
+            sp.stats
+        );
+    }
+    (hw.log.clone(), hw, sp.stats.tcp, slot, (w[0], w[1]))
 }
 
 #[test]
@@ -6910,4 +6952,14 @@ fn an_absorbed_synack_whose_punt_was_lost_is_found_at_the_next_look() {
     assert_eq!((t.absorbed, t.absorbed_found), (1, 1));
     assert_eq!(counts, (1, 0));
     assert!(on.disarms.is_empty());
+}
+
+#[test]
+fn an_absorbed_connection_the_card_freed_before_the_bookkeeping_is_counted_and_freed() {
+    // The card absorbed the SYN-ACK (its punt lost), and the connection was served, closed
+    // and freed by the card's aging scanner before the firmware's next look: the popped
+    // record does the setup's bookkeeping first, then the free (slot back, counts to 0).
+    let (_, _, t, _, counts) = absorber_connection(true, BeforeSynAck::FreedBeforeBookkeeping);
+    assert_eq!((t.absorbed, t.absorbed_found), (1, 1));
+    assert_eq!(counts, (0, 0));
 }
