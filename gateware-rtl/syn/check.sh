@@ -86,7 +86,7 @@ if [ -f "$LOG/stat.txt" ]; then
 fi
 
 # Data path integration (splice_datapath and its glue: length guard, FIFOs, frame
-# arbiters, CSR blocks): lint at DATA_WIDTH 64 and 512, Icarus compile, Yosys generic
+# arbiters, command arbiters, the SYN-ACK option layouts, CSR blocks): lint at DATA_WIDTH 64 and 512, Icarus compile, Yosys generic
 # synthesis with the big modules (each synthesised on its own below) as black boxes.
 DPF=(); for f in "${FILES[@]}"; do case "$f" in rtl/card_top.v|rtl/soc_*|rtl/csr_*) ;; *) DPF+=("$f");; esac; done
 for w in 64 512; do
@@ -96,7 +96,8 @@ done
 step "iverilog compile (splice_datapath)" \
     iverilog -g2012 "${INC[@]}" -s splice_datapath -o "$LOG/splice_datapath.vvp" "${DPF[@]}"
 step "yosys synth (splice_datapath glue, DATA_WIDTH=64)" yosys -q -p "read_verilog ${INC[*]} \
-rtl/splice_datapath.v rtl/dp_fifo.v rtl/axis_frame_arb.v rtl/axis_len_guard.v rtl/cmd_arb.v; \
+rtl/splice_datapath.v rtl/dp_fifo.v rtl/axis_frame_arb.v rtl/axis_len_guard.v rtl/cmd_arb.v \
+rtl/synack_opts.v; \
 read_verilog -lib ${INC[*]} ${DPBB[*]}; \
 chparam -set FLOW_BUCKETS 1024 -set FLOW_SLOTS 1024 splice_datapath; \
 synth -top splice_datapath -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; abc -fast; \
