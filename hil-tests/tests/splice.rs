@@ -914,7 +914,7 @@ fn out_of_order_request_segments_are_not_spliced_until_the_head_is_whole() {
         );
         Ok(())
     });
-    let s = stats(&mut rig.card);
+    let s = settled_stats(&mut rig);
     assert_eq!(s.spliced_total, 1, "{s:?}");
     assert_eq!(s.setup_failed, 0, "{s:?}");
 }
