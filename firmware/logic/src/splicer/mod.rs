@@ -2526,15 +2526,18 @@ impl<'a> Splicer<'a> {
                 *owed -= 1;
                 let _ = self.rs_move(rs, false);
             }
-            if !self
-                .pend
-                .iter()
-                .any(|p| p.used && p.armed && usize::from(p.rs) == rs)
-            {
+            if !self.armed_on(rs) {
                 self.fin_owed[rs] = 0;
             }
         }
         r
+    }
+
+    /// Whether a setup of real server `rs` is armed for the card's absorber.
+    pub(super) fn armed_on(&self, rs: usize) -> bool {
+        self.pend
+            .iter()
+            .any(|p| p.used && p.armed && usize::from(p.rs) == rs)
     }
 
     /// Whether armed setup `i`'s entry is spliced (by the card's absorber) with the setup's

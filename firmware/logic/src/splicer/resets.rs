@@ -556,11 +556,7 @@ impl Splicer<'_> {
                 // setup of this server is armed: the card may have spliced and closed it
                 // before the firmware read its SYN-ACK's punt; the move waits for that
                 // bookkeeping (`Splicer::card_spliced`).
-                if self
-                    .pend
-                    .iter()
-                    .any(|p| p.used && p.armed && usize::from(p.rs) == rs)
-                {
+                if self.armed_on(rs) {
                     let owed = &mut self.fin_owed[rs];
                     *owed = owed.saturating_add((n - k).min(255) as u8);
                 }
