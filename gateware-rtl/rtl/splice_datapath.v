@@ -1826,6 +1826,43 @@ function [META_W-1:0] with_absorbed(input [META_W-1:0] m, input absorbed);
     end
 endfunction
 
+// the absorber's done queue (DP.ABSORB_HEAD): an absorbed SYN-ACK is dropped at dispatch
+// and its setup (slot, generation) queued for the firmware's bookkeeping; with the queue
+// full it is punted with verdict ABSORBED instead (DP.ABSORB_SPILLED). The choice is made
+// at the frame's first beat: only this frame's own push fills the queue, so it still has
+// room at the last beat.
+localparam ABQ_W = SLOT_BITS + 8;
+// verilator lint_off UNUSEDSIGNAL
+wire [META_W-1:0]       dq1_meta = dq_data1[D_META +: META_W];
+wire [15:0]             dq1_slot = `SNIC_PUNT_META_FLOW_SLOT(dq1_meta);
+// verilator lint_on UNUSEDSIGNAL
+wire                    ab_sink;
+wire                    abq_s_ready;
+wire                    abq_valid;
+wire [ABQ_W-1:0]        abq_data;
+reg                     abq_pop_reg = 1'b0;
+reg  [31:0]             ab_spilled_reg = 32'd0;
+wire [$clog2(`SNIC_ABSORB_QUEUE_DEPTH)+1:0] abq_count;
+// verilator lint_off UNUSEDSIGNAL
+wire [31:0]             abq_count32 = {{30 - $clog2(`SNIC_ABSORB_QUEUE_DEPTH){1'b0}}, abq_count};
+// verilator lint_on UNUSEDSIGNAL
+
+dp_fifo #(
+    .WIDTH(ABQ_W),
+    .DEPTH(`SNIC_ABSORB_QUEUE_DEPTH)
+)
+abq_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data({`SNIC_PUNT_META_SLOT_GEN(dq1_meta), dq1_slot[SLOT_BITS-1:0]}),
+    .s_valid(dq_ready[1] && ab_sink),
+    .s_ready(abq_s_ready),
+    .m_data(abq_data),
+    .m_valid(abq_valid),
+    .m_ready(abq_pop_reg),
+    .count(abq_count)
+);
+
 // flow counter updates (one per forwarded frame)
 reg  [31:0] upd_drops_reg = 32'd0;
 wire        updq_ready;
@@ -1923,8 +1960,10 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
     wire r_in_valid = v && a == ACT_FWD;
     wire r_in_ready;
     wire desc_ready;
+    // an absorbed SYN-ACK goes to the done queue, not to the punt ring
+    wire sink;
 
-    assign pa_tvalid[gp] = v && a == ACT_PUNT;
+    assign pa_tvalid[gp] = v && a == ACT_PUNT && !sink;
     assign pa_tdata[gp*DW +: DW] = df_tdata[gp*DW +: DW];
     assign pa_tkeep[gp*KW +: KW] = df_tkeep[gp*KW +: KW];
     assign pa_tlast[gp] = df_tlast[gp];
@@ -1940,12 +1979,29 @@ for (gp = 0; gp < 2; gp = gp + 1) begin : g_disp
                                           df_tuser[gp]};
 
     assign df_tready[gp] = dq_valid[gp] && !hold && (a == ACT_FWD ? r_in_ready :
-                                            a == ACT_PUNT ? pa_tready[gp] : 1'b1);
+                                            a == ACT_PUNT && !sink ? pa_tready[gp] : 1'b1);
     assign dq_ready[gp] = df_tvalid[gp] && df_tready[gp] && df_tlast[gp];
     if (gp == 0) begin : g_verdict
         assign av_res_ready = dq_ready[gp] && av_cand;
+        assign sink = 1'b0;
     end else begin : g_absorbed
+        reg sink_reg = 1'b0;
         assign ab_m_ready = dq_ready[gp] && ab_cand;
+        assign sink = ab_cand && ab_m_valid && ab_m_absorbed && a == ACT_PUNT
+                      && (first_reg ? abq_s_ready : sink_reg);
+        assign ab_sink = sink;
+        always @(posedge clk) begin
+            if (df_tvalid[gp] && df_tready[gp]) begin
+                sink_reg <= sink;
+            end
+            if (dq_ready[gp] && ab_cand && ab_m_absorbed && !sink) begin
+                ab_spilled_reg <= ab_spilled_reg + 32'd1;
+            end
+            if (rst) begin
+                sink_reg <= 1'b0;
+                ab_spilled_reg <= 32'd0;
+            end
+        end
     end
 
     always @(posedge clk) begin
@@ -3232,6 +3288,13 @@ always @(posedge clk) begin
                                               | (32'd1 << `SNIC_DP_ABSORB_CTRL_PRESENT_LSB);
             `SNIC_DP_ABSORB_DONE: rdata_reg <= ab_done;
             `SNIC_DP_ABSORB_PUNTED: rdata_reg <= ab_punted;
+            `SNIC_DP_ABSORB_HEAD: rdata_reg <= ({31'd0, abq_valid && !abq_pop_reg} << `SNIC_DP_ABSORB_HEAD_VALID_LSB)
+                                              | ({24'd0, abq_count32[7:0]} << `SNIC_DP_ABSORB_HEAD_LEVEL_LSB)
+                                              | (abq_valid && !abq_pop_reg
+                                                 ? ({24'd0, abq_data[ABQ_W-1 -: 8]} << `SNIC_DP_ABSORB_HEAD_GEN_LSB)
+                                                   | {{32-SLOT_BITS{1'b0}}, abq_data[SLOT_BITS-1:0]}
+                                                 : 32'd0);
+            `SNIC_DP_ABSORB_SPILLED: rdata_reg <= ab_spilled_reg;
             `SNIC_DP_ABSORB_STATUS: rdata_reg <= ({31'd0, ab_dis_busy} << `SNIC_DP_ABSORB_STATUS_BUSY_LSB)
                                                 | ({30'd0, ab_dis_result} << `SNIC_DP_ABSORB_STATUS_RESULT_LSB);
             `SNIC_DP_HEAD_LONG: rdata_reg <= hr_long;
@@ -3380,6 +3443,7 @@ always @(posedge clk) begin
     punt_high_restart_reg <= 1'b0;
     age_to_wr_reg <= 1'b0;
     age_pop_reg <= 1'b0;
+    abq_pop_reg <= 1'b0;
 
     // the frame generator's request taken
     if (txg_take) txg_valid_reg <= 1'b0;
@@ -3581,6 +3645,7 @@ always @(posedge clk) begin
             `SNIC_DP_FIN_CTRL: fin_evt_reg <= csr_wdata[`SNIC_DP_FIN_CTRL_EVENTS_LSB];
             `SNIC_DP_FIN_COUNT_IDX: fin_idx_reg <= csr_wdata[RS_W-1:0];
             `SNIC_DP_AGE_POP: age_pop_reg <= age_q_valid;
+            `SNIC_DP_ABSORB_POP: abq_pop_reg <= abq_valid;
             `SNIC_DP_PUNT_HIGH: punt_high_restart_reg <= 1'b1;
             `SNIC_DP_TRACE_CTRL: trace_en_reg <= csr_wdata[`SNIC_DP_TRACE_CTRL_ENABLE_LSB];
             `SNIC_DP_SETUP_HIST_IDX: hist_idx_reg <= csr_wdata[4:0];

@@ -1730,7 +1730,7 @@ pub mod dp {
         /// Mask of FROM (unshifted).
         pub const FROM_MASK: u32 = 0xfff;
     }
-    /// The SYN-ACK absorber in the data path (docs/server-open.md, "The absorber in the data path"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and punts the SYN-ACK with verdict ABSORBED; any other outcome punts it as before (ABSORB_PUNTED) (rw)
+    /// The SYN-ACK absorber in the data path (docs/server-open.md, "The absorber in the data path"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and queues the setup in ABSORB_HEAD (the SYN-ACK dropped; punted with verdict ABSORBED when that queue is full); any other outcome punts it as before (ABSORB_PUNTED) (rw)
     pub const ABSORB_CTRL: u64 = BASE + 0x30c;
     /// Reset value and fields of ABSORB_CTRL.
     pub mod absorb_ctrl {
@@ -1788,6 +1788,43 @@ pub mod dp {
         pub const BUSY_SHIFT: u32 = 31;
         /// Mask of BUSY (unshifted).
         pub const BUSY_MASK: u32 = 0x1;
+    }
+    /// The absorber's done queue (ABSORB_QUEUE_DEPTH records): the oldest setup whose SYN-ACK the card absorbed and dropped (no punt); the firmware does its bookkeeping and removes it with ABSORB_POP. When the queue is full the SYN-ACK is punted with verdict ABSORBED instead (ABSORB_SPILLED) (ro)
+    pub const ABSORB_HEAD: u64 = BASE + 0x320;
+    /// Reset value and fields of ABSORB_HEAD.
+    pub mod absorb_head {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+        /// The flow slot
+        pub const SLOT_SHIFT: u32 = 0;
+        /// Mask of SLOT (unshifted).
+        pub const SLOT_MASK: u32 = 0xffff;
+        /// The generation of the slot's use (SetupCtx.gen)
+        pub const GEN_SHIFT: u32 = 16;
+        /// Mask of GEN (unshifted).
+        pub const GEN_MASK: u32 = 0xff;
+        /// Records in the queue
+        pub const LEVEL_SHIFT: u32 = 24;
+        /// Mask of LEVEL (unshifted).
+        pub const LEVEL_MASK: u32 = 0x7f;
+        /// The queue is not empty (SLOT and GEN mean something)
+        pub const VALID_SHIFT: u32 = 31;
+        /// Mask of VALID (unshifted).
+        pub const VALID_MASK: u32 = 0x1;
+    }
+    /// Any write removes the head of the absorber's done queue (nothing when it is empty) (wo)
+    pub const ABSORB_POP: u64 = BASE + 0x324;
+    /// Reset value and fields of ABSORB_POP.
+    pub mod absorb_pop {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
+    }
+    /// Absorbed SYN-ACKs punted with verdict ABSORBED since reset because the done queue was full (ro)
+    pub const ABSORB_SPILLED: u64 = BASE + 0x328;
+    /// Reset value and fields of ABSORB_SPILLED.
+    pub mod absorb_spilled {
+        /// Reset value.
+        pub const RESET: u32 = 0x00000000;
     }
 }
 

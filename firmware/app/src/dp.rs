@@ -427,6 +427,15 @@ impl Hw for DataPath {
         DisarmResult::NotArmed
     }
 
+    fn absorb_pop(&mut self) -> Option<(Slot, u8)> {
+        let head = self.dp.absorb_head().read();
+        if head.valid().bit_is_clear() {
+            return None;
+        }
+        write_reg(self.dp.absorb_pop(), 1);
+        Some((head.slot().bits(), head.gen_().bits()))
+    }
+
     fn evq_pop(&mut self) -> Option<[u32; 4]> {
         if self.evq.head_info().read().valid().bit_is_clear() {
             return None;

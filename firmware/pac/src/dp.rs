@@ -135,6 +135,9 @@ pub struct RegisterBlock {
     absorb_punted: AbsorbPunted,
     absorb_disarm: AbsorbDisarm,
     absorb_status: AbsorbStatus,
+    absorb_head: AbsorbHead,
+    absorb_pop: AbsorbPop,
+    absorb_spilled: AbsorbSpilled,
 }
 impl RegisterBlock {
     #[doc = "0x00 - Block type (31:16) and version (15:0)"]
@@ -834,7 +837,7 @@ impl RegisterBlock {
     pub const fn head_copy(&self) -> &HeadCopy {
         &self.head_copy
     }
-    #[doc = "0x30c - The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and punts the SYN-ACK with verdict ABSORBED; any other outcome punts it as before (ABSORB_PUNTED)"]
+    #[doc = "0x30c - The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and queues the setup in ABSORB_HEAD (the SYN-ACK dropped; punted with verdict ABSORBED when that queue is full); any other outcome punts it as before (ABSORB_PUNTED)"]
     #[inline(always)]
     pub const fn absorb_ctrl(&self) -> &AbsorbCtrl {
         &self.absorb_ctrl
@@ -858,6 +861,21 @@ impl RegisterBlock {
     #[inline(always)]
     pub const fn absorb_status(&self) -> &AbsorbStatus {
         &self.absorb_status
+    }
+    #[doc = "0x320 - The absorber's done queue (ABSORB_QUEUE_DEPTH records): the oldest setup whose SYN-ACK the card absorbed and dropped (no punt); the firmware does its bookkeeping and removes it with ABSORB_POP. When the queue is full the SYN-ACK is punted with verdict ABSORBED instead (ABSORB_SPILLED)"]
+    #[inline(always)]
+    pub const fn absorb_head(&self) -> &AbsorbHead {
+        &self.absorb_head
+    }
+    #[doc = "0x324 - Any write removes the head of the absorber's done queue (nothing when it is empty)"]
+    #[inline(always)]
+    pub const fn absorb_pop(&self) -> &AbsorbPop {
+        &self.absorb_pop
+    }
+    #[doc = "0x328 - Absorbed SYN-ACKs punted with verdict ABSORBED since reset because the done queue was full"]
+    #[inline(always)]
+    pub const fn absorb_spilled(&self) -> &AbsorbSpilled {
+        &self.absorb_spilled
     }
 }
 #[doc = "BLKID (r) register accessor: Block type (31:16) and version (15:0)\n\nYou can [`read`](crate::Reg::read) this register and get [`blkid::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@blkid`] module"]
@@ -1440,10 +1458,10 @@ pub mod head_data;
 pub type HeadCopy = crate::Reg<head_copy::HeadCopySpec>;
 #[doc = "Instead of HEAD_DATA words: the segment HEAD_APPEND opened is copied by the card from a frame in the punt ring, its LEN bytes from byte FROM of the frame in SLOT (the firmware keeps the slot, PUNT.CONS not past it, until HEAD_STATUS.APPENDING clears). Refused and counted in HEAD_BAD with no segment open or a copy under way"]
 pub mod head_copy;
-#[doc = "ABSORB_CTRL (rw) register accessor: The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and punts the SYN-ACK with verdict ABSORBED; any other outcome punts it as before (ABSORB_PUNTED)\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`absorb_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_ctrl`] module"]
+#[doc = "ABSORB_CTRL (rw) register accessor: The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and queues the setup in ABSORB_HEAD (the SYN-ACK dropped; punted with verdict ABSORBED when that queue is full); any other outcome punts it as before (ABSORB_PUNTED)\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_ctrl::R`]. You can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`absorb_ctrl::W`]. You can also [`modify`](crate::Reg::modify) this register. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_ctrl`] module"]
 #[doc(alias = "ABSORB_CTRL")]
 pub type AbsorbCtrl = crate::Reg<absorb_ctrl::AbsorbCtrlSpec>;
-#[doc = "The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and punts the SYN-ACK with verdict ABSORBED; any other outcome punts it as before (ABSORB_PUNTED)"]
+#[doc = "The SYN-ACK absorber in the data path (docs/server-open.md, \"The absorber in the data path\"): with ENABLE, a server-port SYN-ACK (SYN and ACK, no RST or FIN, options in one of the layouts of the card's own SYNs) that hits a CONNECTING entry armed by the firmware (record SetupCtx) is checked by the card, which writes the SPLICED entry, sends the handshake ACK and the request head from its buffer and queues the setup in ABSORB_HEAD (the SYN-ACK dropped; punted with verdict ABSORBED when that queue is full); any other outcome punts it as before (ABSORB_PUNTED)"]
 pub mod absorb_ctrl;
 #[doc = "ABSORB_DONE (r) register accessor: SYN-ACKs absorbed since reset (entry SPLICED, handshake ACK and head sent by the card)\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_done::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_done`] module"]
 #[doc(alias = "ABSORB_DONE")]
@@ -1465,6 +1483,21 @@ pub mod absorb_disarm;
 pub type AbsorbStatus = crate::Reg<absorb_status::AbsorbStatusSpec>;
 #[doc = "The last ABSORB_DISARM's result"]
 pub mod absorb_status;
+#[doc = "ABSORB_HEAD (r) register accessor: The absorber's done queue (ABSORB_QUEUE_DEPTH records): the oldest setup whose SYN-ACK the card absorbed and dropped (no punt); the firmware does its bookkeeping and removes it with ABSORB_POP. When the queue is full the SYN-ACK is punted with verdict ABSORBED instead (ABSORB_SPILLED)\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_head::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_head`] module"]
+#[doc(alias = "ABSORB_HEAD")]
+pub type AbsorbHead = crate::Reg<absorb_head::AbsorbHeadSpec>;
+#[doc = "The absorber's done queue (ABSORB_QUEUE_DEPTH records): the oldest setup whose SYN-ACK the card absorbed and dropped (no punt); the firmware does its bookkeeping and removes it with ABSORB_POP. When the queue is full the SYN-ACK is punted with verdict ABSORBED instead (ABSORB_SPILLED)"]
+pub mod absorb_head;
+#[doc = "ABSORB_POP (w) register accessor: Any write removes the head of the absorber's done queue (nothing when it is empty)\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`absorb_pop::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_pop`] module"]
+#[doc(alias = "ABSORB_POP")]
+pub type AbsorbPop = crate::Reg<absorb_pop::AbsorbPopSpec>;
+#[doc = "Any write removes the head of the absorber's done queue (nothing when it is empty)"]
+pub mod absorb_pop;
+#[doc = "ABSORB_SPILLED (r) register accessor: Absorbed SYN-ACKs punted with verdict ABSORBED since reset because the done queue was full\n\nYou can [`read`](crate::Reg::read) this register and get [`absorb_spilled::R`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@absorb_spilled`] module"]
+#[doc(alias = "ABSORB_SPILLED")]
+pub type AbsorbSpilled = crate::Reg<absorb_spilled::AbsorbSpilledSpec>;
+#[doc = "Absorbed SYN-ACKs punted with verdict ABSORBED since reset because the done queue was full"]
+pub mod absorb_spilled;
 #[doc = "HEAD_REPLAY (w) register accessor: Send a buffer's head to the server port behind the handshake ACK staged in DP.TXGEN_* (its ACK form: addresses, ports, seq, ack, flags, window, timestamps; the TCP checksum from the buffer's running sum, PSH added when the head is not empty) and give the buffer back once read; a head longer than MAX_LEN sends nothing (HEAD_LONG; the buffer still comes back). Refused and counted in TXGEN_REFUSED while TXGEN_STATUS.BUSY, which covers the replay until it has taken the staged registers\n\nYou can [`reset`](crate::Reg::reset), [`write`](crate::Reg::write), [`write_with_zero`](crate::Reg::write_with_zero) this register using [`head_replay::W`]. See [API](https://docs.rs/svd2rust/#read--modify--write-api).\n\nFor information about available fields see [`mod@head_replay`] module"]
 #[doc(alias = "HEAD_REPLAY")]
 pub type HeadReplay = crate::Reg<head_replay::HeadReplaySpec>;

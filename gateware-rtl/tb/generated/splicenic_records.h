@@ -175,6 +175,10 @@
  * full, so none is lost.
  */
 #define SPLICENIC_AGE_QUEUE_DEPTH 16u
+/* Setups the SYN-ACK absorber's done queue holds (DP.ABSORB_HEAD); an absorbed SYN-ACK
+ * that finds it full is punted with verdict ABSORBED instead.
+ */
+#define SPLICENIC_ABSORB_QUEUE_DEPTH 32u
 /* Fewest cycles between two of the aging scanner's slot reads (DP.AGE_CTRL.INTERVAL). */
 #define SPLICENIC_AGE_MIN_INTERVAL 16u
 /* DP.AGE_CTRL.INTERVAL at reset: one flow-state read in 64 cycles (16,384 slots walked in

@@ -379,6 +379,11 @@ fn phase(
         h2.overwritten.wrapping_sub(h0.overwritten)
     );
     let handler = |s: &FlowStats| s.setup_cycles + s.teardown_cycles;
+    // Progress: a phase of a slow core takes minutes of wall time.
+    eprintln!(
+        "splice-bench: phase {key} done: {conns} connections, {} card cycles",
+        rig.net.cycles() - t0
+    );
     Ok(Phase {
         key,
         what,

@@ -742,6 +742,12 @@ impl<'a> Datapath<'a> {
             enabled: field(c, ac::ENABLE_SHIFT, ac::ENABLE_MASK) != 0,
             done: self.bar.read32(dp::ABSORB_DONE)?,
             punted: self.bar.read32(dp::ABSORB_PUNTED)?,
+            queued: field(
+                self.bar.read32(dp::ABSORB_HEAD)?,
+                dp::absorb_head::LEVEL_SHIFT,
+                dp::absorb_head::LEVEL_MASK,
+            ) as u8,
+            spilled: self.bar.read32(dp::ABSORB_SPILLED)?,
         })
     }
 

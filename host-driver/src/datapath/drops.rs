@@ -214,6 +214,12 @@ pub struct Absorber {
     pub done: u32,
     /// `ABSORB_PUNTED`: SYN-ACKs of armed setups left to the firmware since reset.
     pub punted: u32,
+    /// `ABSORB_HEAD.LEVEL`: absorbed setups waiting in the done queue for the firmware's
+    /// bookkeeping.
+    pub queued: u8,
+    /// `ABSORB_SPILLED`: absorbed SYN-ACKs punted (verdict ABSORBED) since reset because
+    /// the done queue was full.
+    pub spilled: u32,
 }
 
 /// Who follows the spliced flows' FINs (`DP.FIN_CTRL`; docs/engine.md, "Teardown"), read

@@ -193,6 +193,10 @@ pub const AGING_CHECK_LATENCY: u32 = 4;
 /// full, so none is lost.
 pub const AGE_QUEUE_DEPTH: u32 = 16;
 
+/// Setups the SYN-ACK absorber's done queue holds (DP.ABSORB_HEAD); an absorbed SYN-ACK that
+/// finds it full is punted with verdict ABSORBED instead.
+pub const ABSORB_QUEUE_DEPTH: u32 = 32;
+
 /// Fewest cycles between two of the aging scanner's slot reads (DP.AGE_CTRL.INTERVAL).
 pub const AGE_MIN_INTERVAL: u32 = 16;
 

@@ -698,8 +698,8 @@ fn absorber_line(a: &splicenic_driver::datapath::Absorber, tcp: &TcpStats) -> St
         return "SYN-ACK absorber: off\n".to_string();
     }
     format!(
-        "SYN-ACK absorber: {} server handshakes completed by the card ({} found so by a take-back), {} left to the firmware; {} armed setups taken back\n",
-        a.done, tcp.absorbed_found, a.punted, tcp.absorb_disarmed
+        "SYN-ACK absorber: {} server handshakes completed by the card ({} found so by a take-back; {} waiting for the firmware's bookkeeping, {} punted with the done queue full), {} left to the firmware; {} armed setups taken back\n",
+        a.done, tcp.absorbed_found, a.queued, a.spilled, a.punted, tcp.absorb_disarmed
     )
 }
 
@@ -910,6 +910,7 @@ pub fn stats(
                           "heads_replayed_by_firmware": tcp.head_replays_fw},
                 "absorber": {"present": absorber.present, "enabled": absorber.enabled,
                           "done": absorber.done, "punted": absorber.punted,
+                          "queued": absorber.queued, "spilled": absorber.spilled,
                           "found_by_take_back": tcp.absorbed_found,
                           "taken_back": tcp.absorb_disarmed},
                 "setup_latency": setup_latency_json(&setup, clk_hz),
@@ -1562,10 +1563,12 @@ mod tests {
             enabled: true,
             done: 90,
             punted: 3,
+            queued: 4,
+            spilled: 6,
         };
         assert_eq!(
             absorber_line(&a, &tcp),
-            "SYN-ACK absorber: 90 server handshakes completed by the card (2 found so by a take-back), 3 left to the firmware; 5 armed setups taken back\n"
+            "SYN-ACK absorber: 90 server handshakes completed by the card (2 found so by a take-back; 4 waiting for the firmware's bookkeeping, 6 punted with the done queue full), 3 left to the firmware; 5 armed setups taken back\n"
         );
         let off = Absorber {
             enabled: false,

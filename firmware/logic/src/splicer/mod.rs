@@ -203,6 +203,11 @@ pub trait Hw {
     /// absorbed its SYN-ACK first (the entry is SPLICED, the head sent, its buffer given
     /// back), else the entry is unarmed and the firmware's.
     fn absorb_disarm(&mut self, slot: Slot, gen: u8) -> DisarmResult;
+    /// The oldest setup the card absorbed and queued for the firmware's bookkeeping
+    /// (`DP.ABSORB_HEAD` when VALID: its slot and generation), removed from the queue
+    /// (`DP.ABSORB_POP`); `None` when the queue is empty. (A SYN-ACK absorbed while the queue
+    /// was full is punted with verdict ABSORBED instead.)
+    fn absorb_pop(&mut self) -> Option<(Slot, u8)>;
     /// Pop one event record.
     fn evq_pop(&mut self) -> Option<[u32; 4]>;
     /// Insert a lookup key for `slot`, client half (`server_half` false) or server half.
@@ -1069,6 +1074,14 @@ impl<'a> Splicer<'a> {
             self.profile.step_since(hw, Step::PuntRead, t0);
             work = true;
             self.on_punt(hw, p);
+        }
+        // The setups the card spliced (a register read a pass on a card with the absorber).
+        while self.absorb_hw {
+            let Some((slot, gen)) = hw.absorb_pop() else {
+                break;
+            };
+            work = true;
+            self.on_absorbed(hw, slot, gen);
         }
         for _ in 0..16 {
             let Some(ev) = hw.evq_pop() else { break };
@@ -2531,6 +2544,25 @@ impl<'a> Splicer<'a> {
             }
         }
         r
+    }
+
+    /// A record of the card's absorber queue: the setup in `slot` (generation `gen`) was
+    /// spliced by the card (docs/server-open.md, "The absorber in the data path"). Nothing to
+    /// do when the firmware already found that (`take_back`, or the entry check of
+    /// `absorbed_now`) or the record is of an earlier use of the slot.
+    fn on_absorbed(&mut self, hw: &mut impl Hw, slot: Slot, gen: u8) {
+        let start = hw.cycles();
+        self.hit_gen = gen;
+        let r = match self.hit_pending(slot) {
+            Ok(Some(i)) if self.pend[i].armed => self.card_spliced(hw, i),
+            _ => None,
+        };
+        let spent = hw.cycles().wrapping_sub(start);
+        match r {
+            Some(i) => self.pend[i].cycles += spent,
+            None => self.stats.setup_cycles += spent,
+        }
+        self.profile.handler(Handler::ServerAbsorbed, spent);
     }
 
     /// Whether a setup of real server `rs` is armed for the card's absorber.

@@ -139,6 +139,13 @@ struct Fake {
     absorb_on: bool,
     /// SYN-ACKs absorbed (`ABSORB_DONE`).
     absorbed: u32,
+    /// The absorber's done queue (`ABSORB_HEAD`): the absorbed setups' slots and
+    /// generations, their SYN-ACKs not punted.
+    absorb_queue: VecDeque<(Slot, u8)>,
+    /// The done queue is full: an absorbed SYN-ACK is punted with verdict ABSORBED.
+    absorb_spill: bool,
+    /// Setups queued in the done queue (their SYN-ACKs not punted).
+    absorb_queued: u32,
     /// Disarms and their results, in order.
     disarms: Vec<DisarmResult>,
 }
@@ -261,6 +268,11 @@ impl Fake {
             m.flow_slot = slot;
             m.slot_gen = field(&self.entry(slot), FlowStatic::GEN) as u8;
             if port == Port::Server && half && self.absorb(slot, &s, &frame) {
+                if !self.absorb_spill {
+                    self.absorb_queue.push_back((slot, m.slot_gen));
+                    self.absorb_queued += 1;
+                    return;
+                }
                 m.engine = engine_verdict::ABSORBED;
             }
         }
@@ -736,6 +748,9 @@ impl Hw for Fake {
         };
         self.disarms.push(r);
         r
+    }
+    fn absorb_pop(&mut self) -> Option<(Slot, u8)> {
+        self.absorb_queue.pop_front()
     }
     fn evq_pop(&mut self) -> Option<[u32; 4]> {
         self.events.pop_front()
@@ -6757,7 +6772,10 @@ enum BeforeSynAck {
     /// (After the SYN-ACK.) The card counts the connection's first FIN (it was served and
     /// closed) and the firmware folds the counts before it reads the SYN-ACK's punt.
     ClosedBeforeBookkeeping,
-    /// (After the SYN-ACK.) The card absorbs it but its punt is lost (a full punt ring).
+    /// The card absorbs the SYN-ACK while its done queue is full: the SYN-ACK is punted
+    /// with verdict ABSORBED instead of queued.
+    Spilled,
+    /// (After the SYN-ACK.) As `Spilled`, and the punt is lost (a full punt ring).
     PuntLost,
     /// (After the SYN-ACK.) As `PuntLost`, and the connection is served, closed and freed
     /// by the card's aging scanner (a short LINGER) before the firmware's next look.
@@ -6776,6 +6794,10 @@ fn absorber_connection(
         txgen: true,
         head_bufs: vec![None; HEAD_BUFS],
         absorber,
+        absorb_spill: matches!(
+            before,
+            BeforeSynAck::Spilled | BeforeSynAck::PuntLost | BeforeSynAck::FreedBeforeBookkeeping
+        ),
         fin_hw: before == BeforeSynAck::ClosedBeforeBookkeeping,
         age: AgeModel {
             depth: splicenic_layout::AGE_QUEUE_DEPTH as usize,
@@ -6815,6 +6837,7 @@ fn absorber_connection(
         }
         BeforeSynAck::ClientDataAbsorbedFirst => hw.arrive(Port::Client, more),
         BeforeSynAck::ClosedBeforeBookkeeping
+        | BeforeSynAck::Spilled
         | BeforeSynAck::PuntLost
         | BeforeSynAck::FreedBeforeBookkeeping => {}
     }
@@ -6897,6 +6920,21 @@ fn the_card_absorbs_the_servers_synack_byte_for_byte() {
     assert_eq!((t_on.head_replays, t_on.head_replays_fw), (1, 0));
     assert_eq!((t_on.absorbed_found, t_on.absorb_disarmed), (0, 0));
     assert!(on.disarms.is_empty(), "nothing taken back");
+    assert_eq!(heads_in_use(&on), 0);
+    // The SYN-ACK was not punted: the bookkeeping came from the absorber's done queue.
+    assert_eq!((on.absorb_queued, on.absorb_queue.len()), (1, 0));
+}
+
+#[test]
+fn a_synack_absorbed_while_the_done_queue_is_full_is_bookkept_from_its_punt() {
+    // The card's done queue is full: the absorbed SYN-ACK comes as a punt with verdict
+    // ABSORBED and the firmware does the same bookkeeping from it.
+    let (plain, ..) = absorber_connection(true, BeforeSynAck::Nothing);
+    let (spilled, on, t, _, counts) = absorber_connection(true, BeforeSynAck::Spilled);
+    assert_eq!(spilled, plain);
+    assert_eq!(on.absorb_queued, 0);
+    assert_eq!((t.absorbed, t.absorbed_found, t.head_replays), (1, 0, 1));
+    assert_eq!(counts, (1, 0));
     assert_eq!(heads_in_use(&on), 0);
 }
 

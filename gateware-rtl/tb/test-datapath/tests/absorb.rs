@@ -1,7 +1,9 @@
 //! The SYN-ACK absorber in the data path (DP.ABSORB_*; docs/server-open.md, "The absorber
 //! in the data path"): a server's SYN-ACK to a CONNECTING entry the firmware armed (record
 //! SetupCtx) is absorbed by the card, which writes the SPLICED entry, sends the handshake
-//! ACK with the request head from its buffer and punts the SYN-ACK with verdict ABSORBED.
+//! ACK with the request head from its buffer and queues the setup (slot, generation) for the
+//! firmware's bookkeeping in DP.ABSORB_HEAD, the SYN-ACK dropped; with that queue full it
+//! punts the SYN-ACK with verdict ABSORBED instead (DP.ABSORB_SPILLED).
 //!
 //! The reference is the firmware's own code: `absorb_synack` on the same context and segment
 //! decides, its words are the entry, and `TcpOut::write` with the checksums the inject
@@ -374,14 +376,37 @@ fn counters(dp: &mut Datapath) -> (u32, u32) {
     )
 }
 
-/// Checks what the card did with `c`'s SYN-ACK, given whether it absorbed it.
-fn check(
-    dp: &mut Datapath,
-    c: &Case,
-    (id, armed): (u32, bool),
-    absorbed: bool,
-    sent: &mut Vec<TxFrame>,
-) {
+/// DP.ABSORB_HEAD then DP.ABSORB_POP: the oldest absorbed setup's slot and generation, and
+/// the queue's level before the pop; `None` when the queue is empty.
+fn absorb_pop(dp: &mut Datapath) -> Option<(u16, u8, u32)> {
+    use regs::dp::absorb_head as h;
+    let v = dp.read(r(regs::dp::ABSORB_HEAD));
+    if v >> h::VALID_SHIFT & 1 == 0 {
+        assert_eq!(v, 0, "an empty queue reads 0");
+        return None;
+    }
+    dp.write(r(regs::dp::ABSORB_POP), 1);
+    Some((
+        (v >> h::SLOT_SHIFT & 0xffff) as u16,
+        (v >> h::GEN_SHIFT & 0xff) as u8,
+        v >> h::LEVEL_SHIFT & 0x7f,
+    ))
+}
+
+/// Where `c`'s SYN-ACK went: true when the card absorbed it and queued the setup (nothing
+/// punted), false when it punted the SYN-ACK whole without its verdict; a spilled one
+/// (punted with verdict ABSORBED) is an error here.
+fn outcome(dp: &mut Datapath, c: &Case) -> bool {
+    if let Some((slot, gen, _)) = absorb_pop(dp) {
+        assert_eq!((slot, gen), (c.slot, c.gen), "the queued setup");
+        return true;
+    }
+    punted_whole(dp, c);
+    false
+}
+
+/// `c`'s SYN-ACK punted whole without the card's verdict.
+fn punted_whole(dp: &mut Datapath, c: &Case) {
     let (desc, frame) = punt_pop(dp).unwrap_or_else(|| panic!("slot {}: punted", c.slot));
     assert_eq!(
         frame,
@@ -390,14 +415,25 @@ fn check(
         c.slot
     );
     let m = meta(&desc);
-    let want = if absorbed {
-        engine_verdict::ABSORBED
-    } else {
-        engine_verdict::NONE
-    };
-    assert_eq!(m.engine, want, "slot {}: verdict", c.slot);
+    assert_eq!(m.engine, engine_verdict::NONE, "slot {}: verdict", c.slot);
     assert_eq!(m.flow_slot, c.slot);
     assert_eq!(m.slot_gen, c.gen);
+}
+
+/// Checks what the card did with `c`'s SYN-ACK, given whether it absorbed it.
+fn check(
+    dp: &mut Datapath,
+    c: &Case,
+    (id, armed): (u32, bool),
+    absorbed: bool,
+    sent: &mut Vec<TxFrame>,
+) {
+    if absorbed {
+        let q = absorb_pop(dp).map(|(slot, gen, _)| (slot, gen));
+        assert_eq!(q, Some((c.slot, c.gen)), "slot {}: queued", c.slot);
+    } else {
+        punted_whole(dp, c);
+    }
     let (st, _) = read_state(dp, c.slot);
     if absorbed {
         assert_eq!(
@@ -503,10 +539,10 @@ fn absorb_one_by_one_512() {
 }
 
 /// Bursts: 16 armed connections' SYN-ACKs back to back on the server port, under TX
-/// back-pressure: the absorber takes what its queue holds and leaves the rest to the
-/// firmware; every punt in wire order with its verdict; each absorbed one's entry and frame
-/// the firmware's (frames in punt order), each other one untouched; DONE + PUNTED the
-/// armed SYN-ACKs.
+/// back-pressure: the absorber takes what its candidate queue holds and leaves the rest to
+/// the firmware; every punt and every done-queue record in wire order; each absorbed one's
+/// entry and frame the firmware's (frames in wire order), each other one untouched; DONE +
+/// PUNTED the armed SYN-ACKs.
 fn absorb_bursts(width: u32) {
     let (mut dp, mut rng) = setup(width);
     dp.set_tx_stall(300);
@@ -548,6 +584,8 @@ fn absorb_bursts(width: u32) {
             total += 1;
         }
         assert!(sent.is_empty(), "no other frame");
+        assert!(punt_pop(&mut dp).is_none(), "no other punt");
+        assert_eq!(absorb_pop(&mut dp), None, "no other record");
     }
     let (done, punted) = counters(&mut dp);
     assert_eq!(done, absorbed_n);
@@ -577,7 +615,7 @@ fn absorb_bursts_512() {
 /// A firmware write of the entry while the card absorbs the SYN-ACK (the firmware ending
 /// the setup on a client RST, or disarming it), at every cycle offset from the SYN-ACK's
 /// arrival: the firmware's entry always stands, and the SYN-ACK is absorbed (its frame sent,
-/// verdict ABSORBED) only when the card's write came first; both outcomes seen.
+/// the setup queued) only when the card's write came first; both outcomes seen.
 fn absorb_vs_firmware_write(width: u32) {
     let (mut dp, mut rng) = setup(width);
     let mut seen = [false; 2];
@@ -598,8 +636,7 @@ fn absorb_vs_firmware_write(width: u32) {
         dp.tick(u64::from(k));
         dp.write(r(regs::flow::STATE_CMD), flow_op::WRITE.into());
         assert!(dp.settle(200, 100_000), "settled");
-        let (desc, _) = punt_pop(&mut dp).expect("punted");
-        let absorbed = meta(&desc).engine == engine_verdict::ABSORBED;
+        let absorbed = outcome(&mut dp, &c);
         seen[usize::from(absorbed)] = true;
         let sent = dp.drain(Port::Server);
         assert_eq!(sent.len(), usize::from(absorbed), "offset {k}: frames");
@@ -644,7 +681,7 @@ fn disarm_entry(dp: &mut Datapath, slot: u16, gen: u8) -> u8 {
 /// The firmware's disarm (DP.ABSORB_DISARM) at every cycle offset from the SYN-ACK's
 /// arrival: exactly one of the two happens. DISARMED: the entry unarmed and otherwise as
 /// written, the SYN-ACK punted without the card's verdict, no frame. ABSORBED: the entry
-/// SPLICED, the frame sent, the verdict ABSORBED. Both outcomes seen; a disarm of an
+/// SPLICED, the frame sent, the setup queued. Both outcomes seen; a disarm of an
 /// unarmed entry, of another generation or of a free slot is NOT_ARMED, of a spliced one
 /// ABSORBED again, and writes nothing.
 fn absorb_disarm(width: u32) {
@@ -658,13 +695,17 @@ fn absorb_disarm(width: u32) {
         dp.tick(u64::from(k));
         let res = disarm_entry(&mut dp, c.slot, c.gen);
         assert!(dp.settle(200, 100_000), "settled");
-        let (desc, _) = punt_pop(&mut dp).expect("punted");
+        let absorbed = outcome(&mut dp, &c);
         let sent = dp.drain(Port::Server);
         let (st, _) = read_state(&mut dp, c.slot);
+        assert_eq!(
+            absorbed,
+            res == dr::ABSORBED,
+            "offset {k}: queued when absorbed"
+        );
         match res {
             dr::DISARMED => {
                 seen[0] += 1;
-                assert_eq!(meta(&desc).engine, engine_verdict::NONE, "offset {k}");
                 assert!(sent.is_empty(), "offset {k}: no frame");
                 let mut w = c.armed(id);
                 SetupCtx::ARMED.put(&mut w, 0);
@@ -673,7 +714,6 @@ fn absorb_disarm(width: u32) {
             }
             dr::ABSORBED => {
                 seen[1] += 1;
-                assert_eq!(meta(&desc).engine, engine_verdict::ABSORBED, "offset {k}");
                 assert_eq!(sent.len(), 1, "offset {k}: the replay");
                 assert_eq!(sent[0].data, c.replay(), "offset {k}: the replay");
                 assert_eq!(st, c.spliced().to_vec(), "offset {k}: spliced");
@@ -745,7 +785,7 @@ fn absorb_cycles(width: u32) {
             "DATA_WIDTH {width}: head {head} bytes: SYN-ACK pushed to the replay's first beat {} cycles",
             out[0].first_cycle - t0
         );
-        punt_pop(&mut dp).expect("punted");
+        assert!(outcome(&mut dp, &c), "queued");
         disarm(&mut dp, &c);
     }
     for head in [60, 300] {
@@ -768,7 +808,7 @@ fn absorb_cycles(width: u32) {
             "DATA_WIDTH {width}: head {head} bytes, 4 SYN-ACKs back to back: replays {gaps:?} cycles apart"
         );
         for c in &cs {
-            punt_pop(&mut dp).expect("punted");
+            assert!(outcome(&mut dp, c), "queued");
             disarm(&mut dp, c);
         }
     }
@@ -782,4 +822,70 @@ fn absorb_cycles_64() {
 #[test]
 fn absorb_cycles_512() {
     absorb_cycles(512);
+}
+
+/// The done queue full: absorbable SYN-ACKs one at a time with no pop. The queue holds at
+/// least ABSORB_QUEUE_DEPTH setups (LEVEL); past that each absorbed SYN-ACK is punted whole
+/// with verdict ABSORBED (counted in ABSORB_SPILLED), its entry and frame the same; the
+/// records then pop in order, and a record popped makes room for the next absorbed setup.
+fn absorb_queue_spill(width: u32) {
+    let (mut dp, mut rng) = setup(width);
+    let depth = splicenic_layout::ABSORB_QUEUE_DEPTH;
+    let n = depth as u16 + 8;
+    let mut queued = Vec::new();
+    let mut spilled = 0u32;
+    for k in 0..n {
+        let c = absorbable_case(&mut rng, 1 + k, 64);
+        arm(&mut dp, &c, true);
+        dp.push(Port::Server, &c.synack(), false);
+        assert!(dp.settle(200, 100_000), "settled");
+        let sent = dp.drain(Port::Server);
+        assert_eq!(sent.len(), 1, "setup {k}: absorbed");
+        assert_eq!(sent[0].data, c.replay(), "setup {k}: the replay");
+        assert_eq!(read_state(&mut dp, c.slot).0, c.spliced().to_vec());
+        match punt_pop(&mut dp) {
+            None => queued.push((c.slot, c.gen)),
+            Some((desc, frame)) => {
+                assert_eq!(frame, c.synack(), "setup {k}: the SYN-ACK punted whole");
+                let m = meta(&desc);
+                assert_eq!(
+                    (m.engine, m.flow_slot, m.slot_gen),
+                    (engine_verdict::ABSORBED, c.slot, c.gen),
+                    "setup {k}: spilled"
+                );
+                spilled += 1;
+            }
+        }
+        disarm(&mut dp, &c);
+    }
+    assert!(queued.len() as u32 >= depth, "held {}", queued.len());
+    assert_eq!(spilled, u32::from(n) - queued.len() as u32);
+    assert!(spilled > 0, "some spilled");
+    assert_eq!(dp.read(r(regs::dp::ABSORB_SPILLED)), spilled);
+    assert_eq!(counters(&mut dp), (u32::from(n), 0), "all absorbed");
+    let level = queued.len() as u32;
+    for (i, &q) in queued.iter().enumerate() {
+        let (slot, gen, lv) = absorb_pop(&mut dp).expect("a record");
+        assert_eq!((slot, gen), q, "record {i} in order");
+        assert_eq!(lv, level - i as u32, "LEVEL before pop {i}");
+    }
+    assert_eq!(absorb_pop(&mut dp), None, "empty");
+    // room again: the next one is queued
+    let c = absorbable_case(&mut rng, 1 + n, 64);
+    arm(&mut dp, &c, true);
+    dp.push(Port::Server, &c.synack(), false);
+    assert!(dp.settle(200, 100_000), "settled");
+    assert_eq!(dp.drain(Port::Server).len(), 1);
+    assert!(outcome(&mut dp, &c), "queued after the pops");
+    assert_eq!(dp.read(r(regs::dp::ABSORB_SPILLED)), spilled);
+}
+
+#[test]
+fn absorb_queue_spill_64() {
+    absorb_queue_spill(64);
+}
+
+#[test]
+fn absorb_queue_spill_512() {
+    absorb_queue_spill(512);
 }
