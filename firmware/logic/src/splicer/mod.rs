@@ -1066,6 +1066,16 @@ impl<'a> Splicer<'a> {
     /// Returns true when it did any work.
     pub fn poll(&mut self, hw: &mut impl Hw) -> bool {
         let mut work = false;
+        // The setups the card spliced, before the punts (a segment of such a connection
+        // punted meanwhile then finds it spliced; a register read a pass on a card with the
+        // absorber).
+        while self.absorb_hw {
+            let Some((slot, gen)) = hw.absorb_pop() else {
+                break;
+            };
+            work = true;
+            self.on_absorbed(hw, slot, gen);
+        }
         for _ in 0..8 {
             let t0 = self.profile.start(hw);
             let Some(p) = hw.punt_next(&mut self.frame) else {
@@ -1074,14 +1084,6 @@ impl<'a> Splicer<'a> {
             self.profile.step_since(hw, Step::PuntRead, t0);
             work = true;
             self.on_punt(hw, p);
-        }
-        // The setups the card spliced (a register read a pass on a card with the absorber).
-        while self.absorb_hw {
-            let Some((slot, gen)) = hw.absorb_pop() else {
-                break;
-            };
-            work = true;
-            self.on_absorbed(hw, slot, gen);
         }
         for _ in 0..16 {
             let Some(ev) = hw.evq_pop() else { break };
@@ -2323,6 +2325,41 @@ impl<'a> Splicer<'a> {
 
     // ----- server side ------------------------------------------------------------------
 
+    /// A server-port segment of no connection in setup (a spliced flow's, or none): a
+    /// RST of a spliced flow goes to the client; a segment to a card address of no
+    /// connection is answered with a RST; anything else is ignored.
+    fn server_seg_spliced(
+        &mut self,
+        hw: &mut impl Hw,
+        seg: &TcpSeg,
+        hit: Option<(Slot, bool)>,
+        ours: bool,
+    ) {
+        if self.hit_engine == engine_verdict::ABSORBED {
+            // The card absorbed it and the firmware found that already when it took the
+            // setup's entry back (`take_back`): nothing left to do.
+            return;
+        }
+        if let (true, Some((slot, true))) = (seg.has(tf::RST), hit) {
+            self.on_spliced_rst(hw, seg, slot, true);
+            return;
+        }
+        if hit.is_none()
+            && ours
+            && !seg.has(tf::RST)
+            && (0..4).any(|k| hw.local_ip(k) == Some(seg.dst_ip))
+        {
+            // A segment to a card address that belongs to no connection (e.g. the
+            // SYN-ACK to the SYN of a setup the client ended): RST, as a host with no
+            // such connection (seq = its ACK), so the server is not left half-open.
+            // Not for a segment the classifier did not see as ours (NOMATCH): the
+            // address table was being written when it arrived, and the segment may
+            // belong to a spliced connection the data path would have forwarded.
+            self.send_rst_reply(hw, Port::Server, seg);
+        }
+        self.stats.ignored += 1;
+    }
+
     /// A server-port segment. `ours`: the classifier matched its destination as a card-owned
     /// address (the punt's why is not NOMATCH).
     fn on_server_seg(
@@ -2337,29 +2374,7 @@ impl<'a> Splicer<'a> {
             _ => None,
         };
         let Some(i) = i else {
-            if self.hit_engine == engine_verdict::ABSORBED {
-                // The card absorbed it and the firmware found that already when it took the
-                // setup's entry back (`take_back`): nothing left to do.
-                return None;
-            }
-            if let (true, Some((slot, true))) = (seg.has(tf::RST), hit) {
-                self.on_spliced_rst(hw, seg, slot, true);
-                return None;
-            }
-            if hit.is_none()
-                && ours
-                && !seg.has(tf::RST)
-                && (0..4).any(|k| hw.local_ip(k) == Some(seg.dst_ip))
-            {
-                // A segment to a card address that belongs to no connection (e.g. the
-                // SYN-ACK to the SYN of a setup the client ended): RST, as a host with no
-                // such connection (seq = its ACK), so the server is not left half-open.
-                // Not for a segment the classifier did not see as ours (NOMATCH): the
-                // address table was being written when it arrived, and the segment may
-                // belong to a spliced connection the data path would have forwarded.
-                self.send_rst_reply(hw, Port::Server, seg);
-            }
-            self.stats.ignored += 1;
+            self.server_seg_spliced(hw, seg, hit, ours);
             return None;
         };
         let p = self.pend[i];
@@ -2379,8 +2394,10 @@ impl<'a> Splicer<'a> {
             return Some(i);
         }
         if self.take_back(hw, i) {
-            // A SYN-ACK the card left to the firmware (its queue was full, or options in
-            // another layout) whose retransmission the card absorbed.
+            // The card spliced the connection before the firmware read its done-queue record
+            // (or the punt of a SYN-ACK it spilled): this segment belongs to the spliced flow
+            // (a server RST after the head, or a SYN-ACK's retransmission).
+            self.server_seg_spliced(hw, seg, hit, ours);
             return None;
         }
         let t0 = self.profile.start(hw);

@@ -6767,7 +6767,8 @@ enum BeforeSynAck {
     /// The client sends more bytes (right after the head) while the server is connected.
     ClientData,
     /// The same, but the card absorbs the SYN-ACK before the firmware reads the client's
-    /// segment (its punt comes first).
+    /// segment (its punt comes first), the done queue full (a record in the queue is read
+    /// before the punts, so the firmware would know the connection spliced).
     ClientDataAbsorbedFirst,
     /// (After the SYN-ACK.) The card counts the connection's first FIN (it was served and
     /// closed) and the firmware folds the counts before it reads the SYN-ACK's punt.
@@ -6777,6 +6778,9 @@ enum BeforeSynAck {
     Spilled,
     /// (After the SYN-ACK.) As `Spilled`, and the punt is lost (a full punt ring).
     PuntLost,
+    /// (After the SYN-ACK.) As `PuntLost`, and the server resets the connection after the
+    /// head: its RST is punted before the firmware knows the card spliced the connection.
+    ServerRstBeforeBookkeeping,
     /// (After the SYN-ACK.) As `PuntLost`, and the connection is served, closed and freed
     /// by the card's aging scanner (a short LINGER) before the firmware's next look.
     FreedBeforeBookkeeping,
@@ -6796,7 +6800,11 @@ fn absorber_connection(
         absorber,
         absorb_spill: matches!(
             before,
-            BeforeSynAck::Spilled | BeforeSynAck::PuntLost | BeforeSynAck::FreedBeforeBookkeeping
+            BeforeSynAck::Spilled
+                | BeforeSynAck::ClientDataAbsorbedFirst
+                | BeforeSynAck::PuntLost
+                | BeforeSynAck::FreedBeforeBookkeeping
+                | BeforeSynAck::ServerRstBeforeBookkeeping
         ),
         fin_hw: before == BeforeSynAck::ClosedBeforeBookkeeping,
         age: AgeModel {
@@ -6838,6 +6846,7 @@ fn absorber_connection(
         BeforeSynAck::ClientDataAbsorbedFirst => hw.arrive(Port::Client, more),
         BeforeSynAck::ClosedBeforeBookkeeping
         | BeforeSynAck::Spilled
+        | BeforeSynAck::ServerRstBeforeBookkeeping
         | BeforeSynAck::PuntLost
         | BeforeSynAck::FreedBeforeBookkeeping => {}
     }
@@ -6851,6 +6860,25 @@ fn absorber_connection(
         sp.poll(&mut hw);
         assert_eq!((sp.stats.spliced, sp.pending()), (0, 1), "not known yet");
         hw.now += ms_to_ticks(ABSORB_CHECK_MS, CLK) + 1;
+    }
+    if before == BeforeSynAck::ServerRstBeforeBookkeeping {
+        let (_, meta) = hw.punts.pop_back().expect("the SYN-ACK's punt");
+        assert_eq!(
+            field(&meta, PuntMeta::ENGINE) as u8,
+            engine_verdict::ABSORBED
+        );
+        let mut rst = seg(
+            (syn.dst_ip, 8080),
+            (LOCAL, syn.src_port),
+            10,
+            isn + 1 + req.len() as u32,
+            tf::RST | tf::ACK,
+            &[],
+            &[],
+            CMAC,
+        );
+        rst[0..6].copy_from_slice(&CARD_S);
+        hw.arrive(Port::Server, rst);
     }
     if before == BeforeSynAck::FreedBeforeBookkeeping {
         let (_, meta) = hw.punts.pop_back().expect("the SYN-ACK's punt");
@@ -7000,4 +7028,24 @@ fn an_absorbed_connection_the_card_freed_before_the_bookkeeping_is_counted_and_f
     let (_, _, t, _, counts) = absorber_connection(true, BeforeSynAck::FreedBeforeBookkeeping);
     assert_eq!((t.absorbed, t.absorbed_found), (1, 1));
     assert_eq!(counts, (0, 0));
+}
+
+#[test]
+fn a_server_rst_read_before_the_bookkeeping_of_an_absorbed_setup_reaches_the_client() {
+    // The card spliced the connection (its record not read yet: here the spilled SYN-ACK's
+    // punt was lost) and the server resets it after reading the head: the RST's punt takes
+    // the armed entry back, finds it spliced, does the bookkeeping and forwards the RST to
+    // the client as for any spliced flow.
+    let (frames, on, t, ..) = absorber_connection(true, BeforeSynAck::ServerRstBeforeBookkeeping);
+    assert_eq!((t.absorbed, t.absorbed_found), (1, 1));
+    assert_eq!(on.disarms, [DisarmResult::Absorbed]);
+    let to_client: Vec<TcpSeg> = frames
+        .iter()
+        .filter_map(|(p, f)| match parse(f) {
+            Parsed::Tcp(s) if *p == Port::Client && s.has(tf::RST) => Some(s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(to_client.len(), 1, "the server's RST to the client");
+    assert_eq!(to_client[0].dst_port, 41000);
 }
